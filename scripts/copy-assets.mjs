@@ -1,0 +1,21 @@
+// Copies non-TypeScript assets that the compiled code loads at run time (SQL migrations) into dist/.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const exts = new Set(['.sql']);
+let copied = 0;
+function walk(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(full);
+    else if (exts.has(path.extname(entry.name))) {
+      const target = path.join(root, 'dist', path.relative(root, full));
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.copyFileSync(full, target);
+      copied++;
+    }
+  }
+}
+for (const top of ['src', 'tools']) if (fs.existsSync(path.join(root, top))) walk(path.join(root, top));
+process.stdout.write(`copied ${copied} asset file(s) into dist/\n`);

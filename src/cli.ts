@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// The `agent-utility` command. Human-facing output goes to stdout only where it is the command's
+// result (a new key, a listing); logs always go to stderr.
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createLogger } from './logger.js';
+import { runKeysCommand } from './cli/keys.js';
+import { runServe, runWorker } from './cli/serve.js';
+import { CliUsageError } from './cli/usage.js';
+import { VERSION } from './version.js';
+
+const HELP = `agent-utility ${VERSION}: utility tools for AI agents
+
+Usage:
+  agent-utility serve [--no-workers] [--port N] [--host H]   task service (REST /v1, MCP /mcp, A2A /a2a) + lead service
+  agent-utility worker [--tools a,b]                          workers only (scale-out)
+  agent-utility mcp [--tools a,b]                             MCP over stdio (Claude Desktop / Code)
+  agent-utility keys create --credits <usd> [--label <text>] [--json]
+  agent-utility keys list [--json]
+  agent-utility keys credit <key-or-id> <usd> [--json]
+  agent-utility keys revoke <key-or-id> [--json]
+  agent-utility leads serve [--port N]                        lead service alone
+  agent-utility leads import <file.csv|file.json> [--dry-run] [--replace]
+  agent-utility version
+
+Configuration is read from environment variables; see README.md.`;
+
+type Command = (config: Config, args: string[]) => Promise<number | 'running'>;
+
+const commands: Record<string, Command> = {
+  serve: (config, args) => runServe(config, args),
+  worker: (config, args) => runWorker(config, args),
+  keys: (config, args) => runKeysCommand(config, args),
+};
+
+async function main(argv: string[]): Promise<number | 'running'> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${HELP}\n`);
+    return command ? 0 : 2;
+  }
+  if (command === 'version' || command === '--version') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const run = commands[command];
+  if (!run) {
+    process.stderr.write(`Unknown command "${command}".\n\n${HELP}\n`);
+    return 2;
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  return run(config, rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 'running') process.exitCode = code;
+  },
+  (err: unknown) => {
+    const log = createLogger('error');
+    if (err instanceof CliUsageError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    log.error('command failed', { err });
+    process.exitCode = 1;
+  },
+);
+

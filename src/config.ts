@@ -1,0 +1,257 @@
+// The only module that reads the environment. Everything else receives a Config object,
+// so tests build configs directly with loadConfig({ ...overrides }).
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { parseCidrList } from './net/address-policy.js';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+const csv = z
+  .string()
+  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+
+const isCidrList = (list: string[]): boolean => {
+  try {
+    parseCidrList(list);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const intFrom = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const envSchema = z.object({
+  PORT: intFrom(0, 65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+
+  // Engine
+  WORKERS: bool.default(true),
+  WORKER_CONCURRENCY: intFrom(1, 1000).default(16),
+  TASK_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(7),
+  TASK_MAX_ATTEMPTS: intFrom(1, 10).default(3),
+  LEASE_MS: intFrom(1000, 600_000).default(30_000),
+  POLL_INTERVAL_MS: intFrom(10, 60_000).default(500),
+
+  // HTTP limits
+  BODY_LIMIT_BYTES: intFrom(1024, 50 * 1024 * 1024).default(2 * 1024 * 1024),
+  RATE_LIMIT_PER_KEY: intFrom(0, 1_000_000).default(600),
+  RATE_LIMIT_PER_IP: intFrom(0, 1_000_000).default(300),
+  RATE_LIMIT_WINDOW_S: intFrom(1, 86_400).default(60),
+  TRUST_PROXY: bool.default(false),
+
+  // Network tools
+  DNS_SERVERS: csv.optional(),
+  SMTP_PROBE_PORT: intFrom(1, 65535).default(25),
+  SMTP_HELO_NAME: z.string().min(1).optional(),
+  SMTP_MAIL_FROM: z.string().min(3).optional(),
+  SMTP_PROBE_TIMEOUT_MS: intFrom(500, 60_000).default(10_000),
+  SMTP_PROBE_BUDGET_MS: intFrom(1000, 50_000).default(30_000),
+  SMTP_GREYLIST_RETRY_MS: intFrom(0, 40_000).default(5_000),
+  EMAIL_CACHE_TTL_S: intFrom(0, 86_400).default(600),
+  NETWORK_ALLOWLIST: csv.refine(isCidrList, 'each entry must be an IP or CIDR such as 127.0.0.0/8 or fd00::/8').default([]),
+  TLS_CA_FILE: z.string().min(1).optional(),
+
+  // Browser
+  CHROMIUM_PATH: z.string().min(1).optional(),
+  BROWSER_CONCURRENCY: intFrom(1, 64).optional(),
+
+  // Artifacts
+  STORAGE_URL: z.url().optional(),
+
+  // Lead service
+  LEADS_PORT: intFrom(0, 65535).default(8081),
+  LEADS_BASE_URL: z.url().optional(),
+  LEADS_API_KEY: z.string().min(8).optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  LEADS_PUBLIC_URL: z.url().optional(),
+  LEADS_MAIL_FROM: z.string().min(3).optional(),
+
+  // x402
+  X402_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address').optional(),
+  X402_NETWORK: z.string().regex(/^eip155:\d+$/, 'must be a CAIP-2 id such as eip155:8453').default('eip155:8453'),
+  X402_ASSET: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address').optional(),
+  X402_RPC_URL: z.url().optional(),
+  X402_FACILITATOR_URL: z.url().optional(),
+  X402_SETTLER_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte private key').optional(),
+
+  // Location
+  GEOCODER_URL: z.url().optional(),
+  GEOCODER_KIND: z.enum(['nominatim', 'pelias', 'photon']).optional(),
+  GEOIP_CITY_DB: z.string().min(1).optional(),
+  PROXY_LIST_FILE: z.string().min(1).optional(),
+  GEOCODER_MIN_INTERVAL_MS: intFrom(0, 60_000).default(1000),
+  GEOCODER_USER_AGENT: z.string().min(3).optional(),
+
+  // MCP
+  MCP_TOOLS: csv.optional(),
+  MCP_AUTH: z.enum(['required', 'localhost-off', 'off']).default('required'),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  secret: string | undefined;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  engine: {
+    workers: boolean;
+    concurrency: number;
+    retentionMs: number;
+    maxAttempts: number;
+    leaseMs: number;
+    pollIntervalMs: number;
+  };
+  http: {
+    bodyLimitBytes: number;
+    rateLimitPerKey: number;
+    rateLimitPerIp: number;
+    rateLimitWindowS: number;
+    trustProxy: boolean;
+  };
+  net: {
+    dnsServers: string[] | undefined;
+    smtpProbePort: number;
+    smtpHeloName: string;
+    smtpMailFrom: string;
+    /** email.verify: one mail server's session (connect to QUIT) must end within this. */
+    smtpProbeTimeoutMs: number;
+    /** email.verify: every SMTP attempt of one verification, retries included, ends within this. */
+    smtpProbeBudgetMs: number;
+    /** email.verify: pause before the one retry after a temporary (4xx, greylisting) answer. */
+    smtpGreylistRetryMs: number;
+    /** email.verify: how long MX and catch-all findings per domain are reused; 0 turns the cache off. */
+    emailCacheTtlMs: number;
+    allowlist: string[];
+    /** PEM file of extra trusted CA certificates, added to Node's bundled roots for outbound TLS. */
+    tlsCaFile: string | undefined;
+  };
+  browser: { chromiumPath: string | undefined; concurrency: number };
+  storageUrl: string | undefined;
+  leads: { port: number; baseUrl: string | undefined; apiKey: string | undefined; smtpUrl: string | undefined; publicUrl: string | undefined; mailFrom: string };
+  x402: {
+    payTo: string | undefined;
+    network: string;
+    asset: string | undefined;
+    rpcUrl: string | undefined;
+    facilitatorUrl: string | undefined;
+    settlerKey: string | undefined;
+  };
+  geo: {
+    geocoderUrl: string | undefined;
+    geocoderKind: 'nominatim' | 'pelias' | 'photon' | undefined;
+    cityDb: string | undefined;
+    /** CIDRs (one per line) that ip.geolocate reports as is_proxy. */
+    proxyListFile: string | undefined;
+    /** Minimum spacing of requests to one remote geocoder host (1 req/s for public Nominatim). */
+    geocoderMinIntervalMs: number;
+    geocoderUserAgent: string | undefined;
+  };
+  mcp: { tools: string[] | undefined; auth: 'required' | 'localhost-off' | 'off' };
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads configuration from `env` (process.env by default); fails listing every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings mean "unset", as in most shells' `VAR= cmd`.
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([k, v]) => k in envSchema.shape && v !== undefined && v !== ''),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const hostForUrl = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  const hostname = os.hostname() || 'localhost';
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://${hostForUrl.includes(':') ? `[${hostForUrl}]` : hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    secret: e.SECRET,
+    logLevel: e.LOG_LEVEL,
+    engine: {
+      workers: e.WORKERS,
+      concurrency: e.WORKER_CONCURRENCY,
+      retentionMs: Math.round(e.TASK_RETENTION_DAYS * 86_400_000),
+      maxAttempts: e.TASK_MAX_ATTEMPTS,
+      leaseMs: e.LEASE_MS,
+      pollIntervalMs: e.POLL_INTERVAL_MS,
+    },
+    http: {
+      bodyLimitBytes: e.BODY_LIMIT_BYTES,
+      rateLimitPerKey: e.RATE_LIMIT_PER_KEY,
+      rateLimitPerIp: e.RATE_LIMIT_PER_IP,
+      rateLimitWindowS: e.RATE_LIMIT_WINDOW_S,
+      trustProxy: e.TRUST_PROXY,
+    },
+    net: {
+      dnsServers: e.DNS_SERVERS,
+      smtpProbePort: e.SMTP_PROBE_PORT,
+      smtpHeloName: e.SMTP_HELO_NAME ?? hostname,
+      smtpMailFrom: e.SMTP_MAIL_FROM ?? `verify@${e.SMTP_HELO_NAME ?? hostname}`,
+      smtpProbeTimeoutMs: e.SMTP_PROBE_TIMEOUT_MS,
+      smtpProbeBudgetMs: e.SMTP_PROBE_BUDGET_MS,
+      smtpGreylistRetryMs: e.SMTP_GREYLIST_RETRY_MS,
+      emailCacheTtlMs: e.EMAIL_CACHE_TTL_S * 1000,
+      allowlist: e.NETWORK_ALLOWLIST,
+      tlsCaFile: e.TLS_CA_FILE,
+    },
+    browser: {
+      chromiumPath: e.CHROMIUM_PATH,
+      concurrency: e.BROWSER_CONCURRENCY ?? Math.max(2, os.availableParallelism() * 2),
+    },
+    storageUrl: e.STORAGE_URL?.replace(/\/+$/, ''),
+    leads: {
+      port: e.LEADS_PORT,
+      baseUrl: e.LEADS_BASE_URL?.replace(/\/+$/, ''),
+      apiKey: e.LEADS_API_KEY,
+      smtpUrl: e.SMTP_URL,
+      publicUrl: e.LEADS_PUBLIC_URL?.replace(/\/+$/, ''),
+      mailFrom: e.LEADS_MAIL_FROM ?? `leads@${hostname}`,
+    },
+    x402: {
+      payTo: e.X402_PAY_TO,
+      network: e.X402_NETWORK,
+      asset: e.X402_ASSET,
+      rpcUrl: e.X402_RPC_URL,
+      facilitatorUrl: e.X402_FACILITATOR_URL,
+      settlerKey: e.X402_SETTLER_KEY,
+    },
+    geo: {
+      geocoderUrl: e.GEOCODER_URL,
+      geocoderKind: e.GEOCODER_KIND,
+      cityDb: e.GEOIP_CITY_DB,
+      proxyListFile: e.PROXY_LIST_FILE,
+      geocoderMinIntervalMs: e.GEOCODER_MIN_INTERVAL_MS,
+      geocoderUserAgent: e.GEOCODER_USER_AGENT,
+    },
+    mcp: { tools: e.MCP_TOOLS, auth: e.MCP_AUTH },
+  };
+}
+
+/** Names of every variable the service understands (for docs and `--help`). */
+export const ENV_VARIABLES = Object.keys(envSchema.shape);

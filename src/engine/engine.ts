@@ -1,0 +1,235 @@
+// The task engine: the one backend every front door (REST, MCP, A2A, CLI) calls. It validates input,
+// charges in the same transaction that creates the task, runs workers (optionally), and answers
+// "what is this task now" and "wait until it settles". It knows nothing about HTTP or MCP.
+import { createHash } from 'node:crypto';
+import type { Config } from '../config.js';
+import { PaymentRequired, Unauthorized, Unprocessable } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Logger } from '../logger.js';
+import type { ToolRegistry } from '../registry/registry.js';
+import type { ServiceScope } from '../registry/services.js';
+import type { Payer, TaskRow, TaskStore } from '../store/port.js';
+import { EngineEvents } from './events.js';
+import { Maintenance } from './maintenance.js';
+import { isTerminal } from './task-view.js';
+import { WorkerPool } from './worker-pool.js';
+import { microsToUsd } from '../registry/registry.js';
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export interface SubmitOptions {
+  payer: Payer;
+  /** Charge the tool's price to this API key (in the creating transaction). */
+  chargeKeyId?: string;
+  /** Idempotency-Key header value; scoped to the payer. */
+  idempotencyKey?: string;
+  /** x402: nonce to reserve atomically, and the payment record to keep on the task. */
+  nonce?: { network: string; asset: string; payer: string; nonce: string };
+  payment?: Record<string, unknown>;
+  /** Skip the price (local stdio use). */
+  free?: boolean;
+}
+
+export interface SubmitResult {
+  task: TaskRow;
+  /** True when an Idempotency-Key matched an earlier identical request. */
+  replayed: boolean;
+}
+
+export interface EngineOptions {
+  store: TaskStore;
+  registry: ToolRegistry;
+  scope: ServiceScope;
+  config: Config;
+  log: Logger;
+  /** Run workers in this process (default: config.engine.workers). */
+  workers?: boolean;
+  /** Dedicated worker pool for these tools. */
+  workerTools?: readonly string[];
+}
+
+export class Engine {
+  readonly events = new EngineEvents();
+  readonly store: TaskStore;
+  readonly registry: ToolRegistry;
+  readonly scope: ServiceScope;
+  readonly config: Config;
+  private readonly log: Logger;
+  private readonly pool: WorkerPool | undefined;
+  private readonly maintenance: Maintenance;
+
+  constructor(o: EngineOptions) {
+    this.store = o.store;
+    this.registry = o.registry;
+    this.scope = o.scope;
+    this.config = o.config;
+    this.log = o.log.child({ component: 'engine' });
+    if (o.workers ?? o.config.engine.workers) {
+      this.pool = new WorkerPool({
+        store: o.store,
+        registry: o.registry,
+        scope: o.scope,
+        config: o.config,
+        log: this.log,
+        events: this.events,
+        ...(o.workerTools ? { onlyTools: o.workerTools } : {}),
+      });
+    }
+    this.maintenance = new Maintenance(o.store, o.config, this.log, () => this.pool?.wake());
+  }
+
+  get hasWorkers(): boolean {
+    return this.pool !== undefined;
+  }
+
+  get workerOwner(): string | undefined {
+    return this.pool?.owner;
+  }
+
+  start(): void {
+    this.maintenance.start();
+    this.pool?.start();
+  }
+
+  async stop(graceMs?: number): Promise<void> {
+    this.maintenance.stop();
+    await this.pool?.stop(graceMs);
+  }
+
+  /** Validates input (400), runs the tool's precheck (e.g. 403 blocked target), then creates and charges. */
+  async validate(toolName: string, rawInput: unknown): Promise<unknown> {
+    const tool = this.registry.get(toolName);
+    const input = this.registry.parseInput(toolName, rawInput);
+    if (tool.precheck) await tool.precheck({ config: this.config, use: (d) => this.scope.use(d) }, input as never);
+    return input;
+  }
+
+  async submit(toolName: string, rawInput: unknown, opts: SubmitOptions): Promise<SubmitResult> {
+    return this.submitValidated(toolName, await this.validate(toolName, rawInput), rawInput, opts);
+  }
+
+  /** Creates a task from input already checked by validate() (front doors validate before asking to pay). */
+  async submitValidated(toolName: string, input: unknown, rawInput: unknown, opts: SubmitOptions): Promise<SubmitResult> {
+    const now = Date.now();
+    const price = opts.free ? 0 : this.registry.priceMicros(toolName);
+    const outcome = await this.store.createTask(
+      {
+        id: newId('task'),
+        tool: toolName,
+        input,
+        payer: opts.payer,
+        priceMicros: price,
+        maxAttempts: this.config.engine.maxAttempts,
+        now,
+        payment: opts.payment ?? null,
+      },
+      {
+        ...(opts.chargeKeyId ? { chargeKeyId: opts.chargeKeyId } : {}),
+        ...(opts.idempotencyKey
+          ? {
+              idempotency: {
+                scope: `${opts.payer.kind}:${opts.payer.id ?? ''}`,
+                key: opts.idempotencyKey,
+                requestHash: requestHash(toolName, rawInput),
+                windowMs: IDEMPOTENCY_WINDOW_MS,
+              },
+            }
+          : {}),
+        ...(opts.nonce ? { nonce: opts.nonce } : {}),
+      },
+    );
+    switch (outcome.kind) {
+      case 'created':
+        this.events.emit('submitted', outcome.task);
+        return { task: outcome.task, replayed: false };
+      case 'replayed':
+        return { task: outcome.task, replayed: true };
+      case 'idempotency_mismatch':
+        throw new Unprocessable(
+          `Idempotency-Key was already used within 24 hours for a different request (task ${outcome.taskId}); use a new key.`,
+          'IDEMPOTENCY_KEY_REUSED',
+        );
+      case 'insufficient_credits':
+        throw new PaymentRequired(
+          `Not enough credits: ${toolName} costs ${microsToUsd(price)} USD and the key has ${microsToUsd(outcome.balanceMicros)} USD left. Add credits or pay with x402.`,
+          'INSUFFICIENT_CREDITS',
+          { price_usd: microsToUsd(price), balance_usd: microsToUsd(outcome.balanceMicros) },
+        );
+      case 'key_invalid':
+        throw new Unauthorized('The API key is revoked or unknown.', 'INVALID_API_KEY');
+      case 'nonce_used':
+        throw new PaymentRequired('This payment authorization was already used for another task; sign a new one.', 'PAYMENT_REPLAYED', {
+          task_id: outcome.taskId,
+        });
+    }
+  }
+
+  async get(taskId: string): Promise<TaskRow | null> {
+    return this.store.getTask(taskId);
+  }
+
+  /** Cancels a pending task at once (refunded) or asks its worker to stop a running one. */
+  async cancel(taskId: string): Promise<TaskRow | null> {
+    const task = await this.store.requestCancel(taskId, Date.now());
+    if (!task) return null;
+    if (task.status === 'cancelled') this.events.emit('settled', task, null);
+    if (task.status === 'running') this.events.emit('cancel-requested', taskId);
+    return task;
+  }
+
+  /**
+   * Resolves with the task as soon as it is terminal, or as it is when `timeoutMs` passes. Events make it
+   * fast in-process; polling the store keeps it correct when another process runs the task.
+   */
+  async waitFor(taskId: string, timeoutMs: number, signal?: AbortSignal): Promise<TaskRow | null> {
+    const first = await this.store.getTask(taskId);
+    if (!first || isTerminal(first.status) || timeoutMs <= 0) return first;
+    return new Promise<TaskRow | null>((resolve) => {
+      let finished = false;
+      const finish = (t: TaskRow | null) => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(deadline);
+        clearInterval(poller);
+        this.events.off('settled', onSettled);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(t);
+      };
+      const onSettled = (t: TaskRow) => {
+        if (t.id === taskId) finish(t);
+      };
+      const check = async () => {
+        const t = await this.store.getTask(taskId).catch(() => null);
+        if (t && isTerminal(t.status)) finish(t);
+      };
+      const onAbort = () => void this.store.getTask(taskId).then(finish, () => finish(first));
+      this.events.on('settled', onSettled);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const deadline = setTimeout(() => void this.store.getTask(taskId).then(finish, () => finish(first)), timeoutMs);
+      const poller = setInterval(() => void check(), this.config.engine.pollIntervalMs);
+      // The task may have settled between the first read and subscribing.
+      void check();
+    });
+  }
+
+  async listByPayer(payer: Payer, limit: number, beforeCreatedAt?: number): Promise<TaskRow[]> {
+    return this.store.listTasksByPayer(payer, limit, beforeCreatedAt);
+  }
+}
+
+/** Canonical hash of a request for idempotency (key order does not matter). */
+export function requestHash(tool: string, body: unknown): string {
+  return createHash('sha256').update(tool).update('\0').update(canonicalJson(body ?? {})).digest('hex');
+}
+
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+

@@ -1,0 +1,38 @@
+// The public shape of a task (SPEC.md's Task object plus a few additive fields), shared by every
+// front door so REST, MCP and A2A show the same thing.
+import type { TaskRow, TaskStatus } from '../store/port.js';
+
+export interface TaskView {
+  task_id: string;
+  status: TaskStatus;
+  tool: string;
+  result: unknown;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  attempts: number;
+  price_usd?: string;
+  payment?: Record<string, unknown>;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function toTaskView(t: TaskRow): TaskView {
+  return {
+    task_id: t.id,
+    status: t.status,
+    tool: t.tool,
+    result: t.status === 'complete' ? t.result : null,
+    error: t.status === 'failed' || t.status === 'cancelled' ? t.error : null,
+    created_at: iso(t.createdAt)!,
+    started_at: iso(t.startedAt),
+    finished_at: iso(t.finishedAt),
+    attempts: t.attempts,
+    ...(t.payment ? { payment: t.payment } : {}),
+  };
+}
+
+export function isTerminal(status: TaskStatus): boolean {
+  return status === 'complete' || status === 'failed' || status === 'cancelled';
+}

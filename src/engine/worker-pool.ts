@@ -1,0 +1,203 @@
+// Claims due tasks under a lease, runs them with per-tool concurrency limits, heartbeats the leases and
+// settles each task only while holding its lease. A process that dies simply stops heartbeating; the
+// sweeper (maintenance.ts) hands its tasks to someone else.
+import os from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { ToolRegistry } from '../registry/registry.js';
+import type { ServiceScope } from '../registry/services.js';
+import type { TaskRow, TaskStore } from '../store/port.js';
+import type { EngineEvents } from './events.js';
+import { AbortReason, runAttempt } from './run-attempt.js';
+
+interface RunningTask {
+  task: TaskRow;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export interface WorkerPoolOptions {
+  store: TaskStore;
+  registry: ToolRegistry;
+  scope: ServiceScope;
+  config: Config;
+  log: Logger;
+  events: EngineEvents;
+  /** Only run these tools (a dedicated pool); default all. */
+  onlyTools?: readonly string[];
+  concurrency?: number;
+}
+
+export class WorkerPool {
+  readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly running = new Map<string, RunningTask>();
+  private readonly concurrency: number;
+  private stopped = true;
+  private ticking = false;
+  private tickAgain = false;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private readonly onWake = () => this.wake();
+  private readonly onCancel = (id: string) => this.abortLocal(id, new AbortReason('cancelled', 'Cancelled by the caller.'));
+
+  constructor(private readonly o: WorkerPoolOptions) {
+    this.concurrency = o.concurrency ?? o.config.engine.concurrency;
+  }
+
+  get activeCount(): number {
+    return this.running.size;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.o.events.on('submitted', this.onWake);
+    this.o.events.on('cancel-requested', this.onCancel);
+    this.pollTimer = setInterval(this.onWake, this.o.config.engine.pollIntervalMs);
+    this.heartbeatTimer = setInterval(() => void this.heartbeat(), Math.max(250, Math.floor(this.o.config.engine.leaseMs / 3)));
+    this.pollTimer.unref();
+    this.heartbeatTimer.unref();
+    this.wake();
+  }
+
+  /** Stops claiming; waits up to `graceMs` for running tasks, then gives the rest back to the queue. */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.o.events.off('submitted', this.onWake);
+    this.o.events.off('cancel-requested', this.onCancel);
+    clearInterval(this.pollTimer);
+    const all = Promise.all([...this.running.values()].map((r) => r.done));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
+    for (const r of this.running.values()) r.controller.abort(new AbortReason('shutdown', 'The worker is shutting down.'));
+    await all;
+    clearInterval(this.heartbeatTimer);
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
+    }
+    this.ticking = true;
+    void this.tick()
+      .catch((err: unknown) => this.o.log.error('claiming tasks failed', { err }))
+      .finally(() => {
+        this.ticking = false;
+        if (this.tickAgain) {
+          this.tickAgain = false;
+          this.wake();
+        }
+      });
+  }
+
+  private toolsAtLimit(): string[] {
+    const counts = new Map<string, number>();
+    for (const r of this.running.values()) counts.set(r.task.tool, (counts.get(r.task.tool) ?? 0) + 1);
+    const full: string[] = [];
+    for (const [tool, n] of counts) {
+      const limit = this.o.registry.has(tool) ? this.o.registry.get(tool).concurrency : undefined;
+      if (limit !== undefined && n >= limit) full.push(tool);
+    }
+    return full;
+  }
+
+  private async tick(): Promise<void> {
+    const onlyTools = this.o.onlyTools ?? this.o.registry.names;
+    while (!this.stopped && this.running.size < this.concurrency) {
+      const excludeTools = this.toolsAtLimit();
+      const free = this.concurrency - this.running.size;
+      // Claim one at a time while some tool is close to its limit, so a batch cannot overshoot it.
+      const limit = this.o.registry.list().some((t) => t.concurrency !== undefined) ? 1 : free;
+      const claimed = await this.o.store.claimTasks({
+        owner: this.owner,
+        limit,
+        leaseMs: this.o.config.engine.leaseMs,
+        now: Date.now(),
+        onlyTools,
+        excludeTools,
+      });
+      if (claimed.length === 0) return;
+      for (const task of claimed) this.launch(task);
+    }
+  }
+
+  private launch(task: TaskRow): void {
+    const controller = new AbortController();
+    const entry: RunningTask = { task, controller, done: Promise.resolve() };
+    this.running.set(task.id, entry);
+    entry.done = this.execute(task, controller)
+      .catch((err: unknown) => this.o.log.error('settling a task failed', { task: task.id, err }))
+      .finally(() => {
+        this.running.delete(task.id);
+        this.wake();
+      });
+  }
+
+  private async execute(task: TaskRow, controller: AbortController): Promise<void> {
+    const { store, events, registry } = this.o;
+    const started = Date.now();
+    events.emit('started', task);
+    if (!registry.has(task.tool)) {
+      const failed = await store.failTask(task.id, this.owner, { error: `Tool ${task.tool} is not available on this server.`, kind: 'permanent', refund: true }, Date.now());
+      if (failed) events.emit('settled', failed, null);
+      return;
+    }
+    if (task.cancelRequested) controller.abort(new AbortReason('cancelled', 'Cancelled by the caller.'));
+    const outcome = await runAttempt(registry.get(task.tool), task, controller, {
+      config: this.o.config,
+      log: this.o.log,
+      scope: this.o.scope,
+      onProgress: (done, total, message) =>
+        events.emit('progress', { taskId: task.id, done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) }),
+    });
+    const now = Date.now();
+    switch (outcome.kind) {
+      case 'complete': {
+        const settled = await store.completeTask(task.id, this.owner, outcome.result, now);
+        if (settled) events.emit('settled', settled, now - started);
+        return;
+      }
+      case 'fail': {
+        const settled = await store.failTask(task.id, this.owner, { error: outcome.error, kind: outcome.failure, refund: outcome.refund }, now);
+        if (settled) events.emit('settled', settled, now - started);
+        return;
+      }
+      case 'retry': {
+        if (await store.retryTask(task.id, this.owner, outcome.error, now + outcome.delayMs, now)) {
+          events.emit('retrying', task, outcome.error);
+          setTimeout(() => this.wake(), outcome.delayMs + 5).unref();
+        }
+        return;
+      }
+      case 'abandon': {
+        // Shutting down: give the task back at once so another worker (or our restart) runs it.
+        await store.retryTask(task.id, this.owner, 'Interrupted by a worker shutdown.', now, now);
+        return;
+      }
+    }
+  }
+
+  private abortLocal(id: string, reason: AbortReason): void {
+    this.running.get(id)?.controller.abort(reason);
+  }
+
+  private async heartbeat(): Promise<void> {
+    if (this.running.size === 0) return;
+    try {
+      const ids = [...this.running.keys()];
+      const { held, cancelRequested } = await this.o.store.renewLeases(this.owner, ids, this.o.config.engine.leaseMs, Date.now());
+      const heldSet = new Set(held);
+      for (const id of ids) {
+        if (!heldSet.has(id)) this.abortLocal(id, new AbortReason('lease-lost', 'The lease on this task was lost.'));
+      }
+      for (const id of cancelRequested) this.abortLocal(id, new AbortReason('cancelled', 'Cancelled by the caller.'));
+    } catch (err) {
+      this.o.log.warn('lease heartbeat failed', { err });
+    }
+  }
+}

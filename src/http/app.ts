@@ -1,0 +1,57 @@
+// The Express app of the task service: /v1, discovery, docs, health, metrics, plus mount points that
+// other front doors (MCP at /mcp, A2A at /a2a, artifacts at /files) register through `mounts`.
+import express, { type Express, type Router } from 'express';
+import { PollTokens } from '../auth/poll-token.js';
+import { resolveSecret } from '../auth/secret.js';
+import type { PaymentGate } from '../billing/payment-gate.js';
+import { TaskMetrics } from '../engine/metrics.js';
+import type { Runtime } from '../runtime.js';
+import { errorHandler, notFoundHandler } from './errors.js';
+import { ipRateLimit, RateLimiter } from './rate-limit.js';
+import { discoveryRoutes } from './routes/discovery.js';
+import { taskRoutes, type TaskRoutesDeps } from './routes/tasks.js';
+
+export interface HttpAppOptions {
+  paymentGate?: PaymentGate;
+  /** Extra routers mounted before the 404 handler, e.g. { path: '/mcp', router }. */
+  mounts?: { path: string; router: Router | express.RequestHandler }[];
+  readAuthorizers?: TaskRoutesDeps['readAuthorizers'];
+  metrics?: TaskMetrics;
+}
+
+export interface HttpApp {
+  app: Express;
+  metrics: TaskMetrics;
+  pollTokens: PollTokens;
+}
+
+export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
+  const { config } = rt;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.http.trustProxy);
+  app.set('json spaces', 0);
+  const metrics = opts.metrics ?? new TaskMetrics(rt.engine.events);
+  const pollTokens = new PollTokens(resolveSecret(config));
+  const windowMs = config.http.rateLimitWindowS * 1000;
+  const ipLimiter = new RateLimiter(config.http.rateLimitPerIp, windowMs);
+  const keyLimiter = new RateLimiter(config.http.rateLimitPerKey, windowMs);
+
+  app.use(discoveryRoutes({ engine: rt.engine, metrics, publicUrl: config.publicUrl, x402Enabled: opts.paymentGate !== undefined, leadsBaseUrl: config.leads.baseUrl }));
+  for (const m of opts.mounts ?? []) app.use(m.path, m.router);
+  app.use('/v1', ipRateLimit(ipLimiter));
+  app.use('/v1', express.json({ limit: config.http.bodyLimitBytes, type: ['application/json', 'application/*+json'], strict: false }));
+  app.use(
+    taskRoutes({
+      engine: rt.engine,
+      pollTokens,
+      keyLimiter,
+      paymentGate: opts.paymentGate,
+      publicUrl: config.publicUrl,
+      ...(opts.readAuthorizers ? { readAuthorizers: opts.readAuthorizers } : {}),
+    }),
+  );
+  app.use(notFoundHandler);
+  app.use(errorHandler(rt.log));
+  return { app, metrics, pollTokens };
+}

@@ -1,0 +1,36 @@
+// Reads the caller's credential from Authorization (or X-API-Key): an API key, a poll token, or none.
+import type { Request } from 'express';
+import { findApiKey, looksLikeApiKey } from '../billing/api-keys.js';
+import { Unauthorized } from '../errors.js';
+import type { ApiKeyRow, TaskStore } from '../store/port.js';
+import { POLL_TOKEN_PREFIX } from '../auth/poll-token.js';
+
+export type Credential =
+  | { kind: 'none' }
+  | { kind: 'key'; key: ApiKeyRow }
+  | { kind: 'poll-token'; token: string }
+  | { kind: 'bearer'; token: string };
+
+export function bearerToken(req: Request): string | undefined {
+  const header = req.get('authorization');
+  if (header) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) throw new Unauthorized('Authorization must be "Bearer <token>".', 'INVALID_AUTHORIZATION');
+    return m[1];
+  }
+  return req.get('x-api-key')?.trim() || undefined;
+}
+
+/** Resolves the credential; an unknown or revoked key is 401 here. */
+export async function readCredential(req: Request, store: TaskStore): Promise<Credential> {
+  const token = bearerToken(req);
+  if (!token) return { kind: 'none' };
+  if (token.startsWith(POLL_TOKEN_PREFIX)) return { kind: 'poll-token', token };
+  if (token.startsWith('sk_')) {
+    const key = looksLikeApiKey(token) ? await findApiKey(store, token) : null;
+    if (!key) throw new Unauthorized('Unknown API key.', 'INVALID_API_KEY');
+    if (key.revokedAt !== null) throw new Unauthorized('This API key was revoked.', 'API_KEY_REVOKED');
+    return { kind: 'key', key };
+  }
+  return { kind: 'bearer', token };
+}

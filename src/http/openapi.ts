@@ -1,0 +1,206 @@
+// OpenAPI 3.1, generated from the registry: every tool's input and result schema, the security schemes
+// and every documented response. Nothing here is written by hand per tool.
+import type { ToolRegistry } from '../registry/registry.js';
+
+const ERROR_SCHEMA = {
+  type: 'object',
+  required: ['error', 'code', 'retry'],
+  properties: {
+    error: { type: 'string', description: 'A sentence a person can act on.' },
+    code: { type: 'string', description: 'Stable machine-readable code, e.g. INVALID_INPUT.' },
+    field: { type: 'string', description: 'The input field at fault, when there is one.' },
+    retry: { type: 'boolean', description: 'Whether repeating the same request later may succeed.' },
+  },
+};
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+const RATE_HEADERS = {
+  'RateLimit-Limit': { schema: { type: 'integer' } },
+  'RateLimit-Remaining': { schema: { type: 'integer' } },
+  'RateLimit-Reset': { schema: { type: 'integer' } },
+};
+
+export function schemaName(tool: string, suffix: 'Input' | 'Result'): string {
+  return `${tool
+    .split(/[._]/)
+    .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
+    .join('')}${suffix}`;
+}
+
+/** Moves nested $defs into components so $refs resolve inside one document. */
+function hoist(schema: Record<string, unknown>, prefix: string, components: Record<string, unknown>): Record<string, unknown> {
+  const defs = schema.$defs as Record<string, unknown> | undefined;
+  if (!defs) return schema;
+  const { $defs: _drop, ...rest } = schema;
+  const rename = (s: unknown): unknown => {
+    if (Array.isArray(s)) return s.map(rename);
+    if (s && typeof s === 'object') {
+      return Object.fromEntries(
+        Object.entries(s as Record<string, unknown>).map(([k, v]) => [
+          k,
+          k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/') ? `#/components/schemas/${prefix}${v.slice(8)}` : rename(v),
+        ]),
+      );
+    }
+    return s;
+  };
+  for (const [k, v] of Object.entries(defs)) components[`${prefix}${k}`] = rename(v);
+  return rename(rest) as Record<string, unknown>;
+}
+
+export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; version: string; x402: boolean }): Record<string, unknown> {
+  const schemas: Record<string, unknown> = {
+    Error: ERROR_SCHEMA,
+    TaskCreated: {
+      type: 'object',
+      required: ['task_id', 'poll_token', 'status', 'poll_url'],
+      properties: {
+        task_id: { type: 'string', pattern: '^task_', examples: ['task_0k2m4abcdxyz'] },
+        poll_token: { type: 'string', pattern: '^pt_', description: 'JWT valid 24 hours for this task only.' },
+        status: { type: 'string', enum: ['pending', 'running', 'complete', 'failed', 'cancelled'] },
+        poll_url: { type: 'string', description: 'Relative path: GET it with the poll token.' },
+        price_usd: { type: 'string' },
+      },
+    },
+  };
+  const resultRefs: { $ref: string }[] = [];
+  const paths: Record<string, unknown> = {};
+
+  for (const tool of registry.list()) {
+    const d = registry.descriptor(tool.name);
+    const inName = schemaName(tool.name, 'Input');
+    const outName = schemaName(tool.name, 'Result');
+    schemas[inName] = hoist(d.input_schema, inName, schemas);
+    schemas[outName] = hoist(d.output_schema, outName, schemas);
+    resultRefs.push({ $ref: `#/components/schemas/${outName}` });
+    paths[`/v1/tools/${tool.name}/tasks`] = {
+      post: {
+        operationId: `create_${tool.name.replace(/\./g, '_')}_task`,
+        summary: `${tool.title} (${tool.price} USD)`,
+        description: `${tool.description}\n\nCreates an asynchronous task; poll GET /v1/tasks/{task_id} with the poll token. The result has the ${outName} shape.`,
+        tags: [tool.name.split('.')[0]],
+        security: [{ apiKey: [] }, ...(opts.x402 ? [{ x402: [] }] : [])],
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            schema: { type: 'string', maxLength: 255 },
+            description: 'Same key and body within 24 hours returns the same task and charges once.',
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: `#/components/schemas/${inName}` }, example: tool.example } },
+        },
+        responses: {
+          '202': {
+            description: 'Task accepted.',
+            headers: { Location: { schema: { type: 'string' } }, ...RATE_HEADERS },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/TaskCreated' } } },
+          },
+          '400': errorResponse('Invalid input; `field` names the field.'),
+          '401': errorResponse('Unknown, revoked or malformed credential.'),
+          '402': errorResponse('Payment required (no credential, not enough credits, or an x402 payment that was refused).'),
+          '403': errorResponse('Target blocked by the network guard.'),
+          '404': errorResponse('Unknown tool.'),
+          '413': errorResponse('Body too large.'),
+          '415': errorResponse('Body is not JSON.'),
+          '422': errorResponse('Idempotency-Key reused with a different body.'),
+          '429': errorResponse('Rate limit exceeded; see Retry-After.'),
+        },
+      },
+    };
+  }
+
+  schemas.Task = {
+    type: 'object',
+    required: ['task_id', 'status', 'tool', 'result', 'error'],
+    properties: {
+      task_id: { type: 'string' },
+      status: { type: 'string', enum: ['pending', 'running', 'complete', 'failed', 'cancelled'] },
+      tool: { type: 'string' },
+      result: { description: 'The tool result when status is complete, else null.', anyOf: [...resultRefs, { type: 'null' }] },
+      error: { type: ['string', 'null'], description: 'Why the task failed or was cancelled.' },
+      created_at: { type: 'string', format: 'date-time' },
+      started_at: { type: ['string', 'null'], format: 'date-time' },
+      finished_at: { type: ['string', 'null'], format: 'date-time' },
+      attempts: { type: 'integer' },
+      payment: { type: 'object', description: 'x402 payment: payer, amount, network, status, transaction.' },
+    },
+  };
+
+  const taskIdParam = { name: 'task_id', in: 'path', required: true, schema: { type: 'string' } };
+  paths['/v1/tasks/{task_id}'] = {
+    get: {
+      operationId: 'get_task',
+      summary: 'Read a task (optionally wait for it to settle)',
+      security: [{ pollToken: [] }, { apiKey: [] }],
+      parameters: [
+        taskIdParam,
+        { name: 'wait', in: 'query', required: false, schema: { type: 'number', minimum: 0, maximum: 30 }, description: 'Seconds to wait for the task to settle before answering.' },
+      ],
+      responses: {
+        '200': { description: 'The task.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Task' } } } },
+        '400': errorResponse('Invalid wait.'),
+        '401': errorResponse('Missing, expired, tampered or malformed token.'),
+        '403': errorResponse('A token for another task.'),
+        '404': errorResponse('Unknown task.'),
+        '429': errorResponse('Rate limit exceeded.'),
+      },
+    },
+  };
+  paths['/v1/tasks/{task_id}/cancel'] = {
+    post: {
+      operationId: 'cancel_task',
+      summary: 'Cancel a task (pending tasks are refunded; running ones are stopped)',
+      security: [{ pollToken: [] }, { apiKey: [] }],
+      parameters: [taskIdParam],
+      responses: {
+        '200': { description: 'The task after the request.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Task' } } } },
+        '401': errorResponse('Missing or invalid token.'),
+        '403': errorResponse('A token for another task.'),
+        '404': errorResponse('Unknown task.'),
+      },
+    },
+  };
+  const json = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
+  paths['/v1/tools'] = { get: { operationId: 'list_tools', summary: 'List tools with prices and schemas', security: [], responses: { '200': json('Tool descriptors.') } } };
+  paths['/v1/tools/{tool}'] = {
+    get: {
+      operationId: 'get_tool',
+      summary: 'One tool descriptor',
+      security: [],
+      parameters: [{ name: 'tool', in: 'path', required: true, schema: { type: 'string', enum: registry.names } }],
+      responses: { '200': json('Tool descriptor.'), '404': errorResponse('Unknown tool.') },
+    },
+  };
+  paths['/.well-known/agent-service.json'] = { get: { operationId: 'service_metadata', security: [], responses: { '200': json('Service metadata.') } } };
+  paths['/.well-known/agent.json'] = { get: { operationId: 'agent_card', security: [], responses: { '200': json('A2A agent card.') } } };
+  paths['/healthz'] = { get: { operationId: 'health', security: [], responses: { '200': json('Healthy.'), '503': json('Unhealthy.') } } };
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'agent-utility',
+      version: opts.version,
+      description: 'Small, dependable utility tools for AI agents. Every tool runs as an asynchronous task: create it, then poll it with the poll token.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: opts.publicUrl }],
+    tags: [...new Set(registry.names.map((n) => n.split('.')[0]!))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'Prepaid API key, sk_live_…' },
+        pollToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Poll token pt_… returned at task creation.' },
+        ...(opts.x402 ? { x402: { type: 'apiKey', in: 'header', name: 'PAYMENT-SIGNATURE', description: 'x402 v2 payment payload (base64).' } } : {}),
+      },
+    },
+  };
+}

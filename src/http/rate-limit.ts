@@ -1,0 +1,60 @@
+// Fixed-window rate limits per API key and per client address, with the IETF RateLimit-* headers.
+// In-memory per process: with several API nodes the effective limit is per node (documented).
+import type { NextFunction, Request, Response } from 'express';
+import { RateLimited } from '../errors.js';
+
+interface Window {
+  start: number;
+  count: number;
+}
+
+export class RateLimiter {
+  private readonly windows = new Map<string, Window>();
+  private lastSweep = 0;
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  /** Counts one hit; returns what the headers should say. limit 0 disables the limiter. */
+  hit(key: string, now = Date.now()): { allowed: boolean; remaining: number; resetS: number } {
+    if (this.limit <= 0) return { allowed: true, remaining: Number.POSITIVE_INFINITY, resetS: 0 };
+    if (now - this.lastSweep > this.windowMs) this.sweep(now);
+    let w = this.windows.get(key);
+    if (!w || now - w.start >= this.windowMs) {
+      w = { start: now, count: 0 };
+      this.windows.set(key, w);
+    }
+    w.count++;
+    const resetS = Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
+    return { allowed: w.count <= this.limit, remaining: Math.max(0, this.limit - w.count), resetS };
+  }
+
+  private sweep(now: number): void {
+    this.lastSweep = now;
+    for (const [k, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(k);
+  }
+}
+
+export function applyRateLimit(limiter: RateLimiter, key: string, res: Response): void {
+  const r = limiter.hit(key);
+  if (limiter.limit <= 0) return;
+  res.setHeader('RateLimit-Limit', String(limiter.limit));
+  res.setHeader('RateLimit-Remaining', String(r.remaining));
+  res.setHeader('RateLimit-Reset', String(r.resetS));
+  res.setHeader('RateLimit-Policy', `${limiter.limit};w=${Math.round(limiter.windowMs / 1000)}`);
+  if (!r.allowed) throw new RateLimited(`Too many requests; try again in ${r.resetS} s.`, r.resetS);
+}
+
+/** Middleware limiting by client address (API-key limits are applied once the key is known). */
+export function ipRateLimit(limiter: RateLimiter) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    try {
+      applyRateLimit(limiter, `ip:${req.ip ?? 'unknown'}`, res);
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}

@@ -1,0 +1,96 @@
+// Discovery: tool list and details, service metadata, the A2A card, OpenAPI, /docs, health, metrics.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import express, { Router } from 'express';
+import type { Engine } from '../../engine/engine.js';
+import type { TaskMetrics } from '../../engine/metrics.js';
+import { buildAgentCard } from '../agent-card.js';
+import { buildOpenApi } from '../openapi.js';
+import { VERSION } from '../../version.js';
+
+export interface DiscoveryDeps {
+  engine: Engine;
+  metrics: TaskMetrics;
+  publicUrl: string;
+  x402Enabled: boolean;
+  leadsBaseUrl: string | undefined;
+}
+
+const DOCS_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>agent-utility API reference</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script></body></html>`;
+
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, docExpansion: 'list', validatorUrl: null });`;
+
+export function discoveryRoutes(d: DiscoveryDeps): Router {
+  const r = Router();
+  const { registry } = d.engine;
+  // Generated once: the registry does not change while the process runs.
+  const openapi = buildOpenApi(registry, { publicUrl: d.publicUrl, version: VERSION, x402: d.x402Enabled });
+  const card = buildAgentCard(registry, { publicUrl: d.publicUrl, version: VERSION });
+  const tools = registry.names.map((n) => registry.descriptor(n));
+
+  r.get('/v1/tools', (_req, res) => {
+    res.json({ tools, count: tools.length });
+  });
+  r.get('/v1/tools/:tool', (req, res) => {
+    res.json(registry.descriptor(registry.get(String(req.params.tool)).name));
+  });
+  r.get('/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  r.get(['/.well-known/agent.json', '/.well-known/agent-card.json'], (_req, res) => {
+    res.json(card);
+  });
+  r.get('/.well-known/agent-service.json', (_req, res) => {
+    res.json({
+      name: 'agent-utility',
+      version: VERSION,
+      description: 'Utility tools for AI agents as asynchronous tasks.',
+      base_url: d.publicUrl,
+      openapi_url: `${d.publicUrl}/openapi.json`,
+      docs_url: `${d.publicUrl}/docs`,
+      agent_card_url: `${d.publicUrl}/.well-known/agent.json`,
+      mcp: { transport: 'streamable-http', url: `${d.publicUrl}/mcp` },
+      a2a: { url: `${d.publicUrl}/a2a` },
+      task_pattern: {
+        create: 'POST /v1/tools/{tool}/tasks',
+        poll: 'GET /v1/tasks/{task_id} with Authorization: Bearer <poll_token>; add ?wait=N (≤ 30 s) to wait for the result',
+        statuses: ['pending', 'running', 'complete', 'failed', 'cancelled'],
+      },
+      authentication: [
+        { type: 'api_key', header: 'Authorization', scheme: 'Bearer', prefix: 'sk_' },
+        { type: 'poll_token', header: 'Authorization', scheme: 'Bearer', prefix: 'pt_', lifetime_hours: 24 },
+        ...(d.x402Enabled ? [{ type: 'x402', header: 'PAYMENT-SIGNATURE', version: 2 }] : []),
+      ],
+      tools: tools.map((t) => ({ name: t.name, title: t.title, price_usd: t.price.usd, endpoint: t.endpoint })),
+      ...(d.leadsBaseUrl ? { lead_service: { base_url: d.leadsBaseUrl } } : {}),
+    });
+  });
+
+  const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  r.get(['/docs', '/docs/'], (_req, res) => {
+    res.type('html').send(DOCS_HTML);
+  });
+  r.get('/docs/init.js', (_req, res) => {
+    res.type('application/javascript').send(DOCS_INIT);
+  });
+  r.use('/docs/assets', express.static(swaggerDir, { index: false, maxAge: '1h' }));
+
+  r.get('/healthz', async (_req, res) => {
+    try {
+      const stats = await d.engine.store.stats();
+      res.json({ status: 'ok', version: VERSION, store: d.engine.store.dialect, workers: d.engine.hasWorkers, queue_depth: stats.queueDepth });
+    } catch {
+      res.status(503).json({ status: 'unavailable', error: 'The store does not answer.' });
+    }
+  });
+  r.get('/metrics', async (_req, res) => {
+    res.type('text/plain; version=0.0.4').send(await d.metrics.render(d.engine.store));
+  });
+  return r;
+}

@@ -1,0 +1,67 @@
+// The tool contract. A tool is one file under tools/, default-exporting defineTool({...}); defineTool
+// exists only so TypeScript infers the input and output types from the zod schemas.
+import type { z } from 'zod';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { ServiceDef } from './services.js';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint: boolean;
+}
+
+/** What a tool's run() receives besides its input. No transport shapes, only plain services. */
+export interface ToolContext {
+  readonly taskId: string;
+  /** Stable per task across retries and restarts: side-effect tools pass it downstream as an idempotency key. */
+  readonly idempotencyKey: string;
+  /** Attempt number, 1-based. */
+  readonly attempt: number;
+  /** Aborted when the task is cancelled or its timeout passes. */
+  readonly signal: AbortSignal;
+  readonly config: Config;
+  readonly log: Logger;
+  use<T>(service: ServiceDef<T>): Promise<T>;
+  /** Optional progress report (MCP forwards it as notifications/progress). */
+  progress(done: number, total?: number, message?: string): void;
+}
+
+/** What submission-time checks receive (before anyone is charged). */
+export interface SubmitContext {
+  readonly config: Config;
+  use<T>(service: ServiceDef<T>): Promise<T>;
+}
+
+export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  /** SPEC.md name, e.g. "dns.lookup"; the file is tools/<name>.ts. */
+  name: string;
+  title: string;
+  /** Prose a model reads: what it does, units, limits. */
+  description: string;
+  input: I;
+  output: O;
+  /** Price in USD as a decimal string, e.g. "0.001". */
+  price: string;
+  annotations: ToolAnnotations;
+  /** Upper bound for one attempt; the task fails with a timeout past it. */
+  timeoutMs: number;
+  /** Most tasks of this tool running at once in one worker process. */
+  concurrency?: number;
+  /** True when running twice would repeat an effect outside (a request sent): never retried automatically. */
+  sideEffects?: boolean;
+  /** One valid input, used by docs, OpenAPI and tests. */
+  example: z.input<I>;
+  /** Data attribution required by a licence (shown in the descriptor). */
+  attribution?: string;
+  /** Checks that need more than the schema, run before the task is accepted (e.g. a blocked target). Throw AppError. */
+  precheck?(ctx: SubmitContext, input: z.output<I>): Promise<void>;
+  run(ctx: ToolContext, input: z.output<I>): Promise<z.output<O>>;
+}
+
+export type AnyTool = ToolDefinition<z.ZodType, z.ZodType>;
+
+export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return def;
+}

@@ -1,0 +1,63 @@
+// Wires one process: config → store → registry → services → engine. Every entry point (serve, worker,
+// mcp, tests) builds its runtime here, so they all run the same engine the same way.
+import type { Config } from './config.js';
+import { Engine } from './engine/engine.js';
+import { createLogger, type Logger } from './logger.js';
+import { ToolRegistry } from './registry/registry.js';
+import { ServiceScope } from './registry/services.js';
+import { openStore } from './store/open-store.js';
+import type { TaskStore } from './store/port.js';
+import { tools as allTools } from '../tools/index.js';
+import type { AnyTool } from './registry/define-tool.js';
+
+export interface Runtime {
+  config: Config;
+  log: Logger;
+  store: TaskStore;
+  registry: ToolRegistry;
+  scope: ServiceScope;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  log?: Logger;
+  workers?: boolean;
+  workerTools?: readonly string[];
+  tools?: readonly AnyTool[];
+  store?: TaskStore;
+}
+
+export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
+  const log = opts.log ?? createLogger(config.logLevel);
+  const store = opts.store ?? (await openStore(config));
+  const registry = new ToolRegistry(opts.tools ?? allTools);
+  if (opts.workerTools) for (const t of opts.workerTools) registry.get(t);
+  const scope = new ServiceScope(config, log);
+  const engine = new Engine({
+    store,
+    registry,
+    scope,
+    config,
+    log,
+    ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+    ...(opts.workerTools ? { workerTools: opts.workerTools } : {}),
+  });
+  engine.start();
+  let closed = false;
+  return {
+    config,
+    log,
+    store,
+    registry,
+    scope,
+    engine,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await engine.stop();
+      await scope.close();
+      await store.close();
+    },
+  };
+}

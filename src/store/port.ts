@@ -1,0 +1,131 @@
+// The narrow store port. Every adapter (SQLite, PostgreSQL) implements it and passes the same contract
+// suite (test/integration/store-contract.test.ts). Times are epoch milliseconds. Every method that
+// settles a task checks the lease owner, so only the worker holding the lease can settle it.
+
+export type TaskStatus = 'pending' | 'running' | 'complete' | 'failed' | 'cancelled';
+export const TERMINAL_STATUSES: readonly TaskStatus[] = ['complete', 'failed', 'cancelled'];
+export type FailureKind = 'transient' | 'permanent' | 'input' | 'timeout' | 'internal' | 'cancelled' | 'crashed';
+
+export interface Payer {
+  /** 'key' (prepaid API key), 'x402' (wallet payment), 'local' (stdio MCP, not charged). */
+  kind: 'key' | 'x402' | 'local';
+  /** Key id, wallet address, or a local principal name. */
+  id: string | null;
+}
+
+export interface TaskRow {
+  id: string;
+  tool: string;
+  input: unknown;
+  status: TaskStatus;
+  result: unknown;
+  error: string | null;
+  errorKind: FailureKind | null;
+  payer: Payer;
+  priceMicros: number;
+  chargedMicros: number;
+  payment: Record<string, unknown> | null;
+  attempts: number;
+  maxAttempts: number;
+  leaseOwner: string | null;
+  leaseExpiresAt: number | null;
+  runAfter: number;
+  cancelRequested: boolean;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+}
+
+export interface NewTask {
+  id: string;
+  tool: string;
+  input: unknown;
+  payer: Payer;
+  priceMicros: number;
+  maxAttempts: number;
+  now: number;
+  payment?: Record<string, unknown> | null;
+}
+
+export interface CreateTaskOptions {
+  /** Charge this key the task's price in the same transaction. */
+  chargeKeyId?: string;
+  /** Same scope+key within the window returns the first task; a different hash is a mismatch. */
+  idempotency?: { scope: string; key: string; requestHash: string; windowMs: number };
+  /** x402: reserve this payment nonce in the same transaction (one signature, one task). */
+  nonce?: { network: string; asset: string; payer: string; nonce: string };
+}
+
+export type CreateTaskOutcome =
+  | { kind: 'created'; task: TaskRow }
+  | { kind: 'replayed'; task: TaskRow }
+  | { kind: 'idempotency_mismatch'; taskId: string }
+  | { kind: 'insufficient_credits'; balanceMicros: number }
+  | { kind: 'key_invalid' }
+  | { kind: 'nonce_used'; taskId: string };
+
+export interface ClaimOptions {
+  owner: string;
+  limit: number;
+  leaseMs: number;
+  now: number;
+  /** Only these tools (a dedicated worker pool); undefined = all. */
+  onlyTools?: readonly string[];
+  /** Tools at their concurrency limit in this worker. */
+  excludeTools?: readonly string[];
+}
+
+export interface FailOptions {
+  error: string;
+  kind: FailureKind;
+  /** Give the charged credits back (failures that are not the input's fault). */
+  refund: boolean;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  prefix: string;
+  label: string | null;
+  balanceMicros: number;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface StoreStats {
+  byToolStatus: { tool: string; status: TaskStatus; count: number }[];
+  queueDepth: number;
+  running: number;
+}
+
+export interface TaskStore {
+  readonly dialect: 'sqlite' | 'postgres';
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  createTask(task: NewTask, opts?: CreateTaskOptions): Promise<CreateTaskOutcome>;
+  getTask(id: string): Promise<TaskRow | null>;
+  /** Moves up to `limit` due pending tasks to running under a lease, oldest first. */
+  claimTasks(opts: ClaimOptions): Promise<TaskRow[]>;
+  /** Extends the leases this owner still holds; says which are held and which were asked to cancel. */
+  renewLeases(owner: string, ids: readonly string[], leaseMs: number, now: number): Promise<{ held: string[]; cancelRequested: string[] }>;
+  completeTask(id: string, owner: string, result: unknown, now: number): Promise<TaskRow | null>;
+  failTask(id: string, owner: string, opts: FailOptions, now: number): Promise<TaskRow | null>;
+  /** Back to pending to run again at `runAfter` (transient failure); the lease is released. */
+  retryTask(id: string, owner: string, error: string, runAfter: number, now: number): Promise<boolean>;
+  /** Pending → cancelled (refunded) at once; running → flagged for its worker; terminal → unchanged. */
+  requestCancel(id: string, now: number): Promise<TaskRow | null>;
+  /** Running tasks whose lease expired (their process died) go back to pending, or fail once out of attempts. */
+  recoverExpiredLeases(now: number): Promise<{ requeued: number; failed: number }>;
+  deleteFinishedBefore(cutoff: number): Promise<number>;
+  setPayment(id: string, payment: Record<string, unknown>): Promise<void>;
+  listTasksByPayer(payer: Payer, limit: number, beforeCreatedAt?: number): Promise<TaskRow[]>;
+  stats(): Promise<StoreStats>;
+
+  createKey(key: { id: string; hash: string; prefix: string; label: string | null; balanceMicros: number; now: number }): Promise<ApiKeyRow>;
+  findKeyByHash(hash: string): Promise<ApiKeyRow | null>;
+  /** By id or by displayed prefix. */
+  findKey(idOrPrefix: string): Promise<ApiKeyRow | null>;
+  listKeys(): Promise<ApiKeyRow[]>;
+  creditKey(id: string, micros: number, reason: string, now: number): Promise<ApiKeyRow | null>;
+  revokeKey(id: string, now: number): Promise<ApiKeyRow | null>;
+}

@@ -1,0 +1,418 @@
+// SQLite adapter of the store port (better-sqlite3, WAL). better-sqlite3 is synchronous, so each
+// write runs in one IMMEDIATE transaction: charging, idempotency and nonce checks are atomic with
+// the task insert even under heavy concurrency, and several processes may share the file.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { loadMigrations } from './migrations.js';
+import type {
+  ApiKeyRow,
+  ClaimOptions,
+  CreateTaskOptions,
+  CreateTaskOutcome,
+  FailOptions,
+  NewTask,
+  Payer,
+  StoreStats,
+  TaskRow,
+  TaskStatus,
+  TaskStore,
+} from './port.js';
+
+interface TaskRecord {
+  id: string;
+  tool: string;
+  input: string;
+  status: TaskStatus;
+  result: string | null;
+  error: string | null;
+  error_kind: string | null;
+  payer_kind: Payer['kind'];
+  payer_id: string | null;
+  price_micros: number;
+  charged_micros: number;
+  payment: string | null;
+  attempts: number;
+  max_attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  run_after: number;
+  cancel_requested: number;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+interface KeyRecord {
+  id: string;
+  prefix: string;
+  label: string | null;
+  balance_micros: number;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+function toTask(r: TaskRecord): TaskRow {
+  return {
+    id: r.id,
+    tool: r.tool,
+    input: JSON.parse(r.input),
+    status: r.status,
+    result: r.result === null ? null : JSON.parse(r.result),
+    error: r.error,
+    errorKind: r.error_kind as TaskRow['errorKind'],
+    payer: { kind: r.payer_kind, id: r.payer_id },
+    priceMicros: r.price_micros,
+    chargedMicros: r.charged_micros,
+    payment: r.payment === null ? null : JSON.parse(r.payment),
+    attempts: r.attempts,
+    maxAttempts: r.max_attempts,
+    leaseOwner: r.lease_owner,
+    leaseExpiresAt: r.lease_expires_at,
+    runAfter: r.run_after,
+    cancelRequested: r.cancel_requested === 1,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+  };
+}
+
+function toKey(r: KeyRecord): ApiKeyRow {
+  return { id: r.id, prefix: r.prefix, label: r.label, balanceMicros: r.balance_micros, createdAt: r.created_at, revokedAt: r.revoked_at };
+}
+
+export class SqliteStore implements TaskStore {
+  readonly dialect = 'sqlite' as const;
+  private readonly db: Database.Database;
+
+  constructor(file: string) {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('foreign_keys = ON');
+  }
+
+  async migrate(): Promise<void> {
+    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    const applied = new Set(this.db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+    for (const m of loadMigrations('sqlite')) {
+      if (applied.has(m.version)) continue;
+      this.db.transaction(() => {
+        this.db.exec(m.sql);
+        this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, Date.now());
+      }).immediate();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  private taskById(id: string): TaskRow | null {
+    const r = this.db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as TaskRecord | undefined;
+    return r ? toTask(r) : null;
+  }
+
+  async createTask(t: NewTask, opts: CreateTaskOptions = {}): Promise<CreateTaskOutcome> {
+    return this.db.transaction((): CreateTaskOutcome => {
+      if (opts.idempotency) {
+        const { scope, key, requestHash, windowMs } = opts.idempotency;
+        this.db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND created_at < ?').run(scope, key, t.now - windowMs);
+        const prior = this.db.prepare('SELECT request_hash, task_id FROM idempotency_keys WHERE scope = ? AND key = ?').get(scope, key) as
+          | { request_hash: string; task_id: string }
+          | undefined;
+        if (prior) {
+          if (prior.request_hash !== requestHash) return { kind: 'idempotency_mismatch', taskId: prior.task_id };
+          const task = this.taskById(prior.task_id);
+          if (task) return { kind: 'replayed', task };
+          this.db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?').run(scope, key);
+        }
+      }
+      if (opts.nonce) {
+        const n = opts.nonce;
+        const used = this.db
+          .prepare('SELECT task_id FROM payment_nonces WHERE network = ? AND asset = ? AND payer = ? AND nonce = ?')
+          .pluck()
+          .get(n.network, n.asset.toLowerCase(), n.payer.toLowerCase(), n.nonce.toLowerCase()) as string | undefined;
+        if (used) return { kind: 'nonce_used', taskId: used };
+        this.db
+          .prepare('INSERT INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(n.network, n.asset.toLowerCase(), n.payer.toLowerCase(), n.nonce.toLowerCase(), t.id, t.now);
+      }
+      let charged = 0;
+      if (opts.chargeKeyId) {
+        const key = this.db.prepare('SELECT balance_micros, revoked_at FROM api_keys WHERE id = ?').get(opts.chargeKeyId) as
+          | { balance_micros: number; revoked_at: number | null }
+          | undefined;
+        if (!key || key.revoked_at !== null) return { kind: 'key_invalid' };
+        if (key.balance_micros < t.priceMicros) return { kind: 'insufficient_credits', balanceMicros: key.balance_micros };
+        if (t.priceMicros > 0) {
+          this.db.prepare('UPDATE api_keys SET balance_micros = balance_micros - ? WHERE id = ?').run(t.priceMicros, opts.chargeKeyId);
+          this.db
+            .prepare("INSERT INTO credit_ledger (key_id, task_id, delta_micros, reason, created_at) VALUES (?, ?, ?, 'charge', ?)")
+            .run(opts.chargeKeyId, t.id, -t.priceMicros, t.now);
+        }
+        charged = t.priceMicros;
+      }
+      this.db
+        .prepare(
+          `INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, price_micros, charged_micros, payment,
+             attempts, max_attempts, run_after, created_at)
+           VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+        )
+        .run(
+          t.id,
+          t.tool,
+          JSON.stringify(t.input ?? {}),
+          t.payer.kind,
+          t.payer.id,
+          t.priceMicros,
+          charged,
+          t.payment ? JSON.stringify(t.payment) : null,
+          t.maxAttempts,
+          t.now,
+          t.now,
+        );
+      if (opts.idempotency) {
+        const { scope, key, requestHash } = opts.idempotency;
+        this.db
+          .prepare('INSERT INTO idempotency_keys (scope, key, request_hash, task_id, created_at) VALUES (?, ?, ?, ?, ?)')
+          .run(scope, key, requestHash, t.id, t.now);
+      }
+      return { kind: 'created', task: this.taskById(t.id)! };
+    }).immediate();
+  }
+
+  async getTask(id: string): Promise<TaskRow | null> {
+    return this.taskById(id);
+  }
+
+  async claimTasks(o: ClaimOptions): Promise<TaskRow[]> {
+    if (o.limit <= 0) return [];
+    return this.db.transaction(() => {
+      const params: unknown[] = [o.now];
+      let filter = '';
+      if (o.onlyTools) {
+        if (o.onlyTools.length === 0) return [];
+        filter += ` AND tool IN (${o.onlyTools.map(() => '?').join(',')})`;
+        params.push(...o.onlyTools);
+      }
+      if (o.excludeTools && o.excludeTools.length > 0) {
+        filter += ` AND tool NOT IN (${o.excludeTools.map(() => '?').join(',')})`;
+        params.push(...o.excludeTools);
+      }
+      params.push(o.limit);
+      const ids = this.db
+        .prepare(`SELECT id FROM tasks WHERE status = 'pending' AND run_after <= ?${filter} ORDER BY run_after, created_at LIMIT ?`)
+        .pluck()
+        .all(...params) as string[];
+      const claim = this.db.prepare(
+        `UPDATE tasks SET status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1,
+           started_at = COALESCE(started_at, ?) WHERE id = ? AND status = 'pending' RETURNING *`,
+      );
+      const out: TaskRow[] = [];
+      for (const id of ids) {
+        const r = claim.get(o.owner, o.now + o.leaseMs, o.now, id) as TaskRecord | undefined;
+        if (r) out.push(toTask(r));
+      }
+      return out;
+    }).immediate();
+  }
+
+  async renewLeases(owner: string, ids: readonly string[], leaseMs: number, now: number) {
+    return this.db.transaction(() => {
+      const held: string[] = [];
+      const cancelRequested: string[] = [];
+      const renew = this.db.prepare(
+        "UPDATE tasks SET lease_expires_at = ? WHERE id = ? AND lease_owner = ? AND status = 'running' RETURNING cancel_requested",
+      );
+      for (const id of ids) {
+        const r = renew.get(now + leaseMs, id, owner) as { cancel_requested: number } | undefined;
+        if (r) {
+          held.push(id);
+          if (r.cancel_requested === 1) cancelRequested.push(id);
+        }
+      }
+      return { held, cancelRequested };
+    }).immediate();
+  }
+
+  async completeTask(id: string, owner: string, result: unknown, now: number): Promise<TaskRow | null> {
+    const r = this.db
+      .prepare(
+        `UPDATE tasks SET status = 'complete', result = ?, error = NULL, error_kind = NULL, lease_owner = NULL,
+           lease_expires_at = NULL, finished_at = ? WHERE id = ? AND lease_owner = ? AND status = 'running' RETURNING *`,
+      )
+      .get(JSON.stringify(result ?? null), now, id, owner) as TaskRecord | undefined;
+    return r ? toTask(r) : null;
+  }
+
+  private refund(task: TaskRecord, now: number): void {
+    if (task.payer_kind !== 'key' || !task.payer_id || task.charged_micros <= 0) return;
+    // The unique (task_id, reason) index makes a second refund of the same task impossible.
+    const inserted = this.db
+      .prepare(
+        "INSERT OR IGNORE INTO credit_ledger (key_id, task_id, delta_micros, reason, created_at) VALUES (?, ?, ?, 'refund', ?)",
+      )
+      .run(task.payer_id, task.id, task.charged_micros, now);
+    if (inserted.changes === 1) {
+      this.db.prepare('UPDATE api_keys SET balance_micros = balance_micros + ? WHERE id = ?').run(task.charged_micros, task.payer_id);
+    }
+  }
+
+  async failTask(id: string, owner: string, o: FailOptions, now: number): Promise<TaskRow | null> {
+    return this.db.transaction(() => {
+      const status = o.kind === 'cancelled' ? 'cancelled' : 'failed';
+      const r = this.db
+        .prepare(
+          `UPDATE tasks SET status = ?, error = ?, error_kind = ?, lease_owner = NULL, lease_expires_at = NULL, finished_at = ?
+           WHERE id = ? AND lease_owner = ? AND status = 'running' RETURNING *`,
+        )
+        .get(status, o.error, o.kind, now, id, owner) as TaskRecord | undefined;
+      if (!r) return null;
+      if (o.refund) this.refund(r, now);
+      return toTask(r);
+    }).immediate();
+  }
+
+  async retryTask(id: string, owner: string, error: string, runAfter: number, _now: number): Promise<boolean> {
+    const r = this.db
+      .prepare(
+        `UPDATE tasks SET status = 'pending', error = ?, lease_owner = NULL, lease_expires_at = NULL, run_after = ?
+         WHERE id = ? AND lease_owner = ? AND status = 'running'`,
+      )
+      .run(error, runAfter, id, owner);
+    return r.changes === 1;
+  }
+
+  async requestCancel(id: string, now: number): Promise<TaskRow | null> {
+    return this.db.transaction(() => {
+      const pending = this.db
+        .prepare(
+          `UPDATE tasks SET status = 'cancelled', error = 'Cancelled before it started.', error_kind = 'cancelled', finished_at = ?
+           WHERE id = ? AND status = 'pending' RETURNING *`,
+        )
+        .get(now, id) as TaskRecord | undefined;
+      if (pending) {
+        this.refund(pending, now);
+        return toTask(pending);
+      }
+      this.db.prepare("UPDATE tasks SET cancel_requested = 1 WHERE id = ? AND status = 'running'").run(id);
+      return this.taskById(id);
+    }).immediate();
+  }
+
+  async recoverExpiredLeases(now: number): Promise<{ requeued: number; failed: number }> {
+    return this.db.transaction(() => {
+      const expired = this.db
+        .prepare("SELECT * FROM tasks WHERE status = 'running' AND lease_expires_at < ?")
+        .all(now) as TaskRecord[];
+      let requeued = 0;
+      let failed = 0;
+      for (const t of expired) {
+        if (t.cancel_requested === 1 || t.attempts >= t.max_attempts) {
+          const cancelled = t.cancel_requested === 1;
+          this.db
+            .prepare(
+              `UPDATE tasks SET status = ?, error = ?, error_kind = ?, lease_owner = NULL, lease_expires_at = NULL, finished_at = ?
+               WHERE id = ?`,
+            )
+            .run(
+              cancelled ? 'cancelled' : 'failed',
+              cancelled ? 'Cancelled.' : `The worker running this task stopped ${t.attempts} times; giving up.`,
+              cancelled ? 'cancelled' : 'crashed',
+              now,
+              t.id,
+            );
+          this.refund(t, now);
+          failed++;
+        } else {
+          this.db
+            .prepare("UPDATE tasks SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, run_after = ? WHERE id = ?")
+            .run(now, t.id);
+          requeued++;
+        }
+      }
+      return { requeued, failed };
+    }).immediate();
+  }
+
+  async deleteFinishedBefore(cutoff: number): Promise<number> {
+    return this.db.transaction(() => {
+      this.db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?').run(cutoff);
+      return this.db.prepare('DELETE FROM tasks WHERE finished_at IS NOT NULL AND finished_at < ?').run(cutoff).changes;
+    }).immediate();
+  }
+
+  async setPayment(id: string, payment: Record<string, unknown>): Promise<void> {
+    this.db.prepare('UPDATE tasks SET payment = ? WHERE id = ?').run(JSON.stringify(payment), id);
+  }
+
+  async listTasksByPayer(payer: Payer, limit: number, beforeCreatedAt?: number): Promise<TaskRow[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM tasks WHERE payer_kind = ? AND payer_id = ? AND created_at < ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+      )
+      .all(payer.kind, payer.id, beforeCreatedAt ?? Number.MAX_SAFE_INTEGER, limit) as TaskRecord[];
+    return rows.map(toTask);
+  }
+
+  async stats(): Promise<StoreStats> {
+    const byToolStatus = this.db.prepare('SELECT tool, status, COUNT(*) AS count FROM tasks GROUP BY tool, status').all() as {
+      tool: string;
+      status: TaskStatus;
+      count: number;
+    }[];
+    const queueDepth = byToolStatus.filter((r) => r.status === 'pending').reduce((n, r) => n + r.count, 0);
+    const running = byToolStatus.filter((r) => r.status === 'running').reduce((n, r) => n + r.count, 0);
+    return { byToolStatus, queueDepth, running };
+  }
+
+  async createKey(k: { id: string; hash: string; prefix: string; label: string | null; balanceMicros: number; now: number }) {
+    return this.db.transaction(() => {
+      this.db
+        .prepare('INSERT INTO api_keys (id, hash, prefix, label, balance_micros, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(k.id, k.hash, k.prefix, k.label, k.balanceMicros, k.now);
+      if (k.balanceMicros > 0) {
+        this.db
+          .prepare("INSERT INTO credit_ledger (key_id, delta_micros, reason, created_at) VALUES (?, ?, 'grant', ?)")
+          .run(k.id, k.balanceMicros, k.now);
+      }
+      return toKey(this.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(k.id) as KeyRecord);
+    }).immediate();
+  }
+
+  async findKeyByHash(hash: string): Promise<ApiKeyRow | null> {
+    const r = this.db.prepare('SELECT * FROM api_keys WHERE hash = ?').get(hash) as KeyRecord | undefined;
+    return r ? toKey(r) : null;
+  }
+
+  async findKey(idOrPrefix: string): Promise<ApiKeyRow | null> {
+    const r = this.db.prepare('SELECT * FROM api_keys WHERE id = ? OR prefix = ?').get(idOrPrefix, idOrPrefix) as KeyRecord | undefined;
+    return r ? toKey(r) : null;
+  }
+
+  async listKeys(): Promise<ApiKeyRow[]> {
+    return (this.db.prepare('SELECT * FROM api_keys ORDER BY created_at').all() as KeyRecord[]).map(toKey);
+  }
+
+  async creditKey(id: string, micros: number, reason: string, now: number): Promise<ApiKeyRow | null> {
+    return this.db.transaction(() => {
+      const r = this.db.prepare('UPDATE api_keys SET balance_micros = balance_micros + ? WHERE id = ? RETURNING *').get(micros, id) as
+        | KeyRecord
+        | undefined;
+      if (!r) return null;
+      this.db.prepare('INSERT INTO credit_ledger (key_id, delta_micros, reason, created_at) VALUES (?, ?, ?, ?)').run(id, micros, reason, now);
+      return toKey(r);
+    }).immediate();
+  }
+
+  async revokeKey(id: string, now: number): Promise<ApiKeyRow | null> {
+    const r = this.db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING *').get(now, id) as
+      | KeyRecord
+      | undefined;
+    return r ? toKey(r) : null;
+  }
+}

@@ -1,0 +1,128 @@
+// The engine on a real SQLite file: retries, timeouts, cancellation, per-tool limits, lease recovery
+// after a worker dies, retention.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { testConfig } from '../support/tool-context.js';
+import { runCounts, testTools } from '../support/test-tools.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
+import path from 'node:path';
+
+const open: Runtime[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((r) => r.close()));
+});
+
+async function runtime(env: Record<string, string> = {}, workers = true): Promise<Runtime> {
+  const rt = await createRuntime(testConfig({ POLL_INTERVAL_MS: '25', LEASE_MS: '1000', ...env }), { tools: testTools, workers });
+  open.push(rt);
+  return rt;
+}
+
+const local = { payer: { kind: 'local' as const, id: 'test' } };
+
+describe('engine', () => {
+  it('retries a transient failure with backoff, then completes', async () => {
+    const rt = await runtime();
+    const key = `flaky-${Math.random()}`;
+    const { task } = await rt.engine.submit('test.flaky', { key, failures: 2 }, local);
+    const done = await rt.engine.waitFor(task.id, 20_000);
+    expect(done!.status).toBe('complete');
+    expect(done!.result).toEqual({ attempts: 3 });
+    expect(done!.attempts).toBe(3);
+  });
+
+  it('gives up after the attempt limit and says why', async () => {
+    const rt = await runtime({ TASK_MAX_ATTEMPTS: '2' });
+    const key = `flaky-${Math.random()}`;
+    const { task } = await rt.engine.submit('test.flaky', { key, failures: 5 }, local);
+    const done = await rt.engine.waitFor(task.id, 20_000);
+    expect(done!.status).toBe('failed');
+    expect(done!.error).toBe('upstream unavailable (run 2)');
+    expect(runCounts.get(key)).toBe(2);
+  });
+
+  it('does not retry permanent failures', async () => {
+    const rt = await runtime();
+    const { task } = await rt.engine.submit('test.fail', { kind: 'permanent' }, local);
+    const done = await rt.engine.waitFor(task.id, 10_000);
+    expect(done!.status).toBe('failed');
+    expect(done!.attempts).toBe(1);
+  });
+
+  it('fails a task past its tool timeout', async () => {
+    const rt = await runtime();
+    const { task } = await rt.engine.submit('test.sleep', { ms: 60_000 }, local);
+    const done = await rt.engine.waitFor(task.id, 20_000);
+    expect(done!.status).toBe('failed');
+    expect(done!.error).toMatch(/1500 ms/);
+    expect(done!.errorKind).toBe('timeout');
+  });
+
+  it('fails a task whose output breaks its own schema', async () => {
+    const rt = await runtime();
+    const { task } = await rt.engine.submit('test.bad_output', {}, local);
+    const done = await rt.engine.waitFor(task.id, 10_000);
+    expect(done!.status).toBe('failed');
+    expect(done!.errorKind).toBe('internal');
+  });
+
+  it('cancels a running task: the tool sees the abort and the task ends cancelled', async () => {
+    const rt = await runtime();
+    const { task } = await rt.engine.submit('test.sleep', { ms: 1_400, key: `c-${Math.random()}` }, local);
+    let t = await rt.engine.get(task.id);
+    while (t!.status !== 'running') {
+      await new Promise((r) => setTimeout(r, 10));
+      t = await rt.engine.get(task.id);
+    }
+    await rt.engine.cancel(task.id);
+    const done = await rt.engine.waitFor(task.id, 10_000);
+    expect(done!.status).toBe('cancelled');
+  });
+
+  it('keeps a tool within its concurrency limit', async () => {
+    const rt = await runtime({ WORKER_CONCURRENCY: '8' });
+    let maxRunning = 0;
+    const onStart = () => {
+      void rt.store.stats().then((s) => {
+        const running = s.byToolStatus.find((r) => r.tool === 'test.sleep' && r.status === 'running')?.count ?? 0;
+        maxRunning = Math.max(maxRunning, running);
+      });
+    };
+    rt.engine.events.on('started', onStart);
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push((await rt.engine.submit('test.sleep', { ms: 100 }, local)).task.id);
+    for (const id of ids) expect((await rt.engine.waitFor(id, 20_000))!.status).toBe('complete');
+    expect(maxRunning).toBeGreaterThan(0);
+    expect(maxRunning).toBeLessThanOrEqual(2);
+  });
+
+  it('runs the tasks of a worker that died once its lease expires, exactly once more', async () => {
+    const dataDir = testConfig().dataDir;
+    // A "worker" that claims a task and then dies: it holds the lease and never heartbeats.
+    const dead = new SqliteStore(path.join(dataDir, 'agent-utility.db'));
+    const api = await runtime({ DATA_DIR: dataDir }, false);
+    const key = `lease-${Math.random()}`;
+    const { task } = await api.engine.submit('test.sleep', { ms: 10, key }, local);
+    const claimed = await dead.claimTasks({ owner: 'dead-worker', limit: 10, leaseMs: 500, now: Date.now() });
+    expect(claimed.map((t) => t.id)).toEqual([task.id]);
+    await dead.close();
+    // The settle call of the dead worker would now be refused: it no longer holds the lease once recovered.
+    const worker = await runtime({ DATA_DIR: dataDir });
+    const done = await worker.engine.waitFor(task.id, 20_000);
+    expect(done!.status).toBe('complete');
+    expect(done!.attempts).toBe(2);
+    expect(runCounts.get(key)).toBe(1);
+    const store2 = new SqliteStore(path.join(dataDir, 'agent-utility.db'));
+    expect(await store2.completeTask(task.id, 'dead-worker', {}, Date.now())).toBeNull();
+    await store2.close();
+  });
+
+  it('deletes finished tasks past retention and keeps the rest', async () => {
+    const rt = await runtime({}, true);
+    const { task } = await rt.engine.submit('test.echo', { value: 'x' }, local);
+    await rt.engine.waitFor(task.id, 10_000);
+    expect(await rt.store.deleteFinishedBefore(Date.now() - 60_000)).toBe(0);
+    expect(await rt.store.deleteFinishedBefore(Date.now() + 1)).toBe(1);
+    expect(await rt.engine.get(task.id)).toBeNull();
+  });
+});
