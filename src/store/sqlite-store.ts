@@ -84,6 +84,9 @@ function toKey(r: KeyRecord): ApiKeyRow {
 export class SqliteStore implements TaskStore {
   readonly dialect = 'sqlite' as const;
   private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+  /** One transaction wrapper, built once: creating one per call showed up in profiles of the hot path. */
+  private readonly runInTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
 
   constructor(file: string) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -92,6 +95,22 @@ export class SqliteStore implements TaskStore {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = ON');
+    this.runInTransaction = this.db.transaction((fn: () => unknown) => fn());
+  }
+
+  /** Runs fn in a BEGIN IMMEDIATE transaction: writers queue on the lock instead of failing mid-way. */
+  private transaction<T>(fn: () => T): T {
+    return this.runInTransaction.immediate(fn) as T;
+  }
+
+  /** Prepared once per SQL text: preparing costs more than running these small statements. */
+  private sql(text: string): Database.Statement {
+    let st = this.statements.get(text);
+    if (!st) {
+      st = this.db.prepare(text);
+      this.statements.set(text, st);
+    }
+    return st;
   }
 
   async migrate(): Promise<void> {
@@ -99,10 +118,10 @@ export class SqliteStore implements TaskStore {
     const applied = new Set(this.db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
     for (const m of loadMigrations('sqlite')) {
       if (applied.has(m.version)) continue;
-      this.db.transaction(() => {
+      this.transaction(() => {
         this.db.exec(m.sql);
         this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, Date.now());
-      }).immediate();
+      });
     }
   }
 
@@ -111,23 +130,27 @@ export class SqliteStore implements TaskStore {
   }
 
   private taskById(id: string): TaskRow | null {
-    const r = this.db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as TaskRecord | undefined;
+    const r = this.sql('SELECT * FROM tasks WHERE id = ?').get(id) as TaskRecord | undefined;
     return r ? toTask(r) : null;
   }
 
   async createTask(t: NewTask, opts: CreateTaskOptions = {}): Promise<CreateTaskOutcome> {
-    return this.db.transaction((): CreateTaskOutcome => {
+    return this.transaction(() => this.createInTx(t, opts));
+  }
+
+  private createInTx(t: NewTask, opts: CreateTaskOptions): CreateTaskOutcome {
+    {
       if (opts.idempotency) {
         const { scope, key, requestHash, windowMs } = opts.idempotency;
-        this.db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND created_at < ?').run(scope, key, t.now - windowMs);
-        const prior = this.db.prepare('SELECT request_hash, task_id FROM idempotency_keys WHERE scope = ? AND key = ?').get(scope, key) as
+        this.sql('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND created_at < ?').run(scope, key, t.now - windowMs);
+        const prior = this.sql('SELECT request_hash, task_id FROM idempotency_keys WHERE scope = ? AND key = ?').get(scope, key) as
           | { request_hash: string; task_id: string }
           | undefined;
         if (prior) {
           if (prior.request_hash !== requestHash) return { kind: 'idempotency_mismatch', taskId: prior.task_id };
           const task = this.taskById(prior.task_id);
           if (task) return { kind: 'replayed', task };
-          this.db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?').run(scope, key);
+          this.sql('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?').run(scope, key);
         }
       }
       if (opts.nonce) {
@@ -143,13 +166,13 @@ export class SqliteStore implements TaskStore {
       }
       let charged = 0;
       if (opts.chargeKeyId) {
-        const key = this.db.prepare('SELECT balance_micros, revoked_at FROM api_keys WHERE id = ?').get(opts.chargeKeyId) as
+        const key = this.sql('SELECT balance_micros, revoked_at FROM api_keys WHERE id = ?').get(opts.chargeKeyId) as
           | { balance_micros: number; revoked_at: number | null }
           | undefined;
         if (!key || key.revoked_at !== null) return { kind: 'key_invalid' };
         if (key.balance_micros < t.priceMicros) return { kind: 'insufficient_credits', balanceMicros: key.balance_micros };
         if (t.priceMicros > 0) {
-          this.db.prepare('UPDATE api_keys SET balance_micros = balance_micros - ? WHERE id = ?').run(t.priceMicros, opts.chargeKeyId);
+          this.sql('UPDATE api_keys SET balance_micros = balance_micros - ? WHERE id = ?').run(t.priceMicros, opts.chargeKeyId);
           this.db
             .prepare("INSERT INTO credit_ledger (key_id, task_id, delta_micros, reason, created_at) VALUES (?, ?, ?, 'charge', ?)")
             .run(opts.chargeKeyId, t.id, -t.priceMicros, t.now);
@@ -182,7 +205,7 @@ export class SqliteStore implements TaskStore {
           .run(scope, key, requestHash, t.id, t.now);
       }
       return { kind: 'created', task: this.taskById(t.id)! };
-    }).immediate();
+    }
   }
 
   async getTask(id: string): Promise<TaskRow | null> {
@@ -191,7 +214,7 @@ export class SqliteStore implements TaskStore {
 
   async claimTasks(o: ClaimOptions): Promise<TaskRow[]> {
     if (o.limit <= 0) return [];
-    return this.db.transaction(() => {
+    return this.transaction(() => {
       const params: unknown[] = [o.now];
       let filter = '';
       if (o.onlyTools) {
@@ -208,7 +231,7 @@ export class SqliteStore implements TaskStore {
         .prepare(`SELECT id FROM tasks WHERE status = 'pending' AND run_after <= ?${filter} ORDER BY run_after, created_at LIMIT ?`)
         .pluck()
         .all(...params) as string[];
-      const claim = this.db.prepare(
+      const claim = this.sql(
         `UPDATE tasks SET status = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1,
            started_at = COALESCE(started_at, ?) WHERE id = ? AND status = 'pending' RETURNING *`,
       );
@@ -218,14 +241,14 @@ export class SqliteStore implements TaskStore {
         if (r) out.push(toTask(r));
       }
       return out;
-    }).immediate();
+    });
   }
 
   async renewLeases(owner: string, ids: readonly string[], leaseMs: number, now: number) {
-    return this.db.transaction(() => {
+    return this.transaction(() => {
       const held: string[] = [];
       const cancelRequested: string[] = [];
-      const renew = this.db.prepare(
+      const renew = this.sql(
         "UPDATE tasks SET lease_expires_at = ? WHERE id = ? AND lease_owner = ? AND status = 'running' RETURNING cancel_requested",
       );
       for (const id of ids) {
@@ -236,7 +259,7 @@ export class SqliteStore implements TaskStore {
         }
       }
       return { held, cancelRequested };
-    }).immediate();
+    });
   }
 
   async completeTask(id: string, owner: string, result: unknown, now: number): Promise<TaskRow | null> {
@@ -258,12 +281,12 @@ export class SqliteStore implements TaskStore {
       )
       .run(task.payer_id, task.id, task.charged_micros, now);
     if (inserted.changes === 1) {
-      this.db.prepare('UPDATE api_keys SET balance_micros = balance_micros + ? WHERE id = ?').run(task.charged_micros, task.payer_id);
+      this.sql('UPDATE api_keys SET balance_micros = balance_micros + ? WHERE id = ?').run(task.charged_micros, task.payer_id);
     }
   }
 
   async failTask(id: string, owner: string, o: FailOptions, now: number): Promise<TaskRow | null> {
-    return this.db.transaction(() => {
+    return this.transaction(() => {
       const status = o.kind === 'cancelled' ? 'cancelled' : 'failed';
       const r = this.db
         .prepare(
@@ -274,7 +297,7 @@ export class SqliteStore implements TaskStore {
       if (!r) return null;
       if (o.refund) this.refund(r, now);
       return toTask(r);
-    }).immediate();
+    });
   }
 
   async retryTask(id: string, owner: string, error: string, runAfter: number, _now: number): Promise<boolean> {
@@ -288,7 +311,7 @@ export class SqliteStore implements TaskStore {
   }
 
   async requestCancel(id: string, now: number): Promise<TaskRow | null> {
-    return this.db.transaction(() => {
+    return this.transaction(() => {
       const pending = this.db
         .prepare(
           `UPDATE tasks SET status = 'cancelled', error = 'Cancelled before it started.', error_kind = 'cancelled', finished_at = ?
@@ -299,13 +322,13 @@ export class SqliteStore implements TaskStore {
         this.refund(pending, now);
         return toTask(pending);
       }
-      this.db.prepare("UPDATE tasks SET cancel_requested = 1 WHERE id = ? AND status = 'running'").run(id);
+      this.sql("UPDATE tasks SET cancel_requested = 1 WHERE id = ? AND status = 'running'").run(id);
       return this.taskById(id);
-    }).immediate();
+    });
   }
 
   async recoverExpiredLeases(now: number): Promise<{ requeued: number; failed: number }> {
-    return this.db.transaction(() => {
+    return this.transaction(() => {
       const expired = this.db
         .prepare("SELECT * FROM tasks WHERE status = 'running' AND lease_expires_at < ?")
         .all(now) as TaskRecord[];
@@ -336,18 +359,38 @@ export class SqliteStore implements TaskStore {
         }
       }
       return { requeued, failed };
-    }).immediate();
+    });
   }
 
   async deleteFinishedBefore(cutoff: number): Promise<number> {
-    return this.db.transaction(() => {
-      this.db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?').run(cutoff);
-      return this.db.prepare('DELETE FROM tasks WHERE finished_at IS NOT NULL AND finished_at < ?').run(cutoff).changes;
-    }).immediate();
+    return this.transaction(() => {
+      this.sql('DELETE FROM idempotency_keys WHERE created_at < ?').run(cutoff);
+      return this.sql('DELETE FROM tasks WHERE finished_at IS NOT NULL AND finished_at < ?').run(cutoff).changes;
+    });
   }
 
   async setPayment(id: string, payment: Record<string, unknown>): Promise<void> {
-    this.db.prepare('UPDATE tasks SET payment = ? WHERE id = ?').run(JSON.stringify(payment), id);
+    this.sql('UPDATE tasks SET payment = ? WHERE id = ?').run(JSON.stringify(payment), id);
+  }
+
+  async listUnsettledPayments(finishedBefore: number, limit: number): Promise<TaskRow[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM tasks WHERE payer_kind = 'x402' AND finished_at IS NOT NULL AND finished_at < ?
+           AND json_extract(payment, '$.status') = 'pending' ORDER BY finished_at LIMIT ?`,
+      )
+      .all(finishedBefore, limit) as TaskRecord[];
+    return rows.map(toTask);
+  }
+
+  async useSignInNonce(nonce: string, now: number, forgetBefore: number): Promise<boolean> {
+    return this.db.transaction(() => {
+      this.db.prepare("DELETE FROM payment_nonces WHERE network = 'siwx' AND created_at < ?").run(forgetBefore);
+      const r = this.db
+        .prepare("INSERT OR IGNORE INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES ('siwx', '', '', ?, '', ?)")
+        .run(nonce, now);
+      return r.changes === 1;
+    }).immediate();
   }
 
   async listTasksByPayer(payer: Payer, limit: number, beforeCreatedAt?: number): Promise<TaskRow[]> {
@@ -360,7 +403,7 @@ export class SqliteStore implements TaskStore {
   }
 
   async stats(): Promise<StoreStats> {
-    const byToolStatus = this.db.prepare('SELECT tool, status, COUNT(*) AS count FROM tasks GROUP BY tool, status').all() as {
+    const byToolStatus = this.sql('SELECT tool, status, COUNT(*) AS count FROM tasks GROUP BY tool, status').all() as {
       tool: string;
       status: TaskStatus;
       count: number;
@@ -371,7 +414,7 @@ export class SqliteStore implements TaskStore {
   }
 
   async createKey(k: { id: string; hash: string; prefix: string; label: string | null; balanceMicros: number; now: number }) {
-    return this.db.transaction(() => {
+    return this.transaction(() => {
       this.db
         .prepare('INSERT INTO api_keys (id, hash, prefix, label, balance_micros, created_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(k.id, k.hash, k.prefix, k.label, k.balanceMicros, k.now);
@@ -380,37 +423,37 @@ export class SqliteStore implements TaskStore {
           .prepare("INSERT INTO credit_ledger (key_id, delta_micros, reason, created_at) VALUES (?, ?, 'grant', ?)")
           .run(k.id, k.balanceMicros, k.now);
       }
-      return toKey(this.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(k.id) as KeyRecord);
-    }).immediate();
+      return toKey(this.sql('SELECT * FROM api_keys WHERE id = ?').get(k.id) as KeyRecord);
+    });
   }
 
   async findKeyByHash(hash: string): Promise<ApiKeyRow | null> {
-    const r = this.db.prepare('SELECT * FROM api_keys WHERE hash = ?').get(hash) as KeyRecord | undefined;
+    const r = this.sql('SELECT * FROM api_keys WHERE hash = ?').get(hash) as KeyRecord | undefined;
     return r ? toKey(r) : null;
   }
 
   async findKey(idOrPrefix: string): Promise<ApiKeyRow | null> {
-    const r = this.db.prepare('SELECT * FROM api_keys WHERE id = ? OR prefix = ?').get(idOrPrefix, idOrPrefix) as KeyRecord | undefined;
+    const r = this.sql('SELECT * FROM api_keys WHERE id = ? OR prefix = ?').get(idOrPrefix, idOrPrefix) as KeyRecord | undefined;
     return r ? toKey(r) : null;
   }
 
   async listKeys(): Promise<ApiKeyRow[]> {
-    return (this.db.prepare('SELECT * FROM api_keys ORDER BY created_at').all() as KeyRecord[]).map(toKey);
+    return (this.sql('SELECT * FROM api_keys ORDER BY created_at').all() as KeyRecord[]).map(toKey);
   }
 
   async creditKey(id: string, micros: number, reason: string, now: number): Promise<ApiKeyRow | null> {
-    return this.db.transaction(() => {
-      const r = this.db.prepare('UPDATE api_keys SET balance_micros = balance_micros + ? WHERE id = ? RETURNING *').get(micros, id) as
+    return this.transaction(() => {
+      const r = this.sql('UPDATE api_keys SET balance_micros = balance_micros + ? WHERE id = ? RETURNING *').get(micros, id) as
         | KeyRecord
         | undefined;
       if (!r) return null;
-      this.db.prepare('INSERT INTO credit_ledger (key_id, delta_micros, reason, created_at) VALUES (?, ?, ?, ?)').run(id, micros, reason, now);
+      this.sql('INSERT INTO credit_ledger (key_id, delta_micros, reason, created_at) VALUES (?, ?, ?, ?)').run(id, micros, reason, now);
       return toKey(r);
-    }).immediate();
+    });
   }
 
   async revokeKey(id: string, now: number): Promise<ApiKeyRow | null> {
-    const r = this.db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING *').get(now, id) as
+    const r = this.sql('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ? RETURNING *').get(now, id) as
       | KeyRecord
       | undefined;
     return r ? toKey(r) : null;

@@ -1,0 +1,103 @@
+// Foundation: task creation rate, create → complete → poll for dns.lookup against a local Knot, and
+// poll rate — each against the HTTP-layer ceiling (a bare Express 5 route) measured in the same run.
+import path from 'node:path';
+import { closedLoop, openLoop, fmt } from './lib/load.mjs';
+import { cli, freePort, ROOT, startNode, startService, tempDir } from './lib/processes.mjs';
+
+const { startKnot } = await import(path.join(ROOT, 'dist/test/support/knot.js'));
+
+const CONCURRENCY = 32;
+const DURATION = 5000;
+
+export default {
+  name: 'foundation',
+  title: 'Engine and REST: creation, polling, dns.lookup end to end',
+  async run() {
+    const knot = await startKnot([{ origin: 'bench.test', records: ['@ 300 IN A 127.0.0.1', '@ 300 IN MX 10 mx'] }]);
+    const bare = await startNode(path.join(ROOT, 'bench/lib/bare-express.mjs'));
+    const cleanup = [() => knot.stop(), () => bare.stop()];
+    try {
+      const body = JSON.stringify({ domain: 'bench.test', record_type: 'A' });
+      const post = (token) => () => ({
+        method: 'POST',
+        path: '/v1/tools/dns.lookup/tasks',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body,
+      });
+
+      const ceiling = await closedLoop(`http://127.0.0.1:${bare.port}`, { concurrency: CONCURRENCY, durationMs: DURATION, makeRequest: post(), expectStatus: 202 });
+
+      // API node without workers: creation and polling only.
+      const apiDir = tempDir();
+      const apiPort = await freePort();
+      const env = { DATA_DIR: apiDir, PORT: String(apiPort), RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', DNS_SERVERS: knot.server, LEADS_PORT: '0' };
+      const key = cli(['keys', 'create', '--credits', '100000'], env);
+      const api = await startService(['serve', '--no-workers'], env, `http://127.0.0.1:${apiPort}/healthz`);
+      cleanup.push(() => api.stop());
+      const origin = `http://127.0.0.1:${apiPort}`;
+      const creation = await closedLoop(origin, { concurrency: CONCURRENCY, durationMs: DURATION, makeRequest: post(key), expectStatus: 202 });
+      const at1000 = await openLoop(origin, { rate: 1000, durationMs: DURATION, makeRequest: post(key), expectStatus: 202 });
+
+      // Poll rate: GET one task with its poll token.
+      const created = await (await fetch(`${origin}/v1/tools/dns.lookup/tasks`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body })).json();
+      const polling = await closedLoop(origin, {
+        concurrency: CONCURRENCY,
+        durationMs: DURATION,
+        makeRequest: () => ({ method: 'GET', path: created.poll_url, headers: { authorization: `Bearer ${created.poll_token}` } }),
+        expectStatus: 200,
+      });
+      await api.stop();
+
+      // Full service with workers: create → complete → poll (?wait) for dns.lookup against Knot.
+      const fullDir = tempDir();
+      const fullPort = await freePort();
+      const fullEnv = { ...env, DATA_DIR: fullDir, PORT: String(fullPort), POLL_INTERVAL_MS: '200' };
+      const fullKey = cli(['keys', 'create', '--credits', '100000'], fullEnv);
+      const full = await startService(['serve'], fullEnv, `http://127.0.0.1:${fullPort}/healthz`);
+      cleanup.push(() => full.stop());
+      const fullOrigin = `http://127.0.0.1:${fullPort}`;
+      const roundTrip = async () => {
+        const t0 = performance.now();
+        const c = await (await fetch(`${fullOrigin}/v1/tools/dns.lookup/tasks`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${fullKey}` }, body })).json();
+        const t = await (await fetch(`${fullOrigin}${c.poll_url}?wait=10`, { headers: { authorization: `Bearer ${c.poll_token}` } })).json();
+        if (t.status !== 'complete') throw new Error(`task ended ${t.status}: ${t.error}`);
+        return performance.now() - t0;
+      };
+      for (let i = 0; i < 20; i++) await roundTrip(); // warm up
+      const sequential = [];
+      for (let i = 0; i < 300; i++) sequential.push(await roundTrip());
+      sequential.sort((a, b) => a - b);
+      const e2eStart = performance.now();
+      let e2eDone = 0;
+      const e2eStop = e2eStart + DURATION;
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (performance.now() < e2eStop) {
+            await roundTrip();
+            e2eDone++;
+          }
+        }),
+      );
+      const e2eRate = (e2eDone / (performance.now() - e2eStart)) * 1000;
+      const p = (q) => sequential[Math.floor(q * (sequential.length - 1))];
+
+      const ratio = creation.rps / ceiling.rps;
+      return `
+| Measurement | Requests/s | p50 ms | p99 ms | Errors |
+|---|---:|---:|---:|---:|
+| **Baseline:** bare Express 5 route, 202 + small JSON (${CONCURRENCY} in flight) | ${fmt(ceiling.rps, 0)} | ${fmt(ceiling.p50, 2)} | ${fmt(ceiling.p99, 2)} | ${ceiling.errors} |
+| Task creation with an API key (${CONCURRENCY} in flight; validate, charge, insert, sign poll token) | ${fmt(creation.rps, 0)} | ${fmt(creation.p50, 2)} | ${fmt(creation.p99, 2)} | ${creation.errors} |
+| Task creation at a fixed 1,000 req/s (open loop, latency from scheduled send) | ${fmt(at1000.rps, 0)} | ${fmt(at1000.p50, 2)} | ${fmt(at1000.p99, 2)} | ${at1000.errors} |
+| Poll (GET /v1/tasks/{id} with poll token, ${CONCURRENCY} in flight) | ${fmt(polling.rps, 0)} | ${fmt(polling.p50, 2)} | ${fmt(polling.p99, 2)} | ${polling.errors} |
+| dns.lookup create → complete → poll (\`?wait\`), one at a time | ${fmt(1000 / p(0.5), 0)} | ${fmt(p(0.5), 2)} | ${fmt(p(0.99), 2)} | 0 |
+| dns.lookup create → complete → poll, 16 agents at once | ${fmt(e2eRate, 0)} | | | 0 |
+
+- Creation rate is **${fmt(ratio * 100, 0)}%** of the bare-Express ceiling (goal ≥ 50%).
+- p99 creation latency at 1,000 req/s: **${fmt(at1000.p99, 2)} ms** (goal ≤ 10 ms).
+- Server and load generator share this machine's cores; the API node ran without workers for the creation and poll rows, with workers (SQLite, WAL) for the dns.lookup rows.
+`;
+    } finally {
+      for (const c of cleanup.reverse()) await c().catch(() => undefined);
+    }
+  },
+};
