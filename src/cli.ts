@@ -30,6 +30,10 @@ const commands: Record<string, Command> = {
   serve: (config, args) => runServe(config, args),
   worker: (config, args) => runWorker(config, args),
   keys: (config, args) => runKeysCommand(config, args),
+  leads: async (config, args) => {
+    const { runLeadsCommand } = await import('./cli/leads.js');
+    return runLeadsCommand(config, args);
+  },
 };
 
 async function main(argv: string[]): Promise<number | 'running'> {

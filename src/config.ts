@@ -33,6 +33,8 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case identifier (letters, digits, _)').default('public'),
+  DATABASE_POOL_SIZE: intFrom(1, 1000).default(10),
   SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 
@@ -69,6 +71,15 @@ const envSchema = z.object({
 
   // Artifacts
   STORAGE_URL: z.url().optional(),
+  ARTIFACT_STORE: z.enum(['local', 'postgres', 's3']).optional(),
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_PREFIX: z.string().default('artifacts/'),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: z.url().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PRESIGNED_DOWNLOADS: bool.default(false),
 
   // Lead service
   LEADS_PORT: intFrom(0, 65535).default(8081),
@@ -97,6 +108,8 @@ const envSchema = z.object({
   // MCP
   MCP_TOOLS: csv.optional(),
   MCP_AUTH: z.enum(['required', 'localhost-off', 'off']).default('required'),
+  MCP_API_KEY: z.string().regex(/^sk_(live|test)_[A-Za-z0-9_-]{20,}$/, 'must be an API key (sk_live_…)').optional(),
+  MCP_INLINE_IMAGE_MAX_BYTES: intFrom(0, 20 * 1024 * 1024).default(1_000_000),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -107,6 +120,8 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL: schema holding every table, and connections per process (plus one for LISTEN). */
+  database: { schema: string; poolSize: number };
   secret: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   engine: {
@@ -143,6 +158,21 @@ export interface Config {
   };
   browser: { chromiumPath: string | undefined; concurrency: number };
   storageUrl: string | undefined;
+  /** Where artifacts live: local disk (one machine), PostgreSQL or S3 (shared by every node). */
+  artifacts: {
+    store: 'local' | 'postgres' | 's3';
+    s3: {
+      bucket: string | undefined;
+      prefix: string;
+      region: string;
+      endpoint: string | undefined;
+      forcePathStyle: boolean;
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      /** /files answers with a redirect to a presigned S3 URL instead of relaying the bytes. */
+      presignedDownloads: boolean;
+    };
+  };
   leads: { port: number; baseUrl: string | undefined; apiKey: string | undefined; smtpUrl: string | undefined; publicUrl: string | undefined; mailFrom: string };
   x402: {
     payTo: string | undefined;
@@ -162,7 +192,16 @@ export interface Config {
     geocoderMinIntervalMs: number;
     geocoderUserAgent: string | undefined;
   };
-  mcp: { tools: string[] | undefined; auth: 'required' | 'localhost-off' | 'off' };
+  mcp: {
+    tools: string[] | undefined;
+    auth: 'required' | 'localhost-off' | 'off';
+    /** stdio calls are charged to this key when set; otherwise they are local and free. */
+    apiKey: string | undefined;
+    /** Screenshots up to this size are also returned inline as an MCP image; 0 turns that off. */
+    inlineImageMaxBytes: number;
+    /** `agent-utility mcp` data dir: DATA_DIR if set, else ~/.agent-utility (desktop clients start it anywhere). */
+    stdioDataDir: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -183,6 +222,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
+  // Artifacts default to the shared database when there is one, so every node can serve every file.
+  const artifactStore = e.ARTIFACT_STORE ?? (e.DATABASE_URL ? 'postgres' : 'local');
+  const artifactProblems = [
+    ...(artifactStore === 's3' && !e.S3_BUCKET ? ['S3_BUCKET: is required when ARTIFACT_STORE=s3'] : []),
+    ...(artifactStore === 'postgres' && !e.DATABASE_URL ? ['ARTIFACT_STORE: postgres needs DATABASE_URL'] : []),
+    ...(!!e.S3_ACCESS_KEY_ID !== !!e.S3_SECRET_ACCESS_KEY ? ['S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither'] : []),
+  ];
+  if (artifactProblems.length > 0) throw new ConfigError(artifactProblems);
   const hostForUrl = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
   const hostname = os.hostname() || 'localhost';
   return {
@@ -191,6 +238,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (e.PUBLIC_URL ?? `http://${hostForUrl.includes(':') ? `[${hostForUrl}]` : hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    database: { schema: e.DATABASE_SCHEMA, poolSize: e.DATABASE_POOL_SIZE },
     secret: e.SECRET,
     logLevel: e.LOG_LEVEL,
     engine: {
@@ -225,6 +273,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.BROWSER_CONCURRENCY ?? Math.max(2, os.availableParallelism() * 2),
     },
     storageUrl: e.STORAGE_URL?.replace(/\/+$/, ''),
+    artifacts: {
+      store: artifactStore,
+      s3: {
+        bucket: e.S3_BUCKET,
+        prefix: e.S3_PREFIX,
+        region: e.S3_REGION,
+        endpoint: e.S3_ENDPOINT,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        accessKeyId: e.S3_ACCESS_KEY_ID,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        presignedDownloads: e.S3_PRESIGNED_DOWNLOADS,
+      },
+    },
     leads: {
       port: e.LEADS_PORT,
       baseUrl: e.LEADS_BASE_URL?.replace(/\/+$/, ''),
@@ -249,7 +310,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       geocoderMinIntervalMs: e.GEOCODER_MIN_INTERVAL_MS,
       geocoderUserAgent: e.GEOCODER_USER_AGENT,
     },
-    mcp: { tools: e.MCP_TOOLS, auth: e.MCP_AUTH },
+    mcp: {
+      tools: e.MCP_TOOLS,
+      auth: e.MCP_AUTH,
+      apiKey: e.MCP_API_KEY,
+      inlineImageMaxBytes: e.MCP_INLINE_IMAGE_MAX_BYTES,
+      stdioDataDir: cleaned.DATA_DIR !== undefined ? path.resolve(e.DATA_DIR) : path.join(os.homedir(), '.agent-utility'),
+    },
   };
 }
 

@@ -1,5 +1,11 @@
 // The explicit list of tools. A tool is listed here once its file exists; nothing is discovered by magic.
 import type { AnyTool } from '../src/registry/define-tool.js';
 import dnsLookup from './dns.lookup.js';
+import emailVerify from './email.verify.js';
+import geoLocate from './geo.locate.js';
+import ipGeolocate from './ip.geolocate.js';
+import urlStatus from './url.status.js';
+import homeservicesRequest from './homeservices.request.js';
+import homeservicesSearch from './homeservices.search.js';
 
-export const tools: AnyTool[] = [dnsLookup];
+export const tools: AnyTool[] = [emailVerify, dnsLookup, ipGeolocate, geoLocate, urlStatus, homeservicesSearch, homeservicesRequest];

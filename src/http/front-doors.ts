@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import type { HttpAppOptions } from './app.js';
+import { startLeadsService, type RunningLeadsService } from '../leads/service.js';
 
 export interface FrontDoors {
   /** Config with anything the doors decided (e.g. the local lead service URL). */
@@ -14,11 +15,21 @@ export interface FrontDoors {
   close(): Promise<void>;
 }
 
-export async function buildFrontDoors(config: Config, _log: Logger, _opts: { workerOnly?: boolean } = {}): Promise<FrontDoors> {
+export async function buildFrontDoors(baseConfig: Config, log: Logger, opts: { workerOnly?: boolean } = {}): Promise<FrontDoors> {
+  // The lead service runs in-process unless LEADS_BASE_URL points at one elsewhere; its URL and an
+  // operator key go into the config the homeservices tools read.
+  let config = baseConfig;
+  let leads: RunningLeadsService | undefined;
+  if (!opts.workerOnly && !config.leads.baseUrl) {
+    leads = await startLeadsService({ config, log });
+    config = { ...config, leads: { ...config.leads, baseUrl: leads.url, apiKey: leads.internalApiKey } };
+  }
   return {
     config,
     httpOptions: async () => ({}),
-    describe: () => ({}),
-    close: async () => undefined,
+    describe: () => (leads ? { leads: leads.url } : {}),
+    close: async () => {
+      await leads?.close();
+    },
   };
 }

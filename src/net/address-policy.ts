@@ -2,6 +2,7 @@
 // Every special-purpose range from the IANA IPv4/IPv6 registries that must not be reached from the
 // service is listed with the CIDR it matched, so a refusal can name it. IPv6 forms that carry an IPv4
 // address (IPv4-mapped, IPv4-compatible, SIIT, NAT64, 6to4, Teredo) are judged by the IPv4 they carry.
+import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 export type AddressKind =
@@ -119,7 +120,7 @@ const EMBEDDING_RULES: readonly EmbeddingRule[] = [
 /** Parses an IP address, accepting brackets, a zone id, and the numeric IPv4 forms inet_aton and URLs accept. */
 export function parseIp(ip: string): ipaddr.IPv4 | ipaddr.IPv6 {
   const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
-  return ipaddr.parse(bare.includes(':') ? dottedSuffixToHex(bare) : bare);
+  return ipaddr.parse(bare.includes(':') ? dottedSuffixToHex(bare) : bare.replace(/\.$/, ''));
 }
 
 // ipaddr.js reads "::10.0.0.1" (IPv4-compatible) as "::ffff:10.0.0.1" (IPv4-mapped); spelling the dotted
@@ -135,10 +136,16 @@ function dottedSuffixToHex(text: string): string {
   return `${m[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}${m[6] ?? ''}`;
 }
 
+// Dotted parts in decimal, octal or 0x-hex: the only shapes inet_aton-style IPv4 parsing accepts.
+const NUMERIC_IPV4 = /^(?:0x[0-9a-f]*|\d+)(?:\.(?:0x[0-9a-f]*|\d+)){0,3}\.?$/i;
+
 /** True when the text is an IP address in any form parseIp accepts (so a resolver must not see it as a name). */
 export function isIpLiteral(host: string): boolean {
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  return ipaddr.isValid(bare);
+  if (isIP(bare) !== 0) return true;
+  if (bare.includes(':')) return ipaddr.IPv6.isValid(dottedSuffixToHex(bare));
+  // ipaddr's IPv4 check throws internally on names (~100 µs each): only ask it about numeric shapes.
+  return NUMERIC_IPV4.test(bare) && ipaddr.IPv4.isValid(bare.replace(/\.$/, ''));
 }
 
 function matchRules(addr: ipaddr.IPv4 | ipaddr.IPv6, rules: readonly RangeRule[]): RangeRule | undefined {
@@ -193,7 +200,8 @@ const KIND_DESCRIPTIONS: Record<AddressKind, string> = {
 export function describeAddressClass(c: AddressClass): string {
   const what = `${KIND_DESCRIPTIONS[c.kind]} (${c.range})`;
   if (!c.embedded) return `${c.address} is ${what}`;
-  return `${c.address} is a ${c.embedded.name} address (${c.embedded.via}) carrying ${c.embedded.ipv4}, which is ${what}`;
+  const article = c.embedded.name.startsWith('IPv4') ? 'an' : 'a';
+  return `${c.address} is ${article} ${c.embedded.name} address (${c.embedded.via}) carrying ${c.embedded.ipv4}, which is ${what}`;
 }
 
 /**

@@ -1,0 +1,306 @@
+// Our own address tokenizer. Addresses are read from the end, where the coarse parts are: country (name or
+// ISO code), postal code, region (state name or code), then the city, and what is left before it is the
+// street part (house number, street, unit). US conventions first ("1600 Amphitheatre Pkwy, Mountain View,
+// CA 94043", "Springfield, IL"), then international ones ("Paris, France", "75008 Paris, France",
+// "Friedrichstraße 43, 10117 Berlin, Germany", "10 Downing St, London SW1A 2AA, UK").
+//
+// Where a word can be read two ways (IL: Illinois or Israel; CA: California or Canada; "Georgia"; "New
+// York" the state or the city) every reading is returned and the resolver keeps the one that matches
+// best. A reading never decides by itself what exists: the lexicon (the gazetteer) is asked.
+import type { Subdivision } from '../shared/subdivisions.js';
+import { foldText } from '../shared/text.js';
+
+export interface AddressLexicon {
+  countryCodeByName(text: string): string | undefined;
+  isCountryCode(code: string): boolean;
+  regions(text: string, codes: boolean): Subdivision[];
+  hasLocality(name: string, country: string | null, admin1: string | null): boolean;
+}
+
+export interface AddressReading {
+  houseNumber: string | null;
+  street: string | null;
+  unit: string | null;
+  /** Postal code as written (ZIP+4 kept). */
+  postalCode: string | null;
+  /** The five-digit US ZIP, when the postal code has that form and sits where a US ZIP goes. */
+  zip5: string | null;
+  locality: string | null;
+  region: Subdivision | null;
+  /** ISO 3166-1 alpha-2 code of a country named in the address (or implied by a UK/Canadian postcode). */
+  country: string | null;
+  /** The locality is a region or country name taken as a place name ("New York", "Singapore"). */
+  areaNameAsLocality: boolean;
+  /** Parts that are neither street, city, region nor country (a building or business name). */
+  leftovers: string[];
+}
+
+interface Tok {
+  text: string;
+  seg: number;
+}
+
+const UNIT_WORDS = new Set(['apt', 'apartment', 'suite', 'ste', 'unit', 'fl', 'floor', 'rm', 'room', 'bldg', 'building', 'no', 'dept', 'po']);
+
+const STREET_WORDS = new Set([
+  // English (full and USPS-style abbreviations)
+  'street', 'st', 'avenue', 'ave', 'av', 'road', 'rd', 'boulevard', 'blvd', 'lane', 'ln', 'drive', 'dr', 'court', 'ct',
+  'place', 'pl', 'way', 'parkway', 'pkwy', 'highway', 'hwy', 'terrace', 'ter', 'circle', 'cir', 'square', 'sq', 'trail',
+  'trl', 'route', 'rte', 'alley', 'row', 'crescent', 'close', 'plaza', 'pike', 'loop', 'path', 'expressway', 'expy',
+  'freeway', 'fwy', 'turnpike', 'tpke', 'mews', 'gardens', 'grove', 'hill', 'walk', 'broadway',
+  // Other languages: words that come before the name
+  'rue', 'avenue', 'allee', 'chemin', 'impasse', 'quai', 'via', 'viale', 'piazza', 'corso', 'calle', 'avenida', 'carrer',
+  'paseo', 'plaza', 'rua', 'travessa', 'praca', 'ulica', 'ul',
+]);
+
+/** Compound street endings (German, Dutch, Scandinavian): "Friedrichstraße", "Kalverstraat", "Drottninggatan". */
+const STREET_SUFFIXES = ['strasse', 'str', 'gasse', 'weg', 'platz', 'allee', 'ring', 'damm', 'ufer', 'straat', 'laan', 'gracht', 'gatan', 'gata', 'vagen', 'vej', 'gade', 'veien', 'tie', 'katu'];
+
+const HOUSE_NUMBER = /^(\d{1,6}[a-z]?(-\d{1,6}[a-z]?)?|\d{1,5}\/\d{1,5})$/i;
+const US_ZIP = /^(\d{5})(-\d{4})?$/;
+const UK_POSTCODE = /^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$/i;
+const CA_POSTCODE = /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/i;
+const NUMERIC_POSTCODE = /^\d{4,6}$/;
+
+export function readAddress(input: string, lex: AddressLexicon): AddressReading[] {
+  const tokens = tokenize(input);
+  if (tokens.length === 0) return [];
+  const readings: AddressReading[] = [];
+  for (const c of countryOptions(tokens, lex)) {
+    const postal = trailingPostal(c.rest, c.country);
+    const country = c.country ?? postal.impliedCountry;
+    for (const r of regionOptions(postal.rest, country, lex)) {
+      const reading = readPlaceAndStreet(r.rest, {
+        country,
+        region: r.region,
+        postalCode: postal.postalCode,
+        zip5: postal.zip5,
+        areaNameAsLocality: c.areaNameAsLocality || r.areaNameAsLocality,
+      }, lex);
+      readings.push(reading);
+    }
+  }
+  return dedupe(readings);
+}
+
+function tokenize(input: string): Tok[] {
+  const segments = input
+    .replace(/[;\n\r|]+/g, ',')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return segments.flatMap((s, seg) => s.split(/\s+/).filter(Boolean).map((text) => ({ text, seg })));
+}
+
+function joined(toks: Tok[]): string {
+  return toks.map((t) => t.text).join(' ');
+}
+
+function lastSegment(toks: Tok[]): Tok[] {
+  const seg = toks[toks.length - 1]?.seg;
+  return toks.filter((t) => t.seg === seg);
+}
+
+interface CountryOption {
+  country: string | null;
+  rest: Tok[];
+  areaNameAsLocality: boolean;
+}
+
+function countryOptions(tokens: Tok[], lex: AddressLexicon): CountryOption[] {
+  const tail = lastSegment(tokens);
+  for (let k = Math.min(5, tail.length); k >= 1; k--) {
+    const words = tokens.slice(-k);
+    const phrase = joined(words).replace(/\.$/, '');
+    const isCode = k === 1 && /^[A-Za-z]{2}$/.test(phrase);
+    // "UK" is a name, not an ISO code: two letters are tried as a code first, then as a name.
+    const code = isCode && lex.isCountryCode(phrase) ? phrase.toUpperCase() : lex.countryCodeByName(phrase);
+    if (!code) continue;
+    const rest = tokens.slice(0, -k);
+    const options: CountryOption[] = [{ country: code, rest, areaNameAsLocality: false }];
+    // The same word may be a region (IL, CA, Georgia) or, on its own, a city (Singapore, Mexico).
+    if (lex.regions(phrase, isCode).length > 0) options.push({ country: null, rest: tokens, areaNameAsLocality: false });
+    else if (rest.length === 0 && !isCode) options.push({ country: null, rest: tokens, areaNameAsLocality: true });
+    return options;
+  }
+  return [{ country: null, rest: tokens, areaNameAsLocality: false }];
+}
+
+interface PostalPart {
+  rest: Tok[];
+  postalCode: string | null;
+  zip5: string | null;
+  impliedCountry: string | null;
+}
+
+function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
+  const none: PostalPart = { rest: tokens, postalCode: null, zip5: null, impliedCountry: null };
+  if (tokens.length < 2 && country === null) {
+    // A lone token is a ZIP only if it has the form ("94043"); anything else is a place name.
+    const only = tokens[0];
+    const m = only ? US_ZIP.exec(only.text) : null;
+    return m ? { rest: [], postalCode: only!.text, zip5: m[1]!, impliedCountry: null } : none;
+  }
+  const last = tokens[tokens.length - 1];
+  if (!last) return none;
+  const lastTwo = tokens.length >= 2 && tokens[tokens.length - 2]!.seg === last.seg ? `${tokens[tokens.length - 2]!.text} ${last.text}` : null;
+  if (country === null || country === 'US') {
+    const m = US_ZIP.exec(last.text);
+    if (m) return { rest: tokens.slice(0, -1), postalCode: last.text, zip5: m[1]!, impliedCountry: null };
+  }
+  if (country === null || country === 'GB') {
+    if (lastTwo && UK_POSTCODE.test(lastTwo)) return { rest: tokens.slice(0, -2), postalCode: lastTwo.toUpperCase(), zip5: null, impliedCountry: 'GB' };
+    if (UK_POSTCODE.test(last.text) && /\d[A-Z]{2}$/i.test(last.text) && /[A-Z]/i.test(last.text[0]!)) {
+      return { rest: tokens.slice(0, -1), postalCode: last.text.toUpperCase(), zip5: null, impliedCountry: 'GB' };
+    }
+  }
+  if (country === null || country === 'CA') {
+    if (lastTwo && CA_POSTCODE.test(lastTwo)) return { rest: tokens.slice(0, -2), postalCode: lastTwo.toUpperCase(), zip5: null, impliedCountry: 'CA' };
+    if (CA_POSTCODE.test(last.text)) return { rest: tokens.slice(0, -1), postalCode: last.text.toUpperCase(), zip5: null, impliedCountry: 'CA' };
+  }
+  if (country !== null && country !== 'US' && NUMERIC_POSTCODE.test(last.text) && tokens.length >= 2) {
+    return { rest: tokens.slice(0, -1), postalCode: last.text, zip5: null, impliedCountry: null };
+  }
+  return none;
+}
+
+interface RegionOption {
+  region: Subdivision | null;
+  rest: Tok[];
+  areaNameAsLocality: boolean;
+}
+
+function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexicon): RegionOption[] {
+  const tail = lastSegment(tokens);
+  for (let k = Math.min(4, tail.length); k >= 1; k--) {
+    const words = tokens.slice(-k);
+    const phrase = joined(words).replace(/\.$/, '');
+    // A bare code counts when it stands apart ("Paris, TX") or is written in capitals ("Paris TX").
+    const codeAllowed = k === 1 && (tail.length === 1 || /^[A-Z]{2,3}$/.test(phrase));
+    const found = lex.regions(phrase, codeAllowed).filter((s) => country === null || s.country === country);
+    if (found.length === 0) continue;
+    const rest = tokens.slice(0, -k);
+    const options: RegionOption[] = found.map((region) => ({ region, rest, areaNameAsLocality: false }));
+    // "New York", "Washington": the whole input is a region name, but may mean the city.
+    if (rest.length === 0 && lex.regions(phrase, false).length > 0) options.push({ region: null, rest: tokens, areaNameAsLocality: true });
+    return options;
+  }
+  return [{ region: null, rest: tokens, areaNameAsLocality: false }];
+}
+
+interface Known {
+  country: string | null;
+  region: Subdivision | null;
+  postalCode: string | null;
+  zip5: string | null;
+  areaNameAsLocality: boolean;
+}
+
+function readPlaceAndStreet(tokens: Tok[], known: Known, lex: AddressLexicon): AddressReading {
+  const reading: AddressReading = {
+    houseNumber: null,
+    street: null,
+    unit: null,
+    postalCode: known.postalCode,
+    zip5: known.zip5,
+    locality: null,
+    region: known.region,
+    country: known.country,
+    areaNameAsLocality: known.areaNameAsLocality,
+    leftovers: [],
+  };
+  if (tokens.length === 0) return reading;
+  const segs = groupBySegment(tokens);
+  let placeToks: Tok[] = [];
+  let streetToks: Tok[] = [];
+  if (segs.length >= 2) {
+    placeToks = segs[segs.length - 1]!;
+    streetToks = segs[0]!;
+    for (const middle of segs.slice(1, -1)) reading.leftovers.push(joined(middle));
+  } else {
+    const only = segs[0]!;
+    const split = localitySuffix(only, known, lex);
+    if (split !== null) {
+      placeToks = only.slice(only.length - split);
+      streetToks = only.slice(0, only.length - split);
+    } else if (HOUSE_NUMBER.test(only[0]!.text) || hasStreetWord(only)) {
+      streetToks = only;
+    } else {
+      placeToks = only;
+    }
+  }
+  // "75008 Paris", "10117 Berlin": a postal code written before the city.
+  if (placeToks.length >= 2 && NUMERIC_POSTCODE.test(placeToks[0]!.text) && reading.postalCode === null) {
+    reading.postalCode = placeToks[0]!.text;
+    placeToks = placeToks.slice(1);
+  }
+  if (placeToks.length > 0) reading.locality = joined(placeToks);
+  readStreet(streetToks, reading);
+  return reading;
+}
+
+/** How many trailing tokens of a comma-less segment name a known place, preferring the longest. */
+function localitySuffix(toks: Tok[], known: Known, lex: AddressLexicon): number | null {
+  for (let k = Math.min(6, toks.length); k >= 1; k--) {
+    if (k === toks.length && toks.length > 1 && HOUSE_NUMBER.test(toks[0]!.text)) continue;
+    if (k < toks.length && /^\d/.test(toks[toks.length - k]!.text)) continue;
+    if (lex.hasLocality(joined(toks.slice(-k)), known.country ?? known.region?.country ?? null, known.region?.admin1 ?? null)) return k;
+  }
+  return null;
+}
+
+function readStreet(toks: Tok[], reading: AddressReading): void {
+  let words = toks.map((t) => t.text);
+  if (words.length === 0) return;
+  const unitAt = words.findIndex((w, i) => i > 0 && (w.startsWith('#') || UNIT_WORDS.has(foldText(w).replace(/\.$/, ''))));
+  if (unitAt > 0) {
+    const unitLength = words[unitAt]!.startsWith('#') && words[unitAt]!.length > 1 ? 1 : 2;
+    reading.unit = words.slice(unitAt, unitAt + unitLength).join(' ');
+    words = [...words.slice(0, unitAt), ...words.slice(unitAt + unitLength)];
+  }
+  if (words.length === 1 && NUMERIC_POSTCODE.test(words[0]!) && reading.postalCode === null) {
+    reading.postalCode = words[0]!;
+    return;
+  }
+  const first = words[0]!;
+  const last = words[words.length - 1]!;
+  const asToks = (ws: string[]) => ws.map((text) => ({ text, seg: 0 }));
+  if (words.length >= 2 && HOUSE_NUMBER.test(first)) {
+    reading.houseNumber = first;
+    reading.street = words.slice(1).join(' ');
+  } else if (words.length >= 2 && HOUSE_NUMBER.test(last) && hasStreetWord(asToks(words.slice(0, -1)))) {
+    reading.houseNumber = last;
+    reading.street = words.slice(0, -1).join(' ');
+  } else if (hasStreetWord(asToks(words))) {
+    reading.street = words.join(' ');
+  } else {
+    reading.leftovers.unshift(words.join(' '));
+  }
+}
+
+function hasStreetWord(toks: Tok[]): boolean {
+  return toks.some((t) => {
+    const w = foldText(t.text).replace(/[^a-z]/g, '');
+    return STREET_WORDS.has(w) || STREET_SUFFIXES.some((s) => w.length > s.length + 2 && w.endsWith(s));
+  });
+}
+
+function groupBySegment(toks: Tok[]): Tok[][] {
+  const out: Tok[][] = [];
+  for (const t of toks) {
+    const last = out[out.length - 1];
+    if (last && last[0]!.seg === t.seg) last.push(t);
+    else out.push([t]);
+  }
+  return out;
+}
+
+function dedupe(readings: AddressReading[]): AddressReading[] {
+  const seen = new Set<string>();
+  return readings.filter((r) => {
+    const key = JSON.stringify([r.houseNumber, r.street, r.postalCode, r.locality, r.region?.country, r.region?.code, r.country, r.areaNameAsLocality, r.leftovers]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

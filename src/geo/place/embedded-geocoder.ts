@@ -1,0 +1,234 @@
+// Resolves an address against the embedded gazetteer at the most specific level the data supports:
+// US ZIP centroid, then city, then region, then country. Street-level precision is never claimed: the
+// data holds centroids, so "1600 Amphitheatre Pkwy, Mountain View, CA 94043" is answered at postal_code
+// precision with the house number and street kept in `components` as read.
+import { countryName } from '../shared/countries.js';
+import { subdivisionByAdmin1, subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
+import { normaliseName } from '../shared/text.js';
+import { readAddress, type AddressLexicon, type AddressReading } from './address-reader.js';
+import {
+  AREA_NAME_CITY_MIN_POPULATION,
+  FACTOR,
+  LEVEL_CONFIDENCE,
+  PRECISION_RANK,
+  ZIP_CITY_KM,
+  ambiguityFactor,
+  roundConfidence,
+  type Precision,
+} from './confidence.js';
+import type { Gazetteer, Locality } from './gazetteer.js';
+import { EMBEDDED_ATTRIBUTION, roundCoordinate, type PlaceResult } from './place-result.js';
+
+interface Resolution {
+  reading: AddressReading;
+  precision: Precision;
+  lat: number;
+  lng: number;
+  confidence: number;
+  city: string | null;
+  region: Subdivision | null;
+  country: string | null;
+  /** The matching places at this level (for the ambiguity measure across readings). */
+  candidates: Locality[];
+  chosen: Locality | null;
+  zip: string | null;
+  /** A part of this reading was not found (so it is a fallback, not a real alternative meaning). */
+  unmatched: boolean;
+  notes: string[];
+}
+
+export function gazetteerLexicon(g: Gazetteer): AddressLexicon {
+  return {
+    countryCodeByName: (t) => g.countryCodeByName(t),
+    isCountryCode: (c) => g.isCountryCode(c),
+    regions: (t, codes) => g.regions(t, codes),
+    hasLocality: (n, c, a) => g.hasLocality(n, c, a),
+  };
+}
+
+/** Null when nothing in the address matches the data. */
+export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | null {
+  const resolutions = readAddress(address, gazetteerLexicon(g))
+    .map((r) => resolveReading(g, r))
+    .filter((r): r is Resolution => r !== null);
+  if (resolutions.length === 0) return null;
+
+  const best = resolutions.reduce((a, b) => (better(b, a) ? b : a));
+  const notes = [...best.notes];
+  let confidence = best.confidence;
+
+  // Ambiguity is measured over every reading that reached the same level ("London, CA": California's
+  // London and Ontario's both count).
+  const pool = new Map<string, Locality>();
+  for (const r of resolutions) if (r.precision === best.precision) for (const c of r.candidates) pool.set(c.id, c);
+  if (pool.size > 1 && best.chosen) {
+    confidence *= ambiguityFactor(best.chosen.population, [...pool.values()].map((c) => c.population));
+    notes.push(`${pool.size} places match "${best.reading.locality ?? address}"; the most prominent was chosen`);
+  }
+  // The same words naming another area at another level ("Georgia": the US state and the country).
+  const otherMeanings = best.reading.areaNameAsLocality
+    ? []
+    : resolutions.filter((r) => r !== best && !r.unmatched && r.precision !== best.precision && (r.country !== best.country || r.region !== best.region));
+  if (otherMeanings.length > 0) {
+    confidence *= FACTOR.otherMeaning;
+    const other = otherMeanings[0]!;
+    notes.push(`"${address.trim()}" can also mean ${other.region?.name ?? countryName(other.country) ?? other.country} (${other.precision})`);
+  }
+  const reading = best.reading;
+  if ((reading.houseNumber || reading.street) && PRECISION_RANK[best.precision] < PRECISION_RANK.street) {
+    confidence *= FACTOR.coarserThanAsked;
+    notes.push(`street-level data is not available: answered at ${best.precision.replace('_', ' ')} level`);
+  }
+  for (const part of reading.leftovers.slice(0, 2)) {
+    confidence *= FACTOR.leftover;
+    notes.push(`"${part}" was not used`);
+  }
+
+  const countryNameText = best.country ? countryName(best.country) : null;
+  return {
+    lat: roundCoordinate(best.lat),
+    lng: roundCoordinate(best.lng),
+    confidence: roundConfidence(confidence),
+    formatted_address: formatted(best, countryNameText),
+    components: {
+      house_number: reading.houseNumber,
+      street: reading.street,
+      city: best.city,
+      state: best.region?.name ?? null,
+      state_code: best.region?.code ?? null,
+      country: countryNameText,
+      country_code: best.country,
+      postal_code: reading.postalCode,
+    },
+    precision: best.precision,
+    candidates: Math.max(1, pool.size) + otherMeanings.length,
+    source: { kind: 'embedded', attribution: EMBEDDED_ATTRIBUTION, fallback_reason: null },
+    notes,
+  };
+}
+
+function better(a: Resolution, b: Resolution): boolean {
+  const rank = PRECISION_RANK[a.precision] - PRECISION_RANK[b.precision];
+  if (rank !== 0) return rank > 0;
+  if (Math.abs(a.confidence - b.confidence) > 1e-9) return a.confidence > b.confidence;
+  // Same level and confidence: the more populous place, with the US counted double (US-first reading).
+  return weight(a) > weight(b);
+}
+
+function weight(r: Resolution): number {
+  return (r.chosen?.population ?? 0) * (r.country === 'US' ? 2 : 1);
+}
+
+export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | null {
+  if (r.region && r.country && r.region.country !== r.country) return null;
+  const country = r.country ?? r.region?.country ?? null;
+  const notes: string[] = [];
+  let factor = 1;
+  let unmatched = false;
+  const base = { reading: r, candidates: [] as Locality[], chosen: null, zip: null, unmatched: false };
+
+  if (r.zip5 && (country === null || country === 'US')) {
+    const zip = g.zip(r.zip5);
+    if (zip) {
+      const zipState = subdivisionByCode('US', zip.state) ?? null;
+      const stateConflict = r.region !== null && (r.region.country !== 'US' || r.region.code !== zip.state);
+      const cityConflict =
+        r.locality !== null && normaliseName(r.locality) !== normaliseName(zip.city) && !g.localityNear(r.locality, zip, ZIP_CITY_KM);
+      if (stateConflict && r.locality && r.region) {
+        const inGivenState = g.localities(r.locality, { country: r.region.country, admin1: r.region.admin1 });
+        if (inGivenState.length > 0) {
+          notes.push(`ZIP ${r.zip5} is in ${zip.city}, ${zip.state}: it contradicts ${r.locality}, ${r.region.code}, which was used`);
+          return localityResolution(r, inGivenState, factor * FACTOR.cityOverridesZip, notes);
+        }
+      }
+      if (stateConflict) {
+        factor *= FACTOR.zipStateContradiction;
+        notes.push(`ZIP ${r.zip5} is in ${zip.state}, not ${r.region!.code}`);
+      }
+      if (cityConflict) {
+        factor *= FACTOR.zipCityContradiction;
+        notes.push(`ZIP ${r.zip5} is in ${zip.city}, ${zip.state}, not ${r.locality}`);
+      }
+      const zipPlace: Locality = { id: `zip${zip.zip}`, name: zip.city, country: 'US', admin1: zip.state, population: 0, lat: zip.lat, lng: zip.lng, featureCode: 'ZIP' };
+      return {
+        ...base,
+        precision: 'postal_code',
+        lat: zip.lat,
+        lng: zip.lng,
+        confidence: LEVEL_CONFIDENCE.postal_code * factor,
+        city: zip.city,
+        region: zipState,
+        country: 'US',
+        candidates: [zipPlace],
+        chosen: zipPlace,
+        zip: zip.zip,
+        notes,
+      };
+    }
+    factor *= FACTOR.unmatchedPart;
+    unmatched = true;
+    notes.push(`ZIP ${r.zip5} is not in the embedded ZIP data`);
+  }
+
+  if (r.locality) {
+    const candidates = g.localities(r.locality, { country, admin1: r.region?.admin1 ?? null });
+    if (r.areaNameAsLocality) {
+      // Kept only for a big city: "New York" the city, but "Georgia" the state, "Mexico" the country.
+      if (!candidates[0] || candidates[0].population < AREA_NAME_CITY_MIN_POPULATION) return null;
+      factor *= FACTOR.areaNameReadAsCity;
+      notes.push(`"${r.locality}" is also the name of a region or country; the city was chosen`);
+    }
+    if (candidates.length > 0) return { ...localityResolution(r, candidates, factor, notes), unmatched };
+    factor *= FACTOR.unmatchedPart;
+    unmatched = true;
+    const where = r.region ? ` in ${r.region.name}` : country ? ` in ${countryName(country) ?? country}` : '';
+    notes.push(`no place named "${r.locality}"${where} in the embedded data`);
+  }
+
+  if (r.region) {
+    const point = g.regionPoint(r.region);
+    if (point) {
+      return { ...base, unmatched, precision: 'region', ...point, confidence: LEVEL_CONFIDENCE.region * factor, city: null, region: r.region, country: r.region.country, notes };
+    }
+  }
+  if (country) {
+    const point = g.countryPoint(country);
+    if (point) return { ...base, unmatched, precision: 'country', ...point, confidence: LEVEL_CONFIDENCE.country * factor, city: null, region: null, country, notes };
+  }
+  return null;
+}
+
+function localityResolution(r: AddressReading, candidates: Locality[], factor: number, notes: string[]): Resolution {
+  const chosen = candidates[0]!;
+  return {
+    reading: r,
+    precision: 'locality',
+    lat: chosen.lat,
+    lng: chosen.lng,
+    confidence: LEVEL_CONFIDENCE.locality * factor,
+    city: chosen.name,
+    region: subdivisionByAdmin1(chosen.country, chosen.admin1) ?? null,
+    country: chosen.country,
+    candidates,
+    chosen,
+    zip: null,
+    unmatched: false,
+    notes,
+  };
+}
+
+function formatted(r: Resolution, country: string | null): string {
+  const countryText = country ?? r.country ?? '';
+  switch (r.precision) {
+    case 'postal_code':
+      return `${r.city}, ${r.region?.code ?? ''} ${r.zip}, ${countryText}`.replace(/\s+,/g, ',');
+    case 'locality': {
+      const region = r.region ? (r.country === 'US' ? r.region.code : r.region.name) : null;
+      return [r.city, region, countryText].filter(Boolean).join(', ');
+    }
+    case 'region':
+      return [r.region?.name, countryText].filter(Boolean).join(', ');
+    default:
+      return countryText;
+  }
+}

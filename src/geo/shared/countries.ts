@@ -1,0 +1,110 @@
+// Country names from the ICU data built into Node (Intl.DisplayNames, CLDR), so no table of names is
+// shipped. English is the display name; other common languages and a few everyday abbreviations are
+// accepted when reading addresses ("Deutschland", "USA", "UK").
+
+const english = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+const nameCache = new Map<string, string | null>();
+
+/** English name of an ISO 3166-1 alpha-2 code, or null when ICU does not know the code (e.g. "ZZ"). */
+export function countryName(code: string | null | undefined): string | null {
+  if (!code || !/^[A-Za-z]{2}$/.test(code)) return null;
+  const upper = code.toUpperCase();
+  let name = nameCache.get(upper);
+  if (name === undefined) {
+    let found: string | undefined;
+    try {
+      found = english.of(upper);
+    } catch {
+      found = undefined;
+    }
+    name = found && found !== upper && !/unknown/i.test(found) ? found : null;
+    nameCache.set(upper, name);
+  }
+  return name;
+}
+
+/** Languages whose country names are also accepted in addresses. */
+const READING_LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'nl', 'sv', 'pl'];
+
+/** Everyday names ICU does not list, mapped to codes (our own list). */
+const EXTRA_NAMES: Record<string, string> = {
+  USA: 'US',
+  'U.S.A.': 'US',
+  'U.S.': 'US',
+  'United States of America': 'US',
+  America: 'US',
+  UK: 'GB',
+  'U.K.': 'GB',
+  'Great Britain': 'GB',
+  Britain: 'GB',
+  UAE: 'AE',
+  'Republic of Korea': 'KR',
+  Korea: 'KR',
+  'Czech Republic': 'CZ',
+  Holland: 'NL',
+  Russia: 'RU',
+  'Ivory Coast': 'CI',
+  Burma: 'MM',
+  Macedonia: 'MK',
+  Swaziland: 'SZ',
+  'Democratic Republic of the Congo': 'CD',
+  'Republic of the Congo': 'CG',
+  'Vatican City': 'VA',
+};
+
+/**
+ * Name (any accepted language, case- and accent-insensitive via `normalise`) → code, for the given codes.
+ * Built once by the gazetteer from the countries its data covers.
+ */
+export function countryNameIndex(codes: Iterable<string>, normalise: (s: string) => string): Map<string, string> {
+  const index = new Map<string, string>();
+  const add = (name: string | undefined, code: string) => {
+    if (!name) return;
+    const key = normalise(name);
+    if (key && !index.has(key)) index.set(key, code);
+    // "Congo - Kinshasa", "Myanmar (Burma)": also accept the part before the qualifier.
+    const short = normalise(name.replace(/\s*(\(.*\)|-\s.*)$/, ''));
+    if (short && short !== key && !index.has(short)) index.set(short, code);
+  };
+  const codeList = [...codes];
+  for (const locale of READING_LOCALES) {
+    const names = new Intl.DisplayNames([locale], { type: 'region', fallback: 'none' });
+    for (const code of codeList) {
+      try {
+        add(names.of(code), code);
+      } catch {
+        // an unknown code in this locale: nothing to add
+      }
+    }
+  }
+  for (const [name, code] of Object.entries(EXTRA_NAMES)) index.set(normalise(name), code);
+  return index;
+}
+
+let allCodes: string[] | null = null;
+
+/** Codes ICU names that are not countries or territories (unions, pseudo-locales). */
+const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'XA', 'XB', 'ZZ']);
+
+/** Every ISO 3166-1 alpha-2 code ICU can name (territories included). */
+export function allCountryCodes(): string[] {
+  if (!allCodes) {
+    const codes: string[] = [];
+    for (let a = 65; a <= 90; a++) {
+      for (let b = 65; b <= 90; b++) {
+        const code = String.fromCharCode(a, b);
+        if (!NOT_COUNTRIES.has(code) && countryName(code)) codes.push(code);
+      }
+    }
+    allCodes = codes;
+  }
+  return allCodes;
+}
+
+let englishIndex: Map<string, string> | null = null;
+
+/** Code for an English (or other accepted-language) country name, e.g. from a remote geocoder's answer. */
+export function countryCodeFromName(name: string, normalise: (s: string) => string): string | null {
+  englishIndex ??= countryNameIndex(allCountryCodes(), normalise);
+  return englishIndex.get(normalise(name)) ?? null;
+}

@@ -1,0 +1,33 @@
+// One way to compare place names: accents folded, case and punctuation ignored, and the usual
+// abbreviations of name prefixes written out ("St. Louis" = "Saint Louis", "Ft Worth" = "Fort Worth").
+
+const LETTER_MAP: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
+
+const PREFIXES = new Map([
+  ['st', 'saint'],
+  ['ste', 'sainte'],
+  ['mt', 'mount'],
+  ['ft', 'fort'],
+  ['pt', 'port'],
+]);
+
+export function foldText(s: string): string {
+  // Most names are plain ASCII: skip the Unicode decomposition for them (the gazetteer folds 200,000 names).
+  if (!NON_ASCII.test(s)) return s.toLowerCase();
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[ßæœøłđðþı]/g, (c) => LETTER_MAP[c] ?? c);
+}
+
+const NON_ASCII = /[^\u0020-\u007e]/;
+
+/** Key for comparing place names. */
+export function normaliseName(s: string): string {
+  const folded = foldText(s).replace(/['’`]/g, '');
+  const words = (NON_ASCII.test(folded) ? folded.replace(/[^\p{L}\p{N}]+/gu, ' ') : folded.replace(/[^a-z0-9]+/g, ' ')).trim().split(' ');
+  const prefix = words.length > 1 ? PREFIXES.get(words[0]!) : undefined;
+  if (prefix) words[0] = prefix;
+  return words.join(' ');
+}

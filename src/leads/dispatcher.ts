@@ -1,0 +1,165 @@
+// Drains the notification outbox: claims due deliveries with a lease, sends each (e-mail or signed
+// webhook), and records the outcome. Failures are retried with exponential backoff until the channel's
+// attempt budget is spent. Correctness comes from the outbox table and leases; wake() only makes it prompt.
+import type { Logger } from '../logger.js';
+import type { Mailer } from './mailer.js';
+import type { LeadStore } from './store.js';
+import type { DeliveryRecord } from './types.js';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signWebhook } from './webhook-signature.js';
+
+/** Sends one webhook POST and reports the HTTP status; throws on a network failure or a blocked target. */
+export type WebhookPoster = (url: string, init: { headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<{ status: number }>;
+
+export interface DispatcherOptions {
+  store: LeadStore;
+  mailer: Mailer;
+  postWebhook: WebhookPoster;
+  log: Logger;
+  now?: () => number;
+  /** First retry delay; doubles each attempt up to maxBackoffMs. */
+  baseBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** Longest a delivery may stay claimed before another claimer may take it over (crash recovery). */
+  leaseMs?: number;
+  webhookTimeoutMs?: number;
+  /** How often the outbox is looked at even without a wake(). */
+  pollIntervalMs?: number;
+  batchSize?: number;
+  /** Requester details older than this are erased. */
+  retentionMs?: number;
+}
+
+export class DeliveryError extends Error {}
+/** A failure retrying cannot fix (e.g. the receiver answered 410 Gone). */
+export class PermanentDeliveryError extends DeliveryError {}
+
+export function backoffMs(attempt: number, baseMs: number, maxMs: number, random = Math.random): number {
+  const exp = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  // ±20% jitter so many failing receivers do not retry in lockstep.
+  return Math.round(exp * (0.8 + 0.4 * random()));
+}
+
+export class DeliveryDispatcher {
+  private readonly o: Required<Omit<DispatcherOptions, 'now'>> & { now: () => number };
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+  private lastErase = 0;
+
+  constructor(opts: DispatcherOptions) {
+    this.o = {
+      now: Date.now,
+      baseBackoffMs: 30_000,
+      maxBackoffMs: 3_600_000,
+      leaseMs: 60_000,
+      webhookTimeoutMs: 10_000,
+      pollIntervalMs: 5_000,
+      batchSize: 16,
+      retentionMs: 30 * 86_400_000,
+      ...opts,
+    };
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.wake();
+  }
+
+  /** Look at the outbox now (called after a request is written). */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.running = this.drain()
+      .catch((err: unknown) => this.o.log.error('delivery dispatcher failed', { err }))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        } else {
+          void this.schedule().catch((err: unknown) => this.o.log.error('delivery dispatcher could not schedule', { err }));
+        }
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  private async schedule(): Promise<void> {
+    if (this.stopped) return;
+    const due = await this.o.store.nextDeliveryDueAt();
+    const wait = due === undefined ? this.o.pollIntervalMs : Math.max(0, Math.min(this.o.pollIntervalMs, due - this.o.now()));
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.wake(), wait);
+    this.timer.unref();
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const batch = await this.o.store.claimDueDeliveries(this.o.now(), this.o.leaseMs, this.o.batchSize);
+      if (batch.length === 0) break;
+      await Promise.all(batch.map((d) => this.deliver(d)));
+    }
+    if (this.o.now() - this.lastErase > 3_600_000) {
+      this.lastErase = this.o.now();
+      const erased = await this.o.store.eraseRequesterDetails(this.o.now() - this.o.retentionMs);
+      if (erased > 0) this.o.log.info('erased requester details of old requests', { count: erased });
+    }
+  }
+
+  private async deliver(d: DeliveryRecord): Promise<void> {
+    const attempts = d.attempts + 1;
+    try {
+      if (d.channel === 'email') await this.sendEmail(d);
+      else await this.sendWebhook(d);
+      await this.o.store.markDelivered(d.id, this.o.now());
+      this.o.log.info('notification delivered', { delivery: d.id, request: d.requestId, channel: d.channel, attempts });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (attempts >= d.maxAttempts || err instanceof PermanentDeliveryError) {
+        await this.o.store.markFailed(d.id, attempts, message, this.o.now());
+        this.o.log.warn('notification failed for good', { delivery: d.id, request: d.requestId, channel: d.channel, attempts, error: message });
+      } else {
+        const next = this.o.now() + backoffMs(attempts, this.o.baseBackoffMs, this.o.maxBackoffMs);
+        await this.o.store.markRetry(d.id, attempts, next, message, this.o.now());
+        this.o.log.info('notification will be retried', { delivery: d.id, channel: d.channel, attempts, error: message });
+      }
+    }
+  }
+
+  private async sendEmail(d: DeliveryRecord): Promise<void> {
+    const subject = String(d.payload.subject ?? '');
+    const text = String(d.payload.text ?? '');
+    await this.o.mailer.send({ to: d.target.address, subject, text });
+  }
+
+  private async sendWebhook(d: DeliveryRecord): Promise<void> {
+    if (!d.target.secret) throw new PermanentDeliveryError('webhook has no signing secret');
+    const body = JSON.stringify(d.payload);
+    const timestamp = Math.floor(this.o.now() / 1000);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'agent-utility-leads/1',
+      'x-leads-event': String(d.payload.type ?? 'request.created'),
+      'x-leads-delivery': d.id,
+      [TIMESTAMP_HEADER.toLowerCase()]: String(timestamp),
+      [SIGNATURE_HEADER.toLowerCase()]: signWebhook(d.target.secret, timestamp, body),
+    };
+    const { status } = await this.o.postWebhook(d.target.address, { headers, body, signal: AbortSignal.timeout(this.o.webhookTimeoutMs) });
+    if (status >= 200 && status < 300) return;
+    // 410 Gone is the receiver saying "stop"; everything else may be temporary.
+    if (status === 410) throw new PermanentDeliveryError('webhook answered HTTP 410 Gone');
+    throw new DeliveryError(`webhook answered HTTP ${status}`);
+  }
+}

