@@ -65,13 +65,13 @@ for (const script of ['scripts/build-geo-data.mjs']) {
 }
 
 // 4. a Chromium for the browser tools
-const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/google-chrome', '/usr/bin/chromium-browser'].filter(Boolean);
+const candidates = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/google-chrome', '/usr/bin/chromium-browser'].filter(Boolean);
 let chromium = candidates.find((p) => fs.existsSync(p));
 if (!chromium && process.platform === 'linux' && process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get') && !process.argv.includes('--no-browser')) {
   say('installing Debian chromium (browser tools need it)');
   try {
     execFileSync('apt-get', ['update', '-q'], { stdio: 'ignore' });
-    execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'chromium', 'fonts-liberation'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'chromium-headless-shell', 'fonts-liberation'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     chromium = candidates.find((p) => fs.existsSync(p));
   } catch {
     // fall through to the advice below

@@ -1,5 +1,11 @@
 // The explicit list of tools. A tool is listed here once its file exists; nothing is discovered by magic.
 import type { AnyTool } from '../src/registry/define-tool.js';
+import browserContent from './browser.content.js';
+import browserLinks from './browser.links.js';
+import browserMarkdown from './browser.markdown.js';
+import browserPdf from './browser.pdf.js';
+import browserScrape from './browser.scrape.js';
+import browserScreenshot from './browser.screenshot.js';
 import dnsLookup from './dns.lookup.js';
 import emailVerify from './email.verify.js';
 import geoLocate from './geo.locate.js';
@@ -8,4 +14,17 @@ import urlStatus from './url.status.js';
 import homeservicesRequest from './homeservices.request.js';
 import homeservicesSearch from './homeservices.search.js';
 
-export const tools: AnyTool[] = [emailVerify, dnsLookup, ipGeolocate, geoLocate, urlStatus, homeservicesSearch, homeservicesRequest];
+export const tools: AnyTool[] = [
+  emailVerify,
+  dnsLookup,
+  ipGeolocate,
+  geoLocate, urlStatus,
+  homeservicesSearch,
+  homeservicesRequest,
+  browserScreenshot,
+  browserPdf,
+  browserContent,
+  browserMarkdown,
+  browserScrape,
+  browserLinks,
+];

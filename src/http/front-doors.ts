@@ -6,6 +6,9 @@ import type { Logger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import type { HttpAppOptions } from './app.js';
 import { startLeadsService, type RunningLeadsService } from '../leads/service.js';
+import { createFilesRouter } from './files.js';
+import { artifactStoreService } from '../storage/service.js';
+import { resolveSecret } from '../auth/secret.js';
 
 export interface FrontDoors {
   /** Config with anything the doors decided (e.g. the local lead service URL). */
@@ -26,7 +29,10 @@ export async function buildFrontDoors(baseConfig: Config, log: Logger, opts: { w
   }
   return {
     config,
-    httpOptions: async () => ({}),
+    httpOptions: async (rt) => ({
+      // Signed artifact downloads (screenshots, PDFs).
+      mounts: [{ path: '/files', router: createFilesRouter({ getStore: () => rt.scope.use(artifactStoreService), secret: resolveSecret(rt.config) }) }],
+    }),
     describe: () => (leads ? { leads: leads.url } : {}),
     close: async () => {
       await leads?.close();

@@ -1,0 +1,38 @@
+// Input pieces shared by the six browser tools.
+import { z } from 'zod';
+
+/** Most bytes of `html` a task may render (the HTTP body limit may be lower). */
+export const HTML_MAX_BYTES = 2_000_000;
+
+export const pageUrlInput = z
+  .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
+  .max(2048)
+  .describe('http(s) URL of the page.');
+
+export const htmlInput = z
+  .string()
+  .min(1)
+  .max(HTML_MAX_BYTES)
+  .refine((s) => Buffer.byteLength(s) <= HTML_MAX_BYTES, { message: `must be at most ${HTML_MAX_BYTES} bytes` })
+  .describe('HTML document to render (at most 2 MB). Relative URLs do not resolve; sub-resources obey the same network rules as pages.');
+
+export const waitInput = z
+  .enum(['load', 'dom', 'idle'])
+  .default('load')
+  .describe('When the page counts as ready: load (load event), dom (DOMContentLoaded) or idle (no network for 0.5 s, capped at 5 s). Default load.');
+
+export type WaitMode = z.infer<typeof waitInput>;
+
+/**
+ * For tools taking `url` or `html`: exactly one must be present. The issues name both fields, so the 400
+ * says which two fields are in question.
+ */
+export function exactlyOneSource(value: { url?: string | undefined; html?: string | undefined }, ctx: z.RefinementCtx): void {
+  const hasUrl = value.url !== undefined;
+  const hasHtml = value.html !== undefined;
+  if (hasUrl === hasHtml) {
+    const message = hasUrl ? 'give exactly one of url or html, not both' : 'give exactly one of url or html (neither was given)';
+    ctx.addIssue({ code: 'custom', path: ['url'], message });
+    ctx.addIssue({ code: 'custom', path: ['html'], message });
+  }
+}

@@ -1,0 +1,217 @@
+// Rendered HTML → Markdown an LLM can read without the site's chrome. Readability picks the main content
+// when it keeps a reasonable share of the page's text; otherwise the body is used with navigation,
+// headers, footers, sidebars, dialogs and cookie banners removed. Turndown converts it with GFM tables,
+// fenced code blocks that keep their language, and the absolute links the page script produced.
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import TurndownService from 'turndown';
+import { gfm } from 'turndown-plugin-gfm';
+
+/** Readability's text must be at least this share of the cleaned body's text to be used… */
+export const READABILITY_MIN_SHARE = 0.4;
+/** …and at least this long: below it Readability's pick is a guess (a single card of a listing). */
+export const READABILITY_MIN_CHARS = 200;
+
+export interface MarkdownResult {
+  markdown: string;
+  title: string;
+  /** Which content was converted: Readability's article or the cleaned body. */
+  source: 'article' | 'body';
+}
+
+type Doc = ReturnType<typeof parseHTML>['document'];
+type El = ReturnType<Doc['createElement']>;
+
+const ALWAYS_REMOVE = [
+  'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'canvas', 'svg', 'dialog',
+  'form', 'button', 'input', 'select', 'textarea', 'link', 'meta',
+  '[role="dialog"]', '[role="alertdialog"]', '[aria-modal="true"]', '[role="search"]',
+];
+const CHROME = ['nav', 'aside', '[role="navigation"]', '[role="banner"]', '[role="contentinfo"]', '[role="complementary"]'];
+const COOKIE_BANNER = /(^|[\s_-])(cookie|cookies|consent|gdpr|ccpa|onetrust|cookiebot|didomi|truste|cmp|cc-window|cc-banner|privacy-banner)([\s_-]|$)/i;
+
+export function htmlToMarkdown(input: string, pageTitle: string): MarkdownResult {
+  // linkedom needs a whole document; a serialised page always is one, a fragment gets wrapped.
+  const html = /<html[\s>]/i.test(input) ? input : /<body[\s>]/i.test(input) ? `<html>${input}</html>` : `<html><body>${input}</body></html>`;
+  const forArticle = parseHTML(html).document;
+  const forBody = parseHTML(html).document;
+  removeNoise(forArticle);
+  removeNoise(forBody);
+  removeChrome(forBody);
+
+  const body = forBody.body as unknown as El | null;
+  const bodyText = normalisedText(body?.textContent ?? '');
+  let article: { content: string; textContent: string; title: string; byline: string } | null = null;
+  try {
+    const parsed = new Readability(forArticle as unknown as Document, { keepClasses: true, maxElemsToParse: 50_000, charThreshold: READABILITY_MIN_CHARS }).parse();
+    if (parsed?.content && parsed.textContent) {
+      article = { content: parsed.content, textContent: parsed.textContent, title: parsed.title ?? '', byline: normalisedText(parsed.byline ?? '') };
+    }
+  } catch {
+    // Readability gives up on very large documents; the cleaned body is used instead.
+  }
+
+  const articleChars = article ? normalisedText(article.textContent).length : 0;
+  const useArticle = articleChars >= READABILITY_MIN_CHARS && articleChars >= READABILITY_MIN_SHARE * bodyText.length;
+  const title = (pageTitle.trim() || article?.title.trim() || normalisedText(forBody.querySelector('h1')?.textContent ?? '')).slice(0, 500);
+
+  let container: El;
+  if (useArticle) {
+    container = parseHTML(`<!doctype html><html><body><div id="md-root">${article!.content}</div></body></html>`).document.getElementById('md-root') as unknown as El;
+  } else {
+    container = (body ?? forBody.createElement('div')) as El;
+  }
+  prepareForConversion(container);
+  let markdown = converter().turndown(container.innerHTML);
+  // Readability takes the byline out of the content; it is worth keeping.
+  if (useArticle && article!.byline && !markdown.includes(article!.byline)) markdown = `_${article!.byline}_\n\n${markdown}`;
+  // A document without a top-level heading gets the title as one, so the reader knows what it is.
+  if (title && !/^#\s/m.test(markdown)) markdown = `# ${escapeHeading(title)}\n\n${markdown}`;
+  return { markdown: tidy(markdown), title, source: useArticle ? 'article' : 'body' };
+}
+
+function removeNoise(doc: Doc): void {
+  for (const el of Array.from(doc.querySelectorAll(ALWAYS_REMOVE.join(',')))) el.remove();
+  for (const el of Array.from(doc.querySelectorAll('[id], [class]'))) {
+    if (['HTML', 'BODY', 'MAIN', 'ARTICLE'].includes(el.tagName)) continue;
+    const names = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
+    // Only small blocks: a class like "cookie-recipe" on a whole article must not take the article with it.
+    if (COOKIE_BANNER.test(names) && (el.textContent ?? '').length < 3000) el.remove();
+  }
+  for (const a of Array.from(doc.querySelectorAll('a[href^="#"]'))) {
+    if (/^\s*skip\b/i.test(a.textContent ?? '')) a.remove();
+  }
+}
+
+function removeChrome(doc: Doc): void {
+  for (const el of Array.from(doc.querySelectorAll(CHROME.join(',')))) el.remove();
+  // A page's header and footer are chrome; an article's own header (its title, byline) is content.
+  for (const el of Array.from(doc.querySelectorAll('header, footer'))) {
+    if (!el.parentElement?.closest('article, main, [role="main"]')) el.remove();
+  }
+}
+
+/** Marks code-block languages and gives every table a header row, which GFM tables need. */
+function prepareForConversion(root: El): void {
+  for (const pre of Array.from(root.querySelectorAll('pre'))) {
+    const code = pre.querySelector('code');
+    const lang = codeLanguage(pre) ?? (code ? codeLanguage(code) : undefined) ?? (pre.parentElement ? codeLanguage(pre.parentElement, true) : undefined);
+    if (lang) pre.setAttribute('data-md-lang', lang);
+  }
+  for (const table of Array.from(root.querySelectorAll('table'))) {
+    // Layout tables (tables in tables) are unwrapped into their cells' content.
+    if (table.querySelector('table')) {
+      const div = table.ownerDocument.createElement('div');
+      for (const cell of Array.from(table.querySelectorAll(':scope > * > tr > td, :scope > tr > td'))) {
+        const p = table.ownerDocument.createElement('div');
+        p.innerHTML = cell.innerHTML;
+        div.appendChild(p);
+      }
+      table.replaceWith(div);
+      continue;
+    }
+    const firstRow = table.querySelector('tr');
+    if (!firstRow || firstRow.parentElement?.tagName === 'THEAD') continue;
+    for (const td of Array.from(firstRow.children)) {
+      if (td.tagName !== 'TD') continue;
+      const th = table.ownerDocument.createElement('th');
+      th.innerHTML = td.innerHTML;
+      td.replaceWith(th);
+    }
+  }
+}
+
+const LANGUAGE_PATTERNS = [/(?:^|\s)(?:language|lang)-([\w+#.-]+)/i, /(?:^|\s)highlight-(?:source|text)-([\w+#-]+)/i, /brush:\s*([\w+#-]+)/i];
+
+function codeLanguage(el: El, wrapperOnly = false): string | undefined {
+  const attr = el.getAttribute('data-language') ?? el.getAttribute('data-lang');
+  if (attr && /^[\w+#.-]{1,30}$/.test(attr)) return attr.toLowerCase();
+  const cls = el.getAttribute('class') ?? '';
+  for (const re of wrapperOnly ? LANGUAGE_PATTERNS.slice(1, 2) : LANGUAGE_PATTERNS) {
+    const m = re.exec(cls);
+    if (m?.[1]) return m[1].toLowerCase();
+  }
+  return undefined;
+}
+
+let cached: TurndownService | undefined;
+
+function converter(): TurndownService {
+  if (cached) return cached;
+  const td = new TurndownService({
+    headingStyle: 'atx',
+    hr: '---',
+    bulletListMarker: '-',
+    codeBlockStyle: 'fenced',
+    emDelimiter: '_',
+    strongDelimiter: '**',
+    linkStyle: 'inlined',
+  });
+  td.use(gfm);
+  // Added after the plugin so these take precedence over its rules and the defaults.
+  td.addRule('fencedCodeWithLanguage', {
+    filter: (node) => node.nodeName === 'PRE',
+    replacement: (_content, node) => {
+      const el = node as unknown as El;
+      const code = (el.textContent ?? '').replace(/\n$/, '');
+      const lang = el.getAttribute('data-md-lang') ?? '';
+      const longest = Math.max(2, ...Array.from(code.matchAll(/`{3,}/g), (m) => m[0].length));
+      const fence = '`'.repeat(longest + 1);
+      return `\n\n${fence}${lang}\n${code}\n${fence}\n\n`;
+    },
+  });
+  // "- item" rather than Turndown's "-   item": the same Markdown in fewer tokens.
+  td.addRule('compactListItem', {
+    filter: 'li',
+    replacement: (content, node, options) => {
+      const parent = node.parentNode as unknown as El | null;
+      let prefix = `${options.bulletListMarker ?? '-'} `;
+      if (parent?.nodeName === 'OL') {
+        const start = Number(parent.getAttribute('start') ?? '1');
+        const index = Array.prototype.indexOf.call(parent.children, node);
+        prefix = `${(Number.isFinite(start) ? start : 1) + index}. `;
+      }
+      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/gm, `\n${' '.repeat(prefix.length)}`);
+      return `${prefix}${body}${node.nextSibling && !/\n$/.test(body) ? '\n' : ''}`;
+    },
+  });
+  td.addRule('tableCellOnOneLine', {
+    filter: ['th', 'td'],
+    replacement: (content, node) => {
+      const cell = content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim();
+      const index = Array.prototype.indexOf.call(node.parentNode?.childNodes ?? [], node);
+      return `${index === 0 ? '| ' : ' '}${cell} |`;
+    },
+  });
+  td.addRule('imagesWithoutInlineData', {
+    filter: 'img',
+    replacement: (_content, node) => {
+      const el = node as unknown as El;
+      const src = el.getAttribute('src') ?? '';
+      if (!src || src.startsWith('data:')) return '';
+      const alt = (el.getAttribute('alt') ?? '').replace(/[[\]\n]/g, ' ').trim();
+      return `![${alt}](${src})`;
+    },
+  });
+  td.addRule('linksWithoutHref', {
+    filter: (node) => node.nodeName === 'A' && !(node as unknown as El).getAttribute('href'),
+    replacement: (content) => content,
+  });
+  cached = td;
+  return td;
+}
+
+function normalisedText(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+function escapeHeading(s: string): string {
+  return s.replace(/\s+/g, ' ').replace(/^#+/, '').trim();
+}
+
+function tidy(md: string): string {
+  return `${md
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()}\n`;
+}

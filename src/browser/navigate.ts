@@ -1,0 +1,104 @@
+// Opens the task's page (a URL, or HTML rendered at about:blank) and waits the way the caller asked,
+// all within the task's time budget: only the first response is required; waiting for the load event or
+// for network idle gives up at its cap and the page is used as rendered so far.
+import type { Page, Response } from 'playwright-core';
+import type { Logger } from '../logger.js';
+import { BlockedTargetError } from '../net/errors.js';
+import { PROXY_VERDICT_HEADER, type GuardedProxy } from './guarded-proxy.js';
+import type { WaitMode } from './input-schemas.js';
+import { navigationError } from './page-errors.js';
+
+/** The first response (headers) must arrive within this. */
+export const NAVIGATION_TIMEOUT_MS = 20_000;
+/** Longest wait for DOMContentLoaded / load after the first response. */
+export const LOAD_WAIT_MS = 15_000;
+/** Longest wait for network idle after load (wait=idle). */
+export const IDLE_WAIT_MS = 5_000;
+
+export type PageSource = { url: string; html?: undefined } | { html: string; url?: undefined };
+
+export class RenderBudget {
+  readonly deadline: number;
+  private readonly captureReserveMs: number;
+
+  /** `timeoutMs` is the tool's limit; a little is kept back for storing the result. */
+  constructor(timeoutMs: number, start = Date.now()) {
+    this.deadline = start + timeoutMs - Math.min(2_000, timeoutMs / 10);
+    this.captureReserveMs = Math.min(15_000, timeoutMs / 4);
+  }
+
+  /** Time left for getting the page ready, never more than `cap`. */
+  forLoading(cap: number): number {
+    return Math.max(1, Math.min(cap, this.deadline - this.captureReserveMs - Date.now()));
+  }
+
+  /** Time left for everything (capturing included). */
+  left(): number {
+    return Math.max(1, this.deadline - Date.now());
+  }
+}
+
+export interface OpenedPage {
+  /** The page's URL after redirects ('about:blank' for html). */
+  url: string;
+  /** HTTP status of the main document (null for html). */
+  status: number | null;
+}
+
+const RENDERABLE = new Set(['http:', 'https:', 'about:']);
+
+const LIFECYCLE: Record<WaitMode, 'domcontentloaded' | 'load'> = { dom: 'domcontentloaded', load: 'load', idle: 'load' };
+
+export async function openPage(
+  page: Page,
+  source: PageSource,
+  wait: WaitMode,
+  budget: RenderBudget,
+  proxy: GuardedProxy | undefined,
+  log: Logger,
+): Promise<OpenedPage> {
+  let response: Response | null = null;
+  if (source.url !== undefined) {
+    // Remember the last main-frame request that failed, to explain a failure on a redirect hop.
+    let failedUrl = source.url;
+    const onFailed = (req: { url(): string; isNavigationRequest(): boolean; frame(): unknown }) => {
+      if (req.isNavigationRequest() && req.frame() === page.mainFrame()) failedUrl = req.url();
+    };
+    page.on('requestfailed', onFailed);
+    try {
+      response = await page.goto(source.url, { waitUntil: 'commit', timeout: budget.forLoading(NAVIGATION_TIMEOUT_MS) });
+    } catch (err) {
+      throw navigationError(err, failedUrl, proxy);
+    } finally {
+      page.off('requestfailed', onFailed);
+    }
+    const verdict = response?.headers()[PROXY_VERDICT_HEADER];
+    if (response && verdict) {
+      const failed = response.url();
+      throw navigationError(new Error(`proxy ${verdict}`), failed, proxy);
+    }
+  } else {
+    // The fresh page is at about:blank, so relative URLs in the HTML resolve to nothing, and every
+    // absolute one goes through the guarded proxy like any page's sub-resources.
+    await page.setContent(source.html, { waitUntil: 'commit', timeout: budget.forLoading(NAVIGATION_TIMEOUT_MS) });
+  }
+
+  await settle(page, LIFECYCLE[wait], budget.forLoading(LOAD_WAIT_MS), log);
+  if (wait === 'idle') await settle(page, 'networkidle', budget.forLoading(IDLE_WAIT_MS), log);
+
+  const url = page.url();
+  const protocol = url.slice(0, url.indexOf(':') + 1);
+  // Chromium itself refuses file:, chrome: and friends from web content; this makes sure of it. (HTML
+  // input stays at about:blank unless its script navigates, which then went through the proxy.)
+  if (!RENDERABLE.has(protocol)) throw new BlockedTargetError(`Blocked target: the page navigated to a ${protocol} URL; only http and https pages are rendered.`, url);
+  return { url, status: response?.status() ?? null };
+}
+
+async function settle(page: Page, state: 'domcontentloaded' | 'load' | 'networkidle', timeout: number, log: Logger): Promise<void> {
+  try {
+    await page.waitForLoadState(state, { timeout });
+  } catch (err) {
+    if ((err as Error).name !== 'TimeoutError') throw err;
+    log.debug('page not settled in time; using it as rendered so far', { state, timeoutMs: timeout });
+  }
+}

@@ -1,0 +1,78 @@
+// Functions that run inside the page (Playwright serialises them, so each is self-contained). They read
+// the rendered DOM: what scripts produced, with layout, which the static HTML does not show.
+
+export interface SerialisedPage {
+  html: string;
+  title: string;
+  url: string;
+}
+
+/**
+ * For Markdown: drops what is not visible, turns every link and image URL into an absolute one (and drops
+ * javascript: links), and returns the resulting document. Computed styles are only consulted up to
+ * `maxStyled` elements, to bound the time on huge pages.
+ */
+export function serialiseVisibleDocument(maxStyled: number): SerialisedPage {
+  const elements = document.body ? Array.from(document.body.querySelectorAll('*')) : [];
+  const hidden: Element[] = [];
+  const styled = elements.length <= maxStyled;
+  for (const el of elements) {
+    if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') {
+      hidden.push(el);
+      continue;
+    }
+    if (!styled) continue;
+    const style = getComputedStyle(el);
+    if (style.display === 'none' || style.visibility === 'hidden') hidden.push(el);
+  }
+  for (const el of hidden) el.remove();
+  for (const a of Array.from(document.querySelectorAll<HTMLAnchorElement>('a[href]'))) {
+    if (/^\s*javascript:/i.test(a.getAttribute('href') ?? '')) a.removeAttribute('href');
+    else a.setAttribute('href', a.href);
+  }
+  for (const img of Array.from(document.querySelectorAll<HTMLImageElement>('img'))) {
+    const src = img.currentSrc || img.src;
+    if (src) img.setAttribute('src', src);
+    img.removeAttribute('srcset');
+  }
+  return { html: document.documentElement.outerHTML, title: document.title, url: location.href };
+}
+
+export interface RawLink {
+  href: string;
+  text: string;
+}
+
+/** Every a[href] and area[href] of the document, resolved by the browser (honours <base>). */
+export function collectLinks(max: number): RawLink[] {
+  const out: RawLink[] = [];
+  for (const el of Array.from(document.querySelectorAll<HTMLAnchorElement | HTMLAreaElement>('a[href], area[href]'))) {
+    if (out.length >= max) break;
+    const img = el.querySelector('img[alt]');
+    const text = (el instanceof HTMLAnchorElement ? el.innerText : '') || el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('alt') || img?.getAttribute('alt') || '';
+    out.push({ href: el.href, text: text.replace(/\s+/g, ' ').trim() });
+  }
+  return out;
+}
+
+export type SelectorOutcome = { key: string; texts: string[] } | { key: string; error: string };
+
+/** The trimmed rendered text of every element each selector matches (at most `maxPerKey`). */
+export function scrapeSelectors({ select, maxPerKey }: { select: [string, string][]; maxPerKey: number }): SelectorOutcome[] {
+  return select.map(([key, selector]) => {
+    let found: Element[];
+    try {
+      found = Array.from(document.querySelectorAll(selector)).slice(0, maxPerKey);
+    } catch (err) {
+      return { key, error: (err as Error).message };
+    }
+    return { key, texts: found.map((el) => ((el instanceof HTMLElement ? el.innerText : el.textContent) ?? '').trim()) };
+  });
+}
+
+/** The page's full document height in CSS pixels (what a full-page screenshot would capture). */
+export function documentHeight(): number {
+  const d = document.documentElement;
+  const b = document.body;
+  return Math.max(d.scrollHeight, d.offsetHeight, b?.scrollHeight ?? 0, b?.offsetHeight ?? 0);
+}

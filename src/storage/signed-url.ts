@@ -1,0 +1,48 @@
+// Signed artifact URLs: <base>/<file_id><ext>?expires=<unix seconds>&sig=<HMAC-SHA256>. The signature
+// covers the id and the expiry, so neither can be changed; the extension is cosmetic (it makes saved
+// downloads open with the right program) and is not signed.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Config } from '../config.js';
+import { extensionFor } from './artifact-store.js';
+
+// A key of its own, derived from the service secret, so a file signature can never be replayed as
+// anything else the secret signs (poll tokens).
+function fileUrlKey(secret: string): Buffer {
+  return createHmac('sha256', secret).update('agent-utility/file-url/v1').digest();
+}
+
+export function signFileId(secret: string, fileId: string, expiresAtSeconds: number): string {
+  return createHmac('sha256', fileUrlKey(secret)).update(`${fileId}\n${expiresAtSeconds}`).digest('base64url');
+}
+
+/** Where signed file URLs point: STORAGE_URL if set, else PUBLIC_URL/files. */
+export function fileUrlBase(config: Pick<Config, 'storageUrl' | 'publicUrl'>): string {
+  return config.storageUrl ?? `${config.publicUrl}/files`;
+}
+
+export function signedFileUrl(
+  config: Pick<Config, 'storageUrl' | 'publicUrl'>,
+  secret: string,
+  file: { fileId: string; contentType: string; expiresAt: Date },
+): string {
+  const expires = Math.floor(file.expiresAt.getTime() / 1000);
+  const sig = signFileId(secret, file.fileId, expires);
+  return `${fileUrlBase(config)}/${file.fileId}${extensionFor(file.contentType)}?expires=${expires}&sig=${sig}`;
+}
+
+export type SignatureCheck = 'valid' | 'invalid' | 'expired';
+
+/** Checks the signature first (a forged expiry is 'invalid', not 'expired'), then the expiry. */
+export function checkFileSignature(
+  secret: string,
+  fileId: string,
+  expires: string | undefined,
+  sig: string | undefined,
+  now: Date = new Date(),
+): SignatureCheck {
+  if (!expires || !sig || !/^\d{1,12}$/.test(expires)) return 'invalid';
+  const expected = Buffer.from(signFileId(secret, fileId, Number(expires)));
+  const given = Buffer.from(sig);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
+  return Number(expires) * 1000 <= now.getTime() ? 'expired' : 'valid';
+}

@@ -1,0 +1,134 @@
+// The PostgreSQL connection pieces the store needs: a pool pinned to one schema, bigint parsed as a
+// number, one-transaction helper (retried on deadlock or serialization failure), and migrations applied
+// once under an advisory lock however many processes start at the same moment.
+import pg from 'pg';
+import type { Migration } from './migrations.js';
+
+export interface PostgresConnectionOptions {
+  connectionString: string;
+  /** Schema holding every table (created when missing). */
+  schema: string;
+  /** Connections in this process's pool. */
+  poolSize: number;
+  applicationName?: string;
+  onError?: (err: Error) => void;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Schema names are interpolated into SQL and connection options, so only plain identifiers pass. */
+export function assertSchemaName(schema: string): string {
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new Error(`DATABASE_SCHEMA "${schema}" must be a lower-case identifier: letters, digits and _, starting with a letter or _.`);
+  }
+  return schema;
+}
+
+// int8 (bigint, COUNT(*)) arrives as text by default; every bigint here is a millisecond time or a
+// micro-USD amount, far inside Number's exact range, so parse it and refuse anything that is not.
+function parseBigint(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw new Error(`bigint ${text} is outside the exact range of a JavaScript number`);
+  return n;
+}
+
+const INT8_OID = 20;
+/** Type parsers with bigint as number (for any client that reads these tables). */
+export const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary' ? parseBigint : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+export function clientConfig(o: PostgresConnectionOptions): pg.ClientConfig {
+  return {
+    connectionString: o.connectionString,
+    // search_path set at connection start, so every query on every pooled connection sees one schema.
+    options: `-c search_path=${assertSchemaName(o.schema)}`,
+    application_name: o.applicationName ?? 'agent-utility',
+    types,
+  };
+}
+
+export function createPool(o: PostgresConnectionOptions): pg.Pool {
+  const pool = new pg.Pool({ ...clientConfig(o), max: o.poolSize, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
+  // An idle connection that breaks (server restart, network) emits 'error' on the pool; without a
+  // listener that would crash the process. The pool drops the connection and opens a new one on demand.
+  pool.on('error', (err) => o.onError?.(err));
+  return pool;
+}
+
+export type Queryable = Pick<pg.PoolClient, 'query'>;
+
+const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
+
+/** Runs `fn` in one transaction on one connection; commits its result, rolls back on any throw. */
+export async function inTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      if (attempt < 5 && RETRYABLE.has(pgCode(err) ?? '')) continue;
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+/** Thrown inside inTransaction to roll back and hand a value out (an outcome that must leave no trace). */
+export class Rollback<T> extends Error {
+  constructor(readonly value: T) {
+    super('rollback');
+  }
+}
+
+export function pgCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+}
+
+export const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Applies the migrations not yet recorded in schema_migrations. The advisory lock (one per schema)
+ * makes concurrent starters wait for the first, which then finds nothing left to do.
+ */
+export async function migrate(pool: pg.Pool, schema: string, migrations: Migration[]): Promise<void> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtext('agent-utility:migrate'), hashtext($1))", [schema]);
+    try {
+      // Checked first: CREATE SCHEMA needs the CREATE privilege on the database even when the schema exists.
+      const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+      if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${assertSchemaName(schema)}`);
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)');
+      const applied = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+      for (const m of migrations) {
+        if (applied.has(m.version)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(m.sql);
+          await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw new Error(`migration ${m.name} failed: ${(err as Error).message}`, { cause: err });
+        }
+      }
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtext('agent-utility:migrate'), hashtext($1))", [schema]).catch(() => {
+        broken = true;
+      });
+    }
+  } finally {
+    client.release(broken);
+  }
+}

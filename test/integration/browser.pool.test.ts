@@ -1,0 +1,224 @@
+// The pool on its own: bounded concurrency with a FIFO queue, a fresh context per task, relaunch after the
+// browser dies, recycling after N pages, cancellation while queued, and a close() that leaves no
+// Chromium process and no temporary profile behind.
+import dgram from 'node:dgram';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createLogger } from '../../src/logger.js';
+import { NetGuard } from '../../src/net/guard.js';
+import { findChromium } from '../../src/browser/chromium-path.js';
+import { startBrowserRuntime, stopBrowserRuntime, type BrowserRuntime } from '../../src/browser/service.js';
+import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { chromiumBrowsers, chromiumProcesses } from '../support/processes.js';
+import { makeToolContext } from '../support/tool-context.js';
+import content from '../../tools/browser.content.js';
+
+const log = createLogger(process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
+let fixture: FixtureServer;
+let tmp: string;
+const savedTmpdir = process.env.TMPDIR;
+
+beforeAll(async () => {
+  fixture = await startFixtureServer();
+  // Playwright puts Chromium's profile under os.tmpdir(); a private one shows whether it is cleaned up.
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'au-pool-'));
+  process.env.TMPDIR = tmp;
+});
+afterAll(async () => {
+  if (savedTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmpdir;
+  await fixture?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function start(opts: { concurrency?: number; recycleAfterPages?: number } = {}): Promise<BrowserRuntime> {
+  return startBrowserRuntime({
+    executablePath: findChromium(process.env.CHROMIUM_PATH),
+    concurrency: opts.concurrency ?? 2,
+    guard: new NetGuard({ allowlist: ['127.0.0.1/32'] }),
+    log,
+    ...(opts.recycleAfterPages !== undefined ? { recycleAfterPages: opts.recycleAfterPages } : {}),
+  });
+}
+
+async function title(runtime: BrowserRuntime, pathname = '/article'): Promise<string> {
+  return runtime.pool.withPage(async (page) => {
+    await page.goto(`${fixture.origin}${pathname}`);
+    return page.title();
+  });
+}
+
+describe('BrowserPool', () => {
+  let rt: BrowserRuntime;
+  beforeAll(async () => {
+    rt = await start({ concurrency: 2 });
+    await rt.pool.warm();
+  });
+  afterAll(async () => {
+    await stopBrowserRuntime(rt);
+  });
+
+  it('prepares pages ahead of the first task', () => {
+    expect(rt.pool.stats()).toMatchObject({ launches: 1, active: 0 });
+  });
+
+  it('runs at most `concurrency` tasks at once and queues the rest', async () => {
+    let running = 0;
+    let most = 0;
+    const started: number[] = [];
+    const gates: (() => void)[] = [];
+    const tasks = Array.from({ length: 6 }, (_, i) =>
+      rt.pool.withPage(async (page) => {
+        started.push(i);
+        running++;
+        most = Math.max(most, running);
+        await new Promise<void>((resolve) => gates.push(resolve));
+        running--;
+        return page.url();
+      }),
+    );
+    while (gates.length < 2) await new Promise((r) => setTimeout(r, 10));
+    expect(rt.pool.stats()).toMatchObject({ active: 2, queued: 4 });
+    while (started.length < 6) {
+      gates.shift()?.();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    for (const g of gates.splice(0)) g();
+    await Promise.all(tasks);
+    expect(most).toBe(2);
+    // Slots are granted in order (see the Slots unit test); the first two ran first, then all the rest.
+    expect(started.slice(0, 2).sort()).toEqual([0, 1]);
+    expect([...started].sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(rt.pool.stats()).toMatchObject({ active: 0, queued: 0 });
+  });
+
+  it('gives every task a context of its own, closed afterwards', async () => {
+    const contexts: BrowserContext[] = [];
+    for (let i = 0; i < 3; i++) await rt.pool.withPage(async (page) => void contexts.push(page.context()));
+    expect(new Set(contexts).size).toBe(3);
+    // A closed context has no pages left.
+    await new Promise((r) => setTimeout(r, 200));
+    for (const c of contexts) expect(c.pages()).toEqual([]);
+  });
+
+  it('lets a task waiting for a slot be cancelled', async () => {
+    let release!: () => void;
+    const hold = new Promise<void>((r) => (release = r));
+    const busy = [rt.pool.withPage(() => hold), rt.pool.withPage(() => hold)];
+    const controller = new AbortController();
+    const waiting = rt.pool.withPage(async () => 'ran', { signal: controller.signal });
+    controller.abort(new Error('gave up'));
+    await expect(waiting).rejects.toThrow('gave up');
+    release();
+    await Promise.all(busy);
+  });
+
+  it('survives a renderer crash', async () => {
+    await expect(rt.pool.withPage((page) => page.goto('chrome://crash'))).rejects.toThrow();
+    expect(await title(rt)).toBe('Growing Tomatoes at Home');
+  });
+
+  it('relaunches the browser after its process dies', async () => {
+    expect(await title(rt)).toBe('Growing Tomatoes at Home');
+    const browsers = chromiumBrowsers();
+    expect(browsers.length).toBeGreaterThanOrEqual(1);
+    const launches = rt.pool.stats().launches;
+    for (const b of browsers) process.kill(b.pid, 'SIGKILL');
+    // The first task after the crash may still hit the dying browser and fail; the pool recovers.
+    let result: string | undefined;
+    for (let i = 0; i < 3 && result === undefined; i++) result = await title(rt).catch(() => undefined);
+    expect(result).toBe('Growing Tomatoes at Home');
+    expect(rt.pool.stats().launches).toBeGreaterThan(launches);
+  });
+});
+
+describe('WebRTC', () => {
+  /** Starts ICE gathering against a STUN server on the canary address; resolves with the candidate count. */
+  async function gatherIce(page: Page, port: number): Promise<number> {
+    await page.setContent('<p>rtc</p>');
+    return page.evaluate(async (stunPort) => {
+      const pc = new RTCPeerConnection({ iceServers: [{ urls: `stun:127.0.0.2:${stunPort}` }] });
+      pc.createDataChannel('probe');
+      await pc.setLocalDescription(await pc.createOffer());
+      await new Promise<void>((resolve) => {
+        pc.onicegatheringstatechange = () => pc.iceGatheringState === 'complete' && resolve();
+        setTimeout(resolve, 4000);
+      });
+      return (pc.localDescription?.sdp.match(/a=candidate/g) ?? []).length;
+    }, port);
+  }
+
+  it('sends no UDP around the proxy (a browser without the policy does)', async () => {
+    const socket = dgram.createSocket('udp4');
+    let datagrams = 0;
+    socket.on('message', () => datagrams++);
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.2', resolve));
+    const port = socket.address().port;
+    try {
+      const rt = await start();
+      try {
+        expect(await rt.pool.withPage((page) => gatherIce(page, port))).toBe(0);
+      } finally {
+        await stopBrowserRuntime(rt);
+      }
+      expect(datagrams).toBe(0);
+      // Control: the same page in a browser started without our flags reaches the STUN server.
+      const plain = await chromium.launch({ executablePath: findChromium(process.env.CHROMIUM_PATH), args: ['--no-sandbox'] });
+      try {
+        await gatherIce(await plain.newPage(), port);
+      } finally {
+        await plain.close();
+      }
+      expect(datagrams).toBeGreaterThan(0);
+    } finally {
+      socket.close();
+    }
+  });
+});
+
+describe('without a browser', () => {
+  it('fails the task (not the caller) with install advice', async () => {
+    const ctx = makeToolContext({ CHROMIUM_PATH: '/nonexistent/chromium', NETWORK_ALLOWLIST: '127.0.0.1/32' });
+    try {
+      const err = await content.run(ctx, content.input.parse({ url: `${fixture.origin}/article` })).catch((e: unknown) => e);
+      expect(err).toMatchObject({ name: 'ToolError', kind: 'permanent' });
+      expect((err as Error).message).toMatch(/CHROMIUM_PATH=\/nonexistent\/chromium .*apt-get install/);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe('recycling and shutdown', () => {
+  it('replaces the browser after N pages and closes the old one', async () => {
+    const rt = await start({ concurrency: 2, recycleAfterPages: 10 });
+    try {
+      expect(await title(rt, '/plain')).toBe('Plain');
+      const first = chromiumBrowsers().map((p) => p.pid);
+      expect(first.length).toBeGreaterThanOrEqual(1);
+      for (let i = 0; i < 20; i++) expect(await title(rt, '/plain')).toBe('Plain');
+      expect(rt.pool.stats().launches).toBeGreaterThanOrEqual(2);
+      // The first browser has served its pages and is gone; at most the current one and its standby run.
+      for (let i = 0; i < 50 && chromiumBrowsers().some((p) => first.includes(p.pid)); i++) await new Promise((r) => setTimeout(r, 100));
+      const now = chromiumBrowsers().map((p) => p.pid);
+      expect(now.filter((pid) => first.includes(pid))).toEqual([]);
+      expect(now.length).toBeLessThanOrEqual(2);
+    } finally {
+      await stopBrowserRuntime(rt);
+    }
+  });
+
+  it('close() leaves no Chromium process and no temporary profile', async () => {
+    const rt = await start({ concurrency: 3 });
+    await Promise.all([title(rt), title(rt), title(rt)]);
+    expect(chromiumProcesses().length).toBeGreaterThan(0);
+    await stopBrowserRuntime(rt);
+    for (let i = 0; i < 50 && chromiumProcesses().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(chromiumProcesses()).toEqual([]);
+    expect(fs.readdirSync(tmp).filter((f) => f.startsWith('playwright'))).toEqual([]);
+    await expect(rt.pool.withPage(async () => 1)).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,152 @@
+// What a page may reach. Everything Chromium does goes through the guarded proxy, so a page served from
+// an allowed address cannot make the browser reach a blocked one: not with sub-resources, iframes,
+// fetch, WebSockets, beacons, workers, redirects, names that resolve to blocked addresses, nor the
+// proxy's own port. The canary listens on 127.0.0.2 (blocked: NETWORK_ALLOWLIST is 127.0.0.1/32) and
+// must see no connection at all. A control run with 127.0.0.0/8 allowed shows the probes do reach it.
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Forbidden } from '../../src/errors.js';
+import { BlockedTargetError } from '../../src/net/errors.js';
+import { browserPoolService } from '../../src/browser/service.js';
+import content from '../../tools/browser.content.js';
+import screenshot from '../../tools/browser.screenshot.js';
+import { startBrowserHarness, type BrowserHarness } from '../support/browser-harness.js';
+import { startLocalServer, type LocalServer } from '../support/local-http.js';
+
+let h: BrowserHarness;
+let canary: LocalServer;
+beforeAll(async () => {
+  canary = await startLocalServer({ host: '127.0.0.2' });
+  h = await startBrowserHarness();
+});
+afterAll(async () => {
+  await h?.close();
+  await canary?.close();
+});
+
+const canaryName = () => `canary.fixture.test:${canary.port}`;
+/** What the fixture page's script reported in <p id="out"> (the script's own source mentions every outcome). */
+const reported = (html: string) => /<p id="out">([^<]*)<\/p>/.exec(html)?.[1] ?? '';
+
+describe('the guarded proxy', () => {
+  it('lets a page load everything from an allowed host (control for the probes below)', async () => {
+    const before = h.fixture.paths.length;
+    const out = await h.run(content, { url: h.siteUrl(`/probe?target=http://site.fixture.test:${h.fixture.port}`), wait: 'idle' });
+    const seen = h.fixture.paths.slice(before);
+    for (const p of ['/img.png', '/frame', '/style.css', '/script.js', '/fetch', '/beacon', '/worker']) expect(seen).toContain(p);
+    expect(reported(out.html).split(',')).toContain('fetch ok');
+  });
+
+  it('blocks every kind of connection to a name resolving to a blocked address; the canary sees nothing', async () => {
+    for (const target of [`http://${canaryName()}`, `https://${canaryName()}`, `http://127.0.0.2:${canary.port}`, `http://mixed.fixture.test:${canary.port}`]) {
+      const out = await h.run(content, { url: h.siteUrl(`/probe?target=${encodeURIComponent(target)}`), wait: 'idle' });
+      const outcomes = reported(out.html).split(',');
+      expect(outcomes).toContain('fetch failed');
+      expect(outcomes).toContain('ws failed');
+    }
+    expect(canary.connections).toBe(0);
+    expect(canary.requests).toEqual([]);
+  });
+
+  it('applies the same rules to html input', async () => {
+    const html = `<img src="http://${canaryName()}/x.png"><iframe src="http://${canaryName()}/f"></iframe><img src="/relative.png"><script>fetch('http://${canaryName()}/js')</script>`;
+    const out = await h.run(screenshot, { html, wait: 'idle', width: 200, height: 100 });
+    expect(out.width).toBe(200);
+    expect(canary.connections).toBe(0);
+  });
+
+  it('refuses a blocked page at submission (403 BLOCKED_TARGET naming url)', async () => {
+    for (const url of [`http://${canaryName()}/`, `http://127.0.0.2:${canary.port}/`, `http://mixed.fixture.test:${canary.port}/`, 'http://10.1.2.3/', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/']) {
+      const err = await h.run(content, { url }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Forbidden);
+      expect(err).toMatchObject({ status: 403, code: 'BLOCKED_TARGET', field: 'url' });
+    }
+    expect(canary.connections).toBe(0);
+  });
+
+  it('refuses a blocked page at run time too (no precheck), and a redirect to one', async () => {
+    const ctx = h.context();
+    const direct = await content.run(ctx, content.input.parse({ url: `http://${canaryName()}/` })).catch((e: unknown) => e);
+    expect(direct).toBeInstanceOf(BlockedTargetError);
+    const viaRedirect = await h.run(content, { url: h.siteUrl(`/redirect-to?url=${encodeURIComponent(`http://${canaryName()}/`)}`) }).catch((e: unknown) => e);
+    expect(viaRedirect).toBeInstanceOf(BlockedTargetError);
+    expect((viaRedirect as Error).message).toMatch(/blocked/i);
+    const httpsRedirect = await h.run(content, { url: h.siteUrl(`/redirect-to?url=${encodeURIComponent(`https://${canaryName()}/`)}`) }).catch((e: unknown) => e);
+    expect(httpsRedirect).toBeInstanceOf(BlockedTargetError);
+    expect(canary.connections).toBe(0);
+  });
+
+  it('never lets a page reach the proxy itself, even with loopback allowed', async () => {
+    const { proxy } = await h.base.use(browserPoolService);
+    const self = `http://127.0.0.1:${proxy.port}/`;
+    const err = await h.run(content, { url: self }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BlockedTargetError);
+    expect((err as Error).message).toMatch(/proxy itself/);
+    // A request straight to the proxy (not proxied) is not served either.
+    const res = await fetch(self);
+    expect(res.status).toBe(400);
+  });
+
+  it('does not load file: URLs from a page', async () => {
+    const hostname = fs.readFileSync('/etc/hostname', 'utf8').trim();
+    const out = await h.run(content, { url: h.siteUrl('/file-tricks'), wait: 'idle' });
+    expect(out.title).toBe('File tricks');
+    if (hostname.length >= 4) expect(out.html).not.toContain(hostname);
+    expect(reported(out.html)).toBe('page');
+  });
+
+  it('blocks service workers', async () => {
+    const out = await h.run(content, { url: h.siteUrl('/sw'), wait: 'idle' });
+    expect(reported(out.html)).toMatch(/^sw (refused|unavailable)$/);
+  });
+});
+
+describe('isolation between tasks', () => {
+  it('starts every task without the cookies or storage of the one before', async () => {
+    const first = await h.run(content, { url: h.siteUrl('/set-state') });
+    // Within the task the state exists (so the check below can fail)...
+    expect(first.html).toContain('js_cookie=secret-js');
+    expect(first.html).toContain('header_cookie=secret-header');
+    expect(first.html).toContain('ls=secret-ls');
+    // ...and the next task on the same origin sees none of it.
+    const second = await h.run(content, { url: h.siteUrl('/show-state') });
+    expect(second.html).toContain('server-saw=[]');
+    expect(second.html).toContain('cookies=[] ls=[null] ss=[null]');
+  });
+});
+
+describe('cancellation', () => {
+  it('closes the page of a cancelled task at once and frees its slot', async () => {
+    const { pool } = await h.base.use(browserPoolService);
+    const ctx = h.context();
+    const running = h.run(content, { url: h.siteUrl('/slow?id=cancel'), wait: 'load' }, ctx);
+    await h.fixture.held('cancel');
+    ctx.abort(new Error('cancelled by the caller'));
+    await expect(running).rejects.toThrow('cancelled by the caller');
+    expect(pool.stats().active).toBe(0);
+    h.fixture.release('cancel');
+    const after = await h.run(content, { url: h.siteUrl('/article') });
+    expect(after.title).toBe('Growing Tomatoes at Home');
+  });
+});
+
+describe('control: with 127.0.0.0/8 allowed the same probes reach the canary', () => {
+  let open: BrowserHarness;
+  let canary2: LocalServer;
+  beforeAll(async () => {
+    canary2 = await startLocalServer({ host: '127.0.0.2' });
+    open = await startBrowserHarness({ env: { NETWORK_ALLOWLIST: '127.0.0.0/8', BROWSER_CONCURRENCY: '2' } });
+  });
+  afterAll(async () => {
+    await open?.close();
+    await canary2?.close();
+  });
+
+  it('sees the sub-resource and iframe requests', async () => {
+    await open.run(content, { url: open.siteUrl(`/probe?target=http://canary.fixture.test:${canary2.port}`), wait: 'idle' });
+    const paths = canary2.requests.map((r) => r.url);
+    expect(paths).toContain('/img.png');
+    expect(paths).toContain('/frame');
+    expect(canary2.requests.find((r) => r.url === '/img.png')?.host).toBe(`canary.fixture.test:${canary2.port}`);
+  });
+});

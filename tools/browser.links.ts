@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
+import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
+import { selectLinks } from '../src/browser/links.js';
+import { collectLinks } from '../src/browser/page-scripts.js';
+
+const MAX_LINKS = 5000;
+
+export default defineBrowserTool({
+  name: 'browser.links',
+  title: 'Links of a web page',
+  description:
+    'Loads a web page in headless Chromium (scripts run) and lists its http(s) links as absolute URLs with their text, in page order, de-duplicated, fragments removed; ' +
+    'in-page #anchors, javascript:, mailto: and other schemes are left out. filter: all (default), internal (same registrable domain as the page after redirects, e.g. www.example.com and blog.example.com) or external. At most 5000.',
+  input: z.object({
+    url: pageUrlInput,
+    filter: z.enum(['all', 'internal', 'external']).default('all').describe('all, internal (same registrable domain as the page) or external. Default all.'),
+    wait: waitInput,
+  }),
+  output: z.object({
+    count: z.number().int().describe('Number of links returned.'),
+    links: z.array(z.object({ url: z.string().describe('Absolute URL.'), text: z.string().describe('Link text ("" if none).') })),
+  }),
+  price: '0.003',
+  annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+  timeoutMs: 60_000,
+  concurrency: 8,
+  example: { url: 'https://example.com/', filter: 'external' },
+  async render(page, i, { opened }) {
+    const raw = await page.evaluate(collectLinks, MAX_LINKS * 4);
+    const links = selectLinks(raw, opened.url, i.filter).slice(0, MAX_LINKS);
+    return { count: links.length, links };
+  },
+});
