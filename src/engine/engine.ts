@@ -2,6 +2,7 @@
 // charges in the same transaction that creates the task, runs workers (optionally), and answers
 // "what is this task now" and "wait until it settles". It knows nothing about HTTP or MCP.
 import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import type { Config } from '../config.js';
 import { PaymentRequired, Unauthorized, Unprocessable } from '../errors.js';
 import { newId } from '../ids.js';
@@ -57,6 +58,9 @@ export class Engine {
   private readonly log: Logger;
   private readonly pool: WorkerPool | undefined;
   private readonly maintenance: Maintenance;
+  /** Task ids settled in any process (store.onTaskSettled), as events named by id for waitFor. */
+  private readonly settledAnywhere = new EventEmitter().setMaxListeners(0);
+  private unsubscribeSettled: (() => void) | undefined;
 
   constructor(o: EngineOptions) {
     this.store = o.store;
@@ -93,6 +97,8 @@ export class Engine {
 
   async stop(graceMs?: number): Promise<void> {
     this.maintenance.stop();
+    this.unsubscribeSettled?.();
+    this.unsubscribeSettled = undefined;
     await this.pool?.stop(graceMs);
   }
 
@@ -119,7 +125,8 @@ export class Engine {
         input,
         payer: opts.payer,
         priceMicros: price,
-        maxAttempts: this.config.engine.maxAttempts,
+        // A tool with side effects runs at most once: after a crash its task fails (refunded) instead of rerunning.
+        maxAttempts: this.registry.get(toolName).sideEffects ? 1 : this.config.engine.maxAttempts,
         now,
         payment: opts.payment ?? null,
       },
@@ -192,24 +199,35 @@ export class Engine {
         clearTimeout(deadline);
         clearInterval(poller);
         this.events.off('settled', onSettled);
+        this.settledAnywhere.off(taskId, onSettledAnywhere);
         signal?.removeEventListener('abort', onAbort);
         resolve(t);
       };
       const onSettled = (t: TaskRow) => {
         if (t.id === taskId) finish(t);
       };
+      // Settled by a worker in another process: re-read it now instead of at the next poll.
+      const onSettledAnywhere = () => void check();
       const check = async () => {
         const t = await this.store.getTask(taskId).catch(() => null);
         if (t && isTerminal(t.status)) finish(t);
       };
       const onAbort = () => void this.store.getTask(taskId).then(finish, () => finish(first));
       this.events.on('settled', onSettled);
+      this.listenForSettlements();
+      this.settledAnywhere.on(taskId, onSettledAnywhere);
       signal?.addEventListener('abort', onAbort, { once: true });
       const deadline = setTimeout(() => void this.store.getTask(taskId).then(finish, () => finish(first)), timeoutMs);
       const poller = setInterval(() => void check(), this.config.engine.pollIntervalMs);
       // The task may have settled between the first read and subscribing.
       void check();
     });
+  }
+
+  /** One store subscription per engine, opened by the first waiter, fanned out by task id. */
+  private listenForSettlements(): void {
+    if (this.unsubscribeSettled || !this.store.onTaskSettled) return;
+    this.unsubscribeSettled = this.store.onTaskSettled((id) => this.settledAnywhere.emit(id));
   }
 
   async listByPayer(payer: Payer, limit: number, beforeCreatedAt?: number): Promise<TaskRow[]> {

@@ -39,6 +39,7 @@ export class WorkerPool {
   private pollTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private readonly onWake = () => this.wake();
+  private unsubscribeAvailable: (() => void) | undefined;
   private readonly onCancel = (id: string) => this.abortLocal(id, new AbortReason('cancelled', 'Cancelled by the caller.'));
 
   constructor(private readonly o: WorkerPoolOptions) {
@@ -54,6 +55,11 @@ export class WorkerPool {
     this.stopped = false;
     this.o.events.on('submitted', this.onWake);
     this.o.events.on('cancel-requested', this.onCancel);
+    // Tasks submitted or requeued by other processes (PostgreSQL NOTIFY); polling below stays the guarantee.
+    this.unsubscribeAvailable = this.o.store.onTaskAvailable?.((tool) => {
+      // An empty tool means "look anyway" (the listener reconnected and may have missed some).
+      if (!tool || !this.o.onlyTools || this.o.onlyTools.includes(tool)) this.wake();
+    });
     this.pollTimer = setInterval(this.onWake, this.o.config.engine.pollIntervalMs);
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), Math.max(250, Math.floor(this.o.config.engine.leaseMs / 3)));
     this.pollTimer.unref();
@@ -67,6 +73,8 @@ export class WorkerPool {
     this.stopped = true;
     this.o.events.off('submitted', this.onWake);
     this.o.events.off('cancel-requested', this.onCancel);
+    this.unsubscribeAvailable?.();
+    this.unsubscribeAvailable = undefined;
     clearInterval(this.pollTimer);
     const all = Promise.all([...this.running.values()].map((r) => r.done));
     let timer: NodeJS.Timeout | undefined;
@@ -95,24 +103,31 @@ export class WorkerPool {
       });
   }
 
-  private toolsAtLimit(): string[] {
+  /** Tools at their concurrency limit here, and the smallest room any other limited tool has left. */
+  private toolRoom(tools: readonly string[]): { full: string[]; smallestRoom: number } {
     const counts = new Map<string, number>();
     for (const r of this.running.values()) counts.set(r.task.tool, (counts.get(r.task.tool) ?? 0) + 1);
     const full: string[] = [];
-    for (const [tool, n] of counts) {
+    let smallestRoom = Number.POSITIVE_INFINITY;
+    for (const tool of tools) {
       const limit = this.o.registry.has(tool) ? this.o.registry.get(tool).concurrency : undefined;
-      if (limit !== undefined && n >= limit) full.push(tool);
+      if (limit === undefined) continue;
+      const room = limit - (counts.get(tool) ?? 0);
+      if (room <= 0) full.push(tool);
+      else smallestRoom = Math.min(smallestRoom, room);
     }
-    return full;
+    return { full, smallestRoom };
   }
 
   private async tick(): Promise<void> {
     const onlyTools = this.o.onlyTools ?? this.o.registry.names;
     while (!this.stopped && this.running.size < this.concurrency) {
-      const excludeTools = this.toolsAtLimit();
+      const { full: excludeTools, smallestRoom } = this.toolRoom(onlyTools);
       const free = this.concurrency - this.running.size;
-      // Claim one at a time while some tool is close to its limit, so a batch cannot overshoot it.
-      const limit = this.o.registry.list().some((t) => t.concurrency !== undefined) ? 1 : free;
+      // A batch no larger than the smallest room any claimable limited tool has left cannot overshoot a
+      // limit, whatever mix of tools it returns. (One at a time would cost a store round trip per task,
+      // which caps a worker at ~100 tasks/s on a networked database.)
+      const limit = Math.max(1, Math.min(free, smallestRoom));
       const claimed = await this.o.store.claimTasks({
         owner: this.owner,
         limit,
@@ -175,6 +190,17 @@ export class WorkerPool {
         return;
       }
       case 'abandon': {
+        if (registry.get(task.tool).sideEffects) {
+          // It may already have acted (notified someone): never run it a second time; fail and refund.
+          const settled = await store.failTask(
+            task.id,
+            this.owner,
+            { error: 'The worker stopped while this task ran; it is not retried because it has side effects.', kind: 'crashed', refund: true },
+            now,
+          );
+          if (settled) events.emit('settled', settled, now - started);
+          return;
+        }
         // Shutting down: give the task back at once so another worker (or our restart) runs it.
         await store.retryTask(task.id, this.owner, 'Interrupted by a worker shutdown.', now, now);
         return;

@@ -1,10 +1,13 @@
 // Assembles what `serve` exposes besides REST: artifact files, MCP over HTTP, A2A, x402, and the
 // lead service (started in-process unless LEADS_BASE_URL points elsewhere). Each piece lives in its
 // own module; this file only wires them.
+import { startX402, type X402Payments } from '../billing/x402/payments.js';
 import type { Config } from '../config.js';
+import { TaskMetrics } from '../engine/metrics.js';
 import type { Logger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import type { HttpAppOptions } from './app.js';
+import { x402HttpOptions } from './x402-door.js';
 import { startLeadsService, type RunningLeadsService } from '../leads/service.js';
 import { createFilesRouter } from './files.js';
 import { artifactStoreService } from '../storage/service.js';
@@ -19,6 +22,7 @@ export interface FrontDoors {
 }
 
 export async function buildFrontDoors(baseConfig: Config, log: Logger, opts: { workerOnly?: boolean } = {}): Promise<FrontDoors> {
+  let x402: X402Payments | undefined;
   // The lead service runs in-process unless LEADS_BASE_URL points at one elsewhere; its URL and an
   // operator key go into the config the homeservices tools read.
   let config = baseConfig;
@@ -29,12 +33,25 @@ export async function buildFrontDoors(baseConfig: Config, log: Logger, opts: { w
   }
   return {
     config,
-    httpOptions: async (rt) => ({
+    httpOptions: async (rt) => {
+      // One metrics instance, so every door can add its own lines to /metrics.
+      const metrics = new TaskMetrics(rt.engine.events);
+      const options: HttpAppOptions = { metrics, mounts: [], readAuthorizers: [] };
       // Signed artifact downloads (screenshots, PDFs).
-      mounts: [{ path: '/files', router: createFilesRouter({ getStore: () => rt.scope.use(artifactStoreService), secret: resolveSecret(rt.config) }) }],
-    }),
-    describe: () => (leads ? { leads: leads.url } : {}),
+      options.mounts = [...(options.mounts ?? []), { path: '/files', router: createFilesRouter({ getStore: () => rt.scope.use(artifactStoreService), secret: resolveSecret(rt.config) }) }];
+      // x402 (off unless X402_PAY_TO is set): payment gate, wallet sign-in, GET /v1/tasks, settlement.
+      x402 = await startX402(rt);
+      if (x402) {
+        const pay = x402HttpOptions(x402, rt, metrics);
+        options.paymentGate = pay.paymentGate;
+        options.readAuthorizers = [...(options.readAuthorizers ?? []), ...pay.readAuthorizers];
+        options.mounts = [...(options.mounts ?? []), ...pay.mounts];
+      }
+      return options;
+    },
+    describe: () => ({ ...x402?.describe(), ...(leads ? { leads: leads.url } : {}) }),
     close: async () => {
+      await x402?.close();
       await leads?.close();
     },
   };

@@ -168,6 +168,44 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       },
     },
   };
+  if (opts.x402) {
+    // Wallet identity (x402 sign-in-with-x): list the tasks a wallet paid for; read them without poll tokens.
+    for (const p of [paths['/v1/tasks/{task_id}'], paths['/v1/tasks/{task_id}/cancel']]) {
+      for (const op of Object.values(p as Record<string, { security: unknown[] }>)) op.security.push({ siwx: [] });
+    }
+    paths['/v1/tasks'] = {
+      get: {
+        operationId: 'list_tasks',
+        summary: 'List the tasks a signed-in wallet paid for (or an API key created), newest first',
+        security: [{ siwx: [] }, { apiKey: [] }],
+        parameters: [
+          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+          { name: 'before', in: 'query', required: false, schema: { type: 'string', format: 'date-time' }, description: 'next_before of the previous page.' },
+        ],
+        responses: {
+          '200': {
+            description: 'The tasks.',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    wallet: { type: 'string' },
+                    tasks: { type: 'array', items: { $ref: '#/components/schemas/Task' } },
+                    count: { type: 'integer' },
+                    next_before: { type: ['string', 'null'], format: 'date-time' },
+                  },
+                },
+              },
+            },
+          },
+          '400': errorResponse('Invalid limit or before.'),
+          '401': errorResponse('A sign-in that is forged, expired, for another service or already used.'),
+          '402': errorResponse('No credential: PAYMENT-REQUIRED carries a sign-in-with-x challenge to sign.'),
+        },
+      },
+    };
+  }
   const json = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
   paths['/v1/tools'] = { get: { operationId: 'list_tools', summary: 'List tools with prices and schemas', security: [], responses: { '200': json('Tool descriptors.') } } };
   paths['/v1/tools/{tool}'] = {
@@ -199,7 +237,12 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'Prepaid API key, sk_live_…' },
         pollToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Poll token pt_… returned at task creation.' },
-        ...(opts.x402 ? { x402: { type: 'apiKey', in: 'header', name: 'PAYMENT-SIGNATURE', description: 'x402 v2 payment payload (base64).' } } : {}),
+        ...(opts.x402
+          ? {
+              x402: { type: 'apiKey', in: 'header', name: 'PAYMENT-SIGNATURE', description: 'x402 v2 payment payload (base64).' },
+              siwx: { type: 'apiKey', in: 'header', name: 'SIGN-IN-WITH-X', description: 'Signed sign-in-with-x (SIWE) payload (base64) for a challenge from a 402 answer; single use.' },
+            }
+          : {}),
       },
     },
   };

@@ -119,6 +119,14 @@ export interface TaskStore {
   deleteFinishedBefore(cutoff: number): Promise<number>;
   setPayment(id: string, payment: Record<string, unknown>): Promise<void>;
   listTasksByPayer(payer: Payer, limit: number, beforeCreatedAt?: number): Promise<TaskRow[]>;
+  /** x402: tasks that finished before `finishedBefore` with their payment still `pending` (to settle or void). */
+  listUnsettledPayments(finishedBefore: number, limit: number): Promise<TaskRow[]>;
+  /**
+   * SIWX: records a sign-in nonce as used; false when it was used before (a replay). Kept in payment_nonces
+   * under network 'siwx' (the single-use table x402 nonces live in); entries created before `forgetBefore`
+   * are deleted on the way, since their messages have expired.
+   */
+  useSignInNonce(nonce: string, now: number, forgetBefore: number): Promise<boolean>;
   stats(): Promise<StoreStats>;
 
   createKey(key: { id: string; hash: string; prefix: string; label: string | null; balanceMicros: number; now: number }): Promise<ApiKeyRow>;
@@ -128,4 +136,12 @@ export interface TaskStore {
   listKeys(): Promise<ApiKeyRow[]>;
   creditKey(id: string, micros: number, reason: string, now: number): Promise<ApiKeyRow | null>;
   revokeKey(id: string, now: number): Promise<ApiKeyRow | null>;
+
+  // Optional wake-ups across processes (PostgreSQL LISTEN/NOTIFY). They only make things faster: workers
+  // and waiters keep polling, so a missed notification costs latency, never a task. Each returns an
+  // unsubscribe function. Adapters without cross-process signalling (SQLite) leave them out.
+  /** `listener(tool)` runs when a task of `tool` may have become claimable (created, requeued). */
+  onTaskAvailable?(listener: (tool: string) => void): () => void;
+  /** `listener(taskId)` runs when a task reached a terminal state, in whichever process settled it. */
+  onTaskSettled?(listener: (taskId: string) => void): () => void;
 }

@@ -1,0 +1,159 @@
+// Talks to the chain over X402_RPC_URL: the payer checks at acceptance (balance and authorization state
+// in one Multicall3 call), settlement (transferWithAuthorization from the settler account), and what
+// is needed to reconcile a settlement whose answer was lost.
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  parseEventLogs,
+  parseSignature,
+  size,
+  type Address,
+  type Chain,
+  type Hash,
+  type Hex,
+  type PublicClient,
+  type TypedDataDomain,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { eip3009Abi, transferWithAuthorizationTypes } from './token-abi.js';
+import { MULTICALL3_ADDRESS, type TokenInfo } from './tokens.js';
+import type { Authorization } from './wire.js';
+
+export interface PayerState {
+  balance: bigint;
+  /** The authorization's nonce was already used (transferred) or cancelled on chain. */
+  nonceUsed: boolean;
+}
+
+export interface SettlementReceipt {
+  transaction: Hash;
+  succeeded: boolean;
+}
+
+/** How far back (blocks) to look for the transfer of an authorization that is used on chain. */
+const RECONCILE_BLOCKS = 10_000n;
+
+export class ChainAccess {
+  readonly client: PublicClient;
+  private readonly chain: Chain;
+  private readonly settler: ReturnType<typeof privateKeyToAccount> | undefined;
+  /** Sends are serialised so each transaction gets the next account nonce from the node. */
+  private sending: Promise<unknown> = Promise.resolve();
+
+  constructor(opts: { rpcUrl: string; chainId: number; network: string; settlerKey?: Hex | undefined; pollingIntervalMs?: number }) {
+    this.chain = defineChain({
+      id: opts.chainId,
+      name: opts.network,
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [opts.rpcUrl] } },
+      contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
+    });
+    this.client = createPublicClient({ chain: this.chain, transport: http(opts.rpcUrl, { retryCount: 1 }), pollingInterval: opts.pollingIntervalMs ?? 500 });
+    this.settler = opts.settlerKey ? privateKeyToAccount(opts.settlerKey) : undefined;
+  }
+
+  get settlerAddress(): Address | undefined {
+    return this.settler?.address;
+  }
+
+  async chainId(): Promise<number> {
+    return this.client.getChainId();
+  }
+
+  /** name, version and decimals of a token (for assets outside the built-in table). */
+  async tokenInfo(address: Address): Promise<TokenInfo> {
+    const read = (functionName: 'name' | 'version' | 'decimals' | 'symbol') => this.client.readContract({ address, abi: eip3009Abi, functionName });
+    const [name, version, decimals, symbol] = await Promise.all([read('name'), read('version'), read('decimals'), read('symbol').catch(() => 'tokens')]);
+    return { address, name: String(name), version: String(version), decimals: Number(decimals), symbol: String(symbol) };
+  }
+
+  /** Balance and authorization state in one round trip (Multicall3), or two calls where it is missing. */
+  async payerState(token: Address, from: Address, nonce: Hex): Promise<PayerState> {
+    const balanceCall = { address: token, abi: eip3009Abi, functionName: 'balanceOf', args: [from] } as const;
+    const stateCall = { address: token, abi: eip3009Abi, functionName: 'authorizationState', args: [from, nonce] } as const;
+    try {
+      const [balance, nonceUsed] = await this.client.multicall({ contracts: [balanceCall, stateCall], allowFailure: false });
+      return { balance, nonceUsed };
+    } catch (err) {
+      if (!(await this.hasMulticall())) {
+        const [balance, nonceUsed] = await Promise.all([this.client.readContract(balanceCall), this.client.readContract(stateCall)]);
+        return { balance, nonceUsed };
+      }
+      throw err;
+    }
+  }
+
+  private multicallDeployed: boolean | undefined;
+  private async hasMulticall(): Promise<boolean> {
+    this.multicallDeployed ??= ((await this.client.getCode({ address: MULTICALL3_ADDRESS })) ?? '0x') !== '0x';
+    return this.multicallDeployed;
+  }
+
+  /** Smart-wallet (ERC-1271 / ERC-6492) check of an EIP-712 signature, for signatures ECDSA recovery rejects. */
+  async verifyTypedDataOnChain(address: Address, domain: TypedDataDomain, message: Record<string, unknown>, signature: Hex): Promise<boolean> {
+    return this.client.verifyTypedData({ address, domain, types: transferWithAuthorizationTypes, primaryType: 'TransferWithAuthorization', message, signature });
+  }
+
+  async verifyMessageOnChain(address: Address, message: string, signature: Hex): Promise<boolean> {
+    return this.client.verifyMessage({ address, message, signature });
+  }
+
+  /** Submits transferWithAuthorization from the settler account; throws (without spending gas) when it would revert. */
+  async submitTransfer(token: Address, auth: Authorization, signature: Hex): Promise<Hash> {
+    const account = this.settler;
+    if (!account) throw new Error('no settler key configured (X402_SETTLER_KEY)');
+    const wallet = createWalletClient({ account, chain: this.chain, transport: http(this.chain.rpcUrls.default.http[0]) });
+    const base = [auth.from, auth.to, BigInt(auth.value), BigInt(auth.validAfter), BigInt(auth.validBefore), auth.nonce] as const;
+    const send = async (): Promise<Hash> => {
+      // An EOA's 65-byte signature goes as (v, r, s); anything else (ERC-1271 wallets) as bytes.
+      if (size(signature) === 65) {
+        const { r, s, v, yParity } = parseSignature(signature);
+        return wallet.writeContract({ address: token, abi: eip3009Abi, functionName: 'transferWithAuthorization', args: [...base, Number(v ?? BigInt(yParity + 27)), r, s] });
+      }
+      return wallet.writeContract({ address: token, abi: eip3009Abi, functionName: 'transferWithAuthorization', args: [...base, signature] });
+    };
+    const next = this.sending.then(send, send);
+    this.sending = next.catch(() => undefined);
+    return next;
+  }
+
+  async waitForReceipt(hash: Hash, timeoutMs = 120_000): Promise<SettlementReceipt> {
+    const receipt = await this.client.waitForTransactionReceipt({ hash, timeout: timeoutMs });
+    return { transaction: hash, succeeded: receipt.status === 'success' };
+  }
+
+  /** Whether the chain already holds a receipt for `hash` (a submission whose answer was lost). */
+  async receiptOf(hash: Hash): Promise<SettlementReceipt | null> {
+    try {
+      const receipt = await this.client.getTransactionReceipt({ hash });
+      return { transaction: hash, succeeded: receipt.status === 'success' };
+    } catch {
+      return null;
+    }
+  }
+
+  /** The transaction that used `nonce` of `from` in a transfer to `to`, searched in recent blocks. */
+  async findTransfer(token: Address, auth: Authorization): Promise<Hash | null> {
+    const latest = await this.client.getBlockNumber();
+    const fromBlock = latest > RECONCILE_BLOCKS ? latest - RECONCILE_BLOCKS : 0n;
+    const logs = await this.client.getLogs({
+      address: token,
+      event: eip3009Abi.find((x) => x.type === 'event' && x.name === 'AuthorizationUsed') as Extract<(typeof eip3009Abi)[number], { name: 'AuthorizationUsed' }>,
+      args: { authorizer: auth.from, nonce: auth.nonce },
+      fromBlock,
+      toBlock: latest,
+    });
+    for (const log of logs) {
+      if (!log.transactionHash) continue;
+      const receipt = await this.client.getTransactionReceipt({ hash: log.transactionHash });
+      const transfers = parseEventLogs({ abi: eip3009Abi, eventName: 'Transfer', logs: receipt.logs });
+      const paid = transfers.some(
+        (t) => t.address.toLowerCase() === token.toLowerCase() && t.args.from.toLowerCase() === auth.from.toLowerCase() && t.args.to.toLowerCase() === auth.to.toLowerCase() && t.args.value === BigInt(auth.value),
+      );
+      if (paid) return log.transactionHash;
+    }
+    return null;
+  }
+}

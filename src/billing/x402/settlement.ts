@@ -1,0 +1,222 @@
+// Settlement after success. When a paid task completes, its EIP-3009 authorization is submitted
+// (transferWithAuthorization from the settler account, or the facilitator's /settle); a task that
+// failed or was cancelled is never settled (its payment becomes `void`). Failed attempts are retried
+// with backoff until the authorization's validBefore, then the payment is recorded `unpaid`.
+//
+// Engine events make this immediate in the process that ran the task; a sweep over the store picks up
+// what another process completed or a crash left pending. Two processes settling the same task at
+// once is harmless: the token accepts an authorization's nonce once, and the loser finds the winner's
+// transfer on chain.
+import type { Hash } from 'viem';
+import type { EngineEvents } from '../../engine/events.js';
+import type { Logger } from '../../logger.js';
+import type { TaskRow, TaskStore } from '../../store/port.js';
+import type { ChainAccess } from './chain.js';
+import type { FacilitatorClient } from './facilitator.js';
+import type { X402Metrics } from './metrics.js';
+import { asPaymentRecord, requirementOf, type PaymentRecord } from './payment-record.js';
+import type { X402Settings } from './settings.js';
+
+export interface SettlerOptions {
+  /** First retry delay; doubles per attempt up to maxRetryMs. */
+  retryBaseMs?: number;
+  maxRetryMs?: number;
+  /** How often the store is swept for payments left pending. */
+  sweepIntervalMs?: number;
+  /** The sweep leaves completions younger than this to the event path of the process that ran them. */
+  sweepGraceMs?: number;
+}
+
+export interface SettlerDeps {
+  store: TaskStore;
+  events: EngineEvents;
+  log: Logger;
+  metrics: X402Metrics;
+  settings: X402Settings;
+  chain?: ChainAccess | undefined;
+  facilitator?: FacilitatorClient | undefined;
+}
+
+/** A settlement that cannot succeed by retrying (the authorization is gone). */
+class SettlementImpossible extends Error {}
+
+/** How long stop() waits for settlements under way. */
+const STOP_GRACE_MS = 10_000;
+/** Stop trying this close to validBefore: a transfer mined after it reverts. */
+const DEADLINE_MARGIN_MS = 5_000;
+
+export class Settler {
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly retryBaseMs: number;
+  private readonly maxRetryMs: number;
+  private readonly sweepIntervalMs: number;
+  private readonly sweepGraceMs: number;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private readonly wakeOnStop = new Set<() => void>();
+  private readonly log: Logger;
+
+  constructor(
+    private readonly d: SettlerDeps,
+    o: SettlerOptions = {},
+  ) {
+    this.retryBaseMs = o.retryBaseMs ?? 2_000;
+    this.maxRetryMs = o.maxRetryMs ?? 60_000;
+    this.sweepIntervalMs = o.sweepIntervalMs ?? 15_000;
+    this.sweepGraceMs = o.sweepGraceMs ?? 5_000;
+    this.log = d.log.child({ component: 'x402-settlement' });
+  }
+
+  start(): void {
+    this.d.events.on('settled', this.onTaskSettled);
+    void this.sweep();
+    this.sweepTimer = setInterval(() => void this.sweep(), this.sweepIntervalMs);
+    this.sweepTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.d.events.off('settled', this.onTaskSettled);
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    for (const wake of this.wakeOnStop) wake();
+    // A transfer already submitted is waited for a little; if it takes longer, the next start's sweep
+    // finds it on chain (its hash is recorded) and finishes the record.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.inFlight.values()]), new Promise((r) => (timer = setTimeout(r, STOP_GRACE_MS)))]);
+    clearTimeout(timer);
+  }
+
+  /** Resolves when nothing is being settled in this process (tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  private readonly onTaskSettled = (task: TaskRow): void => {
+    this.take(task);
+  };
+
+  private async sweep(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const tasks = await this.d.store.listUnsettledPayments(Date.now() - this.sweepGraceMs, 100);
+      for (const t of tasks) this.take(t);
+    } catch (err) {
+      this.log.warn('sweep for pending x402 settlements failed', { err });
+    }
+  }
+
+  private take(task: TaskRow): void {
+    if (this.stopped || task.payer.kind !== 'x402' || this.inFlight.has(task.id)) return;
+    const record = asPaymentRecord(task.payment);
+    if (!record || record.status !== 'pending') return;
+    const run = (task.status === 'complete' ? this.settle(task.id, record) : this.voidPayment(task, record))
+      .catch((err: unknown) => this.log.error('x402 settlement crashed; the sweep will retry it', { taskId: task.id, err }))
+      .finally(() => this.inFlight.delete(task.id));
+    this.inFlight.set(task.id, run);
+  }
+
+  private async voidPayment(task: TaskRow, record: PaymentRecord): Promise<void> {
+    const reason = `The task ${task.status === 'cancelled' ? 'was cancelled' : 'failed'}, so the payment was not collected; the authorization was never submitted and lapses at ${record.valid_before}.`;
+    await this.finish(task.id, { ...record, status: 'void', reason }, 'void');
+  }
+
+  private async settle(taskId: string, initial: PaymentRecord): Promise<void> {
+    let record = initial;
+    const deadline = Date.parse(record.valid_before) - DEADLINE_MARGIN_MS;
+    for (let attempt = (record.settle_attempts ?? 0) + 1; !this.stopped; attempt++) {
+      if (Date.now() >= deadline) {
+        const why = record.last_error ? `last error: ${record.last_error}` : 'the task finished too late';
+        await this.finish(taskId, { ...record, status: 'unpaid', reason: `Settlement did not succeed before the authorization expired (${why}).` }, 'unpaid');
+        return;
+      }
+      try {
+        const transaction = await this.attempt(taskId, record, (tx) => {
+          record = { ...record, transaction: tx };
+          return this.d.store.setPayment(taskId, record as unknown as Record<string, unknown>);
+        });
+        await this.finish(taskId, { ...record, status: 'settled', transaction, settled_at: new Date().toISOString(), settle_attempts: attempt }, 'settled');
+        return;
+      } catch (err) {
+        const message = errorSummary(err);
+        record = { ...record, settle_attempts: attempt, last_error: message };
+        if (err instanceof SettlementImpossible) {
+          await this.finish(taskId, { ...record, status: 'unpaid', reason: message }, 'unpaid');
+          return;
+        }
+        await this.d.store.setPayment(taskId, record as unknown as Record<string, unknown>);
+        this.d.metrics.settlementRetried();
+        const delay = Math.min(this.maxRetryMs, this.retryBaseMs * 2 ** (attempt - 1), Math.max(0, deadline - Date.now()));
+        this.log.warn('x402 settlement failed; retrying', { taskId, attempt, error: message, retryInMs: delay });
+        await this.pause(delay);
+      }
+    }
+  }
+
+  /** One try; `submitted` records the transaction hash before waiting for it to be mined. */
+  private async attempt(taskId: string, r: PaymentRecord, submitted: (tx: Hash) => Promise<void>): Promise<string> {
+    const { chain, facilitator, settings } = this.d;
+    if (settings.mode === 'facilitator' && facilitator) {
+      const answer = await facilitator.settle({
+        x402Version: r.x402_version,
+        authorization: r.authorization,
+        signature: r.signature,
+        requirements: requirementOf(r, settings),
+        resource: { url: r.resource_url, description: '', mimeType: 'application/json' },
+      });
+      if (answer.success && answer.transaction) return answer.transaction;
+      // A lost answer to an earlier /settle looks like a used nonce: look for our transfer.
+      if (answer.errorReason === 'invalid_exact_evm_nonce_already_used' && chain) {
+        const tx = await chain.findTransfer(settings.token.address, r.authorization);
+        if (tx) return tx;
+      }
+      throw new Error(`facilitator settle refused: ${answer.errorReason ?? 'no reason given'}${answer.errorMessage ? ` (${answer.errorMessage})` : ''}`);
+    }
+    if (!chain) throw new Error('no way to settle: neither X402_RPC_URL with X402_SETTLER_KEY nor X402_FACILITATOR_URL');
+    const token = settings.token.address;
+    if (r.transaction) {
+      const prior = await chain.receiptOf(r.transaction as Hash);
+      if (prior?.succeeded) return r.transaction;
+    }
+    const state = await chain.payerState(token, r.authorization.from, r.authorization.nonce);
+    if (state.nonceUsed) {
+      const tx = await chain.findTransfer(token, r.authorization);
+      if (tx) return tx;
+      throw new SettlementImpossible('The authorization was used on chain without a transfer to this service (the payer cancelled it).');
+    }
+    this.log.debug('submitting transferWithAuthorization', { taskId });
+    const hash = await chain.submitTransfer(token, r.authorization, r.signature);
+    await submitted(hash);
+    const receipt = await chain.waitForReceipt(hash);
+    if (!receipt.succeeded) throw new Error(`the transfer transaction ${hash} reverted`);
+    return hash;
+  }
+
+  private async finish(taskId: string, record: PaymentRecord, outcome: 'settled' | 'unpaid' | 'void'): Promise<void> {
+    const { last_error: _lastError, ...kept } = record;
+    const final = outcome === 'unpaid' ? record : kept;
+    await this.d.store.setPayment(taskId, final as unknown as Record<string, unknown>);
+    this.d.metrics.settlementEnded(outcome, BigInt(record.amount));
+    const fields = { taskId, payer: record.payer, amount: record.amount, transaction: record.transaction, reason: record.reason };
+    if (outcome === 'unpaid') this.log.warn('x402 payment recorded unpaid', fields);
+    else this.log.info(`x402 payment ${outcome}`, fields);
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeOnStop.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeOnStop.add(done);
+    });
+  }
+}
+
+/** First lines of an error (viem puts the revert reason on the line after its summary). */
+function errorSummary(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const text = (err as { shortMessage?: string }).shortMessage ?? err.message;
+  return text.split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 2).join(' ').slice(0, 300);
+}

@@ -1,0 +1,78 @@
+// The two store operations x402 adds, on every adapter: single-use sign-in nonces, and listing the paid
+// tasks whose settlement is still pending (what the settlement sweep picks up).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TaskStore } from '../../src/store/port.js';
+import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { storeFactories } from '../support/store-factories.js';
+
+const factories: { name: string; open: () => Promise<TaskStore> }[] = [
+  {
+    name: 'sqlite',
+    open: async () => {
+      const s = new SqliteStore(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'au-x402-store-')), 'db.sqlite'));
+      await s.migrate();
+      return s;
+    },
+  },
+  ...storeFactories,
+];
+
+let n = 0;
+for (const factory of factories) {
+  describe(`x402 store operations: ${factory.name}`, () => {
+    let store: TaskStore | undefined;
+    afterEach(async () => {
+      await store?.close();
+      store = undefined;
+    });
+
+    it('spends a sign-in nonce once, even when raced, and forgets expired ones', async () => {
+      store = await factory.open();
+      const s = store;
+      const results = await Promise.all(Array.from({ length: 10 }, () => s.useSignInNonce('nonce-race', 1_000, 0)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await s.useSignInNonce('nonce-race', 2_000, 0)).toBe(false);
+      expect(await s.useSignInNonce('nonce-other', 2_000, 0)).toBe(true);
+      // Once forgotten (created before forgetBefore), the record is gone.
+      expect(await s.useSignInNonce('nonce-late', 3_000, 1_500)).toBe(true);
+      expect(await s.useSignInNonce('nonce-race', 3_000, 1_500)).toBe(true);
+      // Sign-in nonces never collide with payment nonces of tasks.
+      const created = await s.createTask(
+        { id: `task_xs${++n}`, tool: 't', input: {}, payer: { kind: 'x402', id: '0xabc' }, priceMicros: 1, maxAttempts: 1, now: 1 },
+        { nonce: { network: 'eip155:8453', asset: '0xa', payer: '0xabc', nonce: 'nonce-pay' } },
+      );
+      expect(created.kind).toBe('created');
+      expect(await s.useSignInNonce('nonce-pay', 3_000, 0)).toBe(true);
+    });
+
+    it('lists finished x402 tasks whose payment is still pending, oldest first', async () => {
+      store = await factory.open();
+      const s = store;
+      const mk = async (payment: Record<string, unknown> | null, payer: 'x402' | 'key', finish: 'complete' | 'failed' | null, now: number) => {
+        const id = `task_xl${++n}`;
+        await s.createTask({ id, tool: 't', input: {}, payer: { kind: payer, id: 'p' }, priceMicros: 0, maxAttempts: 1, now, payment });
+        if (finish) {
+          const [claimed] = await s.claimTasks({ owner: 'w', limit: 1, leaseMs: 10_000, now });
+          expect(claimed?.id).toBe(id);
+          if (finish === 'complete') await s.completeTask(id, 'w', {}, now + 1);
+          else await s.failTask(id, 'w', { error: 'x', kind: 'permanent', refund: false }, now + 1);
+        }
+        return id;
+      };
+      const completed = await mk({ status: 'pending', scheme: 'exact' }, 'x402', 'complete', 100);
+      const failed = await mk({ status: 'pending', scheme: 'exact' }, 'x402', 'failed', 200);
+      await mk({ status: 'settled', scheme: 'exact' }, 'x402', 'complete', 300);
+      await mk(null, 'key', 'complete', 500);
+      const recent = await mk({ status: 'pending', scheme: 'exact' }, 'x402', 'complete', 10_000);
+      await mk({ status: 'pending', scheme: 'exact' }, 'x402', null, 11_000); // not finished yet
+      expect((await s.listUnsettledPayments(5_000, 10)).map((t) => t.id)).toEqual([completed, failed]);
+      expect((await s.listUnsettledPayments(20_000, 10)).map((t) => t.id)).toEqual([completed, failed, recent]);
+      expect((await s.listUnsettledPayments(20_000, 1)).map((t) => t.id)).toEqual([completed]);
+      await s.setPayment(completed, { status: 'settled', scheme: 'exact' });
+      expect((await s.listUnsettledPayments(20_000, 10)).map((t) => t.id)).toEqual([failed, recent]);
+    });
+  });
+}
