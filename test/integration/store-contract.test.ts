@@ -95,9 +95,9 @@ for (const factory of factories) {
       const s = await open();
       const now = Date.now();
       await s.createKey({ id: 'key_c1', hash: `h-${Math.random()}`, prefix: 'sk_live_aaaaaa', label: null, balanceMicros: 2500, now });
-      const t1 = newTask({ payer: { kind: 'key', id: 'key_c1' } });
-      const t2 = newTask({ payer: { kind: 'key', id: 'key_c1' } });
-      const t3 = newTask({ payer: { kind: 'key', id: 'key_c1' } });
+      const t1 = newTask({ payer: { kind: 'key', id: 'key_c1' }, now });
+      const t2 = newTask({ payer: { kind: 'key', id: 'key_c1' }, now });
+      const t3 = newTask({ payer: { kind: 'key', id: 'key_c1' }, now });
       expect((await s.createTask(t1, { chargeKeyId: 'key_c1' })).kind).toBe('created');
       expect((await s.createTask(t2, { chargeKeyId: 'key_c1' })).kind).toBe('created');
       const short = await s.createTask(t3, { chargeKeyId: 'key_c1' });
@@ -137,7 +137,7 @@ for (const factory of factories) {
       const s = await open();
       const now = Date.now();
       await s.createKey({ id: 'key_c2', hash: `h-${Math.random()}`, prefix: 'sk_live_bbbbbb', label: null, balanceMicros: 1000, now });
-      const t = newTask({ tool: 'x.recover', payer: { kind: 'key', id: 'key_c2' }, maxAttempts: 2 });
+      const t = newTask({ tool: 'x.recover', payer: { kind: 'key', id: 'key_c2' }, maxAttempts: 2, now });
       await s.createTask(t, { chargeKeyId: 'key_c2' });
       await s.claimTasks({ owner: 'dead', limit: 1, leaseMs: 10, now, onlyTools: ['x.recover'] });
       expect(await s.recoverExpiredLeases(now + 5)).toEqual({ requeued: 0, failed: 0 });
@@ -153,8 +153,8 @@ for (const factory of factories) {
     it('renewLeases reports held and cancel-requested tasks; cancel of pending is immediate', async () => {
       const s = await open();
       const now = Date.now();
-      const running = newTask({ tool: 'x.renew' });
-      const pending = newTask({ tool: 'x.pending' });
+      const running = newTask({ tool: 'x.renew', now });
+      const pending = newTask({ tool: 'x.pending', now });
       await s.createTask(running);
       await s.createTask(pending);
       await s.claimTasks({ owner: 'w', limit: 1, leaseMs: 1000, now, onlyTools: ['x.renew'] });
