@@ -34,6 +34,8 @@ const commands: Record<string, Command> = {
     const { runLeadsCommand } = await import('./cli/leads.js');
     return runLeadsCommand(config, args);
   },
+  // Imported lazily: only the stdio MCP server needs its transport.
+  mcp: async (config, args) => (await import('./cli/mcp.js')).runMcpStdio(config, args),
 };
 
 async function main(argv: string[]): Promise<number | 'running'> {

@@ -170,15 +170,10 @@ export default defineTool({
   name: 'dns.lookup',
   title: 'DNS lookup',
   description:
-    'Looks up the DNS records of a domain name: A, AAAA, MX, TXT, NS, CNAME, SOA, SRV or CAA, or ALL of them ' +
-    '(the default; each type is queried separately). Result: `records` holds only the queried types (MX as ' +
-    '{priority, exchange} lowest priority first; TXT with its chunks joined into one string per record; SOA as ' +
-    'an object, null if none; SRV as {priority, weight, port, name}; CAA as {critical, tag, value}). A name that ' +
-    'does not exist gives `exists: false`; a type with no records gives an empty array and an entry in `notes` ' +
-    'saying why, e.g. {"MX": "no MX records"}: both are normal results, not errors. For a name that is an alias ' +
-    '(CNAME), the other types are those of the name it points to, as resolvers answer. Query service records ' +
-    'by their full name, e.g. _sip._tcp.example.com for SRV. Unicode domains are accepted and returned in ' +
-    'punycode. The task fails only when DNS servers fail or do not answer (retried automatically).',
+    'DNS records of a domain: A, AAAA, MX, TXT, NS, CNAME, SOA, SRV, CAA, or ALL (default; one query per type). ' +
+    '`records` holds only the queried types. A missing name gives `exists: false`; a type with no records gives ' +
+    'an empty array (SOA: null) and a `notes` entry: normal results, not errors. Query SRV by full name ' +
+    '(_sip._tcp.example.com). Fails only when DNS servers fail (retried).',
   input: dnsLookupInput,
   output: dnsLookupOutput,
   price: '0.001',

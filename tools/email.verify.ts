@@ -22,13 +22,10 @@ export default defineTool({
   name: 'email.verify',
   title: 'Verify an e-mail address',
   description:
-    'Checks whether an e-mail address can receive mail, without sending any: RFC 5321 syntax (IDN domains ' +
-    'accepted), the domain\'s MX records (with the A/AAAA fallback and RFC 7505 null MX), and an SMTP probe ' +
-    'of its mail server (RCPT TO the address and a random one, to spot catch-all domains). Returns status ' +
-    'DELIVERABLE, UNDELIVERABLE, RISKY or UNKNOWN with a status_detail code, a 0-1 quality_score, flags for ' +
-    'disposable, free and role-based addresses, and a typo suggestion (gmial.com → gmail.com). Providers ' +
-    'that accept every address at SMTP time (Yahoo, AOL, consumer Outlook) give UNKNOWN accepts_all_provider. ' +
-    'Usually takes under 2 s; at most about 35 s for slow or greylisting servers.',
+    'Checks whether an e-mail address can receive mail without sending any: syntax, MX (null MX, A fallback) ' +
+    'and an SMTP probe (catch-all detected). Returns DELIVERABLE, UNDELIVERABLE, RISKY or UNKNOWN with a ' +
+    'status_detail code, a 0–1 quality_score, disposable/free/role flags and a typo suggestion. Yahoo, AOL and ' +
+    'consumer Outlook give UNKNOWN. Usually < 2 s, at most ~35 s.',
   input: emailVerifyInput,
   output: emailVerifyResultSchema,
   price: '0.002',

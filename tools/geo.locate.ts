@@ -45,15 +45,10 @@ export default defineTool({
   name: 'geo.locate',
   title: 'Geocode an address',
   description:
-    'Turns an address or place name into coordinates (WGS84 lat/lng). The built-in data knows US ZIP codes, ' +
-    'the world\'s cities and towns of 1,000+ people, US states, Canadian provinces, Australian states and ' +
-    'countries, so it answers at postal_code, locality, region or country `precision`, never finer: a street ' +
-    'address resolves to its ZIP or city centre, with house number and street kept in `components` as read. ' +
-    '`confidence` (0–1) starts from the precision level and drops when parts contradict (a ZIP in another ' +
-    'city or state) or a name is ambiguous ("Springfield": the most populous is chosen, `candidates` says how ' +
-    'many matched); `notes` says why. Add a state or country to disambiguate ("Springfield, IL", "Paris, ' +
-    'France"). If nothing matches, the task fails with "No place matches …" and is not charged. An operator ' +
-    'may configure a Nominatim, Pelias or Photon server for street-level answers (`source` says which answered).',
+    'Address or place name → WGS84 lat/lng from built-in data (US ZIPs, towns of 1,000+ people, regions, ' +
+    'countries). `precision` is postal_code, locality, region or country, never street. `confidence` (0–1) drops ' +
+    'on contradictions or ambiguity (`candidates`, `notes` say why); add a state or country ("Springfield, IL"). ' +
+    'No match fails the task, not charged.',
   input: geoLocateInput,
   output: geoLocateOutput,
   price: '0.002',

@@ -54,14 +54,10 @@ export default defineTool({
   name: 'ip.geolocate',
   title: 'IP geolocation',
   description:
-    'Locates an IPv4 or IPv6 address: city, region, country, coordinates, time zone, and the network that ' +
-    'announces it (AS number, organisation). City-level only: coordinates are a city centre, typically tens ' +
-    'of km from the user, and can be wrong for VPNs, mobile and satellite networks. `network` is the block the ' +
-    'answer covers. `is_hosting` and `is_mobile` are heuristics from the AS number and organisation name; ' +
-    '`is_proxy` is true only for addresses in the operator\'s proxy list. A private, loopback, documentation ' +
-    'or other non-public address returns a complete result with null location, `reserved_range` naming the ' +
-    'range and a `message`. Data: DB-IP IP to City Lite and RouteViews/NRO/DB-IP AS data, both CC BY 4.0 ' +
-    '(see `source`, `asn_source`); looked up locally, the address is never contacted.',
+    'Locates an IPv4/IPv6 address: city, region, country, coordinates, time zone, AS number and organisation. ' +
+    'City-level only (a city centre; VPN and mobile can mislead). is_hosting/is_mobile are heuristics; is_proxy ' +
+    'comes from an operator list. Non-public addresses return null location with `reserved_range`. Data: DB-IP ' +
+    'Lite and RouteViews/NRO AS data, CC BY 4.0; looked up locally.',
   input: ipGeolocateInput,
   output: ipGeolocateOutput,
   price: '0.001',

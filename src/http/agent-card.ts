@@ -1,5 +1,8 @@
 // The A2A agent card (served at /.well-known/agent.json and /.well-known/agent-card.json): a skill per
-// tool, the API-key security scheme, v0.3 fields plus v1.0 supportedInterfaces.
+// tool, the API-key security scheme, v0.3 fields plus v1.0 supportedInterfaces. One document serves both
+// protocol versions: v0.3 clients read url/preferredTransport/security and the `type` of each scheme,
+// v1.0 clients read supportedInterfaces/securityRequirements and the scheme's `httpAuthSecurityScheme`
+// (ProtoJSON ignores the fields it does not know). The /a2a endpoint speaks both (src/a2a/router.ts).
 import type { ToolRegistry } from '../registry/registry.js';
 
 export function buildAgentCard(registry: ToolRegistry, opts: { publicUrl: string; version: string }): Record<string, unknown> {
@@ -12,7 +15,10 @@ export function buildAgentCard(registry: ToolRegistry, opts: { publicUrl: string
     url: a2aUrl,
     preferredTransport: 'JSONRPC',
     additionalInterfaces: [{ url: a2aUrl, transport: 'JSONRPC' }],
-    supportedInterfaces: [{ url: a2aUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    supportedInterfaces: [
+      { url: a2aUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+      { url: a2aUrl, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+    ],
     version: opts.version,
     documentationUrl: `${opts.publicUrl}/docs`,
     provider: { organization: 'agent-utility', url: opts.publicUrl },
@@ -20,7 +26,12 @@ export function buildAgentCard(registry: ToolRegistry, opts: { publicUrl: string
     defaultInputModes: ['application/json'],
     defaultOutputModes: ['application/json'],
     securitySchemes: {
-      apiKey: { type: 'http', scheme: 'bearer', description: 'Prepaid API key (sk_live_…).' },
+      apiKey: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Prepaid API key (sk_live_…).',
+        httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'sk_live_…', description: 'Prepaid API key (sk_live_…).' },
+      },
     },
     security: [{ apiKey: [] }],
     securityRequirements: [{ schemes: { apiKey: { list: [] } } }],

@@ -8,6 +8,8 @@ import type { Logger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import type { HttpAppOptions } from './app.js';
 import { x402HttpOptions } from './x402-door.js';
+import { createMcpRouter } from '../mcp/http.js';
+import { createA2ARouter } from '../a2a/router.js';
 import { startLeadsService, type RunningLeadsService } from '../leads/service.js';
 import { createFilesRouter } from './files.js';
 import { artifactStoreService } from '../storage/service.js';
@@ -39,6 +41,8 @@ export async function buildFrontDoors(baseConfig: Config, log: Logger, opts: { w
       const options: HttpAppOptions = { metrics, mounts: [], readAuthorizers: [] };
       // Signed artifact downloads (screenshots, PDFs).
       options.mounts = [...(options.mounts ?? []), { path: '/files', router: createFilesRouter({ getStore: () => rt.scope.use(artifactStoreService), secret: resolveSecret(rt.config) }) }];
+      // MCP over streamable HTTP and A2A (JSON-RPC), both on the same engine as REST.
+      options.mounts = [...(options.mounts ?? []), { path: '/mcp', router: createMcpRouter(rt) }, { path: '/a2a', router: createA2ARouter(rt) }];
       // x402 (off unless X402_PAY_TO is set): payment gate, wallet sign-in, GET /v1/tasks, settlement.
       x402 = await startX402(rt);
       if (x402) {

@@ -1,0 +1,62 @@
+// A settled task as an MCP CallToolResult. Success: structuredContent (checked by clients against the
+// tool's outputSchema) plus the same JSON as a text block for clients that only read text; for artifacts a
+// resource_link, and for images under the size cap the image itself. Failure: isError with the sentence.
+import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../logger.js';
+import type { ArtifactStore } from '../storage/artifact-store.js';
+import type { TaskRow } from '../store/port.js';
+import { artifactName, artifactOf, artifactUri } from './artifacts.js';
+
+/** _meta key on results naming the engine task, so REST or the tasks API can find it again. */
+export const TASK_META_KEY = 'agent-utility/task_id';
+
+export interface CallResultDeps {
+  artifacts: () => Promise<ArtifactStore>;
+  /** Images up to this many bytes are inlined; 0 never inlines. */
+  inlineImageMaxBytes: number;
+  log: Logger;
+}
+
+export function errorResult(message: string, taskId?: string): CallToolResult {
+  return {
+    content: [{ type: 'text', text: message }],
+    isError: true,
+    ...(taskId ? { _meta: { [TASK_META_KEY]: taskId } } : {}),
+  };
+}
+
+export async function toCallToolResult(task: TaskRow, d: CallResultDeps): Promise<CallToolResult> {
+  if (task.status === 'failed') return errorResult(task.error ?? `The ${task.tool} task failed.`, task.id);
+  if (task.status === 'cancelled') return errorResult(task.error ?? 'The task was cancelled.', task.id);
+  if (task.status !== 'complete') return errorResult(`The task ${task.id} is still ${task.status}.`, task.id);
+
+  const result = (task.result ?? {}) as Record<string, unknown>;
+  const content: ContentBlock[] = [{ type: 'text', text: JSON.stringify(result) }];
+  const ref = artifactOf(result);
+  if (ref) {
+    content.push({
+      type: 'resource_link',
+      uri: artifactUri(task.id),
+      name: artifactName(ref),
+      mimeType: ref.contentType,
+      description: `${task.tool} output; read it with resources/read or download file_url (valid 24 hours).`,
+      ...(ref.bytes !== undefined ? { size: ref.bytes } : {}),
+    });
+    const image = ref.contentType.startsWith('image/') ? await inlineImage(ref.fileId, ref.bytes, d) : undefined;
+    if (image) content.push({ type: 'image', data: image, mimeType: ref.contentType });
+  }
+  return { content, structuredContent: result, _meta: { [TASK_META_KEY]: task.id } };
+}
+
+async function inlineImage(fileId: string, bytes: number | undefined, d: CallResultDeps): Promise<string | undefined> {
+  if (d.inlineImageMaxBytes <= 0 || (bytes !== undefined && bytes > d.inlineImageMaxBytes)) return undefined;
+  try {
+    const stored = await (await d.artifacts()).get(fileId);
+    if (!stored || stored.body.byteLength > d.inlineImageMaxBytes) return undefined;
+    return stored.body.toString('base64');
+  } catch (err) {
+    // The link still works; an unreadable artifact only costs the inline preview.
+    d.log.warn('could not inline artifact image', { fileId, err });
+    return undefined;
+  }
+}

@@ -1,0 +1,248 @@
+// buildMcpServer: one MCP server over the task engine, for one caller. It only translates: tools/list
+// comes from the registry, every tools/call is an engine task (billed and recorded like REST), the MCP
+// tasks API reads the same tasks, and artifacts are resources. The stdio door builds one for the whole
+// session; the HTTP door builds a fresh one per request (stateless).
+//
+// It uses the SDK's low-level Server rather than McpServer.registerTool: our tools are defined once as JSON
+// Schema by the registry (the same schemas REST and OpenAPI publish), and each call must wait on the
+// engine's settle event instead of McpServer's fixed-interval task polling.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import {
+  CallToolRequestSchema,
+  CancelledNotificationSchema,
+  ErrorCode,
+  GetTaskPayloadRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  RELATED_TASK_META_KEY,
+  type CallToolRequest,
+  type CallToolResult,
+  type CreateTaskResult,
+  type Request,
+  type RequestId,
+  type ServerNotification,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Config } from '../config.js';
+import type { Engine } from '../engine/engine.js';
+import { isTerminal } from '../engine/task-view.js';
+import type { Logger } from '../logger.js';
+import type { ToolRegistry } from '../registry/registry.js';
+import type { ArtifactStore } from '../storage/artifact-store.js';
+import type { TaskRow } from '../store/port.js';
+import { VERSION } from '../version.js';
+import { ARTIFACT_TEMPLATE, listArtifactResources, readArtifactResource } from './artifacts.js';
+import { toCallToolResult, type CallResultDeps } from './call-result.js';
+import { callerKey, ownsTask, submitOptions, type Caller } from './caller.js';
+import { appErrorResult, toMcpError } from './errors.js';
+import type { InFlightCalls } from './in-flight.js';
+import { ProgressRelay } from './progress.js';
+import { EngineTaskStore } from './task-store.js';
+import { buildToolDefinitions } from './tool-definitions.js';
+import { mcpNameIndex } from './tool-names.js';
+
+export interface McpServerDeps {
+  engine: Engine;
+  /** The tools to expose (already narrowed by the operator's allowlist). */
+  registry: ToolRegistry;
+  config: Config;
+  log: Logger;
+  caller: Caller;
+  artifacts: () => Promise<ArtifactStore>;
+  /**
+   * stdio: a request aborted by the client (notifications/cancelled, or the client going away) cancels its
+   * task. Streamable HTTP: a dropped connection is not a cancellation (the spec says so), so this is false
+   * there and cancellation arrives through `inFlight` instead.
+   */
+  cancelOnAbort: boolean;
+  /** Streamable HTTP (stateless): the process-wide index a cancel notification looks calls up in. */
+  inFlight?: InFlightCalls;
+}
+
+const INSTRUCTIONS =
+  'Utility tools for agents. Every call runs as a task on the server and returns when it finishes; ' +
+  'results are in structuredContent (the same JSON is in the text block). Screenshots and PDFs come back ' +
+  'as a resource_link you can read with resources/read (and a signed file_url valid 24 hours). Task-aware ' +
+  'clients may run any tool as an MCP task and poll it. A failed call returns isError with the reason.';
+
+/** Long calls re-check their task at least this often even without a settle event (another process). */
+const WAIT_SLICE_MS = 60_000;
+
+// One JSON Schema validator for every server instance: building an Ajv per (stateless) request would cost
+// more than the rest of the request. The SDK uses it only to check elicitation answers.
+let sharedValidator: AjvJsonSchemaValidator | undefined;
+
+// Tool definitions are computed once per registry (the registry never changes while the process runs).
+const definitionCache = new WeakMap<ToolRegistry, { tools: Tool[]; index: Map<string, string> }>();
+
+function definitionsFor(registry: ToolRegistry): { tools: Tool[]; index: Map<string, string> } {
+  let defs = definitionCache.get(registry);
+  if (!defs) {
+    defs = { tools: buildToolDefinitions(registry), index: mcpNameIndex(registry) };
+    definitionCache.set(registry, defs);
+  }
+  return defs;
+}
+
+export function buildMcpServer(d: McpServerDeps): Server {
+  const { engine, config, caller } = d;
+  const { tools, index } = definitionsFor(d.registry);
+  const resultDeps: CallResultDeps = { artifacts: d.artifacts, inlineImageMaxBytes: config.mcp.inlineImageMaxBytes, log: d.log };
+  const log = d.log.child({ component: 'mcp', caller: callerKey(caller) });
+
+  const toolFor = (mcpName: string): string => {
+    const spec = index.get(mcpName);
+    if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${mcpName}". Available tools: ${[...index.keys()].join(', ')}.`);
+    return spec;
+  };
+
+  const taskStore = new EngineTaskStore({
+    engine,
+    config,
+    caller,
+    log,
+    resultOf: (task) => toCallToolResult(task, resultDeps),
+    async createForCall(request: Request) {
+      if (request.method !== 'tools/call') throw new McpError(ErrorCode.InvalidRequest, `Only tools/call can run as a task (got ${request.method}).`);
+      const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
+      const spec = toolFor(String(params.name));
+      try {
+        return (await engine.submit(spec, params.arguments ?? {}, submitOptions(caller))).task;
+      } catch (err) {
+        throw toMcpError(err, log);
+      }
+    },
+  });
+
+  const server = new Server(
+    { name: 'agent-utility', title: 'agent-utility', version: VERSION },
+    {
+      capabilities: {
+        tools: { listChanged: false },
+        resources: {},
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      },
+      instructions: INSTRUCTIONS,
+      taskStore,
+      jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()),
+    },
+  );
+  server.onerror = (err) => log.debug('mcp protocol error', { err });
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+
+  /** Real faults in a handler are logged and answered generically; McpErrors pass as they are. */
+  const guard =
+    <A extends unknown[], R>(handler: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await handler(...args);
+      } catch (err) {
+        throw toMcpError(err, log);
+      }
+    };
+
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    guard(async (request, extra): Promise<CallToolResult | CreateTaskResult> => {
+      const spec = toolFor(request.params.name);
+      if (request.params.task) {
+        return { task: await taskStore.createTask(request.params.task, extra.requestId, request) };
+      }
+      return callAndWait(spec, request, extra);
+    }),
+  );
+
+  // Blocks until the task settles, on the engine's settle event rather than the SDK's polling loop.
+  server.setRequestHandler(
+    GetTaskPayloadRequestSchema,
+    guard(async (request, extra) => {
+      const { taskId } = request.params;
+      const task = await engine.get(taskId);
+      if (!task || !ownsTask(caller, task)) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+      const settled = await waitUntilSettled(engine, taskId, extra.signal);
+      if (!isTerminal(settled.status)) throw new McpError(ErrorCode.InvalidRequest, 'Request cancelled before the task finished.');
+      const result = await toCallToolResult(settled, resultDeps);
+      return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
+    }),
+  );
+
+  server.setRequestHandler(ListResourcesRequestSchema, guard(async () => ({ resources: await listArtifactResources({ engine, caller }) })));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [ARTIFACT_TEMPLATE] }));
+  server.setRequestHandler(
+    ReadResourceRequestSchema,
+    guard((request) => readArtifactResource(request.params.uri, { engine, caller, artifacts: d.artifacts })),
+  );
+
+  if (d.inFlight) {
+    const inFlight = d.inFlight;
+    // Replaces the SDK's handler, which can only abort requests this very server instance is handling.
+    server.setNotificationHandler(CancelledNotificationSchema, async (notification) => {
+      const requestId = notification.params.requestId;
+      const taskId = requestId === undefined ? undefined : inFlight.taskFor(callerKey(caller), requestId);
+      if (taskId) await engine.cancel(taskId);
+    });
+  }
+
+  async function callAndWait(
+    spec: string,
+    request: CallToolRequest,
+    extra: { signal: AbortSignal; requestId: RequestId; sendNotification: (n: ServerNotification) => Promise<void> },
+  ): Promise<CallToolResult> {
+    const args = request.params.arguments ?? {};
+    let input: unknown;
+    try {
+      input = await engine.validate(spec, args);
+    } catch (err) {
+      return appErrorResult(err, log);
+    }
+    const progressToken = request.params._meta?.progressToken;
+    const relay =
+      progressToken === undefined
+        ? undefined
+        : new ProgressRelay(
+            engine.events,
+            (p) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...p } }),
+            (err) => log.debug('progress notification not sent', { err }),
+          );
+    let task: TaskRow;
+    try {
+      task = (await engine.submitValidated(spec, input, args, submitOptions(caller))).task;
+    } catch (err) {
+      relay?.stop();
+      return appErrorResult(err, log);
+    }
+    relay?.bind(task.id);
+    const release = d.inFlight?.add(callerKey(caller), extra.requestId, task.id);
+    const taskId = task.id;
+    const onAbort = () => {
+      engine.cancel(taskId).catch((err: unknown) => log.warn('could not cancel task', { task: taskId, err }));
+    };
+    if (d.cancelOnAbort) extra.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const settled = await waitUntilSettled(engine, taskId, extra.signal);
+      // MCP drops progress that arrives after the result, and so does the client: send it first.
+      await relay?.finish();
+      return await toCallToolResult(settled, resultDeps);
+    } finally {
+      extra.signal.removeEventListener('abort', onAbort);
+      release?.();
+      relay?.stop();
+    }
+  }
+
+  return server;
+}
+
+/** The task once terminal, or as it is when `signal` aborts (the caller stopped waiting). */
+async function waitUntilSettled(engine: Engine, taskId: string, signal: AbortSignal): Promise<TaskRow> {
+  for (;;) {
+    const task = await engine.waitFor(taskId, WAIT_SLICE_MS, signal);
+    if (!task) throw new McpError(ErrorCode.InternalError, `Task ${taskId} disappeared while running.`);
+    if (isTerminal(task.status) || signal.aborted) return task;
+  }
+}

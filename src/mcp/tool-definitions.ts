@@ -1,0 +1,27 @@
+// The tools/list entries, generated from the registry: underscore names, the SPEC.md name in the title and
+// in _meta, JSON Schemas from the zod definitions (made lean), annotations, the price in the description,
+// and taskSupport "optional" so plain clients get a normal result and task-aware ones may run it as a task.
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolRegistry } from '../registry/registry.js';
+import { leanSchema } from './lean-schema.js';
+import { mcpToolName } from './tool-names.js';
+
+/** _meta key carrying the SPEC.md tool name (dns.lookup) on each tool. */
+export const TOOL_META_KEY = 'agent-utility/tool';
+
+export function buildToolDefinitions(registry: ToolRegistry): Tool[] {
+  return registry.names.map((name) => {
+    const d = registry.descriptor(name);
+    const tool: Tool = {
+      name: mcpToolName(name),
+      title: `${d.title} (${name})`,
+      description: `${d.description.trim()} Price: ${d.price.usd} USD per call.`,
+      inputSchema: leanSchema(d.input_schema, 'input') as Tool['inputSchema'],
+      outputSchema: leanSchema(d.output_schema, 'output') as NonNullable<Tool['outputSchema']>,
+      annotations: { ...d.annotations },
+      execution: { taskSupport: 'optional' },
+      _meta: { [TOOL_META_KEY]: name },
+    };
+    return tool;
+  });
+}
