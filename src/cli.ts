@@ -3,8 +3,6 @@
 // result (a new key, a listing); logs always go to stderr.
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
-import { runKeysCommand } from './cli/keys.js';
-import { runServe, runWorker } from './cli/serve.js';
 import { CliUsageError } from './cli/usage.js';
 import { VERSION } from './version.js';
 
@@ -27,9 +25,10 @@ Configuration is read from environment variables; see README.md.`;
 type Command = (config: Config, args: string[]) => Promise<number | 'running'>;
 
 const commands: Record<string, Command> = {
-  serve: (config, args) => runServe(config, args),
-  worker: (config, args) => runWorker(config, args),
-  keys: (config, args) => runKeysCommand(config, args),
+  // Each command imports only what it needs: `keys list` should not load Chromium drivers, viem or the MCP SDK.
+  serve: async (config, args) => (await import('./cli/serve.js')).runServe(config, args),
+  worker: async (config, args) => (await import('./cli/serve.js')).runWorker(config, args),
+  keys: async (config, args) => (await import('./cli/keys.js')).runKeysCommand(config, args),
   leads: async (config, args) => {
     const { runLeadsCommand } = await import('./cli/leads.js');
     return runLeadsCommand(config, args);
