@@ -30,7 +30,7 @@ export interface RuntimeOptions {
 
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const log = opts.log ?? createLogger(config.logLevel);
-  const store = opts.store ?? (await openStore(config));
+  const store = opts.store ?? (await openStore(config, log));
   const registry = new ToolRegistry(opts.tools ?? allTools);
   if (opts.workerTools) for (const t of opts.workerTools) registry.get(t);
   const scope = new ServiceScope(config, log);

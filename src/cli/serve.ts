@@ -70,7 +70,11 @@ export async function runWorker(config: Config, args: string[]): Promise<'runnin
   const doors = await buildFrontDoors(config, log, { workerOnly: true });
   const rt = await createRuntime(doors.config, { log, workers: true, ...(tools ? { workerTools: tools } : {}) });
   log.info('agent-utility worker started', { owner: rt.engine.workerOwner, tools: tools ?? 'all', store: rt.store.dialect });
+  // The engine's timers do not hold the process open and SQLite keeps no socket: without this a worker
+  // on SQLite would exit as soon as it started.
+  const keepAlive = setInterval(() => undefined, 2 ** 30);
   onShutdown(log, async () => {
+    clearInterval(keepAlive);
     await rt.close();
     await doors.close();
   });

@@ -1,13 +1,27 @@
 // Chooses the store adapter from configuration: SQLite in DATA_DIR by default, PostgreSQL when
-// DATABASE_URL is set.
+// DATABASE_URL is set (in DATABASE_SCHEMA, migrated on open: safe when many processes start at once).
 import path from 'node:path';
 import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
 import type { TaskStore } from './port.js';
+import { PostgresStore } from './postgres-store.js';
 import { SqliteStore } from './sqlite-store.js';
 
-export async function openStore(config: Config): Promise<TaskStore> {
+export async function openStore(config: Config, log?: Logger): Promise<TaskStore> {
   if (config.databaseUrl) {
-    throw new Error('DATABASE_URL is set, but this build has no PostgreSQL store yet; unset it to use SQLite.');
+    const store = new PostgresStore({
+      connectionString: config.databaseUrl,
+      schema: config.database.schema,
+      poolSize: config.database.poolSize,
+      onError: (err) => log?.warn('PostgreSQL connection problem; reconnecting', { err }),
+    });
+    try {
+      await store.migrate();
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    return store;
   }
   const store = new SqliteStore(path.join(config.dataDir, 'agent-utility.db'));
   await store.migrate();

@@ -39,11 +39,25 @@ export const types: pg.CustomTypesConfig = {
     oid === INT8_OID && format !== 'binary' ? parseBigint : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/** Splits `options=` out of the URL: pg lets the URL's options replace ours, and we need both. */
+function splitOptions(connectionString: string): { url: string; options: string | undefined } {
+  try {
+    const url = new URL(connectionString);
+    const options = url.searchParams.get('options') ?? undefined;
+    if (options === undefined) return { url: connectionString, options };
+    url.searchParams.delete('options');
+    return { url: url.toString(), options };
+  } catch {
+    return { url: connectionString, options: undefined };
+  }
+}
+
 export function clientConfig(o: PostgresConnectionOptions): pg.ClientConfig {
+  const { url, options } = splitOptions(o.connectionString);
   return {
-    connectionString: o.connectionString,
+    connectionString: url,
     // search_path set at connection start, so every query on every pooled connection sees one schema.
-    options: `-c search_path=${assertSchemaName(o.schema)}`,
+    options: `${options ? `${options} ` : ''}-c search_path=${assertSchemaName(o.schema)}`,
     application_name: o.applicationName ?? 'agent-utility',
     types,
   };

@@ -95,6 +95,7 @@ for (const factory of factories) {
       const s = await open();
       const now = Date.now();
       await s.createKey({ id: 'key_c1', hash: `h-${Math.random()}`, prefix: 'sk_live_aaaaaa', label: null, balanceMicros: 2500, now });
+      // Created at `now`, so the claim at `now` below sees them however long the awaits above took.
       const t1 = newTask({ payer: { kind: 'key', id: 'key_c1' }, now });
       const t2 = newTask({ payer: { kind: 'key', id: 'key_c1' }, now });
       const t3 = newTask({ payer: { kind: 'key', id: 'key_c1' }, now });
@@ -162,6 +163,162 @@ for (const factory of factories) {
       expect((await s.requestCancel(running.id, now))!.cancelRequested).toBe(true);
       expect(await s.renewLeases('w', [running.id], 1000, now)).toEqual({ held: [running.id], cancelRequested: [running.id] });
       expect(await s.renewLeases('other', [running.id], 1000, now)).toEqual({ held: [], cancelRequested: [] });
+    });
+
+    it('keeps input, result and payment exactly as given (key order, escapes, unicode)', async () => {
+      const s = await open();
+      const now = Date.now();
+      const input = { zeta: 1, alpha: [3, 1, { b: 'x', a: null }], 'naïve ✓': 'a\u0000b', big: 9007199254740991, neg: -0.25 };
+      const t = newTask({ tool: 'x.json', input, now, payment: { z: 1, a: 'two' } });
+      await s.createTask(t);
+      const [claimed] = await s.claimTasks({ owner: 'w', limit: 1, leaseMs: 10_000, now, onlyTools: ['x.json'] });
+      expect(JSON.stringify(claimed!.input)).toBe(JSON.stringify(input));
+      const result = { records: { B: [], A: ['1.2.3.4'] }, domain: 'ex\u0000ample.test', exists: true, note: 'emoji 🎉 and \ud800 lone' };
+      const done = await s.completeTask(t.id, 'w', result, now);
+      expect(JSON.stringify(done!.result)).toBe(JSON.stringify(result));
+      const again = await s.getTask(t.id);
+      expect(JSON.stringify(again!.result)).toBe(JSON.stringify(result));
+      expect(again!.payment).toEqual({ z: 1, a: 'two' });
+      const nullResult = newTask({ tool: 'x.json', now });
+      await s.createTask(nullResult);
+      await s.claimTasks({ owner: 'w', limit: 1, leaseMs: 10_000, now, onlyTools: ['x.json'] });
+      expect((await s.completeTask(nullResult.id, 'w', null, now))!.result).toBeNull();
+    });
+
+    it('concurrent charges of one key never overdraw it', async () => {
+      const s = await open();
+      const now = Date.now();
+      await s.createKey({ id: 'key_c3', hash: `h-${Math.random()}`, prefix: 'sk_live_cccccc', label: null, balanceMicros: 5000, now });
+      const outcomes = await Promise.all(
+        Array.from({ length: 12 }, () => s.createTask(newTask({ payer: { kind: 'key', id: 'key_c3' }, now }), { chargeKeyId: 'key_c3' })),
+      );
+      expect(outcomes.filter((o) => o.kind === 'created')).toHaveLength(5);
+      expect(outcomes.filter((o) => o.kind === 'insufficient_credits')).toHaveLength(7);
+      expect((await s.findKey('key_c3'))!.balanceMicros).toBe(0);
+      expect(await s.listTasksByPayer({ kind: 'key', id: 'key_c3' }, 100)).toHaveLength(5);
+    });
+
+    it('one idempotency key yields one task, even concurrently; a refused request leaves no record', async () => {
+      const s = await open();
+      const now = Date.now();
+      const payer = { kind: 'key' as const, id: 'key_c4' };
+      await s.createKey({ id: 'key_c4', hash: `h-${Math.random()}`, prefix: 'sk_live_dddddd', label: null, balanceMicros: 500, now });
+      const idem = { scope: 'key:key_c4', key: 'same', requestHash: 'h1', windowMs: 60_000 };
+      // Too few credits: refused, and the key is not taken by the refused request.
+      expect((await s.createTask(newTask({ payer, now }), { chargeKeyId: 'key_c4', idempotency: idem })).kind).toBe('insufficient_credits');
+      await s.creditKey('key_c4', 10_000, 'top-up', now);
+      const outcomes = await Promise.all(
+        Array.from({ length: 8 }, () => s.createTask(newTask({ payer, now }), { chargeKeyId: 'key_c4', idempotency: idem })),
+      );
+      const created = outcomes.filter((o) => o.kind === 'created');
+      expect(created).toHaveLength(1);
+      const id = created[0]!.kind === 'created' ? created[0]!.task.id : '';
+      expect(outcomes.every((o) => (o.kind === 'created' || o.kind === 'replayed') && o.task.id === id)).toBe(true);
+      expect(await s.listTasksByPayer(payer, 100)).toHaveLength(1);
+      expect((await s.findKey('key_c4'))!.balanceMicros).toBe(10_500 - 1000);
+    });
+
+    it('many workers claiming at once get each task exactly once, oldest first', async () => {
+      const s = await open();
+      const now = Date.now();
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) {
+        const t = newTask({ tool: 'x.many', now: now - 1000 + i });
+        ids.push(t.id);
+        await s.createTask(t);
+      }
+      const claimedBy = new Map<string, string>();
+      await Promise.all(
+        ['w1', 'w2', 'w3', 'w4', 'w5'].map(async (owner) => {
+          for (;;) {
+            const got = await s.claimTasks({ owner, limit: 3, leaseMs: 10_000, now, onlyTools: ['x.many'] });
+            if (got.length === 0) return;
+            for (const t of got) {
+              expect(claimedBy.has(t.id)).toBe(false);
+              claimedBy.set(t.id, owner);
+            }
+          }
+        }),
+      );
+      expect([...claimedBy.keys()].sort()).toEqual([...ids].sort());
+      const first = await s.claimTasks({ owner: 'late', limit: 1, leaseMs: 10_000, now, onlyTools: ['x.many'] });
+      expect(first).toEqual([]);
+      const ordered = newTask({ tool: 'x.order', now: now - 50 });
+      const newer = newTask({ tool: 'x.order', now: now - 10 });
+      await s.createTask(newer);
+      await s.createTask(ordered);
+      expect((await s.claimTasks({ owner: 'w', limit: 1, leaseMs: 1000, now, onlyTools: ['x.order'] }))[0]!.id).toBe(ordered.id);
+    });
+
+    it('a worker whose lease was recovered can no longer settle; concurrent sweeps count each task once', async () => {
+      const s = await open();
+      const now = Date.now();
+      await s.createKey({ id: 'key_c5', hash: `h-${Math.random()}`, prefix: 'sk_live_eeeeee', label: null, balanceMicros: 100_000, now });
+      const tasks = Array.from({ length: 10 }, () => newTask({ tool: 'x.sweep', payer: { kind: 'key', id: 'key_c5' }, maxAttempts: 1, now }));
+      for (const t of tasks) await s.createTask(t, { chargeKeyId: 'key_c5' });
+      await s.claimTasks({ owner: 'gone', limit: 10, leaseMs: 10, now, onlyTools: ['x.sweep'] });
+      const sweeps = await Promise.all([1, 2, 3, 4].map(() => s.recoverExpiredLeases(now + 100)));
+      expect(sweeps.reduce((n, r) => n + r.failed + r.requeued, 0)).toBe(10);
+      expect(sweeps.reduce((n, r) => n + r.failed, 0)).toBe(10);
+      // Out of attempts (1): failed as crashed, refunded exactly once.
+      expect((await s.findKey('key_c5'))!.balanceMicros).toBe(100_000);
+      expect(await s.completeTask(tasks[0]!.id, 'gone', { late: true }, now + 200)).toBeNull();
+      expect(await s.retryTask(tasks[1]!.id, 'gone', 'late', now + 200, now + 200)).toBe(false);
+      expect((await s.getTask(tasks[0]!.id))!.status).toBe('failed');
+      // Requeued (attempts left): the old owner cannot settle it either.
+      const t = newTask({ tool: 'x.sweep2', maxAttempts: 3, now });
+      await s.createTask(t);
+      await s.claimTasks({ owner: 'old', limit: 1, leaseMs: 10, now, onlyTools: ['x.sweep2'] });
+      expect(await s.recoverExpiredLeases(now + 100)).toEqual({ requeued: 1, failed: 0 });
+      expect(await s.completeTask(t.id, 'old', { late: true }, now + 200)).toBeNull();
+      expect(await s.renewLeases('old', [t.id], 1000, now + 200)).toEqual({ held: [], cancelRequested: [] });
+      const [again] = await s.claimTasks({ owner: 'new', limit: 1, leaseMs: 1000, now: now + 200, onlyTools: ['x.sweep2'] });
+      expect(again!.attempts).toBe(2);
+      expect((await s.completeTask(t.id, 'new', { ok: 1 }, now + 300))!.status).toBe('complete');
+    });
+
+    it('cancelling a pending task concurrently refunds it once', async () => {
+      const s = await open();
+      const now = Date.now();
+      await s.createKey({ id: 'key_c6', hash: `h-${Math.random()}`, prefix: 'sk_live_ffffff', label: null, balanceMicros: 3000, now });
+      const t = newTask({ tool: 'x.cancel', payer: { kind: 'key', id: 'key_c6' }, now });
+      await s.createTask(t, { chargeKeyId: 'key_c6' });
+      expect((await s.findKey('key_c6'))!.balanceMicros).toBe(2000);
+      const results = await Promise.all([1, 2, 3, 4, 5].map(() => s.requestCancel(t.id, now)));
+      expect(results.every((r) => r!.status === 'cancelled')).toBe(true);
+      expect((await s.findKey('key_c6'))!.balanceMicros).toBe(3000);
+      expect(await s.requestCancel('task_nope', now)).toBeNull();
+    });
+
+    it('retention deletes only finished tasks older than the cutoff', async () => {
+      const s = await open();
+      const now = Date.now();
+      const old = newTask({ tool: 'x.ret', now: now - 10_000 });
+      const fresh = newTask({ tool: 'x.ret', now: now - 10_000 });
+      const pending = newTask({ tool: 'x.ret-pending', now: now - 10_000 });
+      for (const t of [old, fresh, pending]) await s.createTask(t);
+      await s.claimTasks({ owner: 'w', limit: 2, leaseMs: 60_000, now, onlyTools: ['x.ret'] });
+      await s.completeTask(old.id, 'w', {}, now - 5_000);
+      await s.completeTask(fresh.id, 'w', {}, now);
+      expect(await s.deleteFinishedBefore(now - 1_000)).toBe(1);
+      expect(await s.getTask(old.id)).toBeNull();
+      expect(await s.getTask(fresh.id)).not.toBeNull();
+      expect(await s.getTask(pending.id)).not.toBeNull();
+    });
+
+    it('keys: find by id or prefix, list, credit with the ledger, revoke once', async () => {
+      const s = await open();
+      const now = Date.now();
+      await s.createKey({ id: 'key_c7', hash: 'hash-c7', prefix: 'sk_live_gggggg', label: 'ops', balanceMicros: 0, now });
+      expect((await s.findKey('sk_live_gggggg'))!.id).toBe('key_c7');
+      expect((await s.findKeyByHash('hash-c7'))!.label).toBe('ops');
+      expect(await s.findKeyByHash('nope')).toBeNull();
+      expect((await s.creditKey('key_c7', 2_500_000, 'manual', now))!.balanceMicros).toBe(2_500_000);
+      expect(await s.creditKey('key_missing', 1, 'manual', now)).toBeNull();
+      const revoked = await s.revokeKey('key_c7', now + 1);
+      expect(revoked!.revokedAt).toBe(now + 1);
+      expect((await s.revokeKey('key_c7', now + 99))!.revokedAt).toBe(now + 1);
+      expect((await s.listKeys()).map((k) => k.id)).toContain('key_c7');
     });
 
     it('lists tasks by payer, newest first, and reports stats', async () => {

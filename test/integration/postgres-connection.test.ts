@@ -1,0 +1,55 @@
+// PostgreSQL connection behaviour on a real server: many processes migrating one fresh schema at the same
+// moment apply each migration once (advisory lock), and options given in DATABASE_URL survive next to
+// the schema's search_path.
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadMigrations } from '../../src/store/migrations.js';
+import { PostgresStore } from '../../src/store/postgres-store.js';
+import { dropTestSchema, newTestSchemaName, TEST_DATABASE_URL } from '../support/postgres.js';
+
+const schemas: string[] = [];
+afterAll(async () => {
+  for (const s of schemas) await dropTestSchema(s);
+});
+
+describe('PostgreSQL connections and migrations', () => {
+  it('migrates a fresh schema once when many stores start together', async () => {
+    const schema = newTestSchemaName();
+    schemas.push(schema);
+    const stores = Array.from({ length: 6 }, () => new PostgresStore({ connectionString: TEST_DATABASE_URL, schema, poolSize: 2 }));
+    try {
+      await Promise.all(stores.map((s) => s.migrate()));
+      await Promise.all(stores.map((s) => s.migrate()));
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await c.connect();
+    try {
+      const applied = await c.query(`SELECT version, name FROM ${schema}.schema_migrations ORDER BY version`);
+      expect(applied.rows).toEqual(loadMigrations('postgres').map((m) => ({ version: m.version, name: m.name })));
+      const tables = await c.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [schema]);
+      expect(tables.rows.map((r) => r.table_name)).toEqual(['api_keys', 'artifacts', 'credit_ledger', 'idempotency_keys', 'payment_nonces', 'schema_migrations', 'tasks']);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('keeps options from DATABASE_URL alongside the schema', async () => {
+    const schema = newTestSchemaName();
+    schemas.push(schema);
+    const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c statement_timeout=4321')}`;
+    const store = new PostgresStore({ connectionString: url, schema, poolSize: 1 });
+    try {
+      await store.migrate();
+      await store.createKey({ id: 'key_opt', hash: 'h-opt', prefix: 'sk_live_opt', label: null, balanceMicros: 0, now: Date.now() });
+      expect((await store.findKey('key_opt'))!.id).toBe('key_opt');
+      // The row went to this schema, and the URL's option is in force on the store's connections.
+      const pool = (store as unknown as { pool: pg.Pool }).pool;
+      const r = await pool.query('SELECT current_setting($1) AS timeout, current_schema() AS schema', ['statement_timeout']);
+      expect(r.rows[0]).toEqual({ timeout: '4321ms', schema });
+    } finally {
+      await store.close();
+    }
+  });
+});
