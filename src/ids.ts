@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower case
 
-function base32(bytes: Uint8Array): string {
+/** Crockford base32 (lower case, no padding) of the bytes. */
+export function base32(bytes: Uint8Array): string {
   let out = '';
   let bits = 0;
   let value = 0;

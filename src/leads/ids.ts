@@ -1,24 +1,7 @@
-// Identifiers: a readable prefix and 128 random bits in base32 (lower case, no padding), e.g. "req_k3…".
+// Identifiers: a readable prefix and 128 random bits in base32 (src/ids.ts), e.g. "req_k3…".
 // Pro ids are derived from the external id instead, so re-importing a directory keeps them stable.
 import { createHash, randomBytes } from 'node:crypto';
-
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-
-function base32(bytes: Uint8Array): string {
-  let out = '';
-  let bits = 0;
-  let value = 0;
-  for (const b of bytes) {
-    value = (value << 8) | b;
-    bits += 8;
-    while (bits >= 5) {
-      out += ALPHABET[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += ALPHABET[(value << (5 - bits)) & 31];
-  return out;
-}
+import { base32 } from '../ids.js';
 
 export function randomId(prefix: string, bytes = 16): string {
   return `${prefix}_${base32(randomBytes(bytes))}`;
