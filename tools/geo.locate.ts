@@ -52,7 +52,7 @@ export default defineTool({
   input: geoLocateInput,
   output: geoLocateOutput,
   price: '0.002',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
   timeoutMs: 30_000,
   concurrency: 32,
   example: { address: 'Springfield, IL' },

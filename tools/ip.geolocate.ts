@@ -61,7 +61,7 @@ export default defineTool({
   input: ipGeolocateInput,
   output: ipGeolocateOutput,
   price: '0.001',
-  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
   // The first task after a fresh install may build the ASN index (a few seconds).
   timeoutMs: 60_000,
   concurrency: 64,

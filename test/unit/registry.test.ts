@@ -40,6 +40,13 @@ describe('tool registry', () => {
       it('has an example that its own input schema accepts', () => {
         expect(tool.input.safeParse(tool.example).success).toBe(true);
       });
+      it('annotates itself as issue #6 asks: open world; read-only unless it sends a request', () => {
+        expect(tool.annotations.openWorldHint).toBe(true);
+        const sends = tool.name === 'homeservices.request';
+        expect(tool.annotations.readOnlyHint).toBe(!sends);
+        expect(tool.sideEffects ?? false).toBe(sends);
+        if (sends) expect(tool.annotations).toMatchObject({ destructiveHint: false, idempotentHint: false });
+      });
       it('describes itself in prose for a model', () => {
         expect(tool.description.length).toBeGreaterThan(60);
         expect(tool.title.length).toBeGreaterThan(3);
