@@ -1,8 +1,10 @@
-// Chooses the lead store for a configuration. Today that is SQLite at DATA_DIR/leads.db; a PostgreSQL
-// adapter implementing LeadStore plugs in here when DATABASE_URL is set.
+// Chooses the lead store for a configuration: PostgreSQL when DATABASE_URL is set (its tables in
+// DATABASE_SCHEMA next to the task store's, migrated on open: safe when many nodes start at once), SQLite
+// at DATA_DIR/leads.db otherwise.
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { openPostgresLeadStore } from './postgres-store.js';
 import { openSqliteLeadStore } from './sqlite-store.js';
 import type { LeadStore } from './store.js';
 
@@ -12,7 +14,13 @@ export function leadsDbPath(config: Config): string {
 
 export async function openLeadStore(config: Config, log: Logger): Promise<LeadStore> {
   if (config.databaseUrl) {
-    log.warn('the lead service has no PostgreSQL adapter yet; it keeps its tables in SQLite', { file: leadsDbPath(config) });
+    return openPostgresLeadStore({
+      connectionString: config.databaseUrl,
+      schema: config.database.schema,
+      poolSize: config.database.poolSize,
+      applicationName: 'agent-utility:leads',
+      onError: (err) => log.warn('PostgreSQL connection problem (lead store); reconnecting', { err }),
+    });
   }
   return openSqliteLeadStore(leadsDbPath(config));
 }

@@ -1,6 +1,6 @@
 // SQLite adapter of the lead store (better-sqlite3, WAL). All of the lead service's SQL for SQLite lives
 // here; operations that must be atomic run inside one db.transaction. The methods are async only to share
-// the port with a future PostgreSQL adapter.
+// the port with the PostgreSQL adapter (postgres-store.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';

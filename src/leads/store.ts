@@ -1,6 +1,6 @@
 // The lead service's storage port. Every method is one whole operation (any transaction lives inside the
 // adapter), so adding a PostgreSQL adapter means implementing this interface, nothing else. SQL lives only
-// in the adapters (sqlite-store.ts).
+// in the adapters (sqlite-store.ts, postgres-store.ts).
 import type { Category } from './categories.js';
 import type { BoundingBox } from './geo.js';
 import type {

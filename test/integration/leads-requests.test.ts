@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newApiKey } from '../../src/leads/auth.js';
 import { proIdFor } from '../../src/leads/ids.js';
 import type { ProInput } from '../../src/leads/types.js';
-import { api, startLeadsForTest, startWebhookReceiver, type LeadsUnderTest, type WebhookReceiver } from '../support/leads-harness.js';
+import { api, LEAD_STORES, startLeadsForTest, startWebhookReceiver, type LeadsUnderTest, type WebhookReceiver } from '../support/leads-harness.js';
 
 const SECRET = 'whsec-test-0123456789abcdef';
 
@@ -49,37 +49,6 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
   }
 }
 
-let t: LeadsUnderTest;
-let key: string;
-let okHook: WebhookReceiver;
-let flakyHook: WebhookReceiver;
-let deadHook: WebhookReceiver;
-
-beforeAll(async () => {
-  okHook = await startWebhookReceiver();
-  flakyHook = await startWebhookReceiver((n) => (n <= 2 ? 503 : 200));
-  deadHook = await startWebhookReceiver(() => 500);
-  t = await startLeadsForTest({ overrides: { retry: { emailMaxAttempts: 3, webhookMaxAttempts: 3 }, limits: { searchesPerDay: 100, requestsPerDay: 4, categoriesPerDay: 10 } } });
-  await t.svc.store.upsertPros(
-    [
-      pro('hooked', { webhookUrl: okHook.url, webhookSecret: SECRET }),
-      pro('flaky', { webhookUrl: flakyHook.url, webhookSecret: SECRET, email: null }),
-      pro('dead', { webhookUrl: deadHook.url, webhookSecret: SECRET, email: null }),
-      pro('private', { webhookUrl: 'http://10.0.0.1/hook', webhookSecret: SECRET, email: null }),
-      pro('mail-only'),
-    ],
-    { replace: false, now: Date.now() },
-  );
-  const k = newApiKey();
-  await t.svc.store.issueKey('agent@agent-utility.test', k, Date.now());
-  key = k.key;
-});
-
-afterAll(async () => {
-  await t?.close();
-  await Promise.all([okHook?.close(), flakyHook?.close(), deadHook?.close()]);
-});
-
 const body = (proId: string, over: Record<string, unknown> = {}) => ({
   pro_id: proId,
   name: 'Sam Lee',
@@ -90,7 +59,38 @@ const body = (proId: string, over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-describe('requests and notifications', () => {
+describe.each(LEAD_STORES)('requests and notifications (%s store)', (store) => {
+  let t: LeadsUnderTest;
+  let key: string;
+  let okHook: WebhookReceiver;
+  let flakyHook: WebhookReceiver;
+  let deadHook: WebhookReceiver;
+
+  beforeAll(async () => {
+    okHook = await startWebhookReceiver();
+    flakyHook = await startWebhookReceiver((n) => (n <= 2 ? 503 : 200));
+    deadHook = await startWebhookReceiver(() => 500);
+    t = await startLeadsForTest({ store, overrides: { retry: { emailMaxAttempts: 3, webhookMaxAttempts: 3 }, limits: { searchesPerDay: 100, requestsPerDay: 4, categoriesPerDay: 10 } } });
+    await t.svc.store.upsertPros(
+      [
+        pro('hooked', { webhookUrl: okHook.url, webhookSecret: SECRET }),
+        pro('flaky', { webhookUrl: flakyHook.url, webhookSecret: SECRET, email: null }),
+        pro('dead', { webhookUrl: deadHook.url, webhookSecret: SECRET, email: null }),
+        pro('private', { webhookUrl: 'http://10.0.0.1/hook', webhookSecret: SECRET, email: null }),
+        pro('mail-only'),
+      ],
+      { replace: false, now: Date.now() },
+    );
+    const k = newApiKey();
+    await t.svc.store.issueKey('agent@agent-utility.test', k, Date.now());
+    key = k.key;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await Promise.all([okHook?.close(), flakyHook?.close(), deadHook?.close()]);
+  });
+
   it('notifies by e-mail and a signed webhook, and shows per-channel delivery', async () => {
     const proId = proIdFor('hooked');
     const res = await api(t.url, 'POST', '/v1/requests', { key, body: body(proId) });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newApiKey } from '../../src/leads/auth.js';
 import { importPros } from '../../src/leads/import.js';
-import { api, startLeadsForTest, type LeadsUnderTest } from '../support/leads-harness.js';
+import { api, LEAD_STORES, startLeadsForTest, type LeadsUnderTest } from '../support/leads-harness.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'leads');
 
@@ -27,11 +27,11 @@ async function searchAndWait(t: LeadsUnderTest, key: string, body: Record<string
   }
 }
 
-describe('search over imported pros', () => {
+describe.each(LEAD_STORES)('search over imported pros (%s store)', (store) => {
   let t: LeadsUnderTest;
   let key: string;
   beforeAll(async () => {
-    t = await startLeadsForTest();
+    t = await startLeadsForTest({ store });
     const s = await importPros(path.join(fixtures, 'nyc-pros.json'), { config: t.config, store: t.svc.store });
     expect(s.valid).toBe(12);
     key = await issueKey(t, 'searcher@agent-utility.test');

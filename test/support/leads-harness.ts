@@ -8,6 +8,7 @@ import type { Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startLeadsService, type RunningLeadsService, type StartLeadsOptions } from '../../src/leads/service.js';
 import { startLocalServer, type LocalServer } from './local-http.js';
+import { createTestSchema } from './postgres.js';
 import { testConfig } from './tool-context.js';
 
 export interface CapturedMail {
@@ -118,10 +119,17 @@ export interface LeadsUnderTest {
   close(): Promise<void>;
 }
 
-/** A lead service on 127.0.0.1:0 with a fresh DATA_DIR, mail to a catcher, loopback webhooks allowed. */
+/** The lead store adapters a suite can run against (see `store` below). */
+export const LEAD_STORES = ['sqlite', 'postgres'] as const;
+
+/**
+ * A lead service on 127.0.0.1:0 with a fresh DATA_DIR, mail to a catcher, loopback webhooks allowed.
+ * `store: 'postgres'` puts it on a PostgreSQL schema of its own (DATABASE_URL), dropped on close.
+ */
 export async function startLeadsForTest(
-  opts: { env?: Record<string, string>; overrides?: StartLeadsOptions['overrides'] } = {},
+  opts: { env?: Record<string, string>; overrides?: StartLeadsOptions['overrides']; store?: (typeof LEAD_STORES)[number] } = {},
 ): Promise<LeadsUnderTest> {
+  const schema = opts.store === 'postgres' ? await createTestSchema() : undefined;
   const mail = await startMailCatcher();
   const config = testConfig({
     HOST: '127.0.0.1',
@@ -129,6 +137,7 @@ export async function startLeadsForTest(
     SMTP_URL: mail.url,
     NETWORK_ALLOWLIST: '127.0.0.0/8',
     LEADS_MAIL_FROM: 'leads@agent-utility.test',
+    ...schema?.env,
     ...opts.env,
   });
   const svc = await startLeadsService({
@@ -139,6 +148,10 @@ export async function startLeadsForTest(
       ...opts.overrides,
       dispatcher: { baseBackoffMs: 20, maxBackoffMs: 200, pollIntervalMs: 50, ...opts.overrides?.dispatcher },
     },
+  }).catch(async (err: unknown) => {
+    await mail.close();
+    await schema?.drop();
+    throw err;
   });
   return {
     svc,
@@ -148,6 +161,7 @@ export async function startLeadsForTest(
     async close() {
       await svc.close();
       await mail.close();
+      await schema?.drop();
     },
   };
 }
