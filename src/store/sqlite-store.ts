@@ -155,13 +155,11 @@ export class SqliteStore implements TaskStore {
       }
       if (opts.nonce) {
         const n = opts.nonce;
-        const used = this.db
-          .prepare('SELECT task_id FROM payment_nonces WHERE network = ? AND asset = ? AND payer = ? AND nonce = ?')
+        const used = this.sql('SELECT task_id FROM payment_nonces WHERE network = ? AND asset = ? AND payer = ? AND nonce = ?')
           .pluck()
           .get(n.network, n.asset.toLowerCase(), n.payer.toLowerCase(), n.nonce.toLowerCase()) as string | undefined;
         if (used) return { kind: 'nonce_used', taskId: used };
-        this.db
-          .prepare('INSERT INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        this.sql('INSERT INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES (?, ?, ?, ?, ?, ?)')
           .run(n.network, n.asset.toLowerCase(), n.payer.toLowerCase(), n.nonce.toLowerCase(), t.id, t.now);
       }
       let charged = 0;
@@ -173,19 +171,17 @@ export class SqliteStore implements TaskStore {
         if (key.balance_micros < t.priceMicros) return { kind: 'insufficient_credits', balanceMicros: key.balance_micros };
         if (t.priceMicros > 0) {
           this.sql('UPDATE api_keys SET balance_micros = balance_micros - ? WHERE id = ?').run(t.priceMicros, opts.chargeKeyId);
-          this.db
-            .prepare("INSERT INTO credit_ledger (key_id, task_id, delta_micros, reason, created_at) VALUES (?, ?, ?, 'charge', ?)")
+          this.sql("INSERT INTO credit_ledger (key_id, task_id, delta_micros, reason, created_at) VALUES (?, ?, ?, 'charge', ?)")
             .run(opts.chargeKeyId, t.id, -t.priceMicros, t.now);
         }
         charged = t.priceMicros;
       }
-      this.db
-        .prepare(
+      const inserted = this.sql(
           `INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, price_micros, charged_micros, payment,
              attempts, max_attempts, run_after, created_at)
-           VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+           VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING *`,
         )
-        .run(
+        .get(
           t.id,
           t.tool,
           JSON.stringify(t.input ?? {}),
@@ -200,11 +196,10 @@ export class SqliteStore implements TaskStore {
         );
       if (opts.idempotency) {
         const { scope, key, requestHash } = opts.idempotency;
-        this.db
-          .prepare('INSERT INTO idempotency_keys (scope, key, request_hash, task_id, created_at) VALUES (?, ?, ?, ?, ?)')
+        this.sql('INSERT INTO idempotency_keys (scope, key, request_hash, task_id, created_at) VALUES (?, ?, ?, ?, ?)')
           .run(scope, key, requestHash, t.id, t.now);
       }
-      return { kind: 'created', task: this.taskById(t.id)! };
+      return { kind: 'created', task: toTask(inserted as TaskRecord) };
     }
   }
 
@@ -227,8 +222,7 @@ export class SqliteStore implements TaskStore {
         params.push(...o.excludeTools);
       }
       params.push(o.limit);
-      const ids = this.db
-        .prepare(`SELECT id FROM tasks WHERE status = 'pending' AND run_after <= ?${filter} ORDER BY run_after, created_at LIMIT ?`)
+      const ids = this.sql(`SELECT id FROM tasks WHERE status = 'pending' AND run_after <= ?${filter} ORDER BY run_after, created_at LIMIT ?`)
         .pluck()
         .all(...params) as string[];
       const claim = this.sql(
@@ -263,8 +257,7 @@ export class SqliteStore implements TaskStore {
   }
 
   async completeTask(id: string, owner: string, result: unknown, now: number): Promise<TaskRow | null> {
-    const r = this.db
-      .prepare(
+    const r = this.sql(
         `UPDATE tasks SET status = 'complete', result = ?, error = NULL, error_kind = NULL, lease_owner = NULL,
            lease_expires_at = NULL, finished_at = ? WHERE id = ? AND lease_owner = ? AND status = 'running' RETURNING *`,
       )
@@ -275,8 +268,7 @@ export class SqliteStore implements TaskStore {
   private refund(task: TaskRecord, now: number): void {
     if (task.payer_kind !== 'key' || !task.payer_id || task.charged_micros <= 0) return;
     // The unique (task_id, reason) index makes a second refund of the same task impossible.
-    const inserted = this.db
-      .prepare(
+    const inserted = this.sql(
         "INSERT OR IGNORE INTO credit_ledger (key_id, task_id, delta_micros, reason, created_at) VALUES (?, ?, ?, 'refund', ?)",
       )
       .run(task.payer_id, task.id, task.charged_micros, now);
@@ -288,8 +280,7 @@ export class SqliteStore implements TaskStore {
   async failTask(id: string, owner: string, o: FailOptions, now: number): Promise<TaskRow | null> {
     return this.transaction(() => {
       const status = o.kind === 'cancelled' ? 'cancelled' : 'failed';
-      const r = this.db
-        .prepare(
+      const r = this.sql(
           `UPDATE tasks SET status = ?, error = ?, error_kind = ?, lease_owner = NULL, lease_expires_at = NULL, finished_at = ?
            WHERE id = ? AND lease_owner = ? AND status = 'running' RETURNING *`,
         )
@@ -301,8 +292,7 @@ export class SqliteStore implements TaskStore {
   }
 
   async retryTask(id: string, owner: string, error: string, runAfter: number, _now: number): Promise<boolean> {
-    const r = this.db
-      .prepare(
+    const r = this.sql(
         `UPDATE tasks SET status = 'pending', error = ?, lease_owner = NULL, lease_expires_at = NULL, run_after = ?
          WHERE id = ? AND lease_owner = ? AND status = 'running'`,
       )
@@ -312,8 +302,7 @@ export class SqliteStore implements TaskStore {
 
   async requestCancel(id: string, now: number): Promise<TaskRow | null> {
     return this.transaction(() => {
-      const pending = this.db
-        .prepare(
+      const pending = this.sql(
           `UPDATE tasks SET status = 'cancelled', error = 'Cancelled before it started.', error_kind = 'cancelled', finished_at = ?
            WHERE id = ? AND status = 'pending' RETURNING *`,
         )
@@ -329,16 +318,14 @@ export class SqliteStore implements TaskStore {
 
   async recoverExpiredLeases(now: number): Promise<{ requeued: number; failed: number }> {
     return this.transaction(() => {
-      const expired = this.db
-        .prepare("SELECT * FROM tasks WHERE status = 'running' AND lease_expires_at < ?")
+      const expired = this.sql("SELECT * FROM tasks WHERE status = 'running' AND lease_expires_at < ?")
         .all(now) as TaskRecord[];
       let requeued = 0;
       let failed = 0;
       for (const t of expired) {
         if (t.cancel_requested === 1 || t.attempts >= t.max_attempts) {
           const cancelled = t.cancel_requested === 1;
-          this.db
-            .prepare(
+          this.sql(
               `UPDATE tasks SET status = ?, error = ?, error_kind = ?, lease_owner = NULL, lease_expires_at = NULL, finished_at = ?
                WHERE id = ?`,
             )
@@ -352,8 +339,7 @@ export class SqliteStore implements TaskStore {
           this.refund(t, now);
           failed++;
         } else {
-          this.db
-            .prepare("UPDATE tasks SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, run_after = ? WHERE id = ?")
+          this.sql("UPDATE tasks SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, run_after = ? WHERE id = ?")
             .run(now, t.id);
           requeued++;
         }
@@ -374,8 +360,7 @@ export class SqliteStore implements TaskStore {
   }
 
   async listUnsettledPayments(finishedBefore: number, limit: number): Promise<TaskRow[]> {
-    const rows = this.db
-      .prepare(
+    const rows = this.sql(
         `SELECT * FROM tasks WHERE payer_kind = 'x402' AND finished_at IS NOT NULL AND finished_at < ?
            AND json_extract(payment, '$.status') = 'pending' ORDER BY finished_at LIMIT ?`,
       )
@@ -385,17 +370,15 @@ export class SqliteStore implements TaskStore {
 
   async useSignInNonce(nonce: string, now: number, forgetBefore: number): Promise<boolean> {
     return this.db.transaction(() => {
-      this.db.prepare("DELETE FROM payment_nonces WHERE network = 'siwx' AND created_at < ?").run(forgetBefore);
-      const r = this.db
-        .prepare("INSERT OR IGNORE INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES ('siwx', '', '', ?, '', ?)")
+      this.sql("DELETE FROM payment_nonces WHERE network = 'siwx' AND created_at < ?").run(forgetBefore);
+      const r = this.sql("INSERT OR IGNORE INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES ('siwx', '', '', ?, '', ?)")
         .run(nonce, now);
       return r.changes === 1;
     }).immediate();
   }
 
   async listTasksByPayer(payer: Payer, limit: number, beforeCreatedAt?: number): Promise<TaskRow[]> {
-    const rows = this.db
-      .prepare(
+    const rows = this.sql(
         `SELECT * FROM tasks WHERE payer_kind = ? AND payer_id = ? AND created_at < ? ORDER BY created_at DESC, id DESC LIMIT ?`,
       )
       .all(payer.kind, payer.id, beforeCreatedAt ?? Number.MAX_SAFE_INTEGER, limit) as TaskRecord[];
@@ -415,12 +398,10 @@ export class SqliteStore implements TaskStore {
 
   async createKey(k: { id: string; hash: string; prefix: string; label: string | null; balanceMicros: number; now: number }) {
     return this.transaction(() => {
-      this.db
-        .prepare('INSERT INTO api_keys (id, hash, prefix, label, balance_micros, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      this.sql('INSERT INTO api_keys (id, hash, prefix, label, balance_micros, created_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(k.id, k.hash, k.prefix, k.label, k.balanceMicros, k.now);
       if (k.balanceMicros > 0) {
-        this.db
-          .prepare("INSERT INTO credit_ledger (key_id, delta_micros, reason, created_at) VALUES (?, ?, 'grant', ?)")
+        this.sql("INSERT INTO credit_ledger (key_id, delta_micros, reason, created_at) VALUES (?, ?, 'grant', ?)")
           .run(k.id, k.balanceMicros, k.now);
       }
       return toKey(this.sql('SELECT * FROM api_keys WHERE id = ?').get(k.id) as KeyRecord);
