@@ -3,7 +3,7 @@
 // whether the domain's servers accept any address. Bounded (least recently used out first); a TTL of 0
 // turns it off. Failures (DNS errors, refused hosts) are never stored.
 import { defineService } from '../registry/services.js';
-import { abortable } from './abortable.js';
+import { abortable } from '../net/abortable.js';
 import type { MailRoute } from './mail-route.js';
 
 interface Timed<T> {

@@ -1,7 +1,7 @@
 // Where mail for a domain goes: its MX records in preference order, the domain itself when it has no MX
 // but has an address (implicit MX, RFC 5321 §5.1), nowhere when it publishes a null MX (RFC 7505 "0 .")
 // or has neither. DNS failures that say nothing about the domain (timeouts, SERVFAIL) stay distinct.
-import { abortable } from './abortable.js';
+import { abortable } from '../net/abortable.js';
 
 export interface MailHost {
   name: string;

@@ -9,6 +9,7 @@ import { createPool, inTransaction, migrate, Rollback, type PostgresConnectionOp
 import type { Category } from './categories.js';
 import type { BoundingBox } from './geo.js';
 import { proIdFor, randomId } from './ids.js';
+import { numOrNull, str, strOrNull, type Row } from './row-values.js';
 import { postgresMigrations } from './migrations/postgres/index.js';
 import type {
   DirectoryStats,
@@ -33,11 +34,6 @@ import type {
   Usage,
 } from './types.js';
 
-type Row = Record<string, unknown>;
-
-const str = (v: unknown): string => String(v);
-const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** PostgreSQL text and jsonb cannot hold NUL (SQLite can); it carries no meaning in any lead field, so it is dropped. */
 function text(s: string): string;

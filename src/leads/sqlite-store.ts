@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import type { Category } from './categories.js';
 import type { BoundingBox } from './geo.js';
 import { proIdFor, randomId } from './ids.js';
+import { numOrNull, str, strOrNull, type Row } from './row-values.js';
 import { sqliteMigrations } from './migrations/sqlite/index.js';
 import type {
   DirectoryStats,
@@ -31,11 +32,6 @@ import type {
   Usage,
 } from './types.js';
 
-type Row = Record<string, unknown>;
-
-const str = (v: unknown): string => String(v);
-const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 function rowToPro(r: Row): Pro {
   return {

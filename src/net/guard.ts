@@ -9,6 +9,7 @@ import { classifyAddress, describeAddressClass, isAllowlisted, isIpLiteral, pars
 import { BlockedTargetError, DnsResolutionError } from './errors.js';
 import { resolverService } from './resolver.js';
 import type { AbortLike } from './deadline.js';
+import { abortable } from './abortable.js';
 
 export interface ResolvedAddress {
   /** Normalised IP address to connect to. */
@@ -174,25 +175,6 @@ function dedupe(list: ResolvedAddress[]): ResolvedAddress[] {
 function errorCode(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
-}
-
-function abortable<T>(promise: Promise<T>, signal: AbortLike | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 /** The guard for this configuration: NETWORK_ALLOWLIST, and DNS_SERVERS when set (else the system resolver). */

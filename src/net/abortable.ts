@@ -1,6 +1,8 @@
 // Waiting for a promise that cannot itself be cancelled (a DNS query, a shared lookup), but giving up as
-// soon as the caller's signal aborts. The underlying work finishes on its own bounded timeout.
-export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+// soon as the caller's signal (or Deadline) aborts. The underlying work finishes on its own bounded timeout.
+import type { AbortLike } from './deadline.js';
+
+export function abortable<T>(promise: Promise<T>, signal: AbortLike | undefined): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
