@@ -19,11 +19,13 @@ export function navigationError(err: unknown, failedUrl: string, proxy: GuardedP
   }
   const failure = host ? proxy?.recentFailure(host) : undefined;
   if (failure?.verdict === 'blocked') return new BlockedTargetError(failure.message, failedUrl);
+  // Chromium's own word on a download (or the abort it causes) wins over the proxy's: aborting a download also breaks the proxied
+  // connection, and whether the proxy has noted that yet is a race.
+  if (/Download is starting/i.test(message)) return new ToolError(`${failedUrl} is a file download, not a page; downloads are turned off.`, 'input');
+  if (/ERR_ABORTED/.test(message)) return new ToolError(`The browser stopped loading ${failedUrl} (it may be a file download rather than a page).`, 'input');
   if (failure) return new ToolError(`Could not load ${failedUrl}: ${failure.message}`, failure.kind);
   if (err instanceof playwrightErrors.TimeoutError) return new ToolError(`The page did not respond in time: ${failedUrl}`, 'transient');
   if (/ERR_CERT_|ERR_SSL_/.test(message)) return new ToolError(`The site's TLS certificate or handshake is not valid: ${failedUrl} (${netCode(message)})`, 'input');
-  if (/Download is starting/i.test(message)) return new ToolError(`${failedUrl} is a file download, not a page; downloads are turned off.`, 'input');
-  if (/ERR_ABORTED/.test(message)) return new ToolError(`The browser stopped loading ${failedUrl} (it may be a file download rather than a page).`, 'input');
   if (/ERR_TOO_MANY_REDIRECTS/.test(message)) return new ToolError(`Too many redirects: ${failedUrl}`, 'input');
   if (/ERR_INVALID_URL|ERR_UNSAFE_PORT|ERR_BLOCKED_BY_CLIENT|ERR_DISALLOWED_URL_SCHEME/.test(message)) return new ToolError(`The browser refused ${failedUrl} (${netCode(message)}).`, 'input');
   if (CLOSED.test(message)) return new ToolError('The browser closed while loading the page; the task will be retried.', 'transient');
