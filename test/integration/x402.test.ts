@@ -254,18 +254,48 @@ describe('one signature, one task', () => {
     expect(listed.map((t) => t.id)).toEqual([taskId]);
   });
 
-  it('returns the first task for a retry with the same Idempotency-Key, charging once', async () => {
+  it('never answers a replayed payment with a poll token, Idempotency-Key or not', async () => {
     const p = await newPayer(1_000_000n);
     const header = await signedHeader(p, await paymentRequired(svc.url, 'test.echo', { value: 'idem' }));
-    const first = await create(svc.url, 'test.echo', { value: 'idem' }, { 'PAYMENT-SIGNATURE': header, 'Idempotency-Key': 'retry-1' });
-    const second = await create(svc.url, 'test.echo', { value: 'idem' }, { 'PAYMENT-SIGNATURE': header, 'Idempotency-Key': 'retry-1' });
+    const headers = { 'PAYMENT-SIGNATURE': header, 'Idempotency-Key': 'retry-1' };
+    const first = await create(svc.url, 'test.echo', { value: 'idem' }, headers);
     expect(first.status).toBe(202);
-    expect(second.status).toBe(202);
-    expect(second.headers.get('idempotent-replayed')).toBe('true');
     const a = await first.json();
-    expect((await second.json()).task_id).toBe(a.task_id);
+    // Whoever saw the request (header and key) replays it: 402, no poll token for the payer's result.
+    const replay = await create(svc.url, 'test.echo', { value: 'idem' }, headers);
+    expect(replay.status).toBe(402);
+    const refused = await replay.json();
+    expect(refused).toMatchObject({ code: 'PAYMENT_REPLAYED', task_id: a.task_id });
+    expect(refused.poll_token).toBeUndefined();
+    expect(await svc.rt.engine.listByPayer({ kind: 'x402', id: p.account.address }, 10)).toHaveLength(1);
     expect((await finalPayment(svc, a.task_id)).status).toBe('settled');
     expect(await chain.usdcBalance(p.account.address)).toBe(1_000_000n - PRICE);
+  });
+
+  it('returns the first task to a retry with the same Idempotency-Key and a fresh signature, charging once', async () => {
+    const p = await newPayer(1_000_000n);
+    const pr = await paymentRequired(svc.url, 'test.echo', { value: 'retry' });
+    const key = { 'Idempotency-Key': 'retry-2' };
+    const first = await create(svc.url, 'test.echo', { value: 'retry' }, { ...key, 'PAYMENT-SIGNATURE': await signedHeader(p, pr) });
+    expect(first.status).toBe(202);
+    const a = await first.json();
+    // Only the wallet can sign anew: that proves the retry is the payer's, so it may read its task.
+    const fresh = await signedHeader(p, pr);
+    const retry = await create(svc.url, 'test.echo', { value: 'retry' }, { ...key, 'PAYMENT-SIGNATURE': fresh });
+    expect(retry.status).toBe(202);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const b = await retry.json();
+    expect(b.task_id).toBe(a.task_id);
+    expect((await pollDone(svc.url, b)).status).toBe('complete');
+    // The fresh signature is used up by that answer, with the key or without.
+    for (const headers of [{ ...key, 'PAYMENT-SIGNATURE': fresh }, { 'PAYMENT-SIGNATURE': fresh }]) {
+      const again = await create(svc.url, 'test.echo', { value: 'retry' }, headers);
+      expect(again.status).toBe(402);
+      expect(await again.json()).toMatchObject({ code: 'PAYMENT_REPLAYED', task_id: a.task_id });
+    }
+    expect((await finalPayment(svc, a.task_id)).status).toBe('settled');
+    expect(await chain.usdcBalance(p.account.address)).toBe(1_000_000n - PRICE);
+    expect((await chain.transfersTo(svc.payTo)).filter((t) => t.from === p.account.address)).toHaveLength(1);
   });
 });
 
