@@ -11,6 +11,7 @@ import type { ToolRegistry } from '../registry/registry.js';
 import type { ServiceScope } from '../registry/services.js';
 import type { Payer, TaskRow, TaskStore } from '../store/port.js';
 import { EngineEvents } from './events.js';
+import { assertInputDepth } from './input-depth.js';
 import { Maintenance } from './maintenance.js';
 import { isTerminal } from './task-view.js';
 import { WorkerPool } from './worker-pool.js';
@@ -105,17 +106,23 @@ export class Engine {
   /** Validates input (400), runs the tool's precheck (e.g. 403 blocked target), then creates and charges. */
   async validate(toolName: string, rawInput: unknown): Promise<unknown> {
     const tool = this.registry.get(toolName);
+    // Before the schema (or anything else) walks it recursively.
+    assertInputDepth(rawInput);
     const input = this.registry.parseInput(toolName, rawInput);
     if (tool.precheck) await tool.precheck({ config: this.config, use: (d) => this.scope.use(d) }, input as never);
     return input;
   }
 
   async submit(toolName: string, rawInput: unknown, opts: SubmitOptions): Promise<SubmitResult> {
-    return this.submitValidated(toolName, await this.validate(toolName, rawInput), rawInput, opts);
+    return this.submitValidated(toolName, await this.validate(toolName, rawInput), opts);
   }
 
-  /** Creates a task from input already checked by validate() (front doors validate before asking to pay). */
-  async submitValidated(toolName: string, input: unknown, rawInput: unknown, opts: SubmitOptions): Promise<SubmitResult> {
+  /**
+   * Creates a task from input already checked by validate() (front doors validate before asking to pay).
+   * Idempotency hashes this validated input, never the raw body: its depth is bounded, and fields the
+   * tool ignores (or defaults it fills in) do not make a retry a different request.
+   */
+  async submitValidated(toolName: string, input: unknown, opts: SubmitOptions): Promise<SubmitResult> {
     const now = Date.now();
     const price = opts.free ? 0 : this.registry.priceMicros(toolName);
     const outcome = await this.store.createTask(
@@ -137,7 +144,7 @@ export class Engine {
               idempotency: {
                 scope: `${opts.payer.kind}:${opts.payer.id ?? ''}`,
                 key: opts.idempotencyKey,
-                requestHash: requestHash(toolName, rawInput),
+                requestHash: requestHash(toolName, input),
                 windowMs: IDEMPOTENCY_WINDOW_MS,
               },
             }
@@ -235,9 +242,9 @@ export class Engine {
   }
 }
 
-/** Canonical hash of a request for idempotency (key order does not matter). */
-export function requestHash(tool: string, body: unknown): string {
-  return createHash('sha256').update(tool).update('\0').update(canonicalJson(body ?? {})).digest('hex');
+/** Canonical hash of a request for idempotency (key order does not matter); `input` is validated, so shallow. */
+export function requestHash(tool: string, input: unknown): string {
+  return createHash('sha256').update(tool).update('\0').update(canonicalJson(input ?? {})).digest('hex');
 }
 
 function canonicalJson(v: unknown): string {

@@ -211,7 +211,7 @@ export function buildMcpServer(d: McpServerDeps): Server {
           );
     let task: TaskRow;
     try {
-      task = (await engine.submitValidated(spec, input, args, submitOptions(caller))).task;
+      task = (await engine.submitValidated(spec, input, submitOptions(caller))).task;
     } catch (err) {
       relay?.stop();
       return appErrorResult(err, log);

@@ -237,6 +237,20 @@ export class PostgresStore implements TaskStore {
   }
 
   private async createInTransaction(tx: pg.PoolClient, t: NewTask, opts: CreateTaskOptions): Promise<CreateTaskOutcome> {
+    // The payment nonce is reserved before the idempotency key: a payment seen once never answers again,
+    // whatever Idempotency-Key comes with it (see docs/payments.md, "One signature, one task").
+    const n = opts.nonce && [opts.nonce.network, opts.nonce.asset.toLowerCase(), opts.nonce.payer.toLowerCase(), opts.nonce.nonce.toLowerCase()];
+    if (n) {
+      const reserved = await tx.query(
+        `INSERT INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (network, asset, payer, nonce) DO NOTHING`,
+        [...n, t.id, t.now],
+      );
+      if (reserved.rowCount === 0) {
+        const used = await tx.query<{ task_id: string }>('SELECT task_id FROM payment_nonces WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4', n);
+        throw new Rollback<CreateTaskOutcome>({ kind: 'nonce_used', taskId: used.rows[0]?.task_id ?? '' });
+      }
+    }
     if (opts.idempotency) {
       const { scope, key, requestHash, windowMs } = opts.idempotency;
       await tx.query('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND created_at < $3', [scope, key, t.now - windowMs]);
@@ -257,7 +271,12 @@ export class PostgresStore implements TaskStore {
         if (!p) throw Object.assign(new Error('idempotency record vanished'), { code: '40001' });
         if (p.request_hash !== requestHash) throw new Rollback<CreateTaskOutcome>({ kind: 'idempotency_mismatch', taskId: p.task_id });
         const task = await this.taskById(tx, p.task_id);
-        if (task) throw new Rollback<CreateTaskOutcome>({ kind: 'replayed', task });
+        if (task) {
+          if (!n) throw new Rollback<CreateTaskOutcome>({ kind: 'replayed', task });
+          // A fresh payment that found its first task stays used up (committed), so it cannot answer twice either.
+          await tx.query('UPDATE payment_nonces SET task_id = $5 WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4', [...n, task.id]);
+          return { kind: 'replayed', task };
+        }
         // The first task is gone (retention): the key now belongs to this request.
         await tx.query('UPDATE idempotency_keys SET request_hash = $3, task_id = $4, created_at = $5 WHERE scope = $1 AND key = $2', [
           scope,
@@ -266,22 +285,6 @@ export class PostgresStore implements TaskStore {
           t.id,
           t.now,
         ]);
-      }
-    }
-    if (opts.nonce) {
-      const n = opts.nonce;
-      const params = [n.network, n.asset.toLowerCase(), n.payer.toLowerCase(), n.nonce.toLowerCase()];
-      const reserved = await tx.query(
-        `INSERT INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (network, asset, payer, nonce) DO NOTHING`,
-        [...params, t.id, t.now],
-      );
-      if (reserved.rowCount === 0) {
-        const used = await tx.query<{ task_id: string }>(
-          'SELECT task_id FROM payment_nonces WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4',
-          params,
-        );
-        throw new Rollback<CreateTaskOutcome>({ kind: 'nonce_used', taskId: used.rows[0]?.task_id ?? '' });
       }
     }
     const created = await this.insertTask(tx, t, opts.chargeKeyId);

@@ -140,6 +140,17 @@ export class SqliteStore implements TaskStore {
 
   private createInTx(t: NewTask, opts: CreateTaskOptions): CreateTaskOutcome {
     {
+      const n = opts.nonce && { ...opts.nonce, asset: opts.nonce.asset.toLowerCase(), payer: opts.nonce.payer.toLowerCase(), nonce: opts.nonce.nonce.toLowerCase() };
+      const reserveNonce = (taskId: string) =>
+        n && this.sql('INSERT INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(n.network, n.asset, n.payer, n.nonce, taskId, t.now);
+      // The payment nonce is checked before the idempotency key: a payment seen once never answers again,
+      // whatever Idempotency-Key comes with it (see docs/payments.md, "One signature, one task").
+      if (n) {
+        const used = this.sql('SELECT task_id FROM payment_nonces WHERE network = ? AND asset = ? AND payer = ? AND nonce = ?')
+          .pluck()
+          .get(n.network, n.asset, n.payer, n.nonce) as string | undefined;
+        if (used) return { kind: 'nonce_used', taskId: used };
+      }
       if (opts.idempotency) {
         const { scope, key, requestHash, windowMs } = opts.idempotency;
         this.sql('DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND created_at < ?').run(scope, key, t.now - windowMs);
@@ -149,19 +160,15 @@ export class SqliteStore implements TaskStore {
         if (prior) {
           if (prior.request_hash !== requestHash) return { kind: 'idempotency_mismatch', taskId: prior.task_id };
           const task = this.taskById(prior.task_id);
-          if (task) return { kind: 'replayed', task };
+          if (task) {
+            // A fresh payment that found its first task is used up too, so it cannot answer twice either.
+            reserveNonce(task.id);
+            return { kind: 'replayed', task };
+          }
           this.sql('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?').run(scope, key);
         }
       }
-      if (opts.nonce) {
-        const n = opts.nonce;
-        const used = this.sql('SELECT task_id FROM payment_nonces WHERE network = ? AND asset = ? AND payer = ? AND nonce = ?')
-          .pluck()
-          .get(n.network, n.asset.toLowerCase(), n.payer.toLowerCase(), n.nonce.toLowerCase()) as string | undefined;
-        if (used) return { kind: 'nonce_used', taskId: used };
-        this.sql('INSERT INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(n.network, n.asset.toLowerCase(), n.payer.toLowerCase(), n.nonce.toLowerCase(), t.id, t.now);
-      }
+      reserveNonce(t.id);
       let charged = 0;
       if (opts.chargeKeyId) {
         const key = this.sql('SELECT balance_micros, revoked_at FROM api_keys WHERE id = ?').get(opts.chargeKeyId) as

@@ -193,6 +193,21 @@ describe('credits and idempotency', () => {
     expect(different.status).toBe(422);
     expect(different.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
+
+  it("Idempotency-Key is scoped to the API key: another key's replay gets its own task, never the first caller's", async () => {
+    const a = await svc.createKey(1);
+    const b = await svc.createKey(1);
+    const headers = { 'idempotency-key': 'shared-key-1' };
+    const first = await api(svc.url, 'POST', '/v1/tools/test.echo/tasks', { token: a.key, body: { value: 'mine' }, headers });
+    const other = await api(svc.url, 'POST', '/v1/tools/test.echo/tasks', { token: b.key, body: { value: 'mine' }, headers });
+    expect(first.status).toBe(202);
+    expect(other.status).toBe(202);
+    expect(other.headers.get('idempotent-replayed')).toBeNull();
+    expect(other.body.task_id).not.toBe(first.body.task_id);
+    // B's poll token is for B's task only.
+    expect((await api(svc.url, 'GET', first.body.poll_url, { token: other.body.poll_token })).status).toBe(403);
+    expect((await svc.rt.store.findKey(b.id))!.balanceMicros).toBe(990_000);
+  });
 });
 
 describe('rate limits', () => {

@@ -134,6 +134,31 @@ for (const factory of factories) {
       expect(outcomes.filter((o) => o.kind === 'nonce_used')).toHaveLength(9);
     });
 
+    it('a used payment nonce is refused before an idempotency hit; a fresh nonce that replays is used up', async () => {
+      const s = await open();
+      const now = Date.now();
+      const payer = { kind: 'x402' as const, id: '0xB' };
+      const nonceOf = (tag: string) => ({ network: 'eip155:8453', asset: '0xA', payer: '0xB', nonce: `0x${tag}${Math.random().toString(16).slice(2)}` });
+      const idem = { scope: 'x402:0xB', key: 'k', requestHash: 'h1', windowMs: 60_000 };
+      const first = nonceOf('1');
+      const created = await s.createTask(newTask({ payer, now }), { nonce: first, idempotency: idem });
+      expect(created.kind).toBe('created');
+      const taskId = created.kind === 'created' ? created.task.id : '';
+      // The same payment again, with the same key and request: refused, it never answers twice.
+      expect(await s.createTask(newTask({ payer, now }), { nonce: first, idempotency: idem })).toEqual({ kind: 'nonce_used', taskId });
+      // A fresh payment with the same key finds the first task, and is then used up as well.
+      const second = nonceOf('2');
+      const replayed = await s.createTask(newTask({ payer, now }), { nonce: second, idempotency: idem });
+      expect(replayed.kind === 'replayed' && replayed.task.id).toBe(taskId);
+      expect(await s.createTask(newTask({ payer, now }), { nonce: second, idempotency: idem })).toEqual({ kind: 'nonce_used', taskId });
+      expect(await s.createTask(newTask({ payer, now }), { nonce: second })).toEqual({ kind: 'nonce_used', taskId });
+      // A fresh payment for a different request under the key: refused, and its nonce stays free.
+      const third = nonceOf('3');
+      expect((await s.createTask(newTask({ payer, now }), { nonce: third, idempotency: { ...idem, requestHash: 'h2' } })).kind).toBe('idempotency_mismatch');
+      expect((await s.createTask(newTask({ payer, now }), { nonce: third })).kind).toBe('created');
+      expect(await s.listTasksByPayer(payer, 10)).toHaveLength(2);
+    });
+
     it('recovers expired leases: requeue, then fail once out of attempts (refunded)', async () => {
       const s = await open();
       const now = Date.now();

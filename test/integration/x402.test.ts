@@ -12,6 +12,7 @@ import { createSIWxClientExtension, createSIWxPayload, encodeSIWxHeader } from '
 import { parseAbi, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { Settler } from '../../src/billing/x402/settlement.js';
+import { transferWithAuthorizationTypes } from '../../src/billing/x402/token-abi.js';
 import { EngineEvents } from '../../src/engine/events.js';
 import type { PaymentRecord } from '../../src/billing/x402/payment-record.js';
 import { jsonSchemaOf } from '../../src/registry/registry.js';
@@ -254,18 +255,48 @@ describe('one signature, one task', () => {
     expect(listed.map((t) => t.id)).toEqual([taskId]);
   });
 
-  it('returns the first task for a retry with the same Idempotency-Key, charging once', async () => {
+  it('never answers a replayed payment with a poll token, Idempotency-Key or not', async () => {
     const p = await newPayer(1_000_000n);
     const header = await signedHeader(p, await paymentRequired(svc.url, 'test.echo', { value: 'idem' }));
-    const first = await create(svc.url, 'test.echo', { value: 'idem' }, { 'PAYMENT-SIGNATURE': header, 'Idempotency-Key': 'retry-1' });
-    const second = await create(svc.url, 'test.echo', { value: 'idem' }, { 'PAYMENT-SIGNATURE': header, 'Idempotency-Key': 'retry-1' });
+    const headers = { 'PAYMENT-SIGNATURE': header, 'Idempotency-Key': 'retry-1' };
+    const first = await create(svc.url, 'test.echo', { value: 'idem' }, headers);
     expect(first.status).toBe(202);
-    expect(second.status).toBe(202);
-    expect(second.headers.get('idempotent-replayed')).toBe('true');
     const a = await first.json();
-    expect((await second.json()).task_id).toBe(a.task_id);
+    // Whoever saw the request (header and key) replays it: 402, no poll token for the payer's result.
+    const replay = await create(svc.url, 'test.echo', { value: 'idem' }, headers);
+    expect(replay.status).toBe(402);
+    const refused = await replay.json();
+    expect(refused).toMatchObject({ code: 'PAYMENT_REPLAYED', task_id: a.task_id });
+    expect(refused.poll_token).toBeUndefined();
+    expect(await svc.rt.engine.listByPayer({ kind: 'x402', id: p.account.address }, 10)).toHaveLength(1);
     expect((await finalPayment(svc, a.task_id)).status).toBe('settled');
     expect(await chain.usdcBalance(p.account.address)).toBe(1_000_000n - PRICE);
+  });
+
+  it('returns the first task to a retry with the same Idempotency-Key and a fresh signature, charging once', async () => {
+    const p = await newPayer(1_000_000n);
+    const pr = await paymentRequired(svc.url, 'test.echo', { value: 'retry' });
+    const key = { 'Idempotency-Key': 'retry-2' };
+    const first = await create(svc.url, 'test.echo', { value: 'retry' }, { ...key, 'PAYMENT-SIGNATURE': await signedHeader(p, pr) });
+    expect(first.status).toBe(202);
+    const a = await first.json();
+    // Only the wallet can sign anew: that proves the retry is the payer's, so it may read its task.
+    const fresh = await signedHeader(p, pr);
+    const retry = await create(svc.url, 'test.echo', { value: 'retry' }, { ...key, 'PAYMENT-SIGNATURE': fresh });
+    expect(retry.status).toBe(202);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const b = await retry.json();
+    expect(b.task_id).toBe(a.task_id);
+    expect((await pollDone(svc.url, b)).status).toBe('complete');
+    // The fresh signature is used up by that answer, with the key or without.
+    for (const headers of [{ ...key, 'PAYMENT-SIGNATURE': fresh }, { 'PAYMENT-SIGNATURE': fresh }]) {
+      const again = await create(svc.url, 'test.echo', { value: 'retry' }, headers);
+      expect(again.status).toBe(402);
+      expect(await again.json()).toMatchObject({ code: 'PAYMENT_REPLAYED', task_id: a.task_id });
+    }
+    expect((await finalPayment(svc, a.task_id)).status).toBe('settled');
+    expect(await chain.usdcBalance(p.account.address)).toBe(1_000_000n - PRICE);
+    expect((await chain.transfersTo(svc.payTo)).filter((t) => t.from === p.account.address)).toHaveLength(1);
   });
 });
 
@@ -335,6 +366,85 @@ describe('refused payments say why', () => {
     const res = await create(svc.url, 'test.echo', { value: 'x' }, { 'PAYMENT-SIGNATURE': 'not base64!' });
     expect(res.status).toBe(402);
     expect(await res.json()).toMatchObject({ code: 'PAYMENT_MALFORMED' });
+  });
+});
+
+describe('numbers and signatures are read strictly', () => {
+  const UINT256_MAX = (1n << 256n) - 1n;
+  const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+  const nowS = () => BigInt(Math.floor(Date.now() / 1000));
+
+  interface Change {
+    authorization?: Record<string, string>;
+    accepted?: Record<string, string>;
+    /** Replace the signature (after re-signing). */
+    signature?: (sig: Hex) => Hex;
+  }
+
+  /** The official client's payment, altered, then signed again by the payer wherever the altered numbers can be signed at all. */
+  async function alteredHeader(p: Payer, value: string, change: Change): Promise<string> {
+    const payload = (await p.client.createPaymentPayload(await paymentRequired(svc.url, 'test.echo', { value }))) as any;
+    const authorization = { ...payload.payload.authorization, ...change.authorization };
+    let signature: Hex = payload.payload.signature;
+    try {
+      const big = (k: string) => BigInt(authorization[k]);
+      signature = await p.account.signTypedData({
+        domain: { name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: BASE_USDC },
+        types: transferWithAuthorizationTypes,
+        primaryType: 'TransferWithAuthorization',
+        message: { from: authorization.from, to: authorization.to, value: big('value'), validAfter: big('validAfter'), validBefore: big('validBefore'), nonce: authorization.nonce },
+      });
+    } catch {
+      // Not a number a wallet could sign (e.g. "1e4"): keep the original signature.
+    }
+    if (change.signature) signature = change.signature(signature);
+    const altered = { ...payload, accepted: { ...payload.accepted, ...change.accepted }, payload: { authorization, signature } };
+    return new x402HTTPClient(p.client).encodePaymentSignatureHeader(altered)['PAYMENT-SIGNATURE']!;
+  }
+
+  /** The same signature with s mirrored to n − s and the recovery bit flipped: it still recovers the payer. */
+  function highS(sig: Hex): Hex {
+    const s = BigInt(`0x${sig.slice(66, 130)}`);
+    const v = parseInt(sig.slice(130, 132), 16);
+    return `${sig.slice(0, 66)}${(SECP256K1_N - s).toString(16).padStart(64, '0')}${(v === 27 ? 28 : 27).toString(16)}` as Hex;
+  }
+
+  const cases: [string, () => Change, string][] = [
+    ['value with a leading zero', () => ({ authorization: { value: `0${PRICE}` } }), 'PAYMENT_MALFORMED'],
+    ['value with a plus sign', () => ({ authorization: { value: `+${PRICE}` } }), 'PAYMENT_MALFORMED'],
+    ['value with whitespace', () => ({ authorization: { value: ` ${PRICE}` } }), 'PAYMENT_MALFORMED'],
+    ['value with an exponent', () => ({ authorization: { value: '1e4' } }), 'PAYMENT_MALFORMED'],
+    ['value in hex', () => ({ authorization: { value: '0x2710' } }), 'PAYMENT_MALFORMED'],
+    ['value of 2^256', () => ({ authorization: { value: String(UINT256_MAX + 1n) } }), 'PAYMENT_MALFORMED'],
+    ['validAfter with a leading zero', () => ({ authorization: { validAfter: '00' } }), 'PAYMENT_MALFORMED'],
+    ['validBefore negative', () => ({ authorization: { validBefore: `-${nowS() + 900n}` } }), 'PAYMENT_MALFORMED'],
+    ['validBefore = 2^256 − 1', () => ({ authorization: { validBefore: String(UINT256_MAX) } }), 'PAYMENT_WINDOW_TOO_LONG'],
+    ['validBefore ten years ahead', () => ({ authorization: { validBefore: String(nowS() + 10n * 365n * 86_400n) } }), 'PAYMENT_WINDOW_TOO_LONG'],
+    ['validAfter = 2^256 − 1', () => ({ authorization: { validAfter: String(UINT256_MAX) } }), 'PAYMENT_NOT_YET_VALID'],
+    ['nonce of 31 bytes', () => ({ authorization: { nonce: `0x${'ab'.repeat(31)}` } }), 'PAYMENT_MALFORMED'],
+    ['nonce without 0x', () => ({ authorization: { nonce: 'ab'.repeat(32) } }), 'PAYMENT_MALFORMED'],
+    ['accepted amount with a leading zero', () => ({ accepted: { amount: `0${PRICE}` } }), 'PAYMENT_MALFORMED'],
+    ['accepted amount other than the price', () => ({ accepted: { amount: String(2n * PRICE) } }), 'PAYMENT_WRONG_AMOUNT'],
+    ['high-s signature (EIP-2)', () => ({ signature: highS }), 'PAYMENT_SIGNATURE_HIGH_S'],
+  ];
+  for (const [name, change, code] of cases) {
+    it(`${name} → 402 ${code}`, async () => {
+      const p = await newPayer(1_000_000n);
+      const header = await alteredHeader(p, name, change());
+      const res = await create(svc.url, 'test.echo', { value: name }, { 'PAYMENT-SIGNATURE': header });
+      const body = await res.json();
+      expect(res.status, JSON.stringify(body)).toBe(402);
+      expect(body.code).toBe(code);
+      expect(decode(res.headers.get('payment-required')).error).toBe(body.reason);
+      expect(await svc.rt.engine.listByPayer({ kind: 'x402', id: p.account.address }, 10)).toHaveLength(0);
+    });
+  }
+
+  it('still accepts the low-s signature the high-s case mirrors', async () => {
+    const p = await newPayer(1_000_000n);
+    const res = await create(svc.url, 'test.echo', { value: 'low-s' }, { 'PAYMENT-SIGNATURE': await alteredHeader(p, 'low-s', {}) });
+    expect(res.status).toBe(202);
+    expect((await finalPayment(svc, (await res.json()).task_id)).status).toBe('settled');
   });
 });
 

@@ -11,7 +11,9 @@ import { paymentRequiredAnswer, paymentRequiredFor, requirementFor } from '../..
 import { DEFAULT_TIMING, maxTimeoutSeconds, minWindowSeconds, type X402Settings } from '../../src/billing/x402/settings.js';
 import { WalletSignIn, type SignInChallenge } from '../../src/billing/x402/siwx.js';
 import { KNOWN_USDC } from '../../src/billing/x402/tokens.js';
+import { hasHighS } from '../../src/billing/x402/signature-s.js';
 import { decodePaymentHeader, encodeBase64Json } from '../../src/billing/x402/wire.js';
+import { secondsToText, uint256Problem, UINT256_MAX } from '../../src/billing/x402/wire-numbers.js';
 import type { AnyTool } from '../../src/registry/define-tool.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
 import { tools } from '../../tools/index.js';
@@ -100,6 +102,40 @@ describe('payment header decoding', () => {
     expect(() => decodePaymentHeader(Buffer.from('{').toString('base64'))).toThrow(/not base64-encoded JSON/);
     const badNonce = encodeBase64Json({ x402Version: 2, accepted: { scheme: 'exact', network: 'n', asset: 'a', amount: '1', payTo: 'p' }, payload: { authorization: { ...authorization, nonce: '0x12' }, signature: '0xab' } });
     expect(() => decodePaymentHeader(badNonce)).toThrow(/payload\.authorization\.nonce must be a 0x-prefixed 32-byte hex string/);
+  });
+});
+
+describe('x402 numbers and signatures', () => {
+  it('reads only canonical uint256 decimal strings', () => {
+    for (const ok of ['0', '1', '10000', String(UINT256_MAX)]) expect(uint256Problem(ok), ok).toBeUndefined();
+    for (const bad of ['', '00', '010000', '+1', '-1', ' 1', '1 ', '1e4', '1.0', '0x10', '１']) expect(uint256Problem(bad), bad).toMatch(/digits only/);
+    expect(uint256Problem(String(UINT256_MAX + 1n))).toMatch(/larger than a uint256/);
+    expect(uint256Problem('9'.repeat(500))).toMatch(/larger than a uint256/);
+  });
+
+  it('names the field of a non-canonical number in the payment header', () => {
+    const auth = { from: settings.payTo, to: settings.payTo, value: '1000', validAfter: '0', validBefore: '1900000000', nonce: `0x${'1'.repeat(64)}` };
+    const header = (over: Record<string, string>, amount = '1000') =>
+      encodeBase64Json({ x402Version: 2, accepted: { scheme: 'exact', network: 'n', asset: 'a', amount, payTo: 'p' }, payload: { authorization: { ...auth, ...over }, signature: '0xab' } });
+    expect(() => decodePaymentHeader(header({ validBefore: String(UINT256_MAX + 1n) }))).toThrow(/payload\.authorization\.validBefore is larger than a uint256/);
+    expect(() => decodePaymentHeader(header({ value: '01000' }))).toThrow(/payload\.authorization\.value must be a decimal integer string/);
+    expect(() => decodePaymentHeader(header({}, '1e3'))).toThrow(/accepted\.amount must be a decimal integer string/);
+    expect(decodePaymentHeader(header({ validBefore: String(UINT256_MAX) })).authorization.validBefore).toBe(String(UINT256_MAX));
+  });
+
+  it('writes times past year 9999 as seconds instead of throwing', () => {
+    expect(secondsToText(0n)).toBe('1970-01-01T00:00:00.000Z');
+    expect(secondsToText(UINT256_MAX)).toMatch(/^\d+ \(Unix seconds, past year 9999\)$/);
+  });
+
+  it('tells high-s signatures (EIP-2) from low-s ones', async () => {
+    const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+    const sig = await privateKeyToAccount(generatePrivateKey()).signMessage({ message: 'x' });
+    expect(hasHighS(sig)).toBe(false);
+    const mirrored = `${sig.slice(0, 66)}${(n - BigInt(`0x${sig.slice(66, 130)}`)).toString(16).padStart(64, '0')}${sig.slice(130)}` as `0x${string}`;
+    expect(hasHighS(mirrored)).toBe(true);
+    // Not an (r, s, v) triple: an ERC-1271 wallet's signature is left to the chain.
+    expect(hasHighS(`0x${'ff'.repeat(100)}`)).toBe(false);
   });
 });
 

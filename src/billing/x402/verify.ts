@@ -11,9 +11,11 @@ import type { FacilitatorClient } from './facilitator.js';
 import type { PaymentRecord } from './payment-record.js';
 import { requirementFor } from './requirements.js';
 import { minWindowSeconds, type X402Settings } from './settings.js';
+import { hasHighS } from './signature-s.js';
 import { transferWithAuthorizationTypes } from './token-abi.js';
 import { V1_NETWORK_NAMES } from './tokens.js';
 import { decodePaymentHeader, type DecodedPayment, type PaymentRequirements } from './wire.js';
+import { secondsToText } from './wire-numbers.js';
 
 /** A payment we will not accept; `reason` is x402's machine-readable code, `code` ours. */
 export class PaymentRefusal extends Error {
@@ -38,7 +40,12 @@ export interface VerifierDeps {
 /** The validity window must leave this much time for the transfer to be mined (x402 uses 6 s). */
 const EXPIRY_MARGIN_SECONDS = 6;
 
-const iso = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString();
+/**
+ * How far past the offered window (now + maxTimeoutSeconds) validBefore may lie: clocks disagree (the
+ * official v1 client backdates validAfter by as much). Beyond it the window is refused: settlement is
+ * retried until validBefore, which must therefore be a time, not "forever".
+ */
+const CLOCK_SKEW_SECONDS = 600;
 
 export async function verifyPayment(tool: AnyTool, header: string, resourceUrl: string, d: VerifierDeps, nowMs = Date.now()): Promise<PaymentRecord> {
   const s = d.settings;
@@ -70,9 +77,16 @@ export async function verifyPayment(tool: AnyTool, header: string, resourceUrl: 
       `The authorization is for ${auth.value} atomic units; ${tool.name} costs exactly ${req.amount} (${tool.price} ${s.token.symbol}). Sign a new authorization for that amount.`,
     );
   }
+  if (p.accepted && p.accepted.amount !== req.amount) {
+    throw new PaymentRefusal(
+      'PAYMENT_WRONG_AMOUNT',
+      'invalid_exact_evm_payload_authorization_value_mismatch',
+      `The payment accepted an amount of ${p.accepted.amount}; ${tool.name} costs exactly ${req.amount} (${tool.price} ${s.token.symbol}). Use accepts[0] as offered.`,
+    );
+  }
   const now = BigInt(Math.floor(nowMs / 1000));
   if (BigInt(auth.validAfter) > now) {
-    throw new PaymentRefusal('PAYMENT_NOT_YET_VALID', 'invalid_exact_evm_payload_authorization_valid_after', `The authorization is valid only from ${iso(BigInt(auth.validAfter))}; use validAfter 0 or a time in the past.`);
+    throw new PaymentRefusal('PAYMENT_NOT_YET_VALID', 'invalid_exact_evm_payload_authorization_valid_after', `The authorization is valid only from ${secondsToText(BigInt(auth.validAfter))}; use validAfter 0 or a time in the past.`);
   }
   const validBefore = BigInt(auth.validBefore);
   const minWindow = BigInt(minWindowSeconds(tool.timeoutMs, s));
@@ -80,7 +94,7 @@ export async function verifyPayment(tool: AnyTool, header: string, resourceUrl: 
     throw new PaymentRefusal(
       'PAYMENT_EXPIRED',
       'invalid_exact_evm_payload_authorization_valid_before',
-      `The authorization expired at ${iso(validBefore)}; sign a new one with validBefore = now + ${req.maxTimeoutSeconds} s (accepts[0].maxTimeoutSeconds).`,
+      `The authorization expired at ${secondsToText(validBefore)}; sign a new one with validBefore = now + ${req.maxTimeoutSeconds} s (accepts[0].maxTimeoutSeconds).`,
     );
   }
   if (validBefore < now + minWindow) {
@@ -90,10 +104,25 @@ export async function verifyPayment(tool: AnyTool, header: string, resourceUrl: 
       `The authorization expires in ${validBefore - now} s, too soon to run ${tool.name} and settle after it completes (needs at least ${minWindow} s); sign with validBefore = now + ${req.maxTimeoutSeconds} s.`,
     );
   }
+  const maxWindow = BigInt(req.maxTimeoutSeconds + CLOCK_SKEW_SECONDS);
+  if (validBefore > now + maxWindow) {
+    throw new PaymentRefusal(
+      'PAYMENT_WINDOW_TOO_LONG',
+      'invalid_exact_evm_payload_authorization_valid_before',
+      `The authorization is valid until ${secondsToText(validBefore)}, more than ${maxWindow} s from now; sign with validBefore = now + ${req.maxTimeoutSeconds} s (accepts[0].maxTimeoutSeconds).`,
+    );
+  }
 
   const from = getAddress(auth.from);
   const domain = { name: s.token.name, version: s.token.version, chainId: s.chainId, verifyingContract: s.token.address };
   const message = { from, to: getAddress(auth.to), value: BigInt(auth.value), validAfter: BigInt(auth.validAfter), validBefore, nonce: auth.nonce };
+  if (hasHighS(p.signature)) {
+    throw new PaymentRefusal(
+      'PAYMENT_SIGNATURE_HIGH_S',
+      'invalid_exact_evm_signature',
+      'The signature has a high s value (EIP-2), which the token refuses on chain; sign again with a standard signer (they produce low-s signatures).',
+    );
+  }
   // The chain read does not depend on the signature: start it now so the two overlap.
   const onChain = s.mode === 'self' && d.chain ? outcome(d.chain.payerState(s.token.address, from, auth.nonce)) : undefined;
   let signed = await verifyTypedData({ address: from, domain, types: transferWithAuthorizationTypes, primaryType: 'TransferWithAuthorization', message, signature: p.signature }).catch(() => false);
@@ -119,7 +148,7 @@ export async function verifyPayment(tool: AnyTool, header: string, resourceUrl: 
     payer: from,
     amount: req.amount,
     amount_usd: tool.price,
-    valid_before: iso(validBefore),
+    valid_before: secondsToText(validBefore),
     transaction: null,
     resource_url: resourceUrl,
     max_timeout_seconds: req.maxTimeoutSeconds,

@@ -2,6 +2,7 @@
 // base64 JSON encoding, and the shapes of PaymentRequired and of an exact-scheme EVM payment payload.
 import type { Address, Hex } from 'viem';
 import { z } from 'zod';
+import { uint256Problem } from './wire-numbers.js';
 
 export const HEADER = {
   paymentRequired: 'PAYMENT-REQUIRED',
@@ -69,7 +70,10 @@ export function decodeBase64Json(value: string): unknown {
 }
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address');
-const uint = z.string().regex(/^\d{1,78}$/, 'must be a non-negative integer in a string');
+const uint = z.string().superRefine((text, ctx) => {
+  const problem = uint256Problem(text);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 const authorization = z.object({
   from: address,
   to: address,
@@ -84,7 +88,7 @@ const exactEvmPayload = z.object({
 });
 const v2Payload = z.object({
   x402Version: z.literal(2),
-  accepted: z.object({ scheme: z.string(), network: z.string(), asset: z.string(), amount: z.string(), payTo: z.string() }),
+  accepted: z.object({ scheme: z.string(), network: z.string(), asset: z.string(), amount: uint, payTo: z.string() }),
   payload: exactEvmPayload,
 });
 const v1Payload = z.object({

@@ -75,7 +75,7 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
       }
     }
     if (parsedKey?.success) opts.idempotencyKey = parsedKey.data;
-    const { task, replayed } = await d.engine.submitValidated(toolName, input, req.body ?? {}, opts);
+    const { task, replayed } = await d.engine.submitValidated(toolName, input, opts);
     const pollUrl = `/v1/tasks/${task.id}`;
     res.setHeader('Location', pollUrl);
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
