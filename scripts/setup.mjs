@@ -1,17 +1,22 @@
 #!/usr/bin/env node
 // From a fresh clone to a runnable service: installs npm packages, builds, prepares data, and makes
-// sure a Chromium is there. Idempotent and quick when nothing changed, so `npm start` and `npm test`
-// call it first. Uses only Node's standard library (it runs before node_modules exists).
-import { execFileSync, spawnSync } from 'node:child_process';
+// sure a Chromium is there (with --for-tests also Knot DNS, Postfix and openssl for the test suite; on
+// Debian as root it installs them, elsewhere it prints the exact command). Idempotent and quick when
+// nothing changed, so `npm start` and `npm test` call it first. Uses only Node's standard library (it runs before node_modules exists).
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const quiet = process.argv.includes('--quiet');
+// --for-tests (npm test): also the system packages the test suite runs for real.
+const forTests = process.argv.includes('--for-tests');
 const say = (msg) => {
   if (!quiet) process.stderr.write(`[setup] ${msg}\n`);
 };
+/** Printed even with --quiet: something is being installed, or is missing. */
+const warn = (msg) => process.stderr.write(`[setup] ${msg}\n`);
 const run = (cmd, args, opts = {}) => {
   const r = spawnSync(cmd, args, { cwd: root, stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'], ...opts });
   if (r.status !== 0) {
@@ -64,24 +69,50 @@ for (const script of ['scripts/build-geo-data.mjs']) {
   if (fs.existsSync(path.join(root, script))) run('node', [script, ...(quiet ? ['--quiet'] : [])]);
 }
 
-// 4. a Chromium for the browser tools
-const candidates = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/google-chrome', '/usr/bin/chromium-browser'].filter(Boolean);
-let chromium = candidates.find((p) => fs.existsSync(p));
-if (!chromium && process.platform === 'linux' && process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get') && !process.argv.includes('--no-browser')) {
-  say('installing Debian chromium (browser tools need it)');
-  try {
-    execFileSync('apt-get', ['update', '-q'], { stdio: 'ignore' });
-    execFileSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', 'chromium-headless-shell', 'fonts-liberation'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    chromium = candidates.find((p) => fs.existsSync(p));
-  } catch {
-    // fall through to the advice below
-  }
+// 4. system packages: a Chromium for the browser tools; with --for-tests also what the integration tests
+// run for real (Knot DNS, Postfix, openssl for test certificates, the full chromium the browser tests drive).
+const onPath = (name) => (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).some((d) => fs.existsSync(path.join(d, name)));
+const chromiumCandidates = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/google-chrome', '/usr/bin/chromium-browser'].filter(Boolean);
+const findChromium = () => chromiumCandidates.find((p) => fs.existsSync(p));
+let needs = [
+  { what: 'Chromium (browser tools)', packages: ['chromium-headless-shell', 'fonts-liberation'], present: () => findChromium() !== undefined },
+];
+if (forTests) {
+  needs.push(
+    { what: 'Chromium for the browser tests', packages: ['chromium', 'fonts-liberation'], present: () => [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/google-chrome'].some((p) => p && fs.existsSync(p)) },
+    { what: 'Knot DNS (DNS tests)', packages: ['knot', 'knot-dnsutils'], present: () => fs.existsSync('/usr/sbin/knotd') || onPath('knotd') },
+    { what: 'Postfix (email.verify tests)', packages: ['postfix'], present: () => fs.existsSync('/usr/sbin/postfix') },
+    { what: 'OpenSSL and CA certificates (test certificates)', packages: ['openssl', 'ca-certificates'], present: () => onPath('openssl') && fs.existsSync('/etc/ssl/certs') },
+  );
 }
-if (!chromium) {
-  say('no Chromium found: the browser.* tools will fail until one is installed.');
-  say('  Debian/Ubuntu: sudo apt-get install chromium fonts-liberation');
-  say('  elsewhere:     npx playwright-core install chromium   (or set CHROMIUM_PATH)');
-} else {
-  say(`chromium: ${chromium}`);
+// --no-browser: leave Chromium alone (e.g. an API node that runs no browser tools).
+if (process.argv.includes('--no-browser')) needs = needs.filter((n) => !n.what.startsWith('Chromium'));
+let missing = needs.filter((n) => !n.present());
+const missingPackages = () => [...new Set(missing.flatMap((n) => n.packages))];
+const isDebian = process.platform === 'linux' && fs.existsSync('/usr/bin/apt-get') && fs.existsSync('/etc/debian_version');
+const isRoot = process.getuid?.() === 0;
+if (missing.length > 0 && isDebian && isRoot) {
+  const packages = missingPackages();
+  // Installing takes a while: say so even with --quiet.
+  warn(`installing ${packages.join(' ')} (for ${missing.map((n) => n.what).join('; ')})`);
+  const apt = (args) => spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+  if (apt(['update', '-q']) && apt(['install', '-y', '-q', '--no-install-recommends', ...packages])) {
+    // The package starts a system Postfix on port 25; the tests run private instances on ephemeral ports.
+    if (packages.includes('postfix')) spawnSync('postfix', ['stop'], { stdio: 'ignore' });
+  }
+  missing = needs.filter((n) => !n.present());
+}
+if (missing.length > 0) {
+  warn(`missing: ${missing.map((n) => n.what).join('; ')}.`);
+  const packages = missingPackages().join(' ');
+  if (isDebian) {
+    warn(`  install them with: sudo apt-get update && sudo apt-get install -y --no-install-recommends ${packages}${packages.includes('postfix') ? ' && sudo postfix stop' : ''}`);
+  } else {
+    warn(`  install the Debian/Ubuntu packages ${packages} or their equivalents for your system;`);
+    warn('  Chromium elsewhere: npx playwright-core install chromium (and set CHROMIUM_PATH)');
+  }
+  if (forTests) warn('  the tests that need them will fail until then.');
+} else if (findChromium()) {
+  say(`chromium: ${findChromium()}`);
 }
 say('ready');

@@ -22,6 +22,32 @@ const isCidrList = (list: string[]): boolean => {
   }
 };
 
+/** Which peers may set X-Forwarded-For: none, the nearest N hops, or named addresses. */
+export type TrustProxy = false | number | string[];
+
+/** Express's names for address ranges, accepted next to IPs and CIDRs. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: a hop count or the proxies' addresses, never "trust everyone": with that, Express takes the
+ * left-most X-Forwarded-For entry, which the client writes, and any caller could pose as localhost or as a
+ * fresh address for every request. Returns the setting, or a sentence saying what is wrong.
+ */
+function parseTrustProxy(raw: string): TrustProxy | string {
+  const v = raw.trim().toLowerCase();
+  if (['false', 'no', 'off', '0'].includes(v)) return false;
+  if (['true', 'yes', 'on', 'all', '*'].includes(v)) {
+    return `"${raw}" would trust any client-written X-Forwarded-For; give the number of proxies in front of the service (e.g. 1) or their addresses (e.g. loopback or 10.0.0.0/8, comma-separated)`;
+  }
+  if (/^\d+$/.test(v)) return Number(v) === 0 ? false : Number(v);
+  const list = v.split(',').map((x) => x.trim()).filter(Boolean);
+  const addresses = list.filter((x) => !PROXY_RANGE_NAMES.includes(x));
+  if (list.length === 0 || !isCidrList(addresses)) {
+    return 'must be a hop count (1), or proxy addresses: loopback, linklocal, uniquelocal, IPs or CIDRs, comma-separated';
+  }
+  return list;
+}
+
 const intFrom = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 const envSchema = z.object({
@@ -51,7 +77,14 @@ const envSchema = z.object({
   RATE_LIMIT_PER_KEY: intFrom(0, 1_000_000).default(600),
   RATE_LIMIT_PER_IP: intFrom(0, 1_000_000).default(300),
   RATE_LIMIT_WINDOW_S: intFrom(1, 86_400).default(60),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: z.string().transform((v, ctx) => {
+    const r = parseTrustProxy(v);
+    if (typeof r === 'string') {
+      ctx.addIssue({ code: 'custom', message: r });
+      return z.NEVER;
+    }
+    return r;
+  }).default(false),
 
   // Network tools
   DNS_SERVERS: csv.optional(),
@@ -137,7 +170,8 @@ export interface Config {
     rateLimitPerKey: number;
     rateLimitPerIp: number;
     rateLimitWindowS: number;
-    trustProxy: boolean;
+    /** Express "trust proxy": false, a hop count, or proxy addresses (never true; see parseTrustProxy). */
+    trustProxy: TrustProxy;
   };
   net: {
     dnsServers: string[] | undefined;

@@ -61,8 +61,10 @@ export class PollTokens {
     } catch {
       throw invalid();
     }
-    const expected = this.sign(`${header}.${payload}`);
-    const given = Buffer.from(signature, 'base64url');
+    // Compare encodings, not decoded bytes: Node's base64url decoder skips junk characters and ignores
+    // the spare low bits of the last one, so many different strings would decode to the same signature.
+    const expected = Buffer.from(this.sign(`${header}.${payload}`).toString('base64url'));
+    const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
     if (claims.aud !== POLL_TOKEN_AUDIENCE || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') throw invalid();
     if (claims.exp * 1000 <= nowMs) {

@@ -12,6 +12,8 @@ export interface TaskView {
   started_at: string | null;
   finished_at: string | null;
   attempts: number;
+  /** Present (true) while a running task has been asked to stop and its worker has not settled it yet. */
+  cancel_requested?: true;
   price_usd?: string;
   payment?: Record<string, unknown>;
 }
@@ -29,6 +31,7 @@ export function toTaskView(t: TaskRow): TaskView {
     started_at: iso(t.startedAt),
     finished_at: iso(t.finishedAt),
     attempts: t.attempts,
+    ...(t.status === 'running' && t.cancelRequested ? { cancel_requested: true as const } : {}),
     ...(t.payment ? { payment: t.payment } : {}),
   };
 }

@@ -37,9 +37,10 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
   const ipLimiter = new RateLimiter(config.http.rateLimitPerIp, windowMs);
   const keyLimiter = new RateLimiter(config.http.rateLimitPerKey, windowMs);
 
+  // Every /v1 route counts against the per-address limit, discovery (GET /v1/tools) included.
+  app.use('/v1', ipRateLimit(ipLimiter));
   app.use(discoveryRoutes({ engine: rt.engine, metrics, publicUrl: config.publicUrl, x402Enabled: opts.paymentGate !== undefined, leadsBaseUrl: config.leads.baseUrl }));
   for (const m of opts.mounts ?? []) app.use(m.path, m.router);
-  app.use('/v1', ipRateLimit(ipLimiter));
   app.use('/v1', express.json({ limit: config.http.bodyLimitBytes, type: ['application/json', 'application/*+json'], strict: false }));
   app.use(
     taskRoutes({

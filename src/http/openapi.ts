@@ -130,6 +130,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       started_at: { type: ['string', 'null'], format: 'date-time' },
       finished_at: { type: ['string', 'null'], format: 'date-time' },
       attempts: { type: 'integer' },
+      cancel_requested: { type: 'boolean', const: true, description: 'Present while a running task has been asked to stop and has not stopped yet.' },
       payment: { type: 'object', description: 'x402 payment: payer, amount, network, status, transaction.' },
     },
   };
@@ -157,11 +158,18 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
   paths['/v1/tasks/{task_id}/cancel'] = {
     post: {
       operationId: 'cancel_task',
-      summary: 'Cancel a task (pending tasks are refunded; running ones are stopped)',
+      summary: 'Cancel a task (pending tasks are cancelled and refunded at once; running ones are asked to stop)',
       security: [{ pollToken: [] }, { apiKey: [] }],
       parameters: [taskIdParam],
       responses: {
-        '200': { description: 'The task after the request.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Task' } } } },
+        '200': {
+          description: 'The task after the request: cancelled (it was pending), or unchanged when it had already finished.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Task' } } },
+        },
+        '202': {
+          description: 'The task is running and its worker was asked to stop: status "running" with cancel_requested true. Poll until it is "cancelled" (refunded).',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Task' } } },
+        },
         '401': errorResponse('Missing or invalid token.'),
         '403': errorResponse('A token for another task.'),
         '404': errorResponse('Unknown task.'),

@@ -17,8 +17,8 @@ export class RateLimiter {
     readonly windowMs: number,
   ) {}
 
-  /** Counts one hit; returns what the headers should say. limit 0 disables the limiter. */
-  hit(key: string, now = Date.now()): { allowed: boolean; remaining: number; resetS: number } {
+  /** Counts `count` hits; returns what the headers should say. limit 0 disables the limiter. */
+  hit(key: string, now = Date.now(), count = 1): { allowed: boolean; remaining: number; resetS: number } {
     if (this.limit <= 0) return { allowed: true, remaining: Number.POSITIVE_INFINITY, resetS: 0 };
     if (now - this.lastSweep > this.windowMs) this.sweep(now);
     let w = this.windows.get(key);
@@ -26,7 +26,7 @@ export class RateLimiter {
       w = { start: now, count: 0 };
       this.windows.set(key, w);
     }
-    w.count++;
+    w.count += count;
     const resetS = Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
     return { allowed: w.count <= this.limit, remaining: Math.max(0, this.limit - w.count), resetS };
   }
@@ -37,8 +37,9 @@ export class RateLimiter {
   }
 }
 
-export function applyRateLimit(limiter: RateLimiter, key: string, res: Response): void {
-  const r = limiter.hit(key);
+/** Counts `count` requests (a JSON-RPC batch counts each call) and throws 429 once over the limit. */
+export function applyRateLimit(limiter: RateLimiter, key: string, res: Response, count = 1): void {
+  const r = limiter.hit(key, Date.now(), count);
   if (limiter.limit <= 0) return;
   res.setHeader('RateLimit-Limit', String(limiter.limit));
   res.setHeader('RateLimit-Remaining', String(r.remaining));

@@ -3,6 +3,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { AppError, Forbidden, InvalidInput, NotFound, PayloadTooLarge, RateLimited, UnsupportedMediaType } from '../errors.js';
+import type { TrustProxy } from '../config.js';
 import type { Logger } from '../logger.js';
 import { zodToInvalidInput } from '../registry/registry.js';
 import { KeyAuthenticator, newApiKey, type Principal } from './auth.js';
@@ -31,7 +32,8 @@ export interface LeadsAppDeps {
   /** Called after a request and its outbox rows are committed (wakes the delivery dispatcher). */
   onRequestCreated?: () => void;
   bodyLimitBytes?: number;
-  trustProxy?: boolean;
+  /** Express "trust proxy" (config.http.trustProxy): a hop count or proxy addresses, never true. */
+  trustProxy?: TrustProxy;
 }
 
 export interface LeadsApp {

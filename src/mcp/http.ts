@@ -68,7 +68,9 @@ export function createMcpRouter(rt: Runtime): Router {
       res.status(400).json(rpcError('The request body is empty; send a JSON-RPC message.', PARSE_ERROR));
       return;
     }
-    if (caller.chargeKeyId && callsATool(req.body)) applyRateLimit(keyLimiter, `key:${caller.chargeKeyId}`, res);
+    // Each tools/call of a batch counts, so batching cannot multiply the key's rate.
+    const calls = toolCalls(req.body);
+    if (caller.chargeKeyId && calls > 0) applyRateLimit(keyLimiter, `key:${caller.chargeKeyId}`, res, calls);
     const server = buildMcpServer({ engine: rt.engine, registry, config, log, caller, artifacts, cancelOnAbort: false, inFlight });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !mayTakeLong(req.body) });
     // The answer is out (or the client left): this request's server and transport are done.
@@ -106,14 +108,16 @@ async function authenticate(req: Request, rt: Runtime): Promise<Caller> {
   if (credential.kind === 'bearer') throw new Unauthorized('Unrecognised bearer token: API keys start with sk_.', 'INVALID_API_KEY', BEARER);
   const auth = rt.config.mcp.auth;
   if (auth === 'off') return localCaller('http');
-  if (auth === 'localhost-off' && isLoopback(req.ip)) return localCaller('http-localhost');
+  // Both the connection and the client address Express derived (through trusted proxies) must be loopback:
+  // a remote client behind a local proxy is not local, nor is one whose header a misconfigured hop count trusts.
+  if (auth === 'localhost-off' && isLoopback(req.ip) && isLoopback(req.socket.remoteAddress)) return localCaller('http-localhost');
   throw new Unauthorized('This MCP server needs an API key: send "Authorization: Bearer sk_live_…".', 'MISSING_CREDENTIAL', BEARER);
 }
 
-/** Whether a JSON-RPC body (one message or a batch) calls a tool: those count against the key's rate limit. */
-function callsATool(body: unknown): boolean {
+/** How many tools/call messages a JSON-RPC body (one message or a batch) holds: each counts against the key's rate limit. */
+function toolCalls(body: unknown): number {
   const messages: unknown[] = Array.isArray(body) ? body : [body];
-  return messages.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'tools/call');
+  return messages.filter((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'tools/call').length;
 }
 
 /**

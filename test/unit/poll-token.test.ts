@@ -48,6 +48,29 @@ describe('poll tokens', () => {
     expect((await rejects(tokens.verify('sk_live_x'))).status).toBe(401);
   });
 
+  it('accepts only the canonical signature encoding: junk, extra or altered trailing characters → 401', async () => {
+    const good = await tokens.issue('task_a');
+    const body = good.slice(0, good.lastIndexOf('.') + 1);
+    const sig = good.slice(good.lastIndexOf('.') + 1);
+    expect(await tokens.verify(good)).toBe('task_a');
+    // The last of 43 characters carries 4 bits of the hash and 2 spare bits: flip only the spare ones.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(sig.at(-1)!);
+    const sameBits = alphabet[(last & ~3) | ((last + 1) & 3)]!;
+    const variants = [
+      `${sig}~`, // an extra trailing character
+      `${sig}=`, // padding
+      `${sig.slice(0, -1)}${sameBits}`, // altered last character that decodes to the same bytes
+      `${sig.slice(0, 10)}!${sig.slice(10)}`, // junk inserted
+      `${sig.slice(0, 10)}*${sig.slice(10)}`,
+      ` ${sig}`,
+    ];
+    for (const v of variants) {
+      expect(Buffer.from(v, 'base64url').equals(Buffer.from(sig, 'base64url'))).toBe(true);
+      expect((await rejects(tokens.verify(`${body}${v}`))).status).toBe(401);
+    }
+  });
+
   it('binds a token to its task: another task → 403', async () => {
     const t = await tokens.issue('task_a');
     await tokens.verifyFor(t, 'task_a');

@@ -108,7 +108,9 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
     await authorizeRead(req, id);
     const task = await d.engine.cancel(id);
     if (!task) throw new NotFound(`No task ${id}.`, 'TASK_NOT_FOUND');
-    res.json(toTaskView(task));
+    // A pending task is cancelled at once (200). A running one stops when its worker notices: answer what
+    // is true now, 202 with status "running" and cancel_requested, and let the caller poll for "cancelled".
+    res.status(task.status === 'running' ? 202 : 200).json(toTaskView(task));
   });
 
   /** Poll token for this task, or the API key that created it, or another authorizer (SIWX). */
