@@ -9,31 +9,10 @@ import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, type Clie
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, CreateTaskResultSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { defineTool } from '../../src/registry/define-tool.js';
 import homeservicesSearch from '../../tools/homeservices.search.js';
 import { startMcpService, type McpTestService } from '../support/mcp-service.js';
 import { api } from '../support/service.js';
-
-// Validation only: the zip and the nested fields are checked the way real tools check them, and a valid
-// call echoes what the tool received.
-const zipTool = defineTool({
-  name: 'test.zip',
-  title: 'Zip echo',
-  description: 'Returns the zip and pro id it was given.',
-  input: z.strictObject({
-    zip: z.string().regex(/^\d{5}$/, 'must be exactly five digits'),
-    pro_id: z.string().min(1).optional(),
-    count: z.number().int().min(1).max(10).default(3),
-    contact: z.strictObject({ email: z.email() }).optional(),
-  }),
-  output: z.object({ zip: z.string(), pro_id: z.string().nullable(), count: z.number() }),
-  price: '0.001',
-  annotations: { readOnlyHint: true, openWorldHint: false },
-  timeoutMs: 5_000,
-  example: { zip: '10001' },
-  run: async (_ctx, input) => ({ zip: input.zip, pro_id: input.pro_id ?? null, count: input.count }),
-});
+import { zipTool } from '../support/zip-tool.js';
 
 let svc: McpTestService;
 let key: string;
