@@ -12,7 +12,7 @@ export default defineBrowserTool({
   description:
     'Loads a web page in headless Chromium, lets its scripts run, and returns the resulting HTML (the live DOM serialised, up to 10 MB), the page title and the HTML size in bytes. ' +
     'wait chooses when to take it: load (default), dom or idle. Pages may only reach public addresses.',
-  input: z.object({ url: pageUrlInput, wait: waitInput }),
+  input: z.strictObject({ url: pageUrlInput, wait: waitInput }),
   output: z.object({
     html: z.string().describe('The rendered document as HTML.'),
     title: z.string().describe('The page title ("" if none).'),

@@ -12,7 +12,7 @@ export default defineBrowserTool({
   description:
     'Loads a web page in headless Chromium (scripts run) and lists its http(s) links as absolute URLs with their text, in page order, de-duplicated, fragments removed; ' +
     'in-page #anchors, javascript:, mailto: and other schemes are left out. filter: all (default), internal (same registrable domain as the page after redirects, e.g. www.example.com and blog.example.com) or external. At most 5000.',
-  input: z.object({
+  input: z.strictObject({
     url: pageUrlInput,
     filter: z.enum(['all', 'internal', 'external']).default('all').describe('all, internal (same registrable domain as the page) or external. Default all.'),
     wait: waitInput,

@@ -13,7 +13,7 @@ export default defineBrowserTool({
   description:
     "Loads a web page in headless Chromium (scripts run) and returns its main content as Markdown: the article when one is found, otherwise the page body without navigation, header, footer, sidebars and cookie banners. " +
     'GFM tables, fenced code blocks with their language, absolute links. Also the title and the Markdown size in bytes. Pages may only reach public addresses.',
-  input: z.object({ url: pageUrlInput, wait: waitInput }),
+  input: z.strictObject({ url: pageUrlInput, wait: waitInput }),
   output: z.object({
     markdown: z.string().describe('Main content as GitHub-flavoured Markdown.'),
     title: z.string().describe('The page title ("" if none).'),

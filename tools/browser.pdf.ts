@@ -23,7 +23,7 @@ function marginInches(css: string): number {
 }
 
 const input = z
-  .object({
+  .strictObject({
     url: pageUrlInput.optional(),
     html: htmlInput.optional(),
     size: z.enum(['letter', 'a4', 'legal', 'a3', 'a5']).default('letter').describe('Paper size. Default letter.'),

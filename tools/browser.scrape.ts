@@ -8,7 +8,7 @@ import { scrapeSelectors } from '../src/browser/page-scripts.js';
 const MAX_KEYS = 50;
 const MAX_MATCHES_PER_KEY = 1000;
 
-const input = z.object({
+const input = z.strictObject({
   url: pageUrlInput,
   select: z
     .record(z.string().min(1).max(100), z.string())

@@ -10,7 +10,7 @@ const MAX_CAPTURE_HEIGHT = 16_384;
 const CONTENT_TYPES = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
 
 const input = z
-  .object({
+  .strictObject({
     url: pageUrlInput.optional(),
     html: htmlInput.optional(),
     width: z.number().int().min(100).max(3840).default(1280).describe('Viewport width in CSS pixels, 100-3840. Default 1280.'),

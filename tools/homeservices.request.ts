@@ -4,10 +4,10 @@ import { defineTool } from '../src/registry/define-tool.js';
 import { AGENT_CONSENT_TEXT, leadsClientService } from '../src/leads/client.js';
 import { toE164 } from '../src/leads/phone.js';
 
-const input = z.object({
+const input = z.strictObject({
   pro_id: z.string().min(1).max(64).describe('id from homeservices.search'),
   requester: z
-    .object({
+    .strictObject({
       name: z.string().trim().min(1).max(200),
       phone: z.string().trim().min(3).max(40).describe('US 10-digit, or +country code'),
       email: z.email().max(254).optional(),

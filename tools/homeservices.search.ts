@@ -4,7 +4,7 @@ import { resolveCategory } from '../src/leads/categories.js';
 import { leadsClientService } from '../src/leads/client.js';
 import { requireZip } from '../src/leads/geo.js';
 
-const input = z.object({
+const input = z.strictObject({
   service: z
     .string()
     .min(1)

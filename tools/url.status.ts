@@ -7,7 +7,7 @@ import { checkUrlStatus, MAX_REDIRECTS } from '../src/net/url-status-check.js';
 
 const ms = () => z.number().nonnegative().nullable();
 
-const input = z.object({
+const input = z.strictObject({
   url: z.url().describe('http or https URL to check'),
   follow_redirects: z.boolean().default(true).describe(`follow up to ${MAX_REDIRECTS} redirects (default true)`),
   timeout_ms: z.number().int().min(1).max(30_000).default(10_000).describe('limit for the whole check in ms (default 10000, max 30000)'),

@@ -154,7 +154,7 @@ function toA2AError(err: unknown, log: Logger): Error {
     return new A2AError('Internal server error; it was logged. Retry later.');
   }
   const metadata = { code: err.code, status: String(err.status), ...(err.field !== undefined ? { field: err.field } : {}) };
-  const message = err.status === 400 ? `Invalid input: ${err.message}` : err.message;
+  const message = err.message;
   return err.status < 500 ? new RequestMalformedError({ message, metadata }) : new A2AError({ message, metadata });
 }
 

@@ -24,6 +24,56 @@ const RATE_HEADERS = {
   'RateLimit-Reset': { schema: { type: 'integer' } },
 };
 
+const rateLimited = {
+  ...errorResponse('Rate limit exceeded; retry after Retry-After seconds.'),
+  headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } }, ...RATE_HEADERS },
+};
+
+/** x402 payment kept on a task (src/billing/x402/payment-record.ts). */
+const PAYMENT_SCHEMA = {
+  type: 'object',
+  description: 'The x402 payment behind the task: who paid, how much, and where its settlement stands.',
+  required: ['status', 'scheme', 'network', 'asset', 'pay_to', 'payer', 'amount', 'amount_usd', 'transaction'],
+  properties: {
+    status: {
+      type: 'string',
+      enum: ['pending', 'settled', 'unpaid', 'void'],
+      description: 'pending: authorized, waiting for the task; settled: transferred; unpaid: settlement gave up; void: the task did not complete, nothing charged.',
+    },
+    scheme: { type: 'string', enum: ['exact'] },
+    x402_version: { type: 'integer', enum: [1, 2] },
+    network: { type: 'string', description: 'CAIP-2 network, e.g. eip155:8453.' },
+    asset: { type: 'string', description: 'Token contract address.' },
+    pay_to: { type: 'string' },
+    payer: { type: 'string', description: 'Wallet address that signed the payment.' },
+    amount: { type: 'string', description: 'Atomic units of the asset (USDC: micro-USD).' },
+    amount_usd: { type: 'string' },
+    valid_before: { type: 'string' },
+    transaction: { type: ['string', 'null'], description: 'Settlement transaction hash, once submitted.' },
+    settled_at: { type: 'string', format: 'date-time' },
+    reason: { type: 'string', description: 'Why the payment ended unpaid or void.' },
+    settle_attempts: { type: 'integer' },
+    last_error: { type: 'string' },
+    resource_url: { type: 'string' },
+    max_timeout_seconds: { type: 'integer' },
+    authorization: { type: 'object', description: 'The signed EIP-3009 authorization.' },
+    signature: { type: 'string' },
+  },
+};
+
+const TASKS_TAG = { name: 'tasks', description: 'Read, wait for and cancel the asynchronous tasks that tool calls create.' };
+const DISCOVERY_TAG = { name: 'discovery', description: 'Tool descriptors, service metadata, the A2A agent card and health.' };
+
+/** One tag per tool family (the part before the dot), described by the titles of its tools. */
+function toolTags(registry: ToolRegistry): { name: string; description: string }[] {
+  const families = new Map<string, string[]>();
+  for (const t of registry.list()) {
+    const family = t.name.split('.')[0]!;
+    families.set(family, [...(families.get(family) ?? []), `${t.name} (${t.title})`]);
+  }
+  return [...families].map(([name, titles]) => ({ name, description: `Tools: ${titles.join('; ')}.` }));
+}
+
 export function schemaName(tool: string, suffix: 'Input' | 'Result'): string {
   return `${tool
     .split(/[._]/)
@@ -55,6 +105,7 @@ function hoist(schema: Record<string, unknown>, prefix: string, components: Reco
 export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; version: string; x402: boolean }): Record<string, unknown> {
   const schemas: Record<string, unknown> = {
     Error: ERROR_SCHEMA,
+    Payment: PAYMENT_SCHEMA,
     TaskCreated: {
       type: 'object',
       required: ['task_id', 'poll_token', 'status', 'poll_url'],
@@ -67,6 +118,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       },
     },
   };
+  const requestBodies: Record<string, unknown> = {};
   const resultRefs: { $ref: string }[] = [];
   const paths: Record<string, unknown> = {};
 
@@ -74,7 +126,14 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
     const d = registry.descriptor(tool.name);
     const inName = schemaName(tool.name, 'Input');
     const outName = schemaName(tool.name, 'Result');
-    schemas[inName] = hoist(d.input_schema, inName, schemas);
+    // Request bodies carry the *input* schema (a field with a default is optional for the caller) and live
+    // under requestBodies, where generators such as openapi-typescript read defaults as optional; results
+    // carry the *output* schema (a defaulted field is always present).
+    requestBodies[inName] = {
+      description: `${tool.title}: the tool's input.`,
+      required: true,
+      content: { 'application/json': { schema: hoist(d.input_schema, inName, schemas), example: tool.example } },
+    };
     schemas[outName] = hoist(d.output_schema, outName, schemas);
     resultRefs.push({ $ref: `#/components/schemas/${outName}` });
     paths[`/v1/tools/${tool.name}/tasks`] = {
@@ -93,10 +152,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
             description: 'Same key and body within 24 hours returns the same task and charges once.',
           },
         ],
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: { $ref: `#/components/schemas/${inName}` }, example: tool.example } },
-        },
+        requestBody: { $ref: `#/components/requestBodies/${inName}` },
         responses: {
           '202': {
             description: 'Task accepted.',
@@ -111,7 +167,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
           '413': errorResponse('Body too large.'),
           '415': errorResponse('Body is not JSON.'),
           '422': errorResponse('Idempotency-Key reused with a different body.'),
-          '429': errorResponse('Rate limit exceeded; see Retry-After.'),
+          '429': rateLimited,
         },
       },
     };
@@ -130,8 +186,9 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       started_at: { type: ['string', 'null'], format: 'date-time' },
       finished_at: { type: ['string', 'null'], format: 'date-time' },
       attempts: { type: 'integer' },
+      price_usd: { type: 'string' },
       cancel_requested: { type: 'boolean', const: true, description: 'Present while a running task has been asked to stop and has not stopped yet.' },
-      payment: { type: 'object', description: 'x402 payment: payer, amount, network, status, transaction.' },
+      payment: { $ref: '#/components/schemas/Payment' },
     },
   };
 
@@ -140,6 +197,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
     get: {
       operationId: 'get_task',
       summary: 'Read a task (optionally wait for it to settle)',
+      tags: ['tasks'],
       security: [{ pollToken: [] }, { apiKey: [] }],
       parameters: [
         taskIdParam,
@@ -151,7 +209,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
         '401': errorResponse('Missing, expired, tampered or malformed token.'),
         '403': errorResponse('A token for another task.'),
         '404': errorResponse('Unknown task.'),
-        '429': errorResponse('Rate limit exceeded.'),
+        '429': rateLimited,
       },
     },
   };
@@ -159,6 +217,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
     post: {
       operationId: 'cancel_task',
       summary: 'Cancel a task (pending tasks are cancelled and refunded at once; running ones are asked to stop)',
+      tags: ['tasks'],
       security: [{ pollToken: [] }, { apiKey: [] }],
       parameters: [taskIdParam],
       responses: {
@@ -173,6 +232,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
         '401': errorResponse('Missing or invalid token.'),
         '403': errorResponse('A token for another task.'),
         '404': errorResponse('Unknown task.'),
+        '429': rateLimited,
       },
     },
   };
@@ -185,6 +245,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       get: {
         operationId: 'list_tasks',
         summary: 'List the tasks a signed-in wallet paid for (or an API key created), newest first',
+        tags: ['tasks'],
         security: [{ siwx: [] }, { apiKey: [] }],
         parameters: [
           { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
@@ -210,24 +271,29 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
           '400': errorResponse('Invalid limit or before.'),
           '401': errorResponse('A sign-in that is forged, expired, for another service or already used.'),
           '402': errorResponse('No credential: PAYMENT-REQUIRED carries a sign-in-with-x challenge to sign.'),
+          '429': rateLimited,
         },
       },
     };
   }
   const json = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
-  paths['/v1/tools'] = { get: { operationId: 'list_tools', summary: 'List tools with prices and schemas', security: [], responses: { '200': json('Tool descriptors.') } } };
+  // Discovery is public and not rate limited; a request it cannot serve as sent is a 4XX with our error body.
+  const notServed = errorResponse('The request could not be served as sent.');
+  const discovery = (operationId: string, summary: string, responses: Record<string, unknown>) => ({
+    get: { operationId, summary, tags: ['discovery'], security: [], responses: { ...responses, '4XX': notServed } },
+  });
+  paths['/v1/tools'] = discovery('list_tools', 'List tools with prices and schemas', { '200': json('Tool descriptors.') });
   paths['/v1/tools/{tool}'] = {
     get: {
-      operationId: 'get_tool',
-      summary: 'One tool descriptor',
-      security: [],
+      ...discovery('get_tool', 'One tool descriptor', {}).get,
       parameters: [{ name: 'tool', in: 'path', required: true, schema: { type: 'string', enum: registry.names } }],
       responses: { '200': json('Tool descriptor.'), '404': errorResponse('Unknown tool.') },
     },
   };
-  paths['/.well-known/agent-service.json'] = { get: { operationId: 'service_metadata', security: [], responses: { '200': json('Service metadata.') } } };
-  paths['/.well-known/agent.json'] = { get: { operationId: 'agent_card', security: [], responses: { '200': json('A2A agent card.') } } };
-  paths['/healthz'] = { get: { operationId: 'health', security: [], responses: { '200': json('Healthy.'), '503': json('Unhealthy.') } } };
+  paths['/.well-known/agent-service.json'] = discovery('service_metadata', 'Service metadata: endpoints, authentication, tools', { '200': json('Service metadata.') });
+  paths['/.well-known/agent-card.json'] = discovery('agent_card', 'A2A agent card (a skill per tool)', { '200': json('A2A agent card.') });
+  paths['/.well-known/agent.json'] = discovery('agent_card_legacy', 'A2A agent card at its pre-1.0 path (same document)', { '200': json('A2A agent card.') });
+  paths['/healthz'] = discovery('health', 'Health of the service and its store', { '200': json('Healthy.'), '503': json('Unhealthy.') });
 
   return {
     openapi: '3.1.0',
@@ -238,10 +304,11 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: opts.publicUrl }],
-    tags: [...new Set(registry.names.map((n) => n.split('.')[0]!))].map((name) => ({ name })),
+    tags: [...toolTags(registry), TASKS_TAG, DISCOVERY_TAG],
     paths,
     components: {
       schemas,
+      requestBodies,
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'Prepaid API key, sk_live_…' },
         pollToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Poll token pt_… returned at task creation.' },

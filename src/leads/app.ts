@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { AppError, Forbidden, InvalidInput, NotFound, PayloadTooLarge, RateLimited, UnsupportedMediaType } from '../errors.js';
 import type { TrustProxy } from '../config.js';
 import type { Logger } from '../logger.js';
-import { zodToInvalidInput } from '../registry/registry.js';
+import { parseOrInvalid } from '../registry/input-errors.js';
 import { KeyAuthenticator, newApiKey, type Principal } from './auth.js';
 import { CATEGORY_LABELS, CATEGORY_SLUGS, CATEGORY_SYNONYMS, type Category } from './categories.js';
 import type { Mailer } from './mailer.js';
@@ -49,9 +49,7 @@ function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
     throw new InvalidInput('The request body must be a JSON object.');
   }
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) throw zodToInvalidInput(parsed.error);
-  return parsed.data;
+  return parseOrInvalid(schema, body ?? {});
 }
 
 function searchView(s: SearchRecord): Record<string, unknown> {

@@ -2,12 +2,13 @@
 // is readable at agent-utility://tasks/<task_id>/artifact: the URI names the task, so reading it is an
 // ordinary ownership check on our task store (the caller's own tasks only) and never needs the signed URL,
 // which a stdio client may have no HTTP server to fetch from.
-import { McpError, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { Engine } from '../engine/engine.js';
 import type { ArtifactStore } from '../storage/artifact-store.js';
 import { extensionFor } from '../storage/artifact-store.js';
 import type { TaskRow } from '../store/port.js';
 import { ownsTask, type Caller } from './caller.js';
+import { rpcError } from './errors.js';
 
 /** MCP error code for an unknown resource (2025-11-25 spec). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -64,7 +65,7 @@ export interface ArtifactResourceDeps {
 }
 
 export async function readArtifactResource(uri: string, d: ArtifactResourceDeps): Promise<ReadResourceResult> {
-  const notFound = (why: string) => new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} (${why}).`, { uri });
+  const notFound = (why: string) => rpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} (${why}).`, { uri });
   const taskId = taskIdFromArtifactUri(uri);
   if (!taskId) throw notFound(`artifact URIs look like ${ARTIFACT_TEMPLATE.uriTemplate}`);
   const task = await d.engine.get(taskId);

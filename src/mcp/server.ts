@@ -9,14 +9,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
-  CallToolRequestSchema,
   CancelledNotificationSchema,
   ErrorCode,
   GetTaskPayloadRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   RELATED_TASK_META_KEY,
   type CallToolRequest,
@@ -38,10 +36,11 @@ import { VERSION } from '../version.js';
 import { ARTIFACT_TEMPLATE, listArtifactResources, readArtifactResource } from './artifacts.js';
 import { toCallToolResult, type CallResultDeps } from './call-result.js';
 import { callerKey, ownsTask, submitOptions, type Caller } from './caller.js';
-import { appErrorResult, toMcpError } from './errors.js';
+import { appErrorResult, rpcError, toMcpError } from './errors.js';
 import type { InFlightCalls } from './in-flight.js';
 import { ProgressRelay } from './progress.js';
 import { EngineTaskStore } from './task-store.js';
+import { setToolCallHandler, type ToolCallExtra } from './tool-call-request.js';
 import { buildToolDefinitions } from './tool-definitions.js';
 import { mcpNameIndex } from './tool-names.js';
 
@@ -96,7 +95,7 @@ export function buildMcpServer(d: McpServerDeps): Server {
 
   const toolFor = (mcpName: string): string => {
     const spec = index.get(mcpName);
-    if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${mcpName}". Available tools: ${[...index.keys()].join(', ')}.`);
+    if (!spec) throw rpcError(ErrorCode.InvalidParams, `Unknown tool "${mcpName}". Available tools: ${[...index.keys()].join(', ')}.`);
     return spec;
   };
 
@@ -107,7 +106,7 @@ export function buildMcpServer(d: McpServerDeps): Server {
     log,
     resultOf: (task) => toCallToolResult(task, resultDeps),
     async createForCall(request: Request) {
-      if (request.method !== 'tools/call') throw new McpError(ErrorCode.InvalidRequest, `Only tools/call can run as a task (got ${request.method}).`);
+      if (request.method !== 'tools/call') throw rpcError(ErrorCode.InvalidRequest, `Only tools/call can run as a task (got ${request.method}).`);
       const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
       const spec = toolFor(String(params.name));
       try {
@@ -146,9 +145,9 @@ export function buildMcpServer(d: McpServerDeps): Server {
       }
     };
 
-  server.setRequestHandler(
-    CallToolRequestSchema,
-    guard(async (request, extra): Promise<CallToolResult | CreateTaskResult> => {
+  setToolCallHandler(
+    server,
+    guard(async (request: CallToolRequest, extra: ToolCallExtra): Promise<CallToolResult | CreateTaskResult> => {
       const spec = toolFor(request.params.name);
       if (request.params.task) {
         return { task: await taskStore.createTask(request.params.task, extra.requestId, request) };
@@ -163,9 +162,9 @@ export function buildMcpServer(d: McpServerDeps): Server {
     guard(async (request, extra) => {
       const { taskId } = request.params;
       const task = await engine.get(taskId);
-      if (!task || !ownsTask(caller, task)) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+      if (!task || !ownsTask(caller, task)) throw rpcError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
       const settled = await waitUntilSettled(engine, taskId, extra.signal);
-      if (!isTerminal(settled.status)) throw new McpError(ErrorCode.InvalidRequest, 'Request cancelled before the task finished.');
+      if (!isTerminal(settled.status)) throw rpcError(ErrorCode.InvalidRequest, 'Request cancelled before the task finished.');
       const result = await toCallToolResult(settled, resultDeps);
       return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
     }),
@@ -242,7 +241,7 @@ export function buildMcpServer(d: McpServerDeps): Server {
 async function waitUntilSettled(engine: Engine, taskId: string, signal: AbortSignal): Promise<TaskRow> {
   for (;;) {
     const task = await engine.waitFor(taskId, WAIT_SLICE_MS, signal);
-    if (!task) throw new McpError(ErrorCode.InternalError, `Task ${taskId} disappeared while running.`);
+    if (!task) throw rpcError(ErrorCode.InternalError, `Task ${taskId} disappeared while running.`);
     if (isTerminal(task.status) || signal.aborted) return task;
   }
 }

@@ -3,14 +3,14 @@
 // bound to the caller's identity (the payer), never to the MCP session, so a stateless HTTP client can
 // create a task in one request and read it in the next, and nobody sees another caller's tasks.
 import type { CreateTaskOptions, TaskStore as McpTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { ErrorCode, McpError, type CallToolResult, type Request, type RequestId, type Result, type Task } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CallToolResult, type Request, type RequestId, type Result, type Task } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/engine.js';
 import { isTerminal } from '../engine/task-view.js';
 import type { TaskRow, TaskStatus } from '../store/port.js';
 import type { Logger } from '../logger.js';
 import { ownsTask, type Caller } from './caller.js';
-import { toMcpError } from './errors.js';
+import { rpcError, toMcpError } from './errors.js';
 
 const STATUS: Record<TaskStatus, Task['status']> = {
   pending: 'working',
@@ -76,25 +76,25 @@ export class EngineTaskStore implements McpTaskStore {
 
   async storeTaskResult(): Promise<void> {
     // Workers settle tasks in the engine; no MCP handler ever produces a result itself.
-    throw new McpError(ErrorCode.InvalidRequest, 'Task results are stored by the task engine, not through MCP.');
+    throw rpcError(ErrorCode.InvalidRequest, 'Task results are stored by the task engine, not through MCP.');
   }
 
   async getTaskResult(taskId: string): Promise<Result> {
     return this.safely(async () => {
       const row = await this.owned(taskId);
-      if (!row) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
-      if (!isTerminal(row.status)) throw new McpError(ErrorCode.InvalidRequest, `Task ${taskId} has not finished yet.`);
+      if (!row) throw rpcError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+      if (!isTerminal(row.status)) throw rpcError(ErrorCode.InvalidRequest, `Task ${taskId} has not finished yet.`);
       return this.d.resultOf(row);
     });
   }
 
   async updateTaskStatus(taskId: string, status: Task['status']): Promise<void> {
     if (status !== 'cancelled') {
-      throw new McpError(ErrorCode.InvalidRequest, `Only cancellation can change a task from outside (asked: ${status}).`);
+      throw rpcError(ErrorCode.InvalidRequest, `Only cancellation can change a task from outside (asked: ${status}).`);
     }
     await this.safely(async () => {
       const row = await this.owned(taskId);
-      if (!row) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+      if (!row) throw rpcError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
       const after = await this.d.engine.cancel(taskId);
       if (after && !isTerminal(after.status)) await this.d.engine.waitFor(taskId, CANCEL_SETTLE_MS);
     });
@@ -104,7 +104,7 @@ export class EngineTaskStore implements McpTaskStore {
     let before: number | undefined;
     if (cursor !== undefined) {
       before = Number(cursor);
-      if (!Number.isSafeInteger(before) || before <= 0) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor.');
+      if (!Number.isSafeInteger(before) || before <= 0) throw rpcError(ErrorCode.InvalidParams, 'Invalid cursor.');
     }
     const rows = await this.safely(() => this.d.engine.listByPayer(this.d.caller.payer, LIST_PAGE, before));
     const last = rows.at(-1);

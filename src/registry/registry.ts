@@ -1,8 +1,12 @@
 // The registry built from tools/index.ts: lookup by name, prices in micro-USD, and the public descriptor
 // (JSON Schema from zod) that /v1/tools, OpenAPI, MCP, A2A and x402 all derive from.
 import { z } from 'zod';
-import { InvalidInput, NotFound } from '../errors.js';
+import { NotFound } from '../errors.js';
 import type { AnyTool, ToolAnnotations } from './define-tool.js';
+import { parseOrInvalid } from './input-errors.js';
+import { numbersToStrings } from './numeric-strings.js';
+
+export { zodToInvalidInput } from './input-errors.js';
 
 export interface ToolDescriptor {
   name: string;
@@ -107,19 +111,12 @@ export class ToolRegistry {
     return d;
   }
 
-  /** Parses a tool's input; the error names the first bad field and says what is wrong. */
+  /**
+   * Parses a tool's input; the error names the first bad field in one plain sentence. Numbers sent for
+   * string fields (zip 10001) are read as their decimal text first.
+   */
   parseInput(name: string, raw: unknown): unknown {
     const tool = this.get(name);
-    const parsed = tool.input.safeParse(raw ?? {});
-    if (!parsed.success) throw zodToInvalidInput(parsed.error);
-    return parsed.data;
+    return parseOrInvalid(tool.input, numbersToStrings(this.descriptor(name).input_schema, raw ?? {}));
   }
-}
-
-export function zodToInvalidInput(error: z.ZodError): InvalidInput {
-  const issue = error.issues[0];
-  if (!issue) return new InvalidInput('Invalid input.');
-  const field = issue.path.map(String).join('.');
-  const message = field ? `${field}: ${issue.message}` : issue.message;
-  return new InvalidInput(message, field || undefined);
 }

@@ -106,7 +106,7 @@ describe('A2A', () => {
 
   it('rejects bad input, naming the field, without creating a task', async () => {
     const client = await a2aClient(key);
-    await expect(client.sendMessage({ tenant: '', message: toolMessage('test.echo', {}), configuration: undefined, metadata: undefined })).rejects.toThrow(/Invalid input: value/);
+    await expect(client.sendMessage({ tenant: '', message: toolMessage('test.echo', {}), configuration: undefined, metadata: undefined })).rejects.toThrow(/value: is required/);
     await expect(client.sendMessage({ tenant: '', message: toolMessage('no.such', {}), configuration: undefined, metadata: undefined })).rejects.toThrow(/Unknown tool "no.such"/);
   });
 

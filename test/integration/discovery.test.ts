@@ -28,16 +28,16 @@ describe('discovery', () => {
     for (const t of tools) {
       const op = body.paths[`/v1/tools/${t.name}/tasks`].post;
       expect(Object.keys(op.responses).sort()).toEqual(['202', '400', '401', '402', '403', '404', '413', '415', '422', '429']);
-      const ref = op.requestBody.content['application/json'].schema.$ref as string;
-      expect(body.components.schemas[ref.split('/').pop()!]).toBeTruthy();
+      const ref = op.requestBody.$ref as string;
+      expect(body.components.requestBodies[ref.split('/').pop()!].content['application/json'].schema.type).toBe('object');
     }
     expect(body.components.securitySchemes.apiKey.scheme).toBe('bearer');
     expect(body.components.schemas.Task.properties.result.anyOf.length).toBe(tools.length + 1);
     // Every $ref resolves inside the document.
     const refs = JSON.stringify(body).match(/"\$ref":"[^"]+"/g) ?? [];
     for (const r of refs) {
-      const name = r.slice(8, -1).replace('#/components/schemas/', '');
-      expect(body.components.schemas[name], r).toBeTruthy();
+      const [kind, name] = r.slice(8, -1).replace('#/components/', '').split('/');
+      expect(body.components[kind!][name!], r).toBeTruthy();
     }
   });
 

@@ -71,7 +71,7 @@ describe('tools/call', () => {
     const before = await balanceMicros(keyId);
     const result = (await client.callTool({ name: 'dns_lookup', arguments: { record_type: 'MX' } })) as CallToolResult;
     expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/^Invalid input: domain: is required/);
+    expect(text(result)).toMatch(/^domain: is required/);
     expect(await balanceMicros(keyId)).toBe(before);
   });
 

@@ -11,6 +11,7 @@ import dnsLookup from '../../tools/dns.lookup.js';
 import { CLI } from '../support/cli.js';
 import { startKnot, type KnotServer } from '../support/knot.js';
 import { startMcpService, type McpTestService } from '../support/mcp-service.js';
+import { zipTool } from '../support/zip-tool.js';
 
 const INSPECTOR = path.join(path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json')), 'cli', 'build', 'cli.js');
 
@@ -21,7 +22,7 @@ let dataDir: string;
 
 beforeAll(async () => {
   knot = await startKnot([{ origin: 'example.test', records: ['@ 300 IN A 192.0.2.10', '@ 300 IN MX 10 mail'] }]);
-  svc = await startMcpService({ DNS_SERVERS: knot.server }, { tools: [dnsLookup] });
+  svc = await startMcpService({ DNS_SERVERS: knot.server }, { tools: [dnsLookup, zipTool] });
   ({ key } = await svc.createKey(1));
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'au-inspector-'));
 });
@@ -72,5 +73,14 @@ describe.each([
     expect(r.code, r.stderr).toBe(0);
     expect(r.json.isError).toBeFalsy();
     expect(r.json.structuredContent).toMatchObject({ domain: 'example.test', records: { MX: [{ priority: 10, exchange: 'mail.example.test' }] } });
+  });
+});
+
+describe('MCP Inspector CLI, digit-only strings (issue #12)', () => {
+  it('sends zip=10001 as a number, and the call still succeeds', async () => {
+    const r = await inspector([...httpTarget(), '--method', 'tools/call', '--tool-name', 'test_zip', '--tool-arg', 'zip=10001', 'pro_id=42']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json.isError, JSON.stringify(r.json)).toBeFalsy();
+    expect(r.json.structuredContent).toEqual({ zip: '10001', pro_id: '42', count: 3 });
   });
 });

@@ -88,7 +88,7 @@ describe('dns.lookup input schema', () => {
   });
 
   it('rejects unknown fields instead of silently ignoring them', () => {
-    expect(rejection({ domain: 'example.com', type: 'MX' }).message).toMatch(/Unrecognized key.*"type"/);
+    expect(rejection({ domain: 'example.com', type: 'MX' })).toEqual({ field: 'type', message: 'type: is not a known field' });
   });
 
   it('publishes the choices in its JSON Schema and accepts its own example', () => {

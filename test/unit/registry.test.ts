@@ -37,6 +37,10 @@ describe('tool registry', () => {
         const described = Object.keys((d.output_schema.properties as object | undefined) ?? {}).length > 0 || typeof d.output_schema.additionalProperties === 'object';
         expect(described).toBe(true);
       });
+      it('refuses unknown input fields, and says so in its published input schema (issue #12)', () => {
+        expect(registry.descriptor(tool.name).input_schema.additionalProperties).toBe(false);
+        expect(() => registry.parseInput(tool.name, { ...(tool.example as object), colour: 'red' })).toThrow('colour: is not a known field');
+      });
       it('has an example that its own input schema accepts', () => {
         expect(tool.input.safeParse(tool.example).success).toBe(true);
       });
