@@ -3,7 +3,10 @@
 // fetch, WebSockets, beacons, workers, redirects, names that resolve to blocked addresses, nor the
 // proxy's own port. The canary listens on 127.0.0.2 (blocked: NETWORK_ALLOWLIST is 127.0.0.1/32) and
 // must see no connection at all. A control run with 127.0.0.0/8 allowed shows the probes do reach it.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Forbidden } from '../../src/errors.js';
 import { BlockedTargetError } from '../../src/net/errors.js';
@@ -88,10 +91,16 @@ describe('the guarded proxy', () => {
   });
 
   it('does not load file: URLs from a page', async () => {
-    const hostname = fs.readFileSync('/etc/hostname', 'utf8').trim();
-    const out = await h.run(content, { url: h.siteUrl('/file-tricks'), wait: 'idle' });
+    // A file of our own with content no page could contain by chance, so the check below always bites.
+    const secret = `local-file-secret-${randomUUID()}`;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'file-tricks-'));
+    const file = path.join(dir, 'secret.txt');
+    fs.writeFileSync(file, secret);
+    const out = await h.run(content, { url: h.siteUrl(`/file-tricks?file=${encodeURIComponent(file)}`), wait: 'idle' });
+    fs.rmSync(dir, { recursive: true, force: true });
     expect(out.title).toBe('File tricks');
-    if (hostname.length >= 4) expect(out.html).not.toContain(hostname);
+    expect(out.html).toContain('secret.txt');
+    expect(out.html).not.toContain(secret);
     expect(reported(out.html)).toBe('page');
   });
 
