@@ -5,6 +5,7 @@
 // must see no connection at all. A control run with 127.0.0.0/8 allowed shows the probes do reach it.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +89,40 @@ describe('the guarded proxy', () => {
     // A request straight to the proxy (not proxied) is not served either.
     const res = await fetch(self);
     expect(res.status).toBe(400);
+  });
+
+  it('is no open proxy for other local processes: without its credential, 407 and no upstream connection', async () => {
+    const { proxy } = await h.base.use(browserPoolService);
+    // An allowed target (127.0.0.1 is allowlisted here), so only the missing credential can stop it.
+    const upstream = await startLocalServer();
+    try {
+      const rawRequest = (text: string) =>
+        new Promise<string>((resolve, reject) => {
+          const socket = net.connect(proxy.port, '127.0.0.1', () => socket.write(text));
+          let got = '';
+          socket.on('data', (d: Buffer) => (got += d.toString('latin1')));
+          socket.on('end', () => resolve(got));
+          socket.on('close', () => resolve(got));
+          socket.on('error', reject);
+          socket.setTimeout(10_000, () => socket.destroy());
+        });
+      const target = `127.0.0.1:${upstream.port}`;
+      const connect = await rawRequest(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`);
+      expect(connect).toMatch(/^HTTP\/1\.1 407 /);
+      expect(connect).toMatch(/proxy-authenticate: basic/i);
+      const wrong = await rawRequest(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\nProxy-Authorization: Basic ${Buffer.from('agent-utility:guess').toString('base64')}\r\n\r\n`);
+      expect(wrong).toMatch(/^HTTP\/1\.1 407 /);
+      const get = await rawRequest(`GET http://${target}/ HTTP/1.1\r\nHost: ${target}\r\nConnection: close\r\n\r\n`);
+      expect(get).toMatch(/^HTTP\/1\.1 407 /);
+      expect(upstream.connections).toBe(0);
+      // Control: with the credential the same request goes through, so the 407s above were the credential.
+      const auth = Buffer.from(`${proxy.credentials.username}:${proxy.credentials.password}`).toString('base64');
+      const ok = await rawRequest(`GET http://${target}/ HTTP/1.1\r\nHost: ${target}\r\nProxy-Authorization: Basic ${auth}\r\nConnection: close\r\n\r\n`);
+      expect(ok).toMatch(/^HTTP\/1\.1 200 /);
+      expect(upstream.connections).toBe(1);
+    } finally {
+      await upstream.close();
+    }
   });
 
   it('does not load file: URLs from a page', async () => {
