@@ -26,19 +26,29 @@ export interface RenderEnv {
   runtime: BrowserRuntime;
 }
 
-export interface BrowserToolDefinition<I extends z.ZodType<BrowserToolInput>, O extends z.ZodType> extends Omit<ToolDefinition<I, O>, 'run' | 'precheck'> {
+export interface BrowserToolDefinition<I extends z.ZodType<BrowserToolInput>, O extends z.ZodType> extends Omit<ToolDefinition<I, O>, 'run' | 'precheck' | 'admit'> {
   /** Viewport for this input; default 1280×800. */
   viewport?(input: z.output<I>): { width: number; height: number };
   /** Works with the opened page and returns the tool's output. */
   render(page: Page, input: z.output<I>, env: RenderEnv): Promise<z.output<O>>;
 }
 
-/** Refuses a URL whose host is, or resolves to, a blocked address before anyone is charged (403 BLOCKED_TARGET). */
+/** Refuses a URL with a blocked scheme or literal address, without any DNS (before payment; 403 BLOCKED_TARGET). */
 export async function precheckPageUrl(ctx: SubmitContext, url: string): Promise<void> {
   const guard = await ctx.use(netGuardService);
   try {
-    const parsed = guard.checkUrl(url);
-    await guard.resolve(parsed.hostname);
+    guard.checkUrl(url);
+  } catch (err) {
+    if (err instanceof BlockedTargetError) throw err.toForbidden('url');
+    throw err;
+  }
+}
+
+/** Refuses a URL whose name resolves to a blocked address, once the caller has shown how they pay (403). */
+export async function admitPageUrl(ctx: SubmitContext, url: string): Promise<void> {
+  const guard = await ctx.use(netGuardService);
+  try {
+    await guard.resolve(guard.checkUrl(url).hostname);
   } catch (err) {
     if (err instanceof BlockedTargetError) throw err.toForbidden('url');
     // A name that does not resolve (yet) is the task's to report; the proxy checks again at connect time.
@@ -51,6 +61,9 @@ export function defineBrowserTool<I extends z.ZodType<BrowserToolInput>, O exten
     ...descriptor,
     async precheck(ctx, input) {
       if (input.url !== undefined) await precheckPageUrl(ctx, input.url);
+    },
+    async admit(ctx, input) {
+      if (input.url !== undefined) await admitPageUrl(ctx, input.url);
     },
     async run(ctx, input) {
       const budget = new RenderBudget(def.timeoutMs);

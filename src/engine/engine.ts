@@ -116,6 +116,8 @@ export class Engine {
 
   /** Creates a task from input already checked by validate() (front doors validate before asking to pay). */
   async submitValidated(toolName: string, input: unknown, rawInput: unknown, opts: SubmitOptions): Promise<SubmitResult> {
+    const tool = this.registry.get(toolName);
+    if (tool.admit) await tool.admit({ config: this.config, use: (d) => this.scope.use(d) }, input as never);
     const now = Date.now();
     const price = opts.free ? 0 : this.registry.priceMicros(toolName);
     const outcome = await this.store.createTask(
@@ -126,7 +128,7 @@ export class Engine {
         payer: opts.payer,
         priceMicros: price,
         // A tool with side effects runs at most once: after a crash its task fails (refunded) instead of rerunning.
-        maxAttempts: this.registry.get(toolName).sideEffects ? 1 : this.config.engine.maxAttempts,
+        maxAttempts: tool.sideEffects ? 1 : this.config.engine.maxAttempts,
         now,
         payment: opts.payment ?? null,
       },

@@ -5,6 +5,7 @@
 // must see no connection at all. A control run with 127.0.0.0/8 allowed shows the probes do reach it.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Forbidden } from '../../src/errors.js';
 import { BlockedTargetError } from '../../src/net/errors.js';
 import { browserPoolService } from '../../src/browser/service.js';
+import { netGuardService } from '../../src/net/guard.js';
 import content from '../../tools/browser.content.js';
 import screenshot from '../../tools/browser.screenshot.js';
 import { startBrowserHarness, type BrowserHarness } from '../support/browser-harness.js';
@@ -65,6 +67,47 @@ describe('the guarded proxy', () => {
       expect(err).toBeInstanceOf(Forbidden);
       expect(err).toMatchObject({ status: 403, code: 'BLOCKED_TARGET', field: 'url' });
     }
+    expect(canary.connections).toBe(0);
+  });
+
+  it('resolves no name before payment, and never tells what a name resolved to', async () => {
+    const ctx = h.context();
+    const submit = { config: ctx.config, use: ctx.use.bind(ctx) } as Parameters<NonNullable<typeof content.precheck>>[0];
+    const guard = await ctx.use(netGuardService);
+    const resolve = guard.resolve.bind(guard);
+    let lookups = 0;
+    guard.resolve = (...args) => (lookups++, resolve(...args));
+    try {
+      const input = content.input.parse({ url: `http://${canaryName()}/` });
+      // precheck runs before the caller is asked to pay (the 402): no DNS there.
+      await content.precheck!(submit, input);
+      expect(lookups).toBe(0);
+      const err = await content.admit!(submit, input).then(() => null, (e: unknown) => e);
+      expect(lookups).toBe(1);
+      expect(err).toMatchObject({ status: 403, code: 'BLOCKED_TARGET', field: 'url' });
+      expect((err as Error).message).toContain('Blocked: private address');
+      expect((err as Error).message).not.toMatch(/127\.0\.0\.2|loopback/);
+    } finally {
+      guard.resolve = resolve;
+    }
+    // At run time the refusal, and the page, say nothing of the address either.
+    const ran = await content.run(ctx, content.input.parse({ url: `http://${canaryName()}/` })).catch((e: unknown) => e);
+    expect(ran).toBeInstanceOf(BlockedTargetError);
+    expect((ran as Error).message).not.toMatch(/127\.0\.0\.2|loopback/);
+    // The proxy's own refusal (what a frame of the page would render) is generic too.
+    const { proxy } = await h.base.use(browserPoolService);
+    const auth = Buffer.from(`${proxy.credentials.username}:${proxy.credentials.password}`).toString('base64');
+    const refusal = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: proxy.port, path: `http://${canaryName()}/`, headers: { 'Proxy-Authorization': `Basic ${auth}` } }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(refusal.status).toBe(403);
+    expect(refusal.body).not.toMatch(/127\.0\.0\.2|loopback|resolves/);
     expect(canary.connections).toBe(0);
   });
 
