@@ -24,6 +24,24 @@ export interface RenderEnv {
   opened: OpenedPage;
   budget: RenderBudget;
   runtime: BrowserRuntime;
+  /** Reports a stage as progress (MCP notifications/progress); render() reports 'storing' itself. */
+  stage(stage: BrowserStage): void;
+}
+
+/** The stages every browser task goes through, in order (progress i+1 of their count). */
+export const BROWSER_STAGES = ['queued', 'navigating', 'loaded', 'rendering', 'storing'] as const;
+export type BrowserStage = (typeof BROWSER_STAGES)[number];
+
+const STAGE_MESSAGES: Record<BrowserStage, string> = {
+  queued: 'queued: waiting for a browser page',
+  navigating: 'navigating: opening the page',
+  loaded: 'loaded: the page is ready',
+  rendering: 'rendering: producing the result',
+  storing: 'storing: saving the file',
+};
+
+function stageReporter(ctx: ToolContext): (stage: BrowserStage) => void {
+  return (stage) => ctx.progress(BROWSER_STAGES.indexOf(stage) + 1, BROWSER_STAGES.length, STAGE_MESSAGES[stage]);
 }
 
 export interface BrowserToolDefinition<I extends z.ZodType<BrowserToolInput>, O extends z.ZodType> extends Omit<ToolDefinition<I, O>, 'run' | 'precheck' | 'admit'> {
@@ -75,16 +93,21 @@ export function defineBrowserTool<I extends z.ZodType<BrowserToolInput>, O exten
         throw new ToolError(`The browser is not available: ${(err as Error).message}`, 'permanent');
       }
       const source: PageSource = input.url !== undefined ? { url: input.url } : { html: input.html ?? '' };
+      const stage = stageReporter(ctx);
+      stage('queued');
       try {
         return await runtime.pool.withPage(
           async (page) => {
+            stage('navigating');
             page.setDefaultTimeout(budget.left());
             page.setDefaultNavigationTimeout(budget.left());
             const size = viewport?.(input);
             if (size && (size.width !== DEFAULT_VIEWPORT.width || size.height !== DEFAULT_VIEWPORT.height)) await page.setViewportSize(size);
             const opened = await openPage(page, source, input.wait, budget, runtime.proxy, ctx.log);
+            stage('loaded');
             page.setDefaultTimeout(budget.left());
-            return await render(page, input, { ctx, opened, budget, runtime });
+            stage('rendering');
+            return await render(page, input, { ctx, opened, budget, runtime, stage });
           },
           { signal: ctx.signal },
         );
