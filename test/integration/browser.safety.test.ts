@@ -123,6 +123,14 @@ describe('the guarded proxy', () => {
     expect(canary.connections).toBe(0);
   });
 
+  it('fails the task when a script sends the page to a blocked address, instead of rendering the refusal', async () => {
+    const html = `<p>start</p><script>location.href = 'http://${canaryName()}/';</script>`;
+    const err = await h.run(screenshot, { html, wait: 'idle', width: 200, height: 100 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BlockedTargetError);
+    expect((err as Error).message).not.toMatch(/127\.0\.0\.2|loopback/);
+    expect(canary.connections).toBe(0);
+  });
+
   it('never lets a page reach the proxy itself, even with loopback allowed', async () => {
     const { proxy } = await h.base.use(browserPoolService);
     const self = `http://127.0.0.1:${proxy.port}/`;
