@@ -151,6 +151,8 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string;
+  /** True when PUBLIC_URL was set (stdio MCP then keeps it instead of its own loopback file server). */
+  publicUrlExplicit?: boolean;
   dataDir: string;
   databaseUrl: string | undefined;
   /** PostgreSQL: schema holding every table, and connections per process (plus one for LISTEN). */
@@ -269,6 +271,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
+    publicUrlExplicit: e.PUBLIC_URL !== undefined,
     publicUrl: (e.PUBLIC_URL ?? `http://${hostForUrl.includes(':') ? `[${hostForUrl}]` : hostForUrl}:${e.PORT}`).replace(/\/+$/, ''),
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,

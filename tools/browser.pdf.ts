@@ -60,7 +60,7 @@ export default defineBrowserTool({
   timeoutMs: 90_000,
   concurrency: 4,
   example: { url: 'https://example.com/', size: 'a4', margins: '0.5in' },
-  async render(page, i, { ctx }) {
+  async render(page, i, { ctx, stage }) {
     const margin = marginLength(i.margins);
     const pdf = await page.pdf({
       format: FORMATS[i.size],
@@ -74,6 +74,7 @@ export default defineBrowserTool({
     } catch (err) {
       throw new ToolError(`Chromium produced a PDF that could not be read back: ${(err as Error).message}`, 'transient');
     }
+    stage('storing');
     const link = await publishArtifact(ctx, pdf, 'application/pdf');
     return { ...link, pages, bytes: pdf.byteLength };
   },

@@ -49,7 +49,7 @@ export default defineBrowserTool({
   concurrency: 8,
   example: { url: 'https://example.com/', width: 1280, height: 800, format: 'png' },
   viewport: (i) => ({ width: i.width, height: i.height }),
-  async render(page, i, { ctx, budget }) {
+  async render(page, i, { ctx, budget, stage }) {
     let clip: { x: number; y: number; width: number; height: number } | undefined;
     if (i.full_page) {
       const height = await page.evaluate(documentHeight);
@@ -67,6 +67,7 @@ export default defineBrowserTool({
       timeout: budget.left(),
     });
     const { width, height } = imageSize(image);
+    stage('storing');
     const link = await publishArtifact(ctx, image, CONTENT_TYPES[i.format]);
     return { ...link, width, height, bytes: image.byteLength };
   },

@@ -2,6 +2,10 @@
 // requests for plain http). For each connection it resolves the host once through the network guard,
 // refuses blocked addresses, and connects to exactly the address it checked, so DNS rebinding between
 // check and connect is impossible and no page can reach a private address, whatever it loads.
+// It listens on loopback, where any local process could use it as an open proxy (and reach whatever the
+// allowlist opens): every request must carry Proxy-Authorization with a secret made at start, which only
+// the browser pool is given.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -30,6 +34,10 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 const CONNECT_TIMEOUT_MS = 15_000;
+const GENERIC_REFUSAL: Record<ProxyFailure['verdict'], string> = {
+  blocked: 'Blocked: this address is not reachable from the browser.',
+  unreachable: 'The browser could not reach this host.',
+};
 const FAILURE_MEMORY_MS = 60_000;
 
 export interface ProxyFailure {
@@ -40,14 +48,26 @@ export interface ProxyFailure {
   at: number;
 }
 
+export interface ProxyCredentials {
+  username: string;
+  password: string;
+}
+
+const PROXY_USER = 'agent-utility';
+
 export interface ProxyStats {
   tunnels: number;
   requests: number;
   refused: number;
+  /** Requests refused with 407 for lacking the proxy credential. */
+  unauthenticated: number;
 }
 
 export class GuardedProxy {
-  readonly stats: ProxyStats = { tunnels: 0, requests: 0, refused: 0 };
+  readonly stats: ProxyStats = { tunnels: 0, requests: 0, refused: 0, unauthenticated: 0 };
+  /** What the browser must send as Proxy-Authorization (Basic); generated per process, never stored. */
+  readonly credentials: ProxyCredentials = { username: PROXY_USER, password: randomBytes(24).toString('base64url') };
+  private readonly expectedAuthorization = Buffer.from(`Basic ${Buffer.from(`${this.credentials.username}:${this.credentials.password}`).toString('base64')}`);
   private readonly sockets = new Set<Duplex>();
   private readonly failures = new Map<string, ProxyFailure>();
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 60_000 });
@@ -135,10 +155,17 @@ export class GuardedProxy {
       this.answer(res, 400, 'blocked', 'This is a forward proxy for the browser pool; it only takes absolute http URLs.');
       return;
     }
+    if (!this.authorized(req)) {
+      this.stats.unauthenticated++;
+      this.answer(res, 407, 'unauthenticated', 'Proxy authentication required.', { 'Proxy-Authenticate': PROXY_CHALLENGE });
+      return;
+    }
     const port = Number(url.port || 80);
     const target = await this.checkTarget(url.hostname.replace(/^\[|\]$/g, ''), port);
     if ('verdict' in target) {
-      this.answer(res, target.verdict === 'blocked' ? 403 : 502, target.verdict, target.message);
+      // The body may end up rendered in a frame of the page: say nothing about what the name resolved to
+      // (the task's error is built from recentFailure, not from this body).
+      this.answer(res, target.verdict === 'blocked' ? 403 : 502, target.verdict, GENERIC_REFUSAL[target.verdict]);
       return;
     }
     const upstream = http.request({
@@ -163,8 +190,8 @@ export class GuardedProxy {
         res.destroy();
         return;
       }
-      const f = this.remember(url.hostname.replace(/^\[|\]$/g, ''), 'unreachable', `Could not reach ${url.host}: ${err.message}`);
-      this.answer(res, 502, 'unreachable', f.message);
+      this.remember(url.hostname.replace(/^\[|\]$/g, ''), 'unreachable', `Could not reach ${url.host}: ${err.message}`);
+      this.answer(res, 502, 'unreachable', GENERIC_REFUSAL.unreachable);
     });
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
@@ -176,6 +203,11 @@ export class GuardedProxy {
   private async tunnel(req: http.IncomingMessage, client: Duplex, head: Buffer, kind: 'connect' | 'upgrade'): Promise<void> {
     this.track(client);
     client.on('error', () => client.destroy());
+    if (!this.authorized(req)) {
+      this.stats.unauthenticated++;
+      refuseRaw(client, 407, 'unauthenticated');
+      return;
+    }
     let host: string;
     let port: number;
     let firstBytes: Buffer = head;
@@ -226,9 +258,16 @@ export class GuardedProxy {
     client.on('close', () => upstream.destroy());
   }
 
-  private answer(res: http.ServerResponse, status: number, verdict: string, message: string): void {
+  /** Whether the request carries this process's proxy credential (compared in constant time). */
+  private authorized(req: http.IncomingMessage): boolean {
+    const given = Buffer.from(req.headers['proxy-authorization'] ?? '');
+    return given.length === this.expectedAuthorization.length && timingSafeEqual(given, this.expectedAuthorization);
+  }
+
+  private answer(res: http.ServerResponse, status: number, verdict: string, message: string, extra: Record<string, string> = {}): void {
     const body = `${message}\n`;
     res.writeHead(status, {
+      ...extra,
       'Content-Type': 'text/plain; charset=utf-8',
       'Content-Length': Buffer.byteLength(body),
       'Cache-Control': 'no-store',
@@ -269,7 +308,11 @@ function requestHead(req: http.IncomingMessage, path: string): string {
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
+const PROXY_CHALLENGE = 'Basic realm="agent-utility browser proxy"';
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 407: 'Proxy Authentication Required', 502: 'Bad Gateway' };
+
 function refuseRaw(socket: Duplex, status: number, verdict: string): void {
-  const reason = status === 403 ? 'Forbidden' : status === 400 ? 'Bad Request' : 'Bad Gateway';
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${PROXY_VERDICT_HEADER}: ${verdict}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+  const challenge = status === 407 ? `Proxy-Authenticate: ${PROXY_CHALLENGE}\r\n` : '';
+  socket.end(`HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Gateway'}\r\n${challenge}${PROXY_VERDICT_HEADER}: ${verdict}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
 }

@@ -58,6 +58,34 @@ export async function openPage(
   log: Logger,
 ): Promise<OpenedPage> {
   let response: Response | null = null;
+  // A later main-frame navigation (a script, a meta refresh) the proxy refused would otherwise leave the
+  // proxy's refusal as the page to render: remember it and fail the task instead.
+  let refusedLater: string | undefined;
+  const onResponse = (res: Response) => {
+    const req = res.request();
+    if (req.isNavigationRequest() && req.frame() === page.mainFrame() && res.headers()[PROXY_VERDICT_HEADER]) refusedLater = res.url();
+  };
+  page.on('response', onResponse);
+  try {
+    response = await navigate(page, source, budget, proxy);
+    await settle(page, LIFECYCLE[wait], budget.forLoading(LOAD_WAIT_MS), log);
+    if (wait === 'idle') await settle(page, 'networkidle', budget.forLoading(IDLE_WAIT_MS), log);
+  } finally {
+    page.off('response', onResponse);
+  }
+  if (refusedLater !== undefined) throw navigationError(new Error('proxy refused'), refusedLater, proxy);
+
+  const url = page.url();
+  const protocol = url.slice(0, url.indexOf(':') + 1);
+  // Chromium itself refuses file:, chrome: and friends from web content; this makes sure of it. (HTML
+  // input stays at about:blank unless its script navigates, which then went through the proxy.)
+  if (!RENDERABLE.has(protocol)) throw new BlockedTargetError(`Blocked target: the page navigated to a ${protocol} URL; only http and https pages are rendered.`, url);
+  return { url, status: response?.status() ?? null };
+}
+
+/** Opens the url (refusing a main document the proxy refused) or sets the html; returns the first response. */
+async function navigate(page: Page, source: PageSource, budget: RenderBudget, proxy: GuardedProxy | undefined): Promise<Response | null> {
+  let response: Response | null = null;
   if (source.url !== undefined) {
     // Remember the last main-frame request that failed, to explain a failure on a redirect hop.
     let failedUrl = source.url;
@@ -82,16 +110,7 @@ export async function openPage(
     // absolute one goes through the guarded proxy like any page's sub-resources.
     await page.setContent(source.html, { waitUntil: 'commit', timeout: budget.forLoading(NAVIGATION_TIMEOUT_MS) });
   }
-
-  await settle(page, LIFECYCLE[wait], budget.forLoading(LOAD_WAIT_MS), log);
-  if (wait === 'idle') await settle(page, 'networkidle', budget.forLoading(IDLE_WAIT_MS), log);
-
-  const url = page.url();
-  const protocol = url.slice(0, url.indexOf(':') + 1);
-  // Chromium itself refuses file:, chrome: and friends from web content; this makes sure of it. (HTML
-  // input stays at about:blank unless its script navigates, which then went through the proxy.)
-  if (!RENDERABLE.has(protocol)) throw new BlockedTargetError(`Blocked target: the page navigated to a ${protocol} URL; only http and https pages are rendered.`, url);
-  return { url, status: response?.status() ?? null };
+  return response;
 }
 
 async function settle(page: Page, state: 'domcontentloaded' | 'load' | 'networkidle', timeout: number, log: Logger): Promise<void> {

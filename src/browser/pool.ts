@@ -31,6 +31,8 @@ export interface BrowserPoolOptions {
   recycleAfterPages?: number;
   /** The guarded proxy every connection goes through (undefined only in tests of the pool itself). */
   proxyUrl: string | undefined;
+  /** The credential the proxy requires (Playwright answers its 407 challenges with it). */
+  proxyCredentials?: { username: string; password: string } | undefined;
   log: Logger;
 }
 
@@ -222,6 +224,8 @@ export class BrowserPool {
       executablePath: this.opts.executablePath,
       headless: true,
       args: chromiumArgs(this.opts.proxyUrl),
+      // Same server as the command line; given here so Playwright answers the proxy's 407 with the secret.
+      ...(this.opts.proxyUrl && this.opts.proxyCredentials ? { proxy: { server: this.opts.proxyUrl, ...this.opts.proxyCredentials } } : {}),
       timeout: 30_000,
       // The service decides when to stop; Chromium goes when the pool is disposed.
       handleSIGINT: false,

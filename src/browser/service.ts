@@ -27,6 +27,7 @@ export async function startBrowserRuntime(opts: BrowserRuntimeOptions): Promise<
     executablePath: opts.executablePath,
     concurrency: opts.concurrency,
     proxyUrl: proxy.url,
+    proxyCredentials: proxy.credentials,
     log: opts.log,
     ...(opts.prepared !== undefined ? { prepared: opts.prepared } : {}),
     ...(opts.recycleAfterPages !== undefined ? { recycleAfterPages: opts.recycleAfterPages } : {}),

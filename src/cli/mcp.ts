@@ -13,6 +13,8 @@ import { buildMcpServer } from '../mcp/server.js';
 import { resolveToolNames } from '../mcp/tool-names.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { artifactStoreService } from '../storage/service.js';
+import { resolveSecret } from '../auth/secret.js';
+import { startStdioFileServer } from './stdio-files.js';
 import { CliUsageError } from './usage.js';
 
 export async function runMcpStdio(baseConfig: Config, args: string[]): Promise<'running'> {
@@ -21,14 +23,23 @@ export async function runMcpStdio(baseConfig: Config, args: string[]): Promise<'
   // Desktop clients start servers from an arbitrary working directory: keep data in a fixed place. The
   // in-process lead service (when LEADS_BASE_URL is unset) takes an ephemeral port, so a desktop session
   // never collides with a `serve` on the same machine.
-  const config: Config = {
+  const stdioConfig: Config = {
     ...baseConfig,
     dataDir: baseConfig.mcp.stdioDataDir,
     leads: { ...baseConfig.leads, port: baseConfig.leads.baseUrl ? baseConfig.leads.port : 0 },
   };
+  // Screenshot and PDF links must work for this session: serve /files here unless PUBLIC_URL names a
+  // service that does. The store is the runtime's, created below; nothing asks for a file before then.
+  let runtimeReady!: (rt: Runtime) => void;
+  const ready = { promise: new Promise<Runtime>((resolve) => (runtimeReady = resolve)) };
+  const files = stdioConfig.publicUrlExplicit
+    ? undefined
+    : await startStdioFileServer(async () => (await ready.promise).scope.use(artifactStoreService), resolveSecret(stdioConfig));
+  const config: Config = files ? { ...stdioConfig, publicUrl: files.url } : stdioConfig;
   const log = createLogger(config.logLevel).child({ door: 'mcp-stdio' });
   const doors = await buildFrontDoors(config, log);
   const rt: Runtime = await createRuntime(doors.config, { log, workers: true });
+  runtimeReady(rt);
 
   let registry;
   let caller: Caller;
@@ -38,6 +49,7 @@ export async function runMcpStdio(baseConfig: Config, args: string[]): Promise<'
   } catch (err) {
     await rt.close();
     await doors.close();
+    await files?.close();
     throw err;
   }
 
@@ -60,6 +72,7 @@ export async function runMcpStdio(baseConfig: Config, args: string[]): Promise<'
       await server.close().catch(() => undefined);
       await rt.close();
       await doors.close();
+      await files?.close();
     };
     stop().then(
       () => process.exit(0),

@@ -123,6 +123,8 @@ export class Engine {
    * tool ignores (or defaults it fills in) do not make a retry a different request.
    */
   async submitValidated(toolName: string, input: unknown, opts: SubmitOptions): Promise<SubmitResult> {
+    const tool = this.registry.get(toolName);
+    if (tool.admit) await tool.admit({ config: this.config, use: (d) => this.scope.use(d) }, input as never);
     const now = Date.now();
     const price = opts.free ? 0 : this.registry.priceMicros(toolName);
     const outcome = await this.store.createTask(
@@ -133,7 +135,7 @@ export class Engine {
         payer: opts.payer,
         priceMicros: price,
         // A tool with side effects runs at most once: after a crash its task fails (refunded) instead of rerunning.
-        maxAttempts: this.registry.get(toolName).sideEffects ? 1 : this.config.engine.maxAttempts,
+        maxAttempts: tool.sideEffects ? 1 : this.config.engine.maxAttempts,
         now,
         payment: opts.payment ?? null,
       },

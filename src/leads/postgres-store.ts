@@ -448,17 +448,16 @@ export class PostgresLeadStore implements LeadStore {
       // Two identical requests arriving together (on one node or two) would both miss each other's
       // uncommitted row; this transaction-scoped lock makes the second wait and then find the first.
       await tx.query("SELECT pg_advisory_xact_lock(hashtext('agent-utility:lead-dedup'), hashtext($1))", [
-        `${text(r.phone)}\u0001${r.proId}\u0001${r.category}`,
+        `${r.accountId}\u0001${text(r.phone)}\u0001${r.proId}\u0001${r.category}`,
       ]);
       const dup = await this.one(
         tx,
-        `SELECT * FROM requests WHERE phone = $1 AND pro_id = $2 AND category = $3 AND created_at >= $4
+        `SELECT * FROM requests WHERE account_id = $1 AND phone = $2 AND pro_id = $3 AND category = $4 AND created_at >= $5
          ORDER BY created_at DESC LIMIT 1`,
-        [text(r.phone), r.proId, r.category, n.dedupSince],
+        [r.accountId, text(r.phone), r.proId, r.category, n.dedupSince],
       );
       if (dup) {
         const existing = rowToRequest(dup);
-        await tx.query('INSERT INTO request_access (request_id, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [existing.id, r.accountId]);
         if (n.idempotency) await this.insertIdempotency(tx, r.accountId, n.idempotency, existing.id, r.createdAt);
         return { request: existing, created: false };
       }

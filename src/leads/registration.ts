@@ -5,6 +5,7 @@
 import MailChecker from 'mailchecker';
 import type { Logger } from '../logger.js';
 import { Gone, InvalidInput, RateLimited, ServiceUnavailable } from '../errors.js';
+import { accountEmail } from './account-email.js';
 import { newApiKey } from './auth.js';
 import { randomSecret, sha256Hex } from './ids.js';
 import type { Mailer } from './mailer.js';
@@ -59,7 +60,8 @@ export class Registration {
     }
     const now = this.d.now();
     const since = now - this.d.limits.windowMs;
-    const emailHash = sha256Hex(email);
+    // Counted per mailbox, so +tags and Gmail dots do not multiply the per-address limit.
+    const emailHash = sha256Hex(accountEmail(email));
     const counts = await this.d.store.countRegisterAttempts(ip, emailHash, since);
     if (counts.byIp >= this.d.limits.perIp) {
       const retry = ((counts.oldestByIp ?? now) + this.d.limits.windowMs - now) / 1000;
@@ -103,7 +105,9 @@ export class Registration {
       throw new Gone('This verification link is invalid, expired or already used. Register again to get a new one.', 'VERIFICATION_LINK_INVALID');
     }
     const key = newApiKey();
-    await this.d.store.issueKey(found.email, key, now);
+    // One account per mailbox (see accountEmail): registering a+2@x.com after a+1@x.com rotates that
+    // account's key instead of opening a second free quota.
+    await this.d.store.issueKey(accountEmail(found.email), key, now);
     try {
       await this.d.mailer.send({
         to: found.email,

@@ -407,13 +407,12 @@ export class SqliteLeadStore implements LeadStore {
       .transaction(() => {
         const dup = this.db
           .prepare(
-            `SELECT * FROM requests WHERE phone = ? AND pro_id = ? AND category = ? AND created_at >= ?
+            `SELECT * FROM requests WHERE account_id = ? AND phone = ? AND pro_id = ? AND category = ? AND created_at >= ?
              ORDER BY created_at DESC LIMIT 1`,
           )
-          .get(r.phone, r.proId, r.category, n.dedupSince) as Row | undefined;
+          .get(r.accountId, r.phone, r.proId, r.category, n.dedupSince) as Row | undefined;
         if (dup) {
           const existing = rowToRequest(dup);
-          this.db.prepare('INSERT OR IGNORE INTO request_access (request_id, account_id) VALUES (?, ?)').run(existing.id, r.accountId);
           if (n.idempotency) this.insertIdempotency(r.accountId, n.idempotency, existing.id, r.createdAt);
           return { request: existing, created: false };
         }

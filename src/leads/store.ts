@@ -97,8 +97,9 @@ export interface LeadStore {
   findIdempotency(accountId: string, key: string): Promise<IdempotencyRecord | undefined>;
   /**
    * Writes the request, its deliveries (the outbox) and the idempotency record in ONE transaction, so a crash
-   * can never leave a request without its notifications. When a duplicate exists (same phone, pro and
-   * category since `dedupSince`) nothing new is written and the existing request is returned.
+   * can never leave a request without its notifications. When a duplicate exists (same account, phone,
+   * pro and category since `dedupSince`) nothing new is written and the existing request is returned. Only
+   * the account's own requests count: matching another account's would tell it who contacted whom.
    */
   createRequest(r: NewRequest): Promise<{ request: RequestRecord; created: boolean }>;
   getRequest(id: string): Promise<RequestRecord | undefined>;

@@ -71,9 +71,13 @@ export class NetGuard {
     const bare = stripBrackets(ip);
     const v = this.verdict(bare);
     if (!v.allowed) {
-      const via = name !== undefined && stripBrackets(name) !== bare ? `${name} resolves to a blocked address: ` : '';
+      // A literal address is the caller's own; what a name resolved to is ours, and saying it would let
+      // anyone map our network through DNS names they control: name the range for literals only.
+      const viaName = name !== undefined && stripBrackets(name) !== bare;
       throw new BlockedTargetError(
-        `Blocked target: ${via}${describeAddressClass(v.classification)}; this service does not connect to non-public addresses.`,
+        viaName
+          ? `Blocked: private address. ${name} does not resolve to a public address; this service does not connect to non-public addresses.`
+          : `Blocked target: ${describeAddressClass(v.classification)}; this service does not connect to non-public addresses.`,
         name ?? bare,
         v.classification,
       );

@@ -55,8 +55,16 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   example: z.input<I>;
   /** Data attribution required by a licence (shown in the descriptor). */
   attribution?: string;
-  /** Checks that need more than the schema, run before the task is accepted (e.g. a blocked target). Throw AppError. */
+  /**
+   * Checks that need more than the schema but no network (e.g. a literal blocked address), run before the
+   * caller is asked to pay. Throw AppError.
+   */
   precheck?(ctx: SubmitContext, input: z.output<I>): Promise<void>;
+  /**
+   * Checks that reach out (e.g. resolving the target's name), run only once the caller has shown how they
+   * pay and before the task is created or charged, so an unpaying caller cannot make us resolve names.
+   */
+  admit?(ctx: SubmitContext, input: z.output<I>): Promise<void>;
   run(ctx: ToolContext, input: z.output<I>): Promise<z.output<O>>;
 }
 

@@ -219,7 +219,13 @@ describe('browser.markdown', () => {
   const golden = (name: string, actual: string) => {
     const file = path.join(GOLDEN_DIR, `${name}.md`);
     const normalised = actual.replaceAll(`http://site.fixture.test:${h.fixture.port}`, 'http://site.fixture.test:PORT');
-    if (process.env.UPDATE_GOLDEN === '1') fs.writeFileSync(file, normalised);
+    if (process.env.UPDATE_GOLDEN === '1') {
+      // Comparing the file with what was just written into it would always pass: write, then fail so
+      // an update run can never count as a green run.
+      const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+      fs.writeFileSync(file, normalised);
+      expect.fail(before === normalised ? `golden ${name}.md unchanged; rerun without UPDATE_GOLDEN` : `golden ${name}.md updated; review the diff and rerun without UPDATE_GOLDEN`);
+    }
     expect(normalised).toBe(fs.readFileSync(file, 'utf8'));
   };
 

@@ -103,6 +103,26 @@ describe('lead service registration', () => {
     expect((await api(t.url, 'GET', '/v1/usage', { key: second })).status).toBe(200);
   });
 
+  it('treats +tags and Gmail dots as the same mailbox: one account, one key, one per-address limit', async () => {
+    // Mail still goes to the address as typed.
+    const first = await registerKey(t, 'plus+one@agent-utility.test');
+    const second = await registerKey(t, 'plus+two@agent-utility.test');
+    expect(second).not.toBe(first);
+    // The same account: the second registration rotated the first key instead of opening a new quota.
+    expect((await api(t.url, 'GET', '/v1/usage', { key: first })).status).toBe(401);
+    expect((await api(t.url, 'GET', '/v1/usage', { key: second })).status).toBe(200);
+    // The per-address limit (2 here) is the mailbox's: a third tag gets the same answer but no mail.
+    const third = await api(t.url, 'POST', '/v1/register', { body: { email: 'plus+three@agent-utility.test' } });
+    expect(third.status).toBe(202);
+    await t.svc.idle();
+    expect(t.mail.messages.filter((m) => m.to.includes('plus+three@agent-utility.test'))).toHaveLength(0);
+
+    const gmail = await registerKey(t, 'john.doe@gmail.com');
+    const googlemail = await registerKey(t, 'johndoe+leads@googlemail.com');
+    expect((await api(t.url, 'GET', '/v1/usage', { key: gmail })).status).toBe(401);
+    expect((await api(t.url, 'GET', '/v1/usage', { key: googlemail })).status).toBe(200);
+  });
+
   it('401 without a key, in the shared error shape, with RateLimit headers', async () => {
     const res = await api(t.url, 'POST', '/v1/searches', { body: { service: 'plumber', zip: '10001' } });
     expect(res.status).toBe(401);

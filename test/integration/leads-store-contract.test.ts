@@ -180,20 +180,26 @@ for (const adapter of adapters) {
       expect(deliveries).toEqual(n.deliveries);
     });
 
-    it('returns the existing request for the same phone, pro and category within the window, and grants access', async () => {
+    it('returns the same account\'s existing request for the same phone, pro and category within the window', async () => {
       const t0 = Date.now();
       const first = newRequest({ proId: 'pro_dedup', phone: '+12015550999', accountId: 'acct_one', createdAt: t0 });
       expect((await store.createRequest(first)).created).toBe(true);
-      const dup = newRequest({ proId: 'pro_dedup', phone: '+12015550999', accountId: 'acct_two', createdAt: t0 + 1000 });
+      const dup = newRequest({ proId: 'pro_dedup', phone: '+12015550999', accountId: 'acct_one', createdAt: t0 + 500 });
       const outcome = await other.createRequest(dup);
       expect(outcome).toEqual({ request: first.request, created: false });
       expect(await store.getRequest(dup.request.id)).toBeUndefined();
       expect(await store.listDeliveries(dup.request.id)).toEqual([]);
-      expect(await store.canAccessRequest(first.request.id, 'acct_two')).toBe(true);
+      // Another account sending the same: its own request, and no access to the first one (answering with
+      // the first would tell it that this phone already contacted this pro).
+      const foreign = newRequest({ proId: 'pro_dedup', phone: '+12015550999', accountId: 'acct_two', createdAt: t0 + 1000 });
+      const theirs = await other.createRequest(foreign);
+      expect(theirs).toEqual({ request: foreign.request, created: true });
+      expect(await store.canAccessRequest(first.request.id, 'acct_two')).toBe(false);
+      expect(await store.canAccessRequest(foreign.request.id, 'acct_one')).toBe(false);
       // Another category, or a window that starts after the first request: a new request.
-      const electric = newRequest({ proId: 'pro_dedup', phone: '+12015550999', category: 'electrician', createdAt: t0 + 2000 });
+      const electric = newRequest({ proId: 'pro_dedup', phone: '+12015550999', accountId: 'acct_one', category: 'electrician', createdAt: t0 + 2000 });
       expect((await store.createRequest(electric)).created).toBe(true);
-      const later = newRequest({ proId: 'pro_dedup', phone: '+12015550999', createdAt: t0 + 3000 }, 1, { dedupSince: t0 + 1 });
+      const later = newRequest({ proId: 'pro_dedup', phone: '+12015550999', accountId: 'acct_one', createdAt: t0 + 3000 }, 1, { dedupSince: t0 + 2001 });
       expect((await store.createRequest(later)).created).toBe(true);
     });
 

@@ -131,6 +131,13 @@ const FIXTURES: Record<string, Fixture> = {
       const read = await client.readResource({ uri: link.uri });
       expect(Buffer.from((read.contents[0] as { blob: string }).blob, 'base64').subarray(1, 4).toString()).toBe('PNG');
       expect(r.content.some((c) => c.type === 'image')).toBe(true);
+      // The file_url works too: the stdio process serves /files on a loopback port of its own.
+      const fileUrl = (r.structuredContent as { file_url: string }).file_url;
+      expect(new URL(fileUrl).hostname).toBe('127.0.0.1');
+      const res = await fetch(fileUrl);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await res.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
     },
   },
   'browser.pdf': {
@@ -140,6 +147,9 @@ const FIXTURES: Record<string, Fixture> = {
       const link = r.content.find((c) => c.type === 'resource_link') as { uri: string };
       const read = await client.readResource({ uri: link.uri });
       expect(Buffer.from((read.contents[0] as { blob: string }).blob, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+      const res = await fetch((r.structuredContent as { file_url: string }).file_url);
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
     },
   },
   'browser.content': {
@@ -196,6 +206,16 @@ describe('agent-utility mcp (stdio, built CLI)', () => {
     const seen: { progress: number; message?: string }[] = [];
     await client.callTool({ name: 'dns_lookup', arguments: { domain: 'example.test' } }, CallToolResultSchema, { onprogress: (p) => seen.push(p) });
     expect(seen[0]).toMatchObject({ progress: 0, message: expect.stringMatching(/started/) });
+  });
+
+  it('reports the stages of a browser task as progress', async () => {
+    const seen: { progress: number; total?: number; message?: string }[] = [];
+    await client.callTool({ name: 'browser_screenshot', arguments: { html: '<h1>Stages</h1>', width: 200, height: 100 } }, CallToolResultSchema, {
+      onprogress: (p) => seen.push(p),
+    });
+    expect(seen[0]).toMatchObject({ progress: 0, message: expect.stringMatching(/started/) });
+    expect(seen.slice(1).map((p) => p.message?.split(':')[0])).toEqual(['queued', 'navigating', 'loaded', 'rendering', 'storing']);
+    expect(seen.slice(1).map((p) => [p.progress, p.total])).toEqual([[1, 5], [2, 5], [3, 5], [4, 5], [5, 5]]);
   });
 
   it('cancels the task when the client cancels the request', async () => {

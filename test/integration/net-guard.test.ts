@@ -75,22 +75,24 @@ describe('with NETWORK_ALLOWLIST=127.0.0.1/32 and the canary on 127.0.0.2', () =
   });
 
   it.each([
-    ['a name resolving to it', () => `http://canary.${ZONE}:${canary.port}/`, `canary.${ZONE} resolves to a blocked address: 127.0.0.2 is a loopback address (127.0.0.0/8)`],
-    ['a CNAME to that name', () => `http://alias.${ZONE}:${canary.port}/`, `alias.${ZONE} resolves to a blocked address: 127.0.0.2 is a loopback address`],
-    ['a name with one allowed and one blocked address', () => `http://mixed.${ZONE}:${canary.port}/`, `mixed.${ZONE} resolves to a blocked address: 127.0.0.2`],
-    ['a name whose AAAA is IPv4-mapped', () => `http://mapped.${ZONE}:${canary.port}/`, 'carrying 127.0.0.2, which is a loopback address (127.0.0.0/8)'],
+    ['a name resolving to it', () => `http://canary.${ZONE}:${canary.port}/`, `Blocked: private address. canary.${ZONE} does not resolve to a public address`],
+    ['a CNAME to that name', () => `http://alias.${ZONE}:${canary.port}/`, `Blocked: private address. alias.${ZONE}`],
+    ['a name with one allowed and one blocked address', () => `http://mixed.${ZONE}:${canary.port}/`, `Blocked: private address. mixed.${ZONE}`],
+    ['a name whose AAAA is IPv4-mapped', () => `http://mapped.${ZONE}:${canary.port}/`, `Blocked: private address. mapped.${ZONE}`],
     ['its literal address', () => `http://127.0.0.2:${canary.port}/`, '127.0.0.2 is a loopback address (127.0.0.0/8)'],
     ['its address as one decimal number', () => `http://2130706434:${canary.port}/`, '127.0.0.2 is a loopback address'],
     ['its address in hex and octal parts', () => `http://0x7f.0.0.02:${canary.port}/`, '127.0.0.2 is a loopback address'],
     ['its IPv4-mapped IPv6 literal', () => `http://[::ffff:127.0.0.2]:${canary.port}/`, 'carrying 127.0.0.2'],
-    ['a redirect from the allowed fixture to its name', () => `http://127.0.0.1:${fixture.port}/?to=${encodeURIComponent(`http://canary.${ZONE}:${canary.port}/`)}`, `canary.${ZONE} resolves to a blocked address`],
+    ['a redirect from the allowed fixture to its name', () => `http://127.0.0.1:${fixture.port}/?to=${encodeURIComponent(`http://canary.${ZONE}:${canary.port}/`)}`, `Blocked: private address. canary.${ZONE}`],
     ['a redirect from the allowed fixture to its literal', () => `http://127.0.0.1:${fixture.port}/?to=${encodeURIComponent(`http://127.0.0.2:${canary.port}/x`)}`, '127.0.0.2 is a loopback address'],
   ])('refuses %s', async (_what, url, reason) => {
     const r = await status(ctx, url());
     expect(r.status_code).toBe(0);
     expect(r.reachable).toBe(false);
-    expect(r.status_text).toMatch(/^Blocked target: /);
+    expect(r.status_text).toMatch(/^Blocked/);
     expect(r.status_text).toContain(reason);
+    // What a name resolved to is never told: only a literal the caller gave is described.
+    if (!/127\.0\.0\.2|2130706434|0x7f/.test(url())) expect(r.status_text).not.toMatch(/127\.0\.0\.2|loopback/);
   });
 
   it('records the hop that redirected to the canary', async () => {
@@ -103,9 +105,18 @@ describe('with NETWORK_ALLOWLIST=127.0.0.1/32 and the canary on 127.0.0.2', () =
   // Resolution only (no url.status run): a guard bug here must not turn into a packet to a non-loopback address.
   it('refuses names answering private, metadata and ULA addresses', async () => {
     const guard = await ctx.use(netGuardService);
-    await expect(guard.resolve(`private.${ZONE}`)).rejects.toThrow('10.0.0.1 is a private-network address (10.0.0.0/8)');
-    await expect(guard.resolve(`meta.${ZONE}`)).rejects.toThrow('169.254.169.254 is a cloud metadata service address (169.254.169.254/32)');
-    await expect(guard.resolve(`ula.${ZONE}`)).rejects.toThrow('fd00::1 is a private-network address (fc00::/7)');
+    for (const [name, address, kind] of [
+      [`private.${ZONE}`, '10.0.0.1', 'private'],
+      [`meta.${ZONE}`, '169.254.169.254', 'metadata'],
+      [`ula.${ZONE}`, 'fd00::1', 'private'],
+    ] as const) {
+      const err = await guard.resolve(name).then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(BlockedTargetError);
+      expect((err as BlockedTargetError).message).toContain('Blocked: private address');
+      expect((err as BlockedTargetError).message).not.toContain(address);
+      // The classification stays on the error for our own logs.
+      expect((err as BlockedTargetError).classification).toMatchObject({ address, kind });
+    }
   });
 
   it('refuses the literal forms at submission with 403 BLOCKED_TARGET, and lets names through to run time', async () => {
@@ -153,7 +164,7 @@ describe('with NETWORK_ALLOWLIST unset', () => {
     ] as const) {
       const r = await status(ctx, url);
       expect(r.status_code, url).toBe(0);
-      expect(r.status_text, url).toMatch(/^Blocked target: .*loopback address/);
+      expect(r.status_text, url).toMatch(/^Blocked target: .*loopback address|^Blocked: private address\. /);
     }
     expect(fixture.connections).toBe(before.connections);
     expect(fixture.requests.length).toBe(before.requests);

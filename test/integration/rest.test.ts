@@ -2,12 +2,12 @@
 // idempotency, credits and rate limits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startTestService, type TestService } from '../support/service.js';
-import { testTools } from '../support/test-tools.js';
+import { admitCalls, admitTool, testTools } from '../support/test-tools.js';
 
 let svc: TestService;
 
 beforeAll(async () => {
-  svc = await startTestService({ RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', BODY_LIMIT_BYTES: '4096' }, { tools: testTools });
+  svc = await startTestService({ RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', BODY_LIMIT_BYTES: '4096' }, { tools: [...testTools, admitTool] });
 });
 afterAll(async () => svc?.close());
 
@@ -108,6 +108,18 @@ describe('errors', () => {
     expect(r.body.ways_to_pay.api_key).toBeTruthy();
     expect(r.body.error).toMatch(/API key/);
     expect((await api(svc.url, 'POST', '/v1/tools/test.echo/tasks', { body: { value: '' } })).status).toBe(400);
+  });
+
+  it('asks for payment before any check that reaches out (admit: DNS), and runs it before charging', async () => {
+    const before = admitCalls.count;
+    const unpaid = await api(svc.url, 'POST', '/v1/tools/test.admit/tasks', { body: { target: 'x' } });
+    expect(unpaid.status).toBe(402);
+    expect(admitCalls.count).toBe(before);
+    const { key } = await svc.createKey(1);
+    const paid = await api(svc.url, 'POST', '/v1/tools/test.admit/tasks', { token: key, body: { target: 'x' } });
+    expect(paid.status).toBe(403);
+    expect(paid.body).toMatchObject({ code: 'BLOCKED_TARGET', field: 'target' });
+    expect(admitCalls.count).toBe(before + 1);
   });
 
   it('401 for unknown or revoked keys and malformed tokens', async () => {

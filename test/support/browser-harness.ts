@@ -1,5 +1,5 @@
 // One browser pool, fixture server and Knot zone per test file: tools are called exactly as the engine
-// calls them (parse input, precheck, run, check output) with a real ToolContext sharing one service scope.
+// calls them (parse input, precheck, admit, run, check output) with a real ToolContext sharing one service scope.
 import type { z } from 'zod';
 import type { AnyTool, ToolContext } from '../../src/registry/define-tool.js';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
@@ -14,7 +14,7 @@ export interface BrowserHarness {
   siteUrl(path: string): string;
   /** A fresh ToolContext (own task id and abort controller) on the shared scope. */
   context(): ToolContext & { abort(reason?: unknown): void };
-  /** Parses input as the registry does, runs precheck and run, and checks the output schema. */
+  /** Parses input as the registry does, runs precheck, admit and run, and checks the output schema. */
   run<T extends AnyTool>(tool: T, input: unknown, ctx?: ToolContext): Promise<z.output<T['output']>>;
   close(): Promise<void>;
 }
@@ -65,6 +65,7 @@ export async function startBrowserHarness(opts: HarnessOptions = {}): Promise<Br
     async run<T extends AnyTool>(tool: T, input: unknown, ctx: ToolContext = context()): Promise<z.output<T['output']>> {
       const parsed = tool.input.parse(input);
       await tool.precheck?.({ config: ctx.config, use: (d) => ctx.use(d) }, parsed);
+      await tool.admit?.({ config: ctx.config, use: (d) => ctx.use(d) }, parsed);
       const out = await tool.run(ctx, parsed);
       return tool.output.parse(out) as z.output<T['output']>;
     },

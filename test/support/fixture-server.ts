@@ -275,8 +275,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       );
     }
     if (p === '/file-tricks') {
+      // ?file= names a local file whose content the test knows (and the page must never show).
+      const file = encodeURI(`file://${url.searchParams.get('file') ?? '/etc/hostname'}`);
       return html(
-        page('File tricks', `<p id="out">page</p><iframe src="file:///etc/hostname"></iframe><img src="file:///etc/hostname"><script>try { location.href = 'file:///etc/hostname'; } catch (e) {}</script>`),
+        page('File tricks', `<p id="out">page</p><iframe src="${file}"></iframe><img src="${file}"><script>try { location.href = '${file}'; } catch (e) {}</script>`),
       );
     }
     return html(page('Not found', '<p>not found</p>'), 404);

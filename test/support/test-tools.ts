@@ -1,7 +1,7 @@
 // Small tools that exercise the engine's paths (retry, timeout, cancellation, side effects) with real
 // behaviour: they really wait, really fail and really count, so the engine is tested without mocks.
 import { z } from 'zod';
-import { ToolError } from '../../src/errors.js';
+import { Forbidden, ToolError } from '../../src/errors.js';
 import { defineTool, type AnyTool } from '../../src/registry/define-tool.js';
 
 const annotations = { readOnlyHint: true, openWorldHint: false };
@@ -90,6 +90,25 @@ export const badOutputTool = defineTool({
   timeoutMs: 1_000,
   example: {},
   run: async () => ({ n: 'not a number' }) as unknown as { n: number },
+});
+
+/** Refuses every target in admit() (the hook that may use the network), counting how often it was asked. */
+export const admitCalls = { count: 0 };
+export const admitTool = defineTool({
+  name: 'test.admit',
+  title: 'Admit',
+  description: 'Refuses its target once the caller has shown how they pay.',
+  input: z.object({ target: z.string().min(1) }),
+  output: z.object({ target: z.string() }),
+  price: '0.01',
+  annotations,
+  timeoutMs: 5_000,
+  example: { target: 'x' },
+  async admit() {
+    admitCalls.count++;
+    throw new Forbidden('Blocked: private address.', 'BLOCKED_TARGET', 'target');
+  },
+  run: async (_ctx, input) => ({ target: input.target }),
 });
 
 export const testTools: AnyTool[] = [echoTool, flakyTool, failTool, sleepTool, badOutputTool];
