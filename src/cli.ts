@@ -27,7 +27,7 @@ type Command = (config: Config, args: string[]) => Promise<number | 'running'>;
 const commands: Record<string, Command> = {
   // Each command imports only what it needs: `keys list` should not load Chromium drivers, viem or the MCP SDK.
   serve: async (config, args) => (await import('./cli/serve.js')).runServe(config, args),
-  worker: async (config, args) => (await import('./cli/serve.js')).runWorker(config, args),
+  worker: async (config, args) => (await import('./cli/worker.js')).runWorker(config, args),
   keys: async (config, args) => (await import('./cli/keys.js')).runKeysCommand(config, args),
   leads: async (config, args) => {
     const { runLeadsCommand } = await import('./cli/leads.js');

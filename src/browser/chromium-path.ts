@@ -4,7 +4,7 @@
 // browser) costs about half the CPU, which is most of what a task costs. Playwright prefers it too.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { playwright } from './playwright.js';
 
 const SYSTEM_CANDIDATES = [
   '/usr/lib/chromium/chromium-headless-shell',
@@ -39,7 +39,7 @@ function isExecutable(file: string): boolean {
 function playwrightBrowsers(): string[] {
   let full: string;
   try {
-    full = chromium.executablePath();
+    full = playwright().chromium.executablePath();
   } catch {
     return [];
   }

@@ -1,6 +1,6 @@
 // Turns what Playwright and Chromium report into the task errors the engine understands: a blocked
 // target or a bad URL is the caller's input, a timeout or a crashed browser is worth a retry.
-import { errors as playwrightErrors } from 'playwright-core';
+import { playwright } from './playwright.js';
 import { ToolError } from '../errors.js';
 import { BlockedTargetError } from '../net/errors.js';
 import type { GuardedProxy } from './guarded-proxy.js';
@@ -24,7 +24,7 @@ export function navigationError(err: unknown, failedUrl: string, proxy: GuardedP
   if (/Download is starting/i.test(message)) return new ToolError(`${failedUrl} is a file download, not a page; downloads are turned off.`, 'input');
   if (/ERR_ABORTED/.test(message)) return new ToolError(`The browser stopped loading ${failedUrl} (it may be a file download rather than a page).`, 'input');
   if (failure) return new ToolError(`Could not load ${failedUrl}: ${failure.message}`, failure.kind);
-  if (err instanceof playwrightErrors.TimeoutError) return new ToolError(`The page did not respond in time: ${failedUrl}`, 'transient');
+  if (err instanceof playwright().errors.TimeoutError) return new ToolError(`The page did not respond in time: ${failedUrl}`, 'transient');
   if (/ERR_CERT_|ERR_SSL_/.test(message)) return new ToolError(`The site's TLS certificate or handshake is not valid: ${failedUrl} (${netCode(message)})`, 'input');
   if (/ERR_TOO_MANY_REDIRECTS/.test(message)) return new ToolError(`Too many redirects: ${failedUrl}`, 'input');
   if (/ERR_INVALID_URL|ERR_UNSAFE_PORT|ERR_BLOCKED_BY_CLIENT|ERR_DISALLOWED_URL_SCHEME/.test(message)) return new ToolError(`The browser refused ${failedUrl} (${netCode(message)}).`, 'input');
@@ -36,7 +36,7 @@ export function navigationError(err: unknown, failedUrl: string, proxy: GuardedP
 /** Any other failure while working with the page. */
 export function pageError(err: unknown): Error {
   if (err instanceof ToolError) return err;
-  if (err instanceof playwrightErrors.TimeoutError) return new ToolError('The page did not finish rendering within the time limit.', 'transient');
+  if (err instanceof playwright().errors.TimeoutError) return new ToolError('The page did not finish rendering within the time limit.', 'transient');
   const message = err instanceof Error ? err.message : String(err);
   if (CLOSED.test(message)) return new ToolError('The browser closed while rendering the page; the task will be retried.', 'transient');
   return err instanceof Error ? err : new Error(message);

@@ -2,10 +2,11 @@
 // pages rendering at once. Creating a context and its page costs ~200 ms, so a few are prepared ahead
 // and a task only picks one up. The browser is relaunched when it crashes and replaced after
 // `recycleAfterPages` tasks (a standby is launched shortly before, so nobody waits for it).
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { Logger } from '../logger.js';
 import { chromiumArgs } from './launch-args.js';
 import { Slots } from './slots.js';
+import { playwright } from './playwright.js';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
 
@@ -220,7 +221,7 @@ export class BrowserPool {
 
   private async launch(): Promise<void> {
     const started = Date.now();
-    const browser = await chromium.launch({
+    const browser = await playwright().chromium.launch({
       executablePath: this.opts.executablePath,
       headless: true,
       args: chromiumArgs(this.opts.proxyUrl),

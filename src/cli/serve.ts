@@ -1,29 +1,12 @@
-// `agent-utility serve` (API node, with workers unless --no-workers) and `agent-utility worker`.
+// `agent-utility serve` (API node, with workers unless --no-workers).
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { startHttpServer } from '../http/server.js';
 import { buildFrontDoors } from '../http/front-doors.js';
+import { onShutdown } from './shutdown.js';
 import { CliUsageError } from './usage.js';
-
-function onShutdown(log: ReturnType<typeof createLogger>, close: () => Promise<void>): void {
-  let closing = false;
-  const handler = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info('shutting down', { signal });
-    close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        log.error('shutdown failed', { err });
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => handler('SIGINT'));
-  process.on('SIGTERM', () => handler('SIGTERM'));
-}
 
 function parsePort(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -57,24 +40,6 @@ export async function runServe(baseConfig: Config, args: string[]): Promise<'run
   });
   onShutdown(log, async () => {
     await server.close();
-    await rt.close();
-    await doors.close();
-  });
-  return 'running';
-}
-
-export async function runWorker(config: Config, args: string[]): Promise<'running'> {
-  const { values } = parseArgs({ args, options: { tools: { type: 'string' } } });
-  const tools = values.tools?.split(',').map((t) => t.trim()).filter(Boolean);
-  const log = createLogger(config.logLevel);
-  const doors = await buildFrontDoors(config, log, { workerOnly: true });
-  const rt = await createRuntime(doors.config, { log, workers: true, ...(tools ? { workerTools: tools } : {}) });
-  log.info('agent-utility worker started', { owner: rt.engine.workerOwner, tools: tools ?? 'all', store: rt.store.dialect });
-  // The engine's timers do not hold the process open and SQLite keeps no socket: without this a worker
-  // on SQLite would exit as soon as it started.
-  const keepAlive = setInterval(() => undefined, 2 ** 30);
-  onShutdown(log, async () => {
-    clearInterval(keepAlive);
     await rt.close();
     await doors.close();
   });

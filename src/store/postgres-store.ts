@@ -84,6 +84,11 @@ function toKey(r: KeyRecord): ApiKeyRow {
   return { id: r.id, prefix: r.prefix, label: r.label, balanceMicros: r.balance_micros, createdAt: r.created_at, revokedAt: r.revoked_at };
 }
 
+// Hot statements are named, so each connection parses and plans them once (a quarter of the server's
+// time per task went to parsing otherwise). They list columns instead of `*`: a prepared `*` fails with
+// "cached plan must not change result type" in running processes once a later migration adds a column.
+const TASK_COLUMNS = 'id, tool, input, status, result, error, error_kind, payer_kind, payer_id, price_micros, charged_micros, payment, attempts, max_attempts, lease_owner, lease_expires_at, run_after, cancel_requested, created_at, started_at, finished_at';
+
 /** PostgreSQL text cannot hold NUL; JSON columns keep it escaped, plain text columns drop it. */
 function text(s: string): string;
 function text(s: string | null): string | null;
@@ -157,7 +162,7 @@ export class PostgresStore implements TaskStore {
   }
 
   private async taskById(q: Queryable, id: string): Promise<TaskRow | null> {
-    const r = await q.query<TaskRecord>('SELECT * FROM tasks WHERE id = $1', [id]);
+    const r = await q.query<TaskRecord>({ name: 'get_task', text: `SELECT ${TASK_COLUMNS} FROM tasks WHERE id = $1`, values: [id] });
     return r.rows[0] ? toTask(r.rows[0]) : null;
   }
 
@@ -194,8 +199,9 @@ export class PostgresStore implements TaskStore {
    * concurrent charges can never overdraw it.
    */
   private async insertTask(q: Queryable, t: NewTask, chargeKeyId: string | undefined): Promise<TaskRow | null> {
-    const r = await q.query<TaskRecord>(
-      `WITH charged AS (
+    const r = await q.query<TaskRecord>({
+      name: 'insert_task',
+      text: `WITH charged AS (
          UPDATE api_keys SET balance_micros = balance_micros - $6
          WHERE id = $11 AND revoked_at IS NULL AND balance_micros >= $6
          RETURNING id
@@ -209,8 +215,8 @@ export class PostgresStore implements TaskStore {
          INSERT INTO credit_ledger (key_id, task_id, delta_micros, reason, created_at)
          SELECT $11, task.id, -task.price_micros, 'charge', $10 FROM task WHERE $11::text IS NOT NULL AND task.price_micros > 0
        )
-       SELECT * FROM task`,
-      [
+       SELECT ${TASK_COLUMNS} FROM task`,
+      values: [
         t.id,
         t.tool,
         json(t.input ?? {}),
@@ -223,7 +229,7 @@ export class PostgresStore implements TaskStore {
         t.now,
         chargeKeyId ?? null,
       ],
-    );
+    });
     return r.rows[0] ? toTask(r.rows[0]) : null;
   }
 
@@ -299,79 +305,64 @@ export class PostgresStore implements TaskStore {
   async claimTasks(o: ClaimOptions): Promise<TaskRow[]> {
     if (o.limit <= 0) return [];
     if (o.onlyTools && o.onlyTools.length === 0) return [];
-    const params: unknown[] = [o.now, o.limit, o.owner, o.now + o.leaseMs];
-    let filter = '';
-    if (o.onlyTools) {
-      params.push(o.onlyTools);
-      filter += ` AND tool = ANY($${params.length}::text[])`;
-    }
-    if (o.excludeTools && o.excludeTools.length > 0) {
-      params.push(o.excludeTools);
-      filter += ` AND tool <> ALL($${params.length}::text[])`;
-    }
-    // SKIP LOCKED: rows another worker is claiming right now are passed over, not waited for, so many
-    // workers claim in parallel and each pending task goes to exactly one of them.
-    const r = await this.pool.query<TaskRecord>(
-      `WITH due AS (
-         SELECT id FROM tasks
-         WHERE status = 'pending' AND run_after <= $1${filter}
-         ORDER BY run_after, created_at
-         LIMIT $2
-         FOR UPDATE SKIP LOCKED
-       )
-       UPDATE tasks t SET status = 'running', lease_owner = $3, lease_expires_at = $4, attempts = t.attempts + 1,
-         started_at = COALESCE(t.started_at, $1)
-       FROM due WHERE t.id = due.id
-       RETURNING t.*`,
-      params,
-    );
+    // claim_tasks (migration 003) pins the plan to the ordered scan of pending rows whatever the
+    // statistics say; the function, its SKIP LOCKED and the lease are described there.
+    const r = await this.pool.query<TaskRecord>({
+      name: 'claim_tasks',
+      text: `SELECT ${TASK_COLUMNS} FROM claim_tasks($1, $2, $3, $4, $5, $6)`,
+      values: [o.now, o.limit, o.owner, o.now + o.leaseMs, o.onlyTools ?? null, o.excludeTools && o.excludeTools.length > 0 ? o.excludeTools : null],
+    });
     return r.rows.map(toTask).sort((a, b) => a.runAfter - b.runAfter || a.createdAt - b.createdAt);
   }
 
   async renewLeases(owner: string, ids: readonly string[], leaseMs: number, now: number) {
     if (ids.length === 0) return { held: [], cancelRequested: [] };
-    const r = await this.pool.query<{ id: string; cancel_requested: boolean }>(
-      `UPDATE tasks SET lease_expires_at = $1 WHERE id = ANY($2::text[]) AND lease_owner = $3 AND status = 'running'
+    const r = await this.pool.query<{ id: string; cancel_requested: boolean }>({
+      name: 'renew_leases',
+      text: `UPDATE tasks SET lease_expires_at = $1 WHERE id = ANY($2::text[]) AND lease_owner = $3 AND status = 'running'
        RETURNING id, cancel_requested`,
-      [now + leaseMs, ids, owner],
-    );
+      values: [now + leaseMs, ids, owner],
+    });
     const byId = new Map(r.rows.map((row) => [row.id, row.cancel_requested]));
     const held = ids.filter((id) => byId.has(id));
     return { held, cancelRequested: held.filter((id) => byId.get(id) === true) };
   }
 
   async completeTask(id: string, owner: string, result: unknown, now: number): Promise<TaskRow | null> {
-    const r = await this.pool.query<TaskRecord>(
-      `UPDATE tasks SET status = 'complete', result = $1, error = NULL, error_kind = NULL, lease_owner = NULL,
+    const r = await this.pool.query<TaskRecord>({
+      name: 'complete_task',
+      text: `UPDATE tasks SET status = 'complete', result = $1, error = NULL, error_kind = NULL, lease_owner = NULL,
          lease_expires_at = NULL, finished_at = $2
        WHERE id = $3 AND lease_owner = $4 AND status = 'running'
-       RETURNING *`,
-      [json(result), now, id, owner],
-    );
+       RETURNING ${TASK_COLUMNS}`,
+      values: [json(result), now, id, owner],
+    });
     return this.settled(r.rows[0]);
   }
 
   async failTask(id: string, owner: string, o: FailOptions, now: number): Promise<TaskRow | null> {
     // One statement, so atomic without a transaction: settle under the lease and refund once.
-    const r = await this.pool.query<TaskRecord>(
-      `WITH settled AS (
+    const r = await this.pool.query<TaskRecord>({
+      name: 'fail_task',
+      text: `WITH settled AS (
          UPDATE tasks SET status = $1, error = $2, error_kind = $3, lease_owner = NULL, lease_expires_at = NULL, finished_at = $4
          WHERE id = $5 AND lease_owner = $6 AND status = 'running'
          RETURNING *
        ), ${REFUND_CTES('settled', '$7::boolean', '$4')}
-       SELECT * FROM settled`,
-      [o.kind === 'cancelled' ? 'cancelled' : 'failed', text(o.error), o.kind, now, id, owner, o.refund],
-    );
+       SELECT ${TASK_COLUMNS} FROM settled`,
+      values: [o.kind === 'cancelled' ? 'cancelled' : 'failed', text(o.error), o.kind, now, id, owner, o.refund],
+    });
     return this.settled(r.rows[0]);
   }
 
   async retryTask(id: string, owner: string, error: string, runAfter: number, now: number): Promise<boolean> {
-    const r = await this.pool.query<{ tool: string }>(
-      `UPDATE tasks SET status = 'pending', error = $1, lease_owner = NULL, lease_expires_at = NULL, run_after = $2
+    const r = await this.pool.query<{ tool: string }>({
+      name: 'retry_task',
+      text: `UPDATE tasks SET status = 'pending', error = $1, lease_owner = NULL, lease_expires_at = NULL, run_after = $2
        WHERE id = $3 AND lease_owner = $4 AND status = 'running'
        RETURNING tool`,
-      [text(error), runAfter, id, owner],
-    );
+      values: [text(error), runAfter, id, owner],
+    });
     const tool = r.rows[0]?.tool;
     // Due now (a worker shutting down gives its task back): wake the other workers at once.
     if (tool !== undefined && runAfter <= now) this.notifier.publish(this.availableChannel, tool);
