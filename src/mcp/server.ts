@@ -34,11 +34,14 @@ import type { ArtifactStore } from '../storage/artifact-store.js';
 import type { TaskRow } from '../store/port.js';
 import { VERSION } from '../version.js';
 import { ARTIFACT_TEMPLATE, listArtifactResources, readArtifactResource } from './artifacts.js';
+import { ASSIST_CAPABILITIES, registerAssistHandlers } from './assist-handlers.js';
 import { toCallToolResult, type CallResultDeps } from './call-result.js';
 import { callerKey, ownsTask, submitOptions, type Caller } from './caller.js';
 import { appErrorResult, rpcError, toMcpError } from './errors.js';
 import type { InFlightCalls } from './in-flight.js';
 import { ProgressRelay } from './progress.js';
+import { logLevels, TaskLogRelay } from './task-log.js';
+import { isTaskUri, readTaskResource, TASK_TEMPLATE } from './task-resource.js';
 import { EngineTaskStore } from './task-store.js';
 import { setToolCallHandler, type ToolCallExtra } from './tool-call-request.js';
 import { buildToolDefinitions } from './tool-definitions.js';
@@ -124,6 +127,7 @@ export function buildMcpServer(d: McpServerDeps): Server {
         tools: { listChanged: false },
         resources: {},
         tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+        ...ASSIST_CAPABILITIES,
       },
       instructions: INSTRUCTIONS,
       taskStore,
@@ -171,11 +175,16 @@ export function buildMcpServer(d: McpServerDeps): Server {
   );
 
   server.setRequestHandler(ListResourcesRequestSchema, guard(async () => ({ resources: await listArtifactResources({ engine, caller }) })));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [ARTIFACT_TEMPLATE] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [TASK_TEMPLATE, ARTIFACT_TEMPLATE] }));
   server.setRequestHandler(
     ReadResourceRequestSchema,
-    guard((request) => readArtifactResource(request.params.uri, { engine, caller, artifacts: d.artifacts })),
+    guard((request) =>
+      isTaskUri(request.params.uri)
+        ? readTaskResource(request.params.uri, { engine, caller })
+        : readArtifactResource(request.params.uri, { engine, caller, artifacts: d.artifacts }),
+    ),
   );
+  registerAssistHandlers(server, { engine, registry: d.registry, caller, logLevels });
 
   if (d.inFlight) {
     const inFlight = d.inFlight;
@@ -208,14 +217,23 @@ export function buildMcpServer(d: McpServerDeps): Server {
             (p) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...p } }),
             (err) => log.debug('progress notification not sent', { err }),
           );
+    const who = callerKey(caller);
+    const taskLog = new TaskLogRelay(
+      engine.events,
+      (level) => logLevels.wants(who, level),
+      extra.sendNotification,
+      (err) => log.debug('log notification not sent', { err }),
+    );
     let task: TaskRow;
     try {
       task = (await engine.submitValidated(spec, input, submitOptions(caller))).task;
     } catch (err) {
       relay?.stop();
+      taskLog.stop();
       return appErrorResult(err, log);
     }
     relay?.bind(task.id);
+    taskLog.bind(task);
     const release = d.inFlight?.add(callerKey(caller), extra.requestId, task.id);
     const taskId = task.id;
     const onAbort = () => {
@@ -226,8 +244,10 @@ export function buildMcpServer(d: McpServerDeps): Server {
       const settled = await waitUntilSettled(engine, taskId, extra.signal);
       // MCP drops progress that arrives after the result, and so does the client: send it first.
       await relay?.finish();
+      await taskLog.finish();
       return await toCallToolResult(settled, resultDeps);
     } finally {
+      taskLog.stop();
       extra.signal.removeEventListener('abort', onAbort);
       release?.();
       relay?.stop();
