@@ -99,8 +99,9 @@ describe('BrowserPool', () => {
     const contexts: BrowserContext[] = [];
     for (let i = 0; i < 3; i++) await rt.pool.withPage(async (page) => void contexts.push(page.context()));
     expect(new Set(contexts).size).toBe(3);
-    // A closed context has no pages left.
-    await new Promise((r) => setTimeout(r, 200));
+    // A closed context has no pages left. Closing finishes after withPage returns, so wait for it (bounded)
+    // rather than for a fixed time.
+    for (let i = 0; i < 200 && contexts.some((c) => c.pages().length > 0); i++) await new Promise((r) => setTimeout(r, 50));
     for (const c of contexts) expect(c.pages()).toEqual([]);
   });
 
