@@ -263,7 +263,7 @@ describe('email.verify over SMTP', { timeout: 30_000 }, () => {
   it('never connects to an MX host the network guard refuses', async () => {
     const r = await verify('someone@guarded.ev.test');
     expect(r).toMatchObject({ status: 'UNKNOWN', status_detail: 'blocked_target', deliverable: false, mx_records: ['mx.guarded.ev.test'] });
-    expect(r.reason).toMatch(/Blocked target/);
+    expect(r.reason).toMatch(/^Blocked: private address\. mx\.guarded\.ev\.test /);
   });
 
   it('skips the probe for providers that accept every address (MX in Yahoo\'s network)', async () => {

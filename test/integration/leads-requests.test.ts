@@ -194,7 +194,7 @@ describe.each(LEAD_STORES)('requests and notifications (%s store)', (store) => {
     });
     const [d] = failed.body.deliveries as { attempts: number; last_error: string }[];
     expect(d?.attempts).toBe(1);
-    expect(d?.last_error).toMatch(/Blocked target/);
+    expect(d?.last_error).toMatch(/Blocked target|Blocked: private address/);
   });
 
   it('validates: unknown pro, bad phone, a service the pro does not offer, missing fields', async () => {
