@@ -41,15 +41,29 @@ async function loadDefuddle() {
   }
 }
 
-/** Serves case i's raw bytes at /i; Chromium sniffs the charset from the page as it would on the web. */
+/**
+ * Serves case i's raw bytes at /i. The archived files lost the server's Content-Type header, and many UTF-8
+ * pages declare no charset in their markup, which Chromium would then read as windows-1252; valid UTF-8 is
+ * served as such (what their servers sent), anything else is left to the page's own declaration.
+ */
 function serve(cases, readFile) {
   const server = http.createServer((req, res) => {
     const i = Number(req.url?.slice(1));
     if (!Number.isInteger(i) || !cases[i]) return void res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': 'text/html' });
-    res.end(readFile(cases[i].file));
+    const bytes = readFile(cases[i].file);
+    res.writeHead(200, { 'Content-Type': `text/html${isUtf8(bytes) ? '; charset=utf-8' : ''}` });
+    res.end(bytes);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+function isUtf8(bytes) {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function renderAll(cases, readFile) {

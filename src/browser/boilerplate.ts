@@ -12,7 +12,7 @@ export type El = ReturnType<Doc['createElement']>;
 const COMMENTS = /(^|[\s_-])(comments?|commentlist|comment-?(area|list|form|respond|section|thread|s-?block)|respond|replies|disqus|discussion|kommentare?|reactions|talkback|responses)([\s_-]|\d|$)/i;
 /** Site furniture that ends up inside the article container. */
 const FURNITURE =
-  /(^|[\s_-])(share|sharing|sharedaddy|social|socials|shariff|addthis|sociable|related|relatedposts|yarpp|jp-relatedposts|more-stories|recommended|recirc|outbrain|taboola|newsletter|subscribe|subscription|signup|breadcrumbs?|pagination|pager|post-?nav|nav-?links|navigation|author-?(bio|box|info)|about-?author|widget|sidebar|sidebox|advert|advertisement|ads?|ad-?(slot|unit|container)|banner|sponsor(ed)?|promo|teaser-?list|tags?|tag-?(list|cloud)|tagcloud|categories|post-?(meta|tags|footer|categories)|entry-?(meta|footer|utility)|meta-?data|byline|dateline|published|timestamp|print|rating|toolbar|utility|masthead|skip|footer|copyright|legal|cookie|consent|popup|modal|overlay|login|signin|register)([\s_-]|\d|$)/i;
+  /(^|[\s_-])(share|sharing|sharedaddy|social|socials|shariff|addthis|sociable|related|relatedposts|yarpp|jp-relatedposts|more-stories|read-?more|more-?links?|further-?reading|recommended|recirc|outbrain|taboola|newsletter|subscribe|subscription|signup|breadcrumbs?|pagination|pager|post-?nav|nav-?links|navigation|author-?(bio|box|info)|about-?author|sidebar|sidebox|advert|advertisement|ads?|ad-?(slot|unit|container)|sponsor(ed)?|promo|teaser-?list|tags?|tag-?(list|cloud)|tagcloud|categories|post-?(meta|tags|footer|categories)|entry-?(meta|footer|utility)|byline|dateline|timestamp|credits?|photo-?credit|copyright|rating|toolbar|masthead|skip|footer|legal|cookie|consent|popup|modal|overlay|login|signin|register)([\s_-]|\d|$)/i;
 const ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar']);
 const KEEP_TAGS = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE', 'PRE', 'CODE', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TD', 'TH', 'FIGURE', 'H1', 'H2', 'H3']);
 
@@ -57,26 +57,34 @@ function pruneLinkDense(root: El, total: number): void {
     const density = linkTextLength(el) / len;
     const isList = ['UL', 'OL', 'DL'].includes(el.tagName);
     // A paragraph with a few links is prose; a block of links with little else is a menu or a "read next".
-    const threshold = isList ? 0.7 : el.tagName === 'P' ? 0.9 : 0.6;
+    // Short lines that are mostly one link ("Read more: …") are pointers elsewhere.
+    const threshold = isList ? 0.7 : el.tagName === 'P' ? (len < 150 ? 0.7 : 0.9) : 0.6;
     if (density >= threshold && (isList || len < 800)) el.remove();
   }
 }
 
-/** Headings left with nothing after them (their section was pruned) say nothing. */
+/** Headings left without a section (what followed them was pruned) announce nothing. */
 function pruneEmptyTail(root: El): void {
-  for (;;) {
-    const blocks = Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[];
-    const last = blocks[blocks.length - 1];
-    if (!last || hasContentAfter(last, root)) return;
-    last.remove();
+  const headings = Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[];
+  for (const h of headings.reverse()) {
+    const next = nextBlock(h, root);
+    if (!next || (/^H[1-6]$/.test(next.tagName) && next.tagName <= h.tagName)) h.remove();
   }
 }
 
-function hasContentAfter(el: El, root: El): boolean {
+/** The next element after `el` in document order (outside it) that has text or an image. */
+function nextBlock(el: El, root: El): El | undefined {
   for (let node: El | null = el; node && node !== root; node = node.parentElement as El | null) {
     for (let sib = node.nextElementSibling as El | null; sib; sib = sib.nextElementSibling as El | null) {
-      if (textLength(sib) > 0 || sib.querySelector('img')) return true;
+      if (textLength(sib) === 0 && !sib.querySelector('img') && sib.tagName !== 'IMG') continue;
+      // A wrapper's first heading is what comes next.
+      return (/^H[1-6]$/.test(sib.tagName) ? sib : ((sib.querySelector('h1, h2, h3, h4, h5, h6') as El | null)?.parentElement === sib && firstChildBlock(sib)?.tagName.match(/^H[1-6]$/) ? firstChildBlock(sib) : sib)) ?? sib;
     }
   }
-  return false;
+  return undefined;
+}
+
+function firstChildBlock(el: El): El | undefined {
+  for (let c = el.firstElementChild as El | null; c; c = c.nextElementSibling as El | null) if (textLength(c) > 0) return c;
+  return undefined;
 }
