@@ -66,8 +66,8 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
   const title = (pageTitle.trim() || articleTitle.trim() || h1).slice(0, 500);
   prepareForConversion(container);
   let markdown = tidy(converter().turndown(container.innerHTML));
-  // A document that does not open with a heading gets the title as one, so the reader knows what it is.
-  if (title && !/^#{1,6}\s/.test(markdown)) markdown = tidy(`# ${escapeHeading(title)}\n\n${markdown}`);
+  // A document that does not open with its own heading gets the title as one, so the reader knows what it is.
+  if (title && !opensWithTitle(markdown, title)) markdown = tidy(`# ${escapeHeading(title)}\n\n${markdown}`);
   return { markdown, title, source };
 }
 
@@ -214,6 +214,14 @@ function converter(): TurndownService {
 
 function normalisedText(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
+}
+
+/** True when the first line is a top-level heading, or any heading naming the page (titles often add " | Site"). */
+function opensWithTitle(markdown: string, title: string): boolean {
+  const m = /^(#{1,6})\s+(.*)\n/.exec(markdown);
+  if (!m) return false;
+  const heading = normalisedText(m[2] ?? '').toLowerCase();
+  return (m[1] ?? '').length <= 2 || (heading.length > 0 && normalisedText(title).toLowerCase().includes(heading));
 }
 
 function escapeHeading(s: string): string {
