@@ -11,12 +11,20 @@ export default defineBrowserTool({
   name: 'browser.markdown',
   title: 'Web page as Markdown',
   description:
-    "Loads a web page in headless Chromium (scripts run) and returns its main content as Markdown: the article when one is found, otherwise the page body without navigation, header, footer, sidebars and cookie banners. " +
-    'GFM tables, fenced code blocks with their language, absolute links. Also the title and the Markdown size in bytes. Pages may only reach public addresses.',
-  input: z.strictObject({ url: pageUrlInput, wait: waitInput }),
+    "Loads a web page in headless Chromium (scripts run) and returns it as Markdown. content 'main' (default): the article only (news, blog post, docs page, forum post, product description) without navigation, comments, share bars, related links or cookie banners; a page without an article (a listing) comes back as its body without that chrome. content 'full': the whole visible page. " +
+    'Headings, GFM tables, fenced code blocks with their language, nested lists, quotes, images with alt text and absolute links. Also the title, which content was used (source) and the Markdown size in bytes. Pages may only reach public addresses.',
+  input: z.strictObject({
+    url: pageUrlInput,
+    wait: waitInput,
+    content: z
+      .enum(['main', 'full'])
+      .default('main')
+      .describe("'main' (default): the article or main content only; 'full': the whole visible page."),
+  }),
   output: z.object({
     markdown: z.string().describe('Main content as GitHub-flavoured Markdown.'),
     title: z.string().describe('The page title ("" if none).'),
+    source: z.enum(['article', 'page']).describe("'article' when an article was found and converted, 'page' when the page body was (always for content 'full')."),
     bytes: z.number().int().describe('Size of markdown in bytes (UTF-8).'),
   }),
   price: '0.003',
@@ -24,9 +32,9 @@ export default defineBrowserTool({
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/', wait: 'load' },
-  async render(page) {
+  async render(page, input) {
     const doc = await page.evaluate(serialiseVisibleDocument, MAX_STYLED_ELEMENTS);
-    const { markdown, title } = htmlToMarkdown(doc.html, doc.title);
-    return { markdown, title, bytes: Buffer.byteLength(markdown) };
+    const { markdown, title, source } = htmlToMarkdown(doc.html, doc.title, input.content);
+    return { markdown, title, source, bytes: Buffer.byteLength(markdown) };
   },
 });

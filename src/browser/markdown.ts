@@ -1,93 +1,104 @@
-// Rendered HTML → Markdown an LLM can read without the site's chrome. Readability picks the main content
-// when it keeps a reasonable share of the page's text; otherwise the body is used with navigation,
-// headers, footers, sidebars, dialogs and cookie banners removed. Turndown converts it with GFM tables,
-// fenced code blocks that keep their language, and the absolute links the page script produced.
+// Rendered HTML → Markdown an LLM can read without the site's chrome. For `main` content, Readability picks
+// the article on a copy of the page, and the boilerplate it keeps (comment threads, share bars, related
+// links, link-dense blocks) is pruned from it; the same pruning applied to the whole body is the fallback
+// when Readability finds nothing or only a sliver of a page that is not an article (a listing). `full`
+// converts the whole body, only scripts, styles and hidden machinery removed. Turndown converts with GFM
+// tables, fenced code blocks that keep their language, and the absolute links the page script produced.
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
+import { pruneBoilerplate, textLength, type El } from './boilerplate.js';
 
-/** Readability's text must be at least this share of the cleaned body's text to be used… */
-export const READABILITY_MIN_SHARE = 0.4;
+/** The pruned article's text must be at least this share of the pruned body's text to be used… */
+export const READABILITY_MIN_SHARE = 0.25;
 /** …and at least this long: below it Readability's pick is a guess (a single card of a listing). */
 export const READABILITY_MIN_CHARS = 200;
+/** An article this long is used whatever the share: the page around it is then a portal, not a listing. */
+export const READABILITY_SURE_CHARS = 2_000;
+
+export type MarkdownContent = 'main' | 'full';
 
 export interface MarkdownResult {
   markdown: string;
   title: string;
-  /** Which content was converted: Readability's article or the cleaned body. */
-  source: 'article' | 'body';
+  /** Which content was converted: the article found in the page, or the (cleaned) page body. */
+  source: 'article' | 'page';
 }
 
 type Doc = ReturnType<typeof parseHTML>['document'];
-type El = ReturnType<Doc['createElement']>;
 
 const ALWAYS_REMOVE = [
   'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'canvas', 'svg', 'dialog',
-  'form', 'button', 'input', 'select', 'textarea', 'link', 'meta',
+  'button', 'input', 'select', 'textarea', 'option', 'link', 'meta',
   '[role="dialog"]', '[role="alertdialog"]', '[aria-modal="true"]', '[role="search"]',
 ];
-const CHROME = ['nav', 'aside', '[role="navigation"]', '[role="banner"]', '[role="contentinfo"]', '[role="complementary"]'];
+/** A form with less text than this is a search box, a login or a newsletter sign-up; larger ones wrap content. */
+const SMALL_FORM_CHARS = 500;
 const COOKIE_BANNER = /(^|[\s_-])(cookie|cookies|consent|gdpr|ccpa|onetrust|cookiebot|didomi|truste|cmp|cc-window|cc-banner|privacy-banner)([\s_-]|$)/i;
 
-export function htmlToMarkdown(input: string, pageTitle: string): MarkdownResult {
+export function htmlToMarkdown(input: string, pageTitle: string, content: MarkdownContent = 'main'): MarkdownResult {
   // linkedom needs a whole document; a serialised page always is one, a fragment gets wrapped.
   const html = /<html[\s>]/i.test(input) ? input : /<body[\s>]/i.test(input) ? `<html>${input}</html>` : `<html><body>${input}</body></html>`;
-  const forArticle = parseHTML(html).document;
-  const forBody = parseHTML(html).document;
-  removeNoise(forArticle);
-  removeNoise(forBody);
-  removeChrome(forBody);
+  const page = parseHTML(html).document;
+  removeNoise(page);
+  const body = (page.body ?? page.createElement('body')) as unknown as El;
+  const h1 = normalisedText(page.querySelector('h1')?.textContent ?? '');
 
-  const body = forBody.body as unknown as El | null;
-  const bodyText = normalisedText(body?.textContent ?? '');
-  let article: { content: string; textContent: string; title: string; byline: string } | null = null;
-  try {
-    const parsed = new Readability(forArticle as unknown as Document, { keepClasses: true, maxElemsToParse: 50_000, charThreshold: READABILITY_MIN_CHARS }).parse();
-    if (parsed?.content && parsed.textContent) {
-      article = { content: parsed.content, textContent: parsed.textContent, title: parsed.title ?? '', byline: normalisedText(parsed.byline ?? '') };
+  let container: El = body;
+  let source: MarkdownResult['source'] = 'page';
+  let articleTitle = '';
+  if (content === 'main') {
+    // Readability edits the document it reads, so it gets a copy; the body stays for the fallback.
+    const article = readArticle(page.toString());
+    articleTitle = article?.title ?? '';
+    pruneBoilerplate(body);
+    const pageChars = textLength(body);
+    if (article) {
+      pruneBoilerplate(article.root);
+      const chars = textLength(article.root);
+      if (chars >= READABILITY_MIN_CHARS && (chars >= READABILITY_SURE_CHARS || chars >= READABILITY_MIN_SHARE * pageChars)) {
+        container = article.root;
+        source = 'article';
+      }
     }
+  }
+  const title = (pageTitle.trim() || articleTitle.trim() || h1).slice(0, 500);
+  prepareForConversion(container);
+  let markdown = tidy(converter().turndown(container.innerHTML));
+  // A document that does not open with its own heading gets the title as one, so the reader knows what it is.
+  if (title && !opensWithTitle(markdown, title)) markdown = tidy(`# ${escapeHeading(title)}\n\n${markdown}`);
+  return { markdown, title, source };
+}
+
+function readArticle(html: string): { root: El; title: string } | null {
+  const copy = parseHTML(html).document;
+  try {
+    const parsed = new Readability(copy as unknown as Document, { keepClasses: true, maxElemsToParse: 50_000, charThreshold: READABILITY_MIN_CHARS }).parse();
+    if (!parsed?.content) return null;
+    const root = parseHTML(`<!doctype html><html><body><div id="md-root">${parsed.content}</div></body></html>`).document.getElementById('md-root') as unknown as El;
+    return { root, title: parsed.title ?? '' };
   } catch {
     // Readability gives up on very large documents; the cleaned body is used instead.
+    return null;
   }
-
-  const articleChars = article ? normalisedText(article.textContent).length : 0;
-  const useArticle = articleChars >= READABILITY_MIN_CHARS && articleChars >= READABILITY_MIN_SHARE * bodyText.length;
-  const title = (pageTitle.trim() || article?.title.trim() || normalisedText(forBody.querySelector('h1')?.textContent ?? '')).slice(0, 500);
-
-  let container: El;
-  if (useArticle) {
-    container = parseHTML(`<!doctype html><html><body><div id="md-root">${article!.content}</div></body></html>`).document.getElementById('md-root') as unknown as El;
-  } else {
-    container = (body ?? forBody.createElement('div')) as El;
-  }
-  prepareForConversion(container);
-  let markdown = converter().turndown(container.innerHTML);
-  // Readability takes the byline out of the content; it is worth keeping.
-  if (useArticle && article!.byline && !markdown.includes(article!.byline)) markdown = `_${article!.byline}_\n\n${markdown}`;
-  // A document without a top-level heading gets the title as one, so the reader knows what it is.
-  if (title && !/^#\s/m.test(markdown)) markdown = `# ${escapeHeading(title)}\n\n${markdown}`;
-  return { markdown: tidy(markdown), title, source: useArticle ? 'article' : 'body' };
 }
 
 function removeNoise(doc: Doc): void {
+  // Skip links first: the page script made every href absolute, so they are found by their text.
+  for (const a of Array.from(doc.querySelectorAll('a[href*="#"]'))) {
+    if (/^\s*(skip|jump|go)\s+to\b/i.test(a.textContent ?? '') || /^\s*skip\b/i.test(a.textContent ?? '')) a.remove();
+  }
   for (const el of Array.from(doc.querySelectorAll(ALWAYS_REMOVE.join(',')))) el.remove();
+  // Sites that wrap the whole page in one form (ASP.NET) keep it; small forms are widgets.
+  for (const form of Array.from(doc.querySelectorAll('form')).reverse()) {
+    if (textLength(form as unknown as El) < SMALL_FORM_CHARS) form.remove();
+  }
   for (const el of Array.from(doc.querySelectorAll('[id], [class]'))) {
     if (['HTML', 'BODY', 'MAIN', 'ARTICLE'].includes(el.tagName)) continue;
     const names = `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
     // Only small blocks: a class like "cookie-recipe" on a whole article must not take the article with it.
     if (COOKIE_BANNER.test(names) && (el.textContent ?? '').length < 3000) el.remove();
-  }
-  for (const a of Array.from(doc.querySelectorAll('a[href^="#"]'))) {
-    if (/^\s*skip\b/i.test(a.textContent ?? '')) a.remove();
-  }
-}
-
-function removeChrome(doc: Doc): void {
-  for (const el of Array.from(doc.querySelectorAll(CHROME.join(',')))) el.remove();
-  // A page's header and footer are chrome; an article's own header (its title, byline) is content.
-  for (const el of Array.from(doc.querySelectorAll('header, footer'))) {
-    if (!el.parentElement?.closest('article, main, [role="main"]')) el.remove();
   }
 }
 
@@ -203,6 +214,14 @@ function converter(): TurndownService {
 
 function normalisedText(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
+}
+
+/** True when the first line is a top-level heading, or any heading naming the page (titles often add " | Site"). */
+function opensWithTitle(markdown: string, title: string): boolean {
+  const m = /^(#{1,6})\s+(.*)\n/.exec(markdown);
+  if (!m) return false;
+  const heading = normalisedText(m[2] ?? '').toLowerCase();
+  return (m[1] ?? '').length <= 2 || (heading.length > 0 && normalisedText(title).toLowerCase().includes(heading));
 }
 
 function escapeHeading(s: string): string {

@@ -241,6 +241,49 @@ describe('browser.markdown', () => {
     golden('listing', out.markdown);
   });
 
+  it('(a) returns a short news item without the comment thread under it', async () => {
+    const out = await h.run(markdown, { url: h.siteUrl('/md/news-with-comments') });
+    expect(out.source).toBe('article');
+    expect(out.markdown).toContain('within its budget of 4.2 million euros');
+    expect(out.markdown).not.toContain('Comment 3 on the bridge');
+    expect(out.bytes).toBeLessThan(800);
+  });
+
+  it("(a) content 'full' returns the whole page, comments and navigation included", async () => {
+    const out = await h.run(markdown, { url: h.siteUrl('/md/news-with-comments'), content: 'full' });
+    expect(out.source).toBe('page');
+    expect(out.markdown).toContain('Comment 3 on the bridge');
+    expect(out.markdown).toContain(`[Sport](http://site.fixture.test:${h.fixture.port}/sport)`);
+  });
+
+  it('(b) keeps a page wrapped in one form', async () => {
+    const out = await h.run(markdown, { url: h.siteUrl('/md/form-wrapped') });
+    expect(out.markdown).toContain('open from nine in the morning');
+    expect(out.markdown).toContain('through the slot beside the main entrance');
+  });
+
+  it('(c, d) drops skip links made absolute by the page script and does not repeat the title', async () => {
+    const out = await h.run(markdown, { url: h.siteUrl('/md/skip-link') });
+    expect(out.markdown).not.toMatch(/skip/i);
+    expect(out.markdown).toMatch(/^# Pruning apple trees\n\nApple trees are pruned/);
+    expect(out.markdown.match(/Pruning apple trees/g)).toHaveLength(1);
+  });
+
+  it('keeps tables, code languages, nested lists, quotes, captions and images with absolute URLs', async () => {
+    const out = await h.run(markdown, { url: h.siteUrl('/md/structure') });
+    expect(out.markdown).toContain('| Area | Before | After |\n| --- | --- | --- |');
+    expect(out.markdown).toContain('```toml\n[server]\nport = 8080\n```');
+    expect(out.markdown).toMatch(/1\. Convert the configuration:\n\s+- rename keys/);
+    expect(out.markdown).toContain('> Streaming was the most requested feature of the year.');
+    expect(out.markdown).toContain(`![Streaming pipeline diagram](http://site.fixture.test:${h.fixture.port}/img/diagram.png)`);
+    expect(out.markdown).toContain('How a streamed response flows through the service.');
+  });
+
+  it('refuses an unknown content mode', () => {
+    expect(markdown.input.safeParse({ url: 'https://example.com/', content: 'everything' }).success).toBe(false);
+    expect(markdown.input.parse({ url: 'https://example.com/' }).content).toBe('main');
+  });
+
   it('sees content rendered by JavaScript', async () => {
     const out = await h.run(markdown, { url: h.siteUrl('/js-rendered'), wait: 'idle' });
     expect(out.markdown).toContain('# Hello from JavaScript');

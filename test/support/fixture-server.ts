@@ -3,6 +3,14 @@
 // links of every kind, pages probing private targets, cookies and storage, dialogs and popups.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { FORM_WRAPPED_HTML, NEWS_WITH_COMMENTS_HTML, SKIP_LINK_HTML, STRUCTURE_HTML } from './markdown-pages.js';
+
+const MARKDOWN_PAGES: Record<string, string> = {
+  '/md/news-with-comments': NEWS_WITH_COMMENTS_HTML,
+  '/md/form-wrapped': FORM_WRAPPED_HTML,
+  '/md/skip-link': SKIP_LINK_HTML,
+  '/md/structure': STRUCTURE_HTML,
+};
 
 export interface FixtureServer {
   port: number;
@@ -128,6 +136,8 @@ export async function startFixtureServer(): Promise<FixtureServer> {
 
     if (p === '/article') return html(ARTICLE_HTML);
     if (p === '/listing') return html(LISTING_HTML);
+    const markdownPage = MARKDOWN_PAGES[p];
+    if (markdownPage) return html(markdownPage);
     if (p === '/links') return html(LINKS_HTML);
     if (p === '/scrape') return html(SCRAPE_HTML);
     if (p === '/js-rendered') {

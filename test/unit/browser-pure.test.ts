@@ -98,7 +98,7 @@ describe('htmlToMarkdown (static HTML, no browser)', () => {
   });
   it('falls back to the cleaned body when Readability would keep only a sliver', () => {
     const { markdown, source } = htmlToMarkdown(LISTING_HTML, 'Plant catalogue');
-    expect(source).toBe('body');
+    expect(source).toBe('page');
     for (const card of ['Basil', 'Mint', 'Thyme']) expect(markdown).toContain(`### ${card}`);
     expect(markdown).not.toContain('Catalogue footer');
     expect(markdown).not.toContain('[Home]');

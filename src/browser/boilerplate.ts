@@ -1,0 +1,90 @@
+// Pruning rules shared by the article and the whole-page fallback. Readability finds the densest block of
+// prose but keeps what sits inside it: comment threads, share bars, "related posts", tag clouds, author
+// boxes. These rules follow the usual signals (as trafilatura and defuddle describe theirs): class/id
+// names, ARIA roles, link density and how little prose a block holds. Each removal is bounded in size so
+// a misleading class name on a large block cannot take the content with it.
+import type { parseHTML } from 'linkedom';
+
+type Doc = ReturnType<typeof parseHTML>['document'];
+export type El = ReturnType<Doc['createElement']>;
+
+/** Comment threads and forms to comment. */
+const COMMENTS = /(^|[\s_-])(comments?|commentlist|comment-?(area|list|form|respond|section|thread|s-?block)|respond|replies|disqus|discussion|kommentare?|reactions|talkback|responses)([\s_-]|\d|$)/i;
+/** Site furniture that ends up inside the article container. */
+const FURNITURE =
+  /(^|[\s_-])(share|sharing|sharedaddy|social|socials|shariff|addthis|sociable|related|relatedposts|yarpp|jp-relatedposts|more-stories|read-?more|more-?links?|further-?reading|recommended|recirc|outbrain|taboola|newsletter|subscribe|subscription|signup|breadcrumbs?|pagination|pager|post-?nav|nav-?links|navigation|author-?(bio|box|info)|about-?author|sidebar|sidebox|advert|advertisement|ads?|ad-?(slot|unit|container)|sponsor(ed)?|promo|teaser-?list|tags?|tag-?(list|cloud)|tagcloud|categories|post-?(meta|tags|footer|categories)|entry-?(meta|footer|utility)|byline|dateline|timestamp|credits?|photo-?credit|copyright|rating|toolbar|masthead|skip|footer|legal|cookie|consent|popup|modal|overlay|login|signin|register)([\s_-]|\d|$)/i;
+const ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar']);
+const KEEP_TAGS = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE', 'PRE', 'CODE', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TD', 'TH', 'FIGURE', 'H1', 'H2', 'H3']);
+
+/** Never remove a single block holding more than this share of the root's text on a name alone. */
+const MAX_SHARE_BY_NAME = 0.5;
+
+export function textLength(el: El): number {
+  return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+}
+
+function linkTextLength(el: El): number {
+  let n = 0;
+  for (const a of Array.from(el.querySelectorAll('a'))) n += textLength(a as El);
+  return n;
+}
+
+function names(el: El): string {
+  return `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''} ${el.getAttribute('itemprop') ?? ''}`;
+}
+
+/** Removes comment sections, site furniture, and blocks that are mostly links. */
+export function pruneBoilerplate(root: El): void {
+  const total = Math.max(1, textLength(root));
+  for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
+    if (!el.isConnected || el === root || KEEP_TAGS.has(el.tagName)) continue;
+    const role = el.getAttribute('role') ?? '';
+    const label = names(el);
+    const len = textLength(el);
+    const byName = ROLES.has(role) || ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) || COMMENTS.test(label) || (FURNITURE.test(label) && !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label));
+    if (byName && len <= MAX_SHARE_BY_NAME * total) el.remove();
+  }
+  pruneLinkDense(root, total);
+  pruneEmptyTail(root);
+}
+
+/** Lists, link rows and small blocks whose text is nearly all link text are navigation, not prose. */
+function pruneLinkDense(root: El, total: number): void {
+  for (const el of Array.from(root.querySelectorAll('ul, ol, dl, div, section, p, table, header, span')) as El[]) {
+    if (!el.isConnected) continue;
+    const len = textLength(el);
+    if (len === 0 || len > 0.5 * total) continue;
+    const density = linkTextLength(el) / len;
+    const isList = ['UL', 'OL', 'DL'].includes(el.tagName);
+    // A paragraph with a few links is prose; a block of links with little else is a menu or a "read next".
+    // Short lines that are mostly one link ("Read more: …") are pointers elsewhere.
+    const threshold = isList ? 0.7 : el.tagName === 'P' ? (len < 150 ? 0.7 : 0.9) : 0.6;
+    if (density >= threshold && (isList || len < 800)) el.remove();
+  }
+}
+
+/** Headings left without a section (what followed them was pruned) announce nothing. */
+function pruneEmptyTail(root: El): void {
+  const headings = Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[];
+  for (const h of headings.reverse()) {
+    const next = nextBlock(h, root);
+    if (!next || (/^H[1-6]$/.test(next.tagName) && next.tagName <= h.tagName)) h.remove();
+  }
+}
+
+/** The next element after `el` in document order (outside it) that has text or an image. */
+function nextBlock(el: El, root: El): El | undefined {
+  for (let node: El | null = el; node && node !== root; node = node.parentElement as El | null) {
+    for (let sib = node.nextElementSibling as El | null; sib; sib = sib.nextElementSibling as El | null) {
+      if (textLength(sib) === 0 && !sib.querySelector('img') && sib.tagName !== 'IMG') continue;
+      // A wrapper's first heading is what comes next.
+      return (/^H[1-6]$/.test(sib.tagName) ? sib : ((sib.querySelector('h1, h2, h3, h4, h5, h6') as El | null)?.parentElement === sib && firstChildBlock(sib)?.tagName.match(/^H[1-6]$/) ? firstChildBlock(sib) : sib)) ?? sib;
+    }
+  }
+  return undefined;
+}
+
+function firstChildBlock(el: El): El | undefined {
+  for (let c = el.firstElementChild as El | null; c; c = c.nextElementSibling as El | null) if (textLength(c) > 0) return c;
+  return undefined;
+}

@@ -1,0 +1,80 @@
+// The main-content rules of browser.markdown on HTML strings (linkedom, no browser): one test per known
+// defect of the old extractor (issue #14) and per structure item the Markdown must keep.
+import { describe, expect, it } from 'vitest';
+import { htmlToMarkdown } from '../../src/browser/markdown.js';
+import { FORM_WRAPPED_HTML, NEWS_WITH_COMMENTS_HTML, SKIP_LINK_HTML, STRUCTURE_HTML } from '../support/markdown-pages.js';
+
+describe('htmlToMarkdown main content', () => {
+  it('(a) keeps a short article and drops the comment thread ten times its length', () => {
+    const { markdown, source } = htmlToMarkdown(NEWS_WITH_COMMENTS_HTML, 'Bridge reopens after repairs');
+    expect(source).toBe('article');
+    expect(markdown).toContain('reopened to traffic on Monday morning');
+    expect(markdown).toContain('within its budget of 4.2 million euros');
+    expect(markdown).not.toContain('Comment 3 on the bridge');
+    expect(markdown).not.toContain('42 comments');
+    expect(markdown.length).toBeLessThan(800);
+  });
+
+  it('(b) keeps content wrapped in a page-wide form but drops the small search form', () => {
+    const { markdown } = htmlToMarkdown(FORM_WRAPPED_HTML, 'Opening hours of the library');
+    expect(markdown).toContain('open from nine in the morning');
+    expect(markdown).toContain('through the slot beside the main entrance');
+    expect(markdown).not.toContain('Search');
+  });
+
+  it('(c) drops skip links even when the page script made them absolute', () => {
+    const absolute = SKIP_LINK_HTML.replace('href="#main"', 'href="https://garden.example/apples#main"').replace('href="#nav"', 'href="https://garden.example/apples#nav"');
+    for (const content of ['main', 'full'] as const) {
+      const { markdown } = htmlToMarkdown(absolute, 'Pruning apple trees', content);
+      expect(markdown).not.toMatch(/skip/i);
+    }
+  });
+
+  it('(d) does not prepend the title when the article opens with its heading', () => {
+    const { markdown } = htmlToMarkdown(SKIP_LINK_HTML, 'Pruning apple trees');
+    expect(markdown.match(/Pruning apple trees/g)).toHaveLength(1);
+    expect(markdown).toMatch(/^# Pruning apple trees\n\nApple trees are pruned/);
+  });
+
+  it('prepends the title as a heading when the content has none', () => {
+    const { markdown } = htmlToMarkdown('<body><p>Just a paragraph of text.</p></body>', 'A title');
+    expect(markdown).toBe('# A title\n\nJust a paragraph of text.\n');
+  });
+
+  it('keeps tables, fenced code with its language, nested lists, quotes, captions and meaningful images', () => {
+    const html = STRUCTURE_HTML.replaceAll('src="/img/', 'src="https://docs.example/img/');
+    const { markdown, source } = htmlToMarkdown(html, 'Release notes 2.0');
+    expect(source).toBe('article');
+    expect(markdown).toMatch(/^# Release notes 2\.0\n/);
+    expect(markdown).toContain('## Changes');
+    expect(markdown).toContain('| Area | Before | After |\n| --- | --- | --- |\n| Config | INI | TOML |');
+    expect(markdown).toContain('```toml\n[server]\nport = 8080\n```');
+    expect(markdown).toMatch(/1\. Convert the configuration:\n\s+- rename keys\n\s+- quote strings\n2\. Restart the service\./);
+    expect(markdown).toContain('> Streaming was the most requested feature of the year.');
+    expect(markdown).toContain('![Streaming pipeline diagram](https://docs.example/img/diagram.png)');
+    expect(markdown).toContain('How a streamed response flows through the service.');
+    expect(markdown).not.toContain('data:image');
+    expect(markdown).not.toContain('Docs home');
+  });
+
+  it("content 'full' converts the whole page, chrome included", () => {
+    const { markdown, source } = htmlToMarkdown(NEWS_WITH_COMMENTS_HTML, 'Bridge reopens after repairs', 'full');
+    expect(source).toBe('page');
+    expect(markdown).toContain('Comment 3 on the bridge');
+    expect(markdown).toContain('[Sport]');
+    expect(markdown).toContain('reopened to traffic on Monday morning');
+  });
+
+  it('keeps every card of a listing (no single article to pick) without the chrome', () => {
+    const cards = Array.from({ length: 8 }, (_, i) => `<div class="card"><h3>Plant ${i}</h3><p>Hardy perennial number ${i}, full sun.</p></div>`).join('');
+    const { markdown } = htmlToMarkdown(`<body><nav><a href="/">Home</a></nav><div class="cards">${cards}</div><footer>Shop footer</footer></body>`, 'Catalogue');
+    for (let i = 0; i < 8; i++) expect(markdown).toContain(`### Plant ${i}`);
+    expect(markdown).not.toContain('Shop footer');
+  });
+
+  it('falls back to the pruned page when Readability finds nothing', () => {
+    const { markdown, source } = htmlToMarkdown('<body><nav><a href="/">Home</a></nav><p>Closed today.</p><footer>Shop footer</footer></body>', 'Shop');
+    expect(source).toBe('page');
+    expect(markdown).toBe('# Shop\n\nClosed today.\n');
+  });
+});
