@@ -74,6 +74,8 @@ const envSchema = z.object({
 
   // HTTP limits
   BODY_LIMIT_BYTES: intFrom(1024, 50 * 1024 * 1024).default(2 * 1024 * 1024),
+  BATCH_MAX_ITEMS: intFrom(1, 1_000_000).default(10_000),
+  BATCH_BODY_LIMIT_BYTES: intFrom(1024, 500 * 1024 * 1024).default(20 * 1024 * 1024),
   RATE_LIMIT_PER_KEY: intFrom(0, 1_000_000).default(600),
   RATE_LIMIT_PER_IP: intFrom(0, 1_000_000).default(300),
   RATE_LIMIT_WINDOW_S: intFrom(1, 86_400).default(60),
@@ -165,6 +167,8 @@ export interface Config {
     leaseMs: number;
     pollIntervalMs: number;
   };
+  /** Batches: inputs per call, and the body limit for a batch upload (larger than one task's). */
+  batch: { maxItems: number; bodyLimitBytes: number };
   http: {
     bodyLimitBytes: number;
     rateLimitPerKey: number;
@@ -283,6 +287,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseMs: e.LEASE_MS,
       pollIntervalMs: e.POLL_INTERVAL_MS,
     },
+    batch: { maxItems: e.BATCH_MAX_ITEMS, bodyLimitBytes: e.BATCH_BODY_LIMIT_BYTES },
     http: {
       bodyLimitBytes: e.BODY_LIMIT_BYTES,
       rateLimitPerKey: e.RATE_LIMIT_PER_KEY,
