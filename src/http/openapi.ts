@@ -1,6 +1,7 @@
 // OpenAPI 3.1, generated from the registry: every tool's input and result schema, the security schemes
 // and every documented response. Nothing here is written by hand per tool.
 import type { ToolRegistry } from '../registry/registry.js';
+import { BATCH_PATHS, BATCH_SCHEMAS } from './openapi-batches.js';
 
 const ERROR_SCHEMA = {
   type: 'object',
@@ -227,6 +228,8 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
   };
   paths['/.well-known/agent-service.json'] = { get: { operationId: 'service_metadata', security: [], responses: { '200': json('Service metadata.') } } };
   paths['/.well-known/agent.json'] = { get: { operationId: 'agent_card', security: [], responses: { '200': json('A2A agent card.') } } };
+  Object.assign(paths, BATCH_PATHS);
+  Object.assign(schemas, BATCH_SCHEMAS);
   paths['/healthz'] = { get: { operationId: 'health', security: [], responses: { '200': json('Healthy.'), '503': json('Unhealthy.') } } };
 
   return {
@@ -238,7 +241,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: opts.publicUrl }],
-    tags: [...new Set(registry.names.map((n) => n.split('.')[0]!))].map((name) => ({ name })),
+    tags: [...new Set([...registry.names.map((n) => n.split('.')[0]!), 'batches'])].map((name) => ({ name })),
     paths,
     components: {
       schemas,
