@@ -140,11 +140,6 @@ function REFUND_CTES(source: string, when: string, nowParam: string): string {
   )`;
 }
 
-// Fair share in the claim order: the oldest due task of each stream first, then the second of each, and so
-// on. A stream is one batch, or one payer's single tasks, so a 10,000-item batch never starves single
-// tasks or another payer's batch. Same expression in the SQLite adapter.
-const FAIR_ORDER = `ROW_NUMBER() OVER (PARTITION BY COALESCE(batch_id, payer_kind || ':' || COALESCE(payer_id, '')) ORDER BY run_after, created_at), run_after, created_at`;
-
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   /** Where connection problems of idle or listening connections are reported. */
   onError?: (err: Error) => void;
@@ -347,14 +342,11 @@ export class PostgresStore implements TaskStore {
     // workers claim in parallel and each pending task goes to exactly one of them.
     const r = await this.pool.query<TaskRecord>(
       `WITH due AS (
-         SELECT t.id FROM tasks t JOIN (
-           SELECT id FROM tasks
-           WHERE status = 'pending' AND run_after <= $1${filter}
-           ORDER BY ${FAIR_ORDER}
-           LIMIT $2
-         ) fair ON fair.id = t.id
-         WHERE t.status = 'pending'
-         FOR UPDATE OF t SKIP LOCKED
+         SELECT id FROM tasks
+         WHERE status = 'pending' AND run_after <= $1${filter}
+         ORDER BY run_after, created_at
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED
        )
        UPDATE tasks t SET status = 'running', lease_owner = $3, lease_expires_at = $4, attempts = t.attempts + 1,
          started_at = COALESCE(t.started_at, $1)

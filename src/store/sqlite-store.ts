@@ -81,11 +81,6 @@ interface KeyRecord {
   revoked_at: number | null;
 }
 
-// Fair share in the claim order: the oldest due task of each stream first, then the second of each, and so
-// on. A stream is one batch, or one payer's single tasks, so a 10,000-item batch never starves single
-// tasks or another payer's batch. Same expression in the PostgreSQL adapter.
-const FAIR_ORDER = `ROW_NUMBER() OVER (PARTITION BY COALESCE(batch_id, payer_kind || ':' || COALESCE(payer_id, '')) ORDER BY run_after, created_at), run_after, created_at`;
-
 function toTask(r: TaskRecord): TaskRow {
   return {
     id: r.id,
@@ -263,7 +258,7 @@ export class SqliteStore implements TaskStore {
         params.push(...o.excludeTools);
       }
       params.push(o.limit);
-      const ids = this.sql(`SELECT id FROM tasks WHERE status = 'pending' AND run_after <= ?${filter} ORDER BY ${FAIR_ORDER} LIMIT ?`)
+      const ids = this.sql(`SELECT id FROM tasks WHERE status = 'pending' AND run_after <= ?${filter} ORDER BY run_after, created_at LIMIT ?`)
         .pluck()
         .all(...params) as string[];
       const claim = this.sql(
