@@ -18,6 +18,7 @@ Usage:
   agent-utility keys revoke <key-or-id> [--json]
   agent-utility leads serve [--port N]                        lead service alone
   agent-utility leads import <file.csv|file.json> [--dry-run] [--replace]
+  agent-utility call <tool> [--field value …] [--json '{…}'] [--out file]   run one task, print its result
   agent-utility version
 
 Configuration is read from environment variables; see README.md.`;
@@ -33,6 +34,7 @@ const commands: Record<string, Command> = {
     const { runLeadsCommand } = await import('./cli/leads.js');
     return runLeadsCommand(config, args);
   },
+  call: async (config, args) => (await import('./cli/call.js')).runCall(config, args),
   // Imported lazily: only the stdio MCP server needs its transport.
   mcp: async (config, args) => (await import('./cli/mcp.js')).runMcpStdio(config, args),
 };

@@ -74,6 +74,10 @@ const envSchema = z.object({
 
   // HTTP limits
   BODY_LIMIT_BYTES: intFrom(1024, 50 * 1024 * 1024).default(2 * 1024 * 1024),
+  AGENT_UTILITY_URL: z.string().url('must be a URL such as https://tools.example.com').optional(),
+  AGENT_UTILITY_KEY: z.string().startsWith('sk_', 'must be an API key (sk_…)').optional(),
+  BATCH_MAX_ITEMS: intFrom(1, 1_000_000).default(10_000),
+  BATCH_BODY_LIMIT_BYTES: intFrom(1024, 500 * 1024 * 1024).default(20 * 1024 * 1024),
   RATE_LIMIT_PER_KEY: intFrom(0, 1_000_000).default(600),
   RATE_LIMIT_PER_IP: intFrom(0, 1_000_000).default(300),
   RATE_LIMIT_WINDOW_S: intFrom(1, 86_400).default(60),
@@ -167,6 +171,10 @@ export interface Config {
     leaseMs: number;
     pollIntervalMs: number;
   };
+  /** The `call` and `batch` commands: a remote service and its key; unset = an embedded engine. */
+  client: { url: string | undefined; key: string | undefined };
+  /** Batches: inputs per call, and the body limit for a batch upload (larger than one task's). */
+  batch: { maxItems: number; bodyLimitBytes: number };
   http: {
     bodyLimitBytes: number;
     rateLimitPerKey: number;
@@ -286,6 +294,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseMs: e.LEASE_MS,
       pollIntervalMs: e.POLL_INTERVAL_MS,
     },
+    client: { url: e.AGENT_UTILITY_URL?.replace(/\/+$/, ''), key: e.AGENT_UTILITY_KEY },
+    batch: { maxItems: e.BATCH_MAX_ITEMS, bodyLimitBytes: e.BATCH_BODY_LIMIT_BYTES },
     http: {
       bodyLimitBytes: e.BODY_LIMIT_BYTES,
       rateLimitPerKey: e.RATE_LIMIT_PER_KEY,

@@ -8,6 +8,7 @@ import { TaskMetrics } from '../engine/metrics.js';
 import type { Runtime } from '../runtime.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { ipRateLimit, RateLimiter } from './rate-limit.js';
+import { batchRoutes } from './routes/batches.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { taskRoutes, type TaskRoutesDeps } from './routes/tasks.js';
 
@@ -41,6 +42,8 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
   app.use('/v1', ipRateLimit(ipLimiter));
   app.use(discoveryRoutes({ engine: rt.engine, metrics, publicUrl: config.publicUrl, x402Enabled: opts.paymentGate !== undefined, leadsBaseUrl: config.leads.baseUrl }));
   for (const m of opts.mounts ?? []) app.use(m.path, m.router);
+  // Before the /v1 JSON parser: a batch upload has its own (larger) body limit and CSV/NDJSON parsers.
+  app.use(batchRoutes({ engine: rt.engine, pollTokens, keyLimiter, x402Enabled: opts.paymentGate !== undefined }));
   app.use('/v1', express.json({ limit: config.http.bodyLimitBytes, type: ['application/json', 'application/*+json'], strict: false }));
   app.use(
     taskRoutes({

@@ -1,6 +1,7 @@
 // OpenAPI 3.1, generated from the registry: every tool's input and result schema, the security schemes
 // and every documented response. Nothing here is written by hand per tool.
 import type { ToolRegistry } from '../registry/registry.js';
+import { BATCH_PATHS, BATCH_SCHEMAS } from './openapi-batches.js';
 
 const ERROR_SCHEMA = {
   type: 'object',
@@ -62,6 +63,7 @@ const PAYMENT_SCHEMA = {
 };
 
 const TASKS_TAG = { name: 'tasks', description: 'Read, wait for and cancel the asynchronous tasks that tool calls create.' };
+const BATCHES_TAG = { name: 'batches', description: 'One tool over many inputs: create a batch, follow its progress, read its results in input order, cancel it.' };
 const DISCOVERY_TAG = { name: 'discovery', description: 'Tool descriptors, service metadata, the A2A agent card and health.' };
 
 /** One tag per tool family (the part before the dot), described by the titles of its tools. */
@@ -294,6 +296,8 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
   paths['/.well-known/agent-card.json'] = discovery('agent_card', 'A2A agent card (a skill per tool)', { '200': json('A2A agent card.') });
   paths['/.well-known/agent.json'] = discovery('agent_card_legacy', 'A2A agent card at its pre-1.0 path (same document)', { '200': json('A2A agent card.') });
   paths['/healthz'] = discovery('health', 'Health of the service and its store', { '200': json('Healthy.'), '503': json('Unhealthy.') });
+  Object.assign(paths, BATCH_PATHS);
+  Object.assign(schemas, BATCH_SCHEMAS);
 
   return {
     openapi: '3.1.0',
@@ -304,7 +308,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: opts.publicUrl }],
-    tags: [...toolTags(registry), TASKS_TAG, DISCOVERY_TAG],
+    tags: [...toolTags(registry), TASKS_TAG, BATCHES_TAG, DISCOVERY_TAG],
     paths,
     components: {
       schemas,

@@ -4,10 +4,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { countsOf } from './batch-counts.js';
 import { loadMigrations } from './migrations.js';
 import type {
   ApiKeyRow,
+  BatchCounts,
+  BatchItem,
+  BatchRow,
   ClaimOptions,
+  CreateBatchOutcome,
+  NewBatch,
   CreateTaskOptions,
   CreateTaskOutcome,
   FailOptions,
@@ -41,6 +47,29 @@ interface TaskRecord {
   created_at: number;
   started_at: number | null;
   finished_at: number | null;
+}
+
+interface BatchRecord {
+  id: string;
+  tool: string;
+  payer_kind: Payer['kind'];
+  payer_id: string | null;
+  total: number;
+  unique_count: number;
+  price_micros: number;
+  created_at: number;
+}
+
+function toBatch(r: BatchRecord): BatchRow {
+  return {
+    id: r.id,
+    tool: r.tool,
+    payer: { kind: r.payer_kind, id: r.payer_id },
+    total: r.total,
+    unique: r.unique_count,
+    priceMicros: r.price_micros,
+    createdAt: r.created_at,
+  };
 }
 
 interface KeyRecord {
@@ -403,6 +432,75 @@ export class SqliteStore implements TaskStore {
     return { byToolStatus, queueDepth, running };
   }
 
+  async createBatch(b: NewBatch, opts: { chargeKeyId?: string } = {}): Promise<CreateBatchOutcome> {
+    return this.transaction((): CreateBatchOutcome => {
+      const totalMicros = b.tasks.reduce((n, t) => n + t.priceMicros, 0);
+      if (opts.chargeKeyId) {
+        const key = this.sql('SELECT balance_micros, revoked_at FROM api_keys WHERE id = ?').get(opts.chargeKeyId) as
+          | { balance_micros: number; revoked_at: number | null }
+          | undefined;
+        if (!key || key.revoked_at !== null) return { kind: 'key_invalid' };
+        if (key.balance_micros < totalMicros) return { kind: 'insufficient_credits', balanceMicros: key.balance_micros };
+        this.sql('UPDATE api_keys SET balance_micros = balance_micros - ? WHERE id = ?').run(totalMicros, opts.chargeKeyId);
+      }
+      const r = this.sql(
+          `INSERT INTO batches (id, tool, payer_kind, payer_id, total, unique_count, price_micros, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        )
+        .get(b.id, b.tool, b.payer.kind, b.payer.id, b.itemTasks.length, b.tasks.length, totalMicros, b.now) as BatchRecord;
+      const insert = this.sql(
+        `INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, price_micros, charged_micros, attempts, max_attempts,
+           run_after, created_at, batch_id) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+      );
+      // One ledger row per task: a failed item is refunded by the ordinary task refund, exactly once.
+      const ledger = this.sql("INSERT INTO credit_ledger (key_id, task_id, delta_micros, reason, created_at) VALUES (?, ?, ?, 'charge', ?)");
+      for (const t of b.tasks) {
+        const charged = opts.chargeKeyId ? t.priceMicros : 0;
+        insert.run(t.id, t.tool, JSON.stringify(t.input ?? {}), t.payer.kind, t.payer.id, t.priceMicros, charged, t.maxAttempts, t.now, t.now, b.id);
+        if (opts.chargeKeyId && charged > 0) ledger.run(opts.chargeKeyId, t.id, -charged, t.now);
+      }
+      const item = this.sql('INSERT INTO batch_items (batch_id, idx, task_id) VALUES (?, ?, ?)');
+      b.itemTasks.forEach((taskIndex, idx) => item.run(b.id, idx, b.tasks[taskIndex]!.id));
+      return { kind: 'created', batch: toBatch(r) };
+    });
+  }
+
+  async getBatch(id: string): Promise<BatchRow | null> {
+    const r = this.sql('SELECT * FROM batches WHERE id = ?').get(id) as BatchRecord | undefined;
+    return r ? toBatch(r) : null;
+  }
+
+  async batchCounts(id: string): Promise<BatchCounts> {
+    const rows = this.sql(
+        `SELECT COALESCE(t.status, 'cancelled') AS status, COUNT(*) AS n FROM batch_items i LEFT JOIN tasks t ON t.id = i.task_id
+         WHERE i.batch_id = ? GROUP BY 1`,
+      )
+      .all(id) as { status: TaskStatus; n: number }[];
+    return countsOf(rows);
+  }
+
+  async listBatchItems(id: string, from: number, limit: number): Promise<BatchItem[]> {
+    const rows = this.sql(
+        `SELECT i.idx AS batch_idx, t.* FROM batch_items i LEFT JOIN tasks t ON t.id = i.task_id
+         WHERE i.batch_id = ? AND i.idx >= ? ORDER BY i.idx LIMIT ?`,
+      )
+      .all(id, from, limit) as (TaskRecord & { batch_idx: number })[];
+    return rows.map((r) => ({ index: r.batch_idx, task: r.id === null ? null : toTask(r) }));
+  }
+
+  async cancelBatch(id: string, now: number): Promise<TaskRow[]> {
+    return this.transaction(() => {
+      const cancelled = this.sql(
+          `UPDATE tasks SET status = 'cancelled', error = 'Cancelled before it started.', error_kind = 'cancelled', finished_at = ?
+           WHERE batch_id = ? AND status = 'pending' RETURNING *`,
+        )
+        .all(now, id) as TaskRecord[];
+      for (const t of cancelled) this.refund(t, now);
+      this.sql("UPDATE tasks SET cancel_requested = 1 WHERE batch_id = ? AND status = 'running'").run(id);
+      return cancelled.map(toTask);
+    });
+  }
+
   async createKey(k: { id: string; hash: string; prefix: string; label: string | null; balanceMicros: number; now: number }) {
     return this.transaction(() => {
       this.sql('INSERT INTO api_keys (id, hash, prefix, label, balance_micros, created_at) VALUES (?, ?, ?, ?, ?, ?)')
@@ -447,3 +545,4 @@ export class SqliteStore implements TaskStore {
     return r ? toKey(r) : null;
   }
 }
+

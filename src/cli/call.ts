@@ -1,0 +1,115 @@
+// `agent-utility call <tool> --field value … | --json '{…}'`: one task, its result JSON on stdout, a status
+// line on stderr when it is a terminal. Against AGENT_UTILITY_URL with AGENT_UTILITY_KEY, or, with neither
+// set, an embedded engine on the local data directory. Exit 0 complete, 1 failed, 2 usage.
+import fs from 'node:fs';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import { createLogger } from '../logger.js';
+import { CliUsageError } from './usage.js';
+
+export function parseFieldArgs(args: readonly string[]): { input: Record<string, unknown>; out: string | undefined } {
+  let input: Record<string, unknown> = {};
+  let out: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i]!;
+    const value = args[i + 1];
+    if (!name.startsWith('--') || value === undefined) throw new CliUsageError(`Expected --field value pairs, got "${name}" without a value.`);
+    i++;
+    if (name === '--json') {
+      try {
+        input = { ...input, ...(JSON.parse(value) as Record<string, unknown>) };
+      } catch {
+        throw new CliUsageError('--json must be a JSON object.');
+      }
+    } else if (name === '--out') out = value;
+    else setPath(input, name.slice(2).split('.'), scalar(value));
+  }
+  return { input, out };
+}
+
+/** Numbers and booleans as such, anything else as text (quote it in --json to force text). */
+function scalar(v: string): unknown {
+  if (v === 'true' || v === 'false') return v === 'true';
+  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(v)) return Number(v);
+  return v;
+}
+
+function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+  let t = target;
+  for (const k of path.slice(0, -1)) t = (t[k] && typeof t[k] === 'object' ? t[k] : (t[k] = {})) as Record<string, unknown>;
+  t[path[path.length - 1]!] = value;
+}
+
+export interface CallOutcome {
+  status: string;
+  result: unknown;
+  error: string | null;
+}
+
+export async function runCall(config: Config, args: string[]): Promise<number> {
+  const [tool, ...rest] = args;
+  if (!tool || tool.startsWith('--')) throw new CliUsageError('Usage: agent-utility call <tool> [--field value …] [--json \'{…}\'] [--out file]');
+  const { input, out } = parseFieldArgs(rest);
+  const status = statusLine();
+  const outcome = config.client.url ? await callRemote(config, tool, input, status) : await callEmbedded(config, tool, input, status);
+  status.done();
+  if (outcome.status !== 'complete') {
+    process.stderr.write(`${tool} ${outcome.status}: ${outcome.error ?? 'no reason given'}\n`);
+    return 1;
+  }
+  const text = `${JSON.stringify(outcome.result, null, 2)}\n`;
+  if (out) fs.writeFileSync(out, text);
+  else process.stdout.write(text);
+  return 0;
+}
+
+/** A one-line status on stderr, only when stderr is a terminal (pipes and CI logs stay clean). */
+export function statusLine(): { update(text: string): void; done(): void } {
+  const tty = process.stderr.isTTY === true;
+  return {
+    update: (text) => {
+      if (tty) process.stderr.write(`\r\x1b[2K${text}`);
+    },
+    done: () => {
+      if (tty) process.stderr.write('\r\x1b[2K');
+    },
+  };
+}
+
+async function callRemote(config: Config, tool: string, input: unknown, status: { update(t: string): void }): Promise<CallOutcome> {
+  const base = config.client.url!;
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(config.client.key ? { authorization: `Bearer ${config.client.key}` } : {}) };
+  const created = await fetch(`${base}/v1/tools/${encodeURIComponent(tool)}/tasks`, { method: 'POST', headers, body: JSON.stringify(input) });
+  const body = (await created.json()) as { poll_url?: string; poll_token?: string; error?: string };
+  if (created.status === 400 || created.status === 404) throw new CliUsageError(body.error ?? `The service answered ${created.status}.`);
+  if (created.status !== 202) return { status: 'failed', result: null, error: body.error ?? `The service answered ${created.status}.` };
+  for (;;) {
+    const r = await fetch(`${base}${body.poll_url}?wait=10`, { headers: { authorization: `Bearer ${body.poll_token}` } });
+    const task = (await r.json()) as CallOutcome & { error?: string };
+    status.update(`${tool}: ${task.status}`);
+    if (!r.ok) return { status: 'failed', result: null, error: task.error ?? `The service answered ${r.status}.` };
+    if (task.status !== 'pending' && task.status !== 'running') return task;
+  }
+}
+
+async function callEmbedded(config: Config, tool: string, input: unknown, status: { update(t: string): void }): Promise<CallOutcome> {
+  const { createRuntime } = await import('../runtime.js');
+  const rt = await createRuntime(config, { log: createLogger('error'), workers: true });
+  try {
+    rt.engine.start();
+    let task = (
+      await rt.engine.submit(tool, input, { payer: { kind: 'local', id: 'cli' }, free: true }).catch((err: unknown) => {
+        // Unknown tool or bad input is a usage mistake (exit 2), said in the service's own words.
+        if (err instanceof AppError && (err.status === 400 || err.status === 404)) throw new CliUsageError(err.message);
+        throw err;
+      })
+    ).task;
+    while (task.status === 'pending' || task.status === 'running') {
+      status.update(`${tool}: ${task.status}`);
+      task = (await rt.engine.waitFor(task.id, 1000)) ?? task;
+    }
+    return { status: task.status, result: task.result, error: task.error };
+  } finally {
+    await rt.close();
+  }
+}

@@ -1,0 +1,112 @@
+// Batches: many inputs of one tool in one call. Every input is validated before anything is charged;
+// identical inputs become one task (run once, charged once); each distinct input is an ordinary task, so
+// workers, leases, retries and refunds need nothing new.
+import { AppError, InvalidInput, PaymentRequired, Unauthorized } from '../errors.js';
+import { newId } from '../ids.js';
+import { microsToUsd } from '../registry/registry.js';
+import type { BatchCounts, BatchRow, NewTask, Payer, TaskRow } from '../store/port.js';
+import { requestHash, type Engine } from './engine.js';
+
+/** Rows listed in a 400 for a batch with invalid inputs. */
+export const MAX_LISTED_ERRORS = 20;
+/** Inputs validated at once: tool prechecks may resolve names. */
+const VALIDATE_CONCURRENCY = 16;
+
+export interface BatchRowError {
+  /** 1-based position of the input (for CSV, the data row after the header). */
+  row: number;
+  field: string | null;
+  problem: string;
+}
+
+/** Validates every input; throws one 400 listing the first bad rows when any is invalid. */
+export async function validateBatch(engine: Engine, tool: string, inputs: readonly unknown[]): Promise<unknown[]> {
+  engine.registry.get(tool);
+  const max = engine.config.batch.maxItems;
+  if (inputs.length === 0) throw new InvalidInput('inputs must hold at least one input.', 'inputs');
+  if (inputs.length > max) throw new InvalidInput(`inputs holds ${inputs.length} items; a batch takes at most ${max}.`, 'inputs');
+  const out: unknown[] = new Array(inputs.length);
+  const errors: BatchRowError[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < inputs.length) {
+      const i = next++;
+      try {
+        out[i] = await engine.validate(tool, inputs[i]);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status >= 500) throw err;
+        errors.push({ row: i + 1, field: err.field ?? null, problem: err.message });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(VALIDATE_CONCURRENCY, inputs.length) }, worker));
+  if (errors.length > 0) {
+    errors.sort((a, b) => a.row - b.row);
+    const first = errors[0]!;
+    throw new AppError(400, 'BATCH_INVALID', `${errors.length} of ${inputs.length} inputs are invalid (row ${first.row}: ${first.problem}); nothing was charged.`, {
+      field: 'inputs',
+      extra: { invalid_count: errors.length, errors: errors.slice(0, MAX_LISTED_ERRORS) },
+    });
+  }
+  return out;
+}
+
+export interface BatchSubmitOptions {
+  payer: Payer;
+  chargeKeyId?: string;
+  /** Skip the price (local CLI use). */
+  free?: boolean;
+}
+
+/** Creates the batch from validated inputs, one task per distinct input, charged in one transaction. */
+export async function submitBatch(engine: Engine, tool: string, inputs: readonly unknown[], opts: BatchSubmitOptions): Promise<BatchRow> {
+  const now = Date.now();
+  const price = opts.free ? 0 : engine.registry.priceMicros(tool);
+  const maxAttempts = engine.registry.get(tool).sideEffects ? 1 : engine.config.engine.maxAttempts;
+  const byHash = new Map<string, number>();
+  const tasks: NewTask[] = [];
+  const itemTasks = inputs.map((input) => {
+    const hash = requestHash(tool, input);
+    let index = byHash.get(hash);
+    if (index === undefined) {
+      index = tasks.length;
+      byHash.set(hash, index);
+      tasks.push({ id: newId('task'), tool, input, payer: opts.payer, priceMicros: price, maxAttempts, now });
+    }
+    return index;
+  });
+  const outcome = await engine.store.createBatch(
+    { id: newId('batch'), tool, payer: opts.payer, now, tasks, itemTasks },
+    opts.chargeKeyId ? { chargeKeyId: opts.chargeKeyId } : {},
+  );
+  switch (outcome.kind) {
+    case 'created':
+      // Workers wake on any submission; one event per task keeps the created-tasks metric exact.
+      for (const t of tasks) engine.events.emit('submitted', pendingRow(t));
+      return outcome.batch;
+    case 'insufficient_credits': {
+      const total = price * tasks.length;
+      throw new PaymentRequired(
+        `Not enough credits: this batch of ${tasks.length} distinct inputs costs ${microsToUsd(total)} USD and the key has ${microsToUsd(outcome.balanceMicros)} USD left.`,
+        'INSUFFICIENT_CREDITS',
+        { price_usd: microsToUsd(total), balance_usd: microsToUsd(outcome.balanceMicros) },
+      );
+    }
+    case 'key_invalid':
+      throw new Unauthorized('The API key is revoked or unknown.', 'INVALID_API_KEY');
+  }
+}
+
+/** All items settled (complete, failed or cancelled). */
+export function batchDone(counts: BatchCounts): boolean {
+  return counts.pending === 0 && counts.running === 0;
+}
+
+/** The row the store inserted for `t` (what submission listeners see), without reading it back. */
+function pendingRow(t: NewTask): TaskRow {
+  return {
+    id: t.id, tool: t.tool, input: t.input, status: 'pending', result: null, error: null, errorKind: null, payer: t.payer,
+    priceMicros: t.priceMicros, chargedMicros: 0, payment: null, attempts: 0, maxAttempts: t.maxAttempts, leaseOwner: null,
+    leaseExpiresAt: null, runAfter: t.now, cancelRequested: false, createdAt: t.now, startedAt: null, finishedAt: null,
+  };
+}

@@ -1,0 +1,35 @@
+// One page of a batch's results in input order, as JSONL or CSV. Each line is one input position;
+// duplicates repeat their shared task's answer. CSV keeps the result as a JSON cell: results differ by
+// tool and by status, and a fixed column set would drop fields.
+import type { BatchItem } from '../store/port.js';
+
+export interface ResultLine {
+  index: number;
+  task_id: string | null;
+  status: string;
+  result: unknown;
+  error: string | null;
+}
+
+export function toResultLine(item: BatchItem): ResultLine {
+  const t = item.task;
+  if (!t) return { index: item.index, task_id: null, status: 'expired', result: null, error: 'This result is past the retention period.' };
+  return {
+    index: item.index,
+    task_id: t.id,
+    status: t.status,
+    result: t.status === 'complete' ? t.result : null,
+    error: t.status === 'failed' || t.status === 'cancelled' ? t.error : null,
+  };
+}
+
+export const CSV_HEADER = 'index,task_id,status,error,result\r\n';
+
+export function csvCell(v: string | null): string {
+  if (v === null) return '';
+  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+export function toCsvLine(l: ResultLine): string {
+  return `${l.index},${csvCell(l.task_id)},${l.status},${csvCell(l.error)},${csvCell(l.result === null ? null : JSON.stringify(l.result))}\r\n`;
+}

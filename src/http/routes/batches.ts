@@ -1,0 +1,169 @@
+// REST batches: create (POST /v1/tools/{tool}/batches), read and wait (GET /v1/batches/{id}), results in
+// input order (GET /v1/batches/{id}/results) and cancel. Credentials work as for tasks: the API key that
+// created the batch, or its poll token (also accepted as ?token= so results_url works as a plain link).
+import express, { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import type { PollTokens } from '../../auth/poll-token.js';
+import { batchDone, submitBatch, validateBatch } from '../../engine/batches.js';
+import type { Engine } from '../../engine/engine.js';
+import { Forbidden, InvalidInput, NotFound, PaymentRequired, Unauthorized } from '../../errors.js';
+import { microsToUsd } from '../../registry/registry.js';
+import type { BatchCounts, BatchRow } from '../../store/port.js';
+import { readCredential } from '../auth.js';
+import { readBatchInputs } from '../batch-input.js';
+import { CSV_HEADER, toCsvLine, toResultLine } from '../batch-results.js';
+import { applyRateLimit, type RateLimiter } from '../rate-limit.js';
+
+export interface BatchRoutesDeps {
+  engine: Engine;
+  pollTokens: PollTokens;
+  keyLimiter: RateLimiter;
+  x402Enabled: boolean;
+}
+
+const waitQuery = z.object({
+  wait: z.coerce.number().min(0, 'must be 0 to 30 seconds').max(30, 'must be at most 30 seconds').optional(),
+});
+const resultsQuery = z.object({
+  format: z.enum(['jsonl', 'csv'], 'must be jsonl or csv').default('jsonl'),
+  cursor: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(0),
+  limit: z.coerce.number().int('must be a whole number').min(1, 'must be 1 to 1000').max(1000, 'must be at most 1000').default(1000),
+  token: z.string().optional(),
+});
+
+export function batchRoutes(d: BatchRoutesDeps): Router {
+  const r = Router();
+  const limit = d.engine.config.batch.bodyLimitBytes;
+  const bodies = [
+    express.json({ limit, type: ['application/json'], strict: false }),
+    express.text({ limit, type: ['application/x-ndjson', 'text/csv'] }),
+  ];
+
+  r.post('/v1/tools/:tool/batches', ...bodies, async (req: Request, res: Response) => {
+    const toolName = String(req.params.tool);
+    d.engine.registry.get(toolName);
+    const credential = await readCredential(req, d.engine.store);
+    // Every input is checked before anyone is asked to pay, so a bad upload costs nothing.
+    const inputs = await validateBatch(d.engine, toolName, readBatchInputs(req));
+    if (credential.kind !== 'key') {
+      if (credential.kind === 'poll-token') throw new Unauthorized('A poll token only reads its task or batch; create batches with an API key.', 'WRONG_CREDENTIAL');
+      // One x402 "exact" payment settles a fixed amount: it cannot give back the price of items that fail
+      // through no fault of their input, which a key's ledger does. See docs/payments.md.
+      throw new PaymentRequired(
+        'Batches are paid with a prepaid API key ("Authorization: Bearer sk_…"): a single x402 payment cannot refund items that fail.' +
+          (d.x402Enabled ? ' Pay per task with x402 at POST /v1/tools/{tool}/tasks instead.' : ''),
+        'BATCH_NEEDS_API_KEY',
+      );
+    }
+    applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
+    const batch = await submitBatch(d.engine, toolName, inputs, { payer: { kind: 'key', id: credential.key.id }, chargeKeyId: credential.key.id });
+    const pollUrl = `/v1/batches/${batch.id}`;
+    res.setHeader('Location', pollUrl);
+    res.status(202).json({
+      batch_id: batch.id,
+      poll_token: await d.pollTokens.issue(batch.id),
+      status: 'pending',
+      poll_url: pollUrl,
+      total: batch.total,
+      unique: batch.unique,
+      price_usd: microsToUsd(batch.priceMicros),
+    });
+  });
+
+  r.get('/v1/batches/:id', async (req: Request, res: Response) => {
+    const q = waitQuery.safeParse(req.query);
+    if (!q.success) throw new InvalidInput(`wait: ${q.error.issues[0]?.message}`, 'wait');
+    const batch = await authorize(req, String(req.params.id));
+    let counts = await d.engine.store.batchCounts(batch.id);
+    if (q.data.wait && !batchDone(counts)) {
+      const ac = new AbortController();
+      res.on('close', () => ac.abort());
+      counts = await waitForBatch(batch.id, q.data.wait * 1000, ac.signal);
+    }
+    res.json(await batchView(batch, counts));
+  });
+
+  r.get('/v1/batches/:id/results', async (req: Request, res: Response) => {
+    const q = resultsQuery.safeParse(req.query);
+    if (!q.success) {
+      const issue = q.error.issues[0];
+      throw new InvalidInput(`${String(issue?.path[0] ?? 'query')}: ${issue?.message}`, String(issue?.path[0] ?? 'query'));
+    }
+    const batch = await authorize(req, String(req.params.id), q.data.token);
+    const items = await d.engine.store.listBatchItems(batch.id, q.data.cursor, q.data.limit);
+    const last = items[items.length - 1];
+    const next = last && last.index + 1 < batch.total ? last.index + 1 : null;
+    if (next !== null) {
+      const link = new URLSearchParams({ format: q.data.format, cursor: String(next), limit: String(q.data.limit), ...(q.data.token ? { token: q.data.token } : {}) });
+      res.setHeader('Link', `</v1/batches/${batch.id}/results?${link}>; rel="next"`);
+      res.setHeader('X-Next-Cursor', String(next));
+    }
+    const lines = items.map(toResultLine);
+    if (q.data.format === 'csv') {
+      res.type('text/csv; charset=utf-8');
+      res.send((q.data.cursor === 0 ? CSV_HEADER : '') + lines.map(toCsvLine).join(''));
+    } else {
+      res.type('application/x-ndjson; charset=utf-8');
+      res.send(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    }
+  });
+
+  r.post('/v1/batches/:id/cancel', async (req: Request, res: Response) => {
+    const batch = await authorize(req, String(req.params.id));
+    const cancelled = await d.engine.store.cancelBatch(batch.id, Date.now());
+    for (const t of cancelled) d.engine.events.emit('settled', t, null);
+    const counts = await d.engine.store.batchCounts(batch.id);
+    res.json({ ...(await batchView(batch, counts)), cancelled_now: cancelled.length });
+  });
+
+  /** The batch, if the request carries its poll token or the API key that created it. */
+  async function authorize(req: Request, id: string, queryToken?: string): Promise<BatchRow> {
+    const credential = queryToken ? { kind: 'poll-token' as const, token: queryToken } : await readCredential(req, d.engine.store);
+    if (credential.kind === 'poll-token') await d.pollTokens.verifyFor(credential.token, id);
+    else if (credential.kind === 'key') applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, req.res!);
+    else if (credential.kind === 'bearer') throw new Unauthorized('Unrecognised bearer token: use the poll token (pt_…) or the API key (sk_…).', 'INVALID_TOKEN');
+    else throw new Unauthorized('Send "Authorization: Bearer <poll_token>" (returned when the batch was created).', 'MISSING_CREDENTIAL');
+    const batch = await d.engine.store.getBatch(id);
+    if (!batch) throw new NotFound(`No batch ${id}.`, 'BATCH_NOT_FOUND');
+    if (credential.kind === 'key' && (batch.payer.kind !== 'key' || batch.payer.id !== credential.key.id)) {
+      throw new Forbidden('This batch was created with another credential.', 'NOT_YOUR_BATCH');
+    }
+    return batch;
+  }
+
+  async function batchView(batch: BatchRow, counts: BatchCounts) {
+    const settled = counts.complete + counts.failed + counts.cancelled;
+    const done = batchDone(counts);
+    let results: Record<string, string> | undefined;
+    if (done) {
+      // Signed with the batch's poll token, so the links work without the API key.
+      const token = await d.pollTokens.issue(batch.id);
+      const base = `/v1/batches/${batch.id}/results`;
+      results = { jsonl: `${base}?format=jsonl&token=${token}`, csv: `${base}?format=csv&token=${token}` };
+    }
+    return {
+      batch_id: batch.id,
+      tool: batch.tool,
+      status: done ? (counts.cancelled === batch.total ? 'cancelled' : 'complete') : settled === 0 && counts.running === 0 ? 'pending' : 'running',
+      total: batch.total,
+      unique: batch.unique,
+      counts,
+      progress: batch.total === 0 ? 1 : settled / batch.total,
+      price_usd: microsToUsd(batch.priceMicros),
+      created_at: new Date(batch.createdAt).toISOString(),
+      ...(results ? { results_url: results.jsonl, results_urls: results } : {}),
+    };
+  }
+
+  /** Polls the counts until every item settled or the wait ends (items settle in any process). */
+  async function waitForBatch(id: string, ms: number, signal: AbortSignal): Promise<BatchCounts> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const counts = await d.engine.store.batchCounts(id);
+      if (batchDone(counts) || Date.now() >= deadline || signal.aborted) return counts;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(d.engine.config.engine.pollIntervalMs, Math.max(0, deadline - Date.now()))));
+    }
+  }
+
+  return r;
+}
