@@ -83,7 +83,7 @@ export const BATCH_PATHS: Record<string, unknown> = {
       tags: ['batches'],
       security: readSecurity,
       parameters: [batchIdParam, { name: 'wait', in: 'query', required: false, schema: { type: 'number', minimum: 0, maximum: 30 } }],
-      responses: { '200': batchJson('The batch.'), '401': error('Missing or invalid token.'), '403': error('Another credential.'), '404': error('Unknown batch.') },
+      responses: { '200': batchJson('The batch.'), '401': error('Missing or invalid token.'), '403': error('Another credential.'), '404': error('Unknown batch.'), '429': error('Rate limit exceeded.') },
     },
   },
   '/v1/batches/{batch_id}/results': {
@@ -107,6 +107,7 @@ export const BATCH_PATHS: Record<string, unknown> = {
         '400': error('Invalid format, cursor or limit.'),
         '401': error('Missing or invalid token.'),
         '404': error('Unknown batch.'),
+        '429': error('Rate limit exceeded.'),
       },
     },
   },
@@ -117,7 +118,7 @@ export const BATCH_PATHS: Record<string, unknown> = {
       tags: ['batches'],
       security: readSecurity,
       parameters: [batchIdParam],
-      responses: { '200': batchJson('The batch after the request, with cancelled_now.'), '401': error('Missing or invalid token.'), '404': error('Unknown batch.') },
+      responses: { '200': batchJson('The batch after the request, with cancelled_now.'), '401': error('Missing or invalid token.'), '404': error('Unknown batch.'), '429': error('Rate limit exceeded.') },
     },
   },
 };
