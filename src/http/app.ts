@@ -10,6 +10,9 @@ import { errorHandler, notFoundHandler } from './errors.js';
 import { ipRateLimit, RateLimiter } from './rate-limit.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { taskRoutes, type TaskRoutesDeps } from './routes/tasks.js';
+import { usageRoutes } from './routes/usage.js';
+import { walletTaskRoutes } from './routes/wallet-tasks.js';
+import type { X402Payments } from '../billing/x402/payments.js';
 
 export interface HttpAppOptions {
   paymentGate?: PaymentGate;
@@ -17,6 +20,8 @@ export interface HttpAppOptions {
   mounts?: { path: string; router: Router | express.RequestHandler }[];
   readAuthorizers?: TaskRoutesDeps['readAuthorizers'];
   metrics?: TaskMetrics;
+  /** x402 payments, when on: wallets sign in to list their tasks. */
+  x402?: X402Payments;
 }
 
 export interface HttpApp {
@@ -41,6 +46,9 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
   app.use('/v1', ipRateLimit(ipLimiter));
   app.use(discoveryRoutes({ engine: rt.engine, metrics, publicUrl: config.publicUrl, x402Enabled: opts.paymentGate !== undefined, leadsBaseUrl: config.leads.baseUrl }));
   for (const m of opts.mounts ?? []) app.use(m.path, m.router);
+  // The caller's own tasks and usage (API key, or a signed-in wallet for the task list).
+  app.use('/v1/tasks', walletTaskRoutes({ engine: rt.engine, x402: opts.x402, publicUrl: config.publicUrl }));
+  app.use('/v1/usage', usageRoutes({ engine: rt.engine }));
   app.use('/v1', express.json({ limit: config.http.bodyLimitBytes, type: ['application/json', 'application/*+json'], strict: false }));
   app.use(
     taskRoutes({

@@ -91,6 +91,37 @@ export interface ApiKeyRow {
   revokedAt: number | null;
 }
 
+/** A caller's tasks, newest first; `before`/`beforeId` continue after the last row of the previous page. */
+export interface TaskListQuery {
+  payer: Payer;
+  limit: number;
+  status?: TaskStatus;
+  tool?: string;
+  /** Only tasks created at or after this time. */
+  since?: number;
+  before?: number;
+  /** Breaks ties among tasks created in the same millisecond as `before`. */
+  beforeId?: string;
+}
+
+/** A caller's tasks created in [from, to), grouped by tool or by UTC day. */
+export interface UsageQuery {
+  payer: Payer;
+  from: number;
+  to: number;
+  group: 'tool' | 'day';
+}
+
+export interface UsageRow {
+  /** The tool name, or the UTC day as YYYY-MM-DD. */
+  bucket: string;
+  tasks: number;
+  failed: number;
+  cancelled: number;
+  chargedMicros: number;
+  refundedMicros: number;
+}
+
 export interface StoreStats {
   byToolStatus: { tool: string; status: TaskStatus; count: number }[];
   queueDepth: number;
@@ -119,6 +150,10 @@ export interface TaskStore {
   deleteFinishedBefore(cutoff: number): Promise<number>;
   setPayment(id: string, payment: Record<string, unknown>): Promise<void>;
   listTasksByPayer(payer: Payer, limit: number, beforeCreatedAt?: number): Promise<TaskRow[]>;
+  /** The filtered, paged list behind GET /v1/tasks. */
+  listTasks(q: TaskListQuery): Promise<TaskRow[]>;
+  /** Counts and money per tool or per day; only tasks still kept (see RETENTION) are counted. */
+  usage(q: UsageQuery): Promise<UsageRow[]>;
   /** x402: tasks that finished before `finishedBefore` with their payment still `pending` (to settle or void). */
   listUnsettledPayments(finishedBefore: number, limit: number): Promise<TaskRow[]>;
   /**

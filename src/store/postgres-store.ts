@@ -5,6 +5,7 @@
 // unique indexes (an idempotency key, a payment nonce, a refund: the loser of the race sees the
 // winner's row and reports the same outcome SQLite would, never an error).
 import type pg from 'pg';
+import { listTasksSql, toUsageRow, usageSql } from './caller-queries.js';
 import { loadMigrations } from './migrations.js';
 import { PostgresNotifier, channelName } from './postgres-notifier.js';
 import { clientConfig, createPool, inTransaction, migrate, Rollback, type PostgresConnectionOptions, type Queryable } from './postgres-pool.js';
@@ -18,8 +19,11 @@ import type {
   Payer,
   StoreStats,
   TaskRow,
+  TaskListQuery,
   TaskStatus,
   TaskStore,
+  UsageQuery,
+  UsageRow,
 } from './port.js';
 
 interface TaskRecord {
@@ -484,6 +488,16 @@ export class PostgresStore implements TaskStore {
       [payer.kind, payer.id, beforeCreatedAt ?? Number.MAX_SAFE_INTEGER, limit],
     );
     return r.rows.map(toTask);
+  }
+
+  async listTasks(q: TaskListQuery): Promise<TaskRow[]> {
+    const r = await this.pool.query<TaskRecord>(listTasksSql('postgres', q));
+    return r.rows.map(toTask);
+  }
+
+  async usage(q: UsageQuery): Promise<UsageRow[]> {
+    const r = await this.pool.query<Record<string, unknown>>(usageSql('postgres', q));
+    return r.rows.map(toUsageRow);
   }
 
   async stats(): Promise<StoreStats> {

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { listTasksSql, toUsageRow, usageSql } from './caller-queries.js';
 import { loadMigrations } from './migrations.js';
 import type {
   ApiKeyRow,
@@ -16,7 +17,10 @@ import type {
   StoreStats,
   TaskRow,
   TaskStatus,
+  TaskListQuery,
   TaskStore,
+  UsageQuery,
+  UsageRow,
 } from './port.js';
 
 interface TaskRecord {
@@ -390,6 +394,16 @@ export class SqliteStore implements TaskStore {
       )
       .all(payer.kind, payer.id, beforeCreatedAt ?? Number.MAX_SAFE_INTEGER, limit) as TaskRecord[];
     return rows.map(toTask);
+  }
+
+  async listTasks(q: TaskListQuery): Promise<TaskRow[]> {
+    const { text, values } = listTasksSql('sqlite', q);
+    return (this.sql(text).all(...values) as TaskRecord[]).map(toTask);
+  }
+
+  async usage(q: UsageQuery): Promise<UsageRow[]> {
+    const { text, values } = usageSql('sqlite', q);
+    return (this.sql(text).all(...values) as Record<string, unknown>[]).map(toUsageRow);
   }
 
   async stats(): Promise<StoreStats> {
