@@ -414,5 +414,38 @@ for (const factory of factories) {
         { bucket: 'u.one', tasks: 1, failed: 1, cancelled: 0, chargedMicros: 1000, refundedMicros: 1000 },
       ]);
     });
+    it('key purchases: one signature reserves one purchase; credit is granted once, only on settlement', async () => {
+      const s = await open();
+      const now = Date.now();
+      const wallet = `0x${'Ab'.repeat(20)}`;
+      const nonce = (n: string) => ({ network: 'eip155:31337', asset: '0xToken', payer: wallet, nonce: n });
+      const buy = { id: 'kp_c1', kind: 'create' as const, keyId: null, wallet, micros: 5_000_000, payment: { status: 'pending' }, nonce: nonce('0x01'), now };
+      const results = await Promise.all([s.reserveKeyPurchase(buy), s.reserveKeyPurchase({ ...buy, id: 'kp_c2' })]);
+      expect(results.map((r) => r.kind).sort()).toEqual(['nonce_used', 'reserved']);
+      const first = results.find((r) => r.kind === 'reserved')!;
+      const id = first.kind === 'reserved' ? first.purchase.id : '';
+      expect((await s.reserveKeyPurchase({ ...buy, id: 'kp_c3' })).kind).toBe('nonce_used');
+      expect(await s.findKey('key_kp1')).toBeNull();
+      const newKey = { id: 'key_kp1', hash: `h-${Math.random()}`, prefix: 'sk_live_kkkkkk', label: null };
+      const [a, b] = await Promise.all([
+        s.settleKeyPurchase(id, { payment: { status: 'settled' }, newKey, now }),
+        s.settleKeyPurchase(id, { payment: { status: 'settled' }, newKey: { ...newKey, id: 'key_kp2', hash: `h-${Math.random()}` }, now }),
+      ]);
+      const granted = [a, b].filter((x) => x !== null);
+      expect(granted).toHaveLength(1);
+      expect(granted[0]!.key.balanceMicros).toBe(5_000_000);
+      expect(granted[0]!.purchase).toMatchObject({ status: 'settled', keyId: granted[0]!.key.id, wallet: wallet.toLowerCase(), payment: { status: 'settled' } });
+
+      const topup = await s.reserveKeyPurchase({ ...buy, id: 'kp_c4', kind: 'topup', keyId: granted[0]!.key.id, micros: 2_000_000, nonce: nonce('0x02'), now: now + 1 });
+      expect(topup.kind).toBe('reserved');
+      const unpaid = await s.reserveKeyPurchase({ ...buy, id: 'kp_c5', kind: 'topup', keyId: granted[0]!.key.id, micros: 9_000_000, nonce: nonce('0x03'), now: now + 2 });
+      await s.markKeyPurchaseUnpaid('kp_c5', { status: 'unpaid' });
+      expect(unpaid.kind).toBe('reserved');
+      expect(await s.settleKeyPurchase('kp_c5', { payment: {}, now })).toBeNull();
+      expect((await s.settleKeyPurchase('kp_c4', { payment: { status: 'settled' }, now: now + 1 }))!.key.balanceMicros).toBe(7_000_000);
+      const listed = await s.listKeyPurchases(wallet.toUpperCase().replace('0X', '0x'), 10);
+      expect(listed.map((p) => [p.id, p.status])).toEqual([['kp_c5', 'unpaid'], ['kp_c4', 'settled'], [id, 'settled']]);
+      expect(await s.listKeyPurchases(`0x${'cd'.repeat(20)}`, 10)).toEqual([]);
+    });
   });
 }
