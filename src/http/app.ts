@@ -10,6 +10,7 @@ import { errorHandler, notFoundHandler } from './errors.js';
 import { ipRateLimit, RateLimiter } from './rate-limit.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { taskRoutes, type TaskRoutesDeps } from './routes/tasks.js';
+import { keyPurchaseRoutes } from './routes/key-purchases.js';
 import { usageRoutes } from './routes/usage.js';
 import { walletTaskRoutes } from './routes/wallet-tasks.js';
 import type { X402Payments } from '../billing/x402/payments.js';
@@ -50,6 +51,8 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
   app.use('/v1/tasks', walletTaskRoutes({ engine: rt.engine, x402: opts.x402, publicUrl: config.publicUrl }));
   app.use('/v1/usage', usageRoutes({ engine: rt.engine }));
   app.use('/v1', express.json({ limit: config.http.bodyLimitBytes, type: ['application/json', 'application/*+json'], strict: false }));
+  // Self-serve keys paid with x402 (off without x402).
+  if (opts.x402) app.use('/v1/keys', keyPurchaseRoutes({ engine: rt.engine, x402: opts.x402, config }));
   app.use(
     taskRoutes({
       engine: rt.engine,
