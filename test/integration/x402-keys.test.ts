@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { x402Client, x402HTTPClient, wrapFetchWithPayment } from '@x402/fetch';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-with-x';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startLocalChain, type LocalChain } from '../support/local-chain.js';
 import { startX402Service, type X402TestService } from '../support/x402-service.js';
@@ -69,7 +70,14 @@ describe('self-serve keys', () => {
     expect(topped.status).toBe(200);
     expect(await topped.json()).toMatchObject({ key_id: key.key_id, added_usd: '2', credits_usd: '6.99' });
     expect(await chain.usdcBalance(svc.payTo)).toBe(7_000_000n);
-    const purchases = await svc.rt.store.listKeyPurchases(p.account.address, 10);
-    expect(purchases.map((x) => [x.kind, x.status, x.keyId])).toEqual([['topup', 'settled', key.key_id], ['create', 'settled', key.key_id]]);
+    // The wallet signs in (SIWX, challenge from any 402 of this service) and lists what it bought.
+    const challenge = await fetch(`${svc.url}/v1/tasks`);
+    const ext = JSON.parse(Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString('utf8')).extensions['sign-in-with-x'];
+    const signed = await createSIWxPayload({ ...ext.info, chainId: ext.supportedChains[0].chainId, type: ext.supportedChains[0].type }, p.account as never, `${svc.url}/v1/tasks`);
+    const listed = await fetch(`${svc.url}/v1/keys`, { headers: { 'SIGN-IN-WITH-X': encodeSIWxHeader(signed) } });
+    expect(listed.status).toBe(200);
+    const body = (await listed.json()) as { purchases: { kind: string; key_id: string; usd: string; status: string }[] };
+    expect(body.purchases.map((x) => [x.kind, x.key_id, x.usd, x.status])).toEqual([['topup', key.key_id, '2', 'settled'], ['create', key.key_id, '5', 'settled']]);
+    expect((await fetch(`${svc.url}/v1/keys`)).status).toBe(401);
   });
 });
