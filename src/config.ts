@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseCidrList } from './net/address-policy.js';
+import { usdToMicros } from './registry/registry.js';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
@@ -49,6 +50,9 @@ function parseTrustProxy(raw: string): TrustProxy | string {
 }
 
 const intFrom = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** A positive USD amount with at most 6 decimals (micro-USD), e.g. "5" or "0.25". */
+const usdAmount = z.string().regex(/^\d{1,9}(\.\d{1,6})?$/, 'must be a USD amount such as 5 or 0.25 (at most 6 decimals)');
 
 const envSchema = z.object({
   PORT: intFrom(0, 65535).default(8080),
@@ -133,6 +137,9 @@ const envSchema = z.object({
   X402_RPC_URL: z.url().optional(),
   X402_FACILITATOR_URL: z.url().optional(),
   X402_SETTLER_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte private key').optional(),
+  // Self-serve API keys bought with x402 (POST /v1/keys): the amounts a purchase or top-up may have.
+  X402_KEY_MIN_USD: usdAmount.default('1'),
+  X402_KEY_MAX_USD: usdAmount.default('500'),
 
   // Location
   GEOCODER_URL: z.url().optional(),
@@ -225,6 +232,9 @@ export interface Config {
     rpcUrl: string | undefined;
     facilitatorUrl: string | undefined;
     settlerKey: string | undefined;
+    /** Smallest and largest self-serve key purchase or top-up, micro-USD. */
+    keyMinMicros: number;
+    keyMaxMicros: number;
   };
   geo: {
     geocoderUrl: string | undefined;
@@ -272,6 +282,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(artifactStore === 's3' && !e.S3_BUCKET ? ['S3_BUCKET: is required when ARTIFACT_STORE=s3'] : []),
     ...(artifactStore === 'postgres' && !e.DATABASE_URL ? ['ARTIFACT_STORE: postgres needs DATABASE_URL'] : []),
     ...(!!e.S3_ACCESS_KEY_ID !== !!e.S3_SECRET_ACCESS_KEY ? ['S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither'] : []),
+    ...(usdToMicros(e.X402_KEY_MIN_USD) <= 0 ? ['X402_KEY_MIN_USD: must be more than 0'] : []),
+    ...(usdToMicros(e.X402_KEY_MIN_USD) > usdToMicros(e.X402_KEY_MAX_USD) ? ['X402_KEY_MAX_USD: must be at least X402_KEY_MIN_USD'] : []),
   ];
   if (artifactProblems.length > 0) throw new ConfigError(artifactProblems);
   const hostForUrl = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
@@ -348,6 +360,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rpcUrl: e.X402_RPC_URL,
       facilitatorUrl: e.X402_FACILITATOR_URL,
       settlerKey: e.X402_SETTLER_KEY,
+      keyMinMicros: usdToMicros(e.X402_KEY_MIN_USD),
+      keyMaxMicros: usdToMicros(e.X402_KEY_MAX_USD),
     },
     geo: {
       geocoderUrl: e.GEOCODER_URL,

@@ -11,6 +11,10 @@ import { ipRateLimit, RateLimiter } from './rate-limit.js';
 import { batchRoutes } from './routes/batches.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { taskRoutes, type TaskRoutesDeps } from './routes/tasks.js';
+import { keyPurchaseRoutes } from './routes/key-purchases.js';
+import { usageRoutes } from './routes/usage.js';
+import { walletTaskRoutes } from './routes/wallet-tasks.js';
+import type { X402Payments } from '../billing/x402/payments.js';
 
 export interface HttpAppOptions {
   paymentGate?: PaymentGate;
@@ -18,6 +22,8 @@ export interface HttpAppOptions {
   mounts?: { path: string; router: Router | express.RequestHandler }[];
   readAuthorizers?: TaskRoutesDeps['readAuthorizers'];
   metrics?: TaskMetrics;
+  /** x402 payments, when on: wallets sign in to list their tasks. */
+  x402?: X402Payments;
 }
 
 export interface HttpApp {
@@ -44,7 +50,12 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
   for (const m of opts.mounts ?? []) app.use(m.path, m.router);
   // Before the /v1 JSON parser: a batch upload has its own (larger) body limit and CSV/NDJSON parsers.
   app.use(batchRoutes({ engine: rt.engine, pollTokens, keyLimiter, x402Enabled: opts.paymentGate !== undefined }));
+  // The caller's own tasks and usage (API key, or a signed-in wallet for the task list).
+  app.use('/v1/tasks', walletTaskRoutes({ engine: rt.engine, x402: opts.x402, publicUrl: config.publicUrl }));
+  app.use('/v1/usage', usageRoutes({ engine: rt.engine }));
   app.use('/v1', express.json({ limit: config.http.bodyLimitBytes, type: ['application/json', 'application/*+json'], strict: false }));
+  // Self-serve keys paid with x402 (off without x402).
+  if (opts.x402) app.use('/v1/keys', keyPurchaseRoutes({ engine: rt.engine, x402: opts.x402, config }));
   app.use(
     taskRoutes({
       engine: rt.engine,

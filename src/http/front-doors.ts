@@ -50,6 +50,7 @@ export async function buildFrontDoors(baseConfig: Config, log: Logger, opts: { w
         options.paymentGate = pay.paymentGate;
         options.readAuthorizers = [...(options.readAuthorizers ?? []), ...pay.readAuthorizers];
         options.mounts = [...(options.mounts ?? []), ...pay.mounts];
+        options.x402 = pay.x402;
       }
       return options;
     },

@@ -243,41 +243,98 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
     for (const p of [paths['/v1/tasks/{task_id}'], paths['/v1/tasks/{task_id}/cancel']]) {
       for (const op of Object.values(p as Record<string, { security: unknown[] }>)) op.security.push({ siwx: [] });
     }
-    paths['/v1/tasks'] = {
-      get: {
-        operationId: 'list_tasks',
-        summary: 'List the tasks a signed-in wallet paid for (or an API key created), newest first',
-        tags: ['tasks'],
-        security: [{ siwx: [] }, { apiKey: [] }],
-        parameters: [
-          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
-          { name: 'before', in: 'query', required: false, schema: { type: 'string', format: 'date-time' }, description: 'next_before of the previous page.' },
-        ],
-        responses: {
-          '200': {
-            description: 'The tasks.',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  properties: {
-                    wallet: { type: 'string' },
-                    tasks: { type: 'array', items: { $ref: '#/components/schemas/Task' } },
-                    count: { type: 'integer' },
-                    next_before: { type: ['string', 'null'], format: 'date-time' },
-                  },
+  }
+  const dateTime = (description: string) => ({ type: 'string', format: 'date-time', description });
+  paths['/v1/tasks'] = {
+    get: {
+      operationId: 'list_tasks',
+      summary: opts.x402 ? 'List the tasks an API key created (or a signed-in wallet paid for), newest first' : 'List the tasks an API key created, newest first',
+      tags: ['tasks'],
+      security: [...(opts.x402 ? [{ siwx: [] }] : []), { apiKey: [] }],
+      parameters: [
+        { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+        { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['pending', 'running', 'complete', 'failed', 'cancelled'] } },
+        { name: 'tool', in: 'query', required: false, schema: { type: 'string', enum: registry.names } },
+        { name: 'since', in: 'query', required: false, schema: dateTime('Only tasks created at or after this time.') },
+        { name: 'cursor', in: 'query', required: false, schema: { type: 'string' }, description: 'next_cursor of the previous page.' },
+        { name: 'before', in: 'query', required: false, schema: { type: 'string', format: 'date-time' }, description: 'next_before of the previous page (next_cursor is exact when tasks share a millisecond).' },
+      ],
+      responses: {
+        '200': {
+          description: 'The tasks.',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['tasks', 'count', 'next_cursor', 'next_before'],
+                properties: {
+                  wallet: { type: 'string', description: 'The signed-in wallet, when listing by wallet.' },
+                  tasks: { type: 'array', items: { $ref: '#/components/schemas/Task' } },
+                  count: { type: 'integer' },
+                  next_cursor: { type: ['string', 'null'], description: 'Pass as cursor for the next page; null on the last page.' },
+                  next_before: { type: ['string', 'null'], format: 'date-time' },
                 },
               },
             },
           },
-          '400': errorResponse('Invalid limit or before.'),
-          '401': errorResponse('A sign-in that is forged, expired, for another service or already used.'),
-          '402': errorResponse('No credential: PAYMENT-REQUIRED carries a sign-in-with-x challenge to sign.'),
-          '429': rateLimited,
         },
+        '400': errorResponse('Invalid limit, status, tool, since, cursor or before.'),
+        '401': errorResponse(opts.x402 ? 'An unknown or revoked key, or a sign-in that is forged, expired, for another service or already used.' : 'No API key, or an unknown or revoked one.'),
+        ...(opts.x402 ? { '402': errorResponse('No credential: PAYMENT-REQUIRED carries a sign-in-with-x challenge to sign.') } : {}),
+        '429': rateLimited,
       },
-    };
-  }
+    },
+  };
+  const usageTotals = {
+    type: 'object',
+    properties: {
+      tasks: { type: 'integer' },
+      failed: { type: 'integer' },
+      cancelled: { type: 'integer' },
+      spent_usd: { type: 'string', description: 'Charged for these tasks.' },
+      refunded_usd: { type: 'string', description: 'Given back for failures that were not the input\'s fault, and for cancellations.' },
+      net_usd: { type: 'string' },
+    },
+  };
+  paths['/v1/usage'] = {
+    get: {
+      operationId: 'get_usage',
+      tags: ['tasks'],
+      summary: "The calling API key's tasks, spend, refunds and failures by tool or by UTC day",
+      description: 'Counts the tasks still kept (see RETENTION); the balance is always exact.',
+      security: [{ apiKey: [] }],
+      parameters: [
+        { name: 'from', in: 'query', required: false, schema: dateTime('Start (inclusive); a date means its UTC midnight. Default: 30 days before to.') },
+        { name: 'to', in: 'query', required: false, schema: dateTime('End (exclusive). Default: now. At most 366 days after from.') },
+        { name: 'group', in: 'query', required: false, schema: { type: 'string', enum: ['tool', 'day'], default: 'tool' } },
+      ],
+      responses: {
+        '200': {
+          description: 'Usage rows (one per tool or per day with tasks) and their total.',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['key_id', 'from', 'to', 'group', 'balance_usd', 'rows', 'total'],
+                properties: {
+                  key_id: { type: 'string' },
+                  from: { type: 'string', format: 'date-time' },
+                  to: { type: 'string', format: 'date-time' },
+                  group: { type: 'string', enum: ['tool', 'day'] },
+                  balance_usd: { type: 'string' },
+                  rows: { type: 'array', items: { ...usageTotals, properties: { tool: { type: 'string' }, day: { type: 'string', format: 'date' }, ...usageTotals.properties } } },
+                  total: usageTotals,
+                },
+              },
+            },
+          },
+        },
+        '400': errorResponse('Invalid from, to or group.'),
+        '401': errorResponse('No API key, or an unknown or revoked one.'),
+        '429': rateLimited,
+      },
+    },
+  };
   const json = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
   // Discovery is public and not rate limited; a request it cannot serve as sent is a 4XX with our error body.
   const notServed = errorResponse('The request could not be served as sent.');

@@ -128,6 +128,64 @@ export interface ApiKeyRow {
   revokedAt: number | null;
 }
 
+/** A caller's tasks, newest first; `before`/`beforeId` continue after the last row of the previous page. */
+export interface TaskListQuery {
+  payer: Payer;
+  limit: number;
+  status?: TaskStatus;
+  tool?: string;
+  /** Only tasks created at or after this time. */
+  since?: number;
+  before?: number;
+  /** Breaks ties among tasks created in the same millisecond as `before`. */
+  beforeId?: string;
+}
+
+/** A caller's tasks created in [from, to), grouped by tool or by UTC day. */
+export interface UsageQuery {
+  payer: Payer;
+  from: number;
+  to: number;
+  group: 'tool' | 'day';
+}
+
+export interface UsageRow {
+  /** The tool name, or the UTC day as YYYY-MM-DD. */
+  bucket: string;
+  tasks: number;
+  failed: number;
+  cancelled: number;
+  chargedMicros: number;
+  refundedMicros: number;
+}
+
+/** A self-serve key purchase or top-up paid with x402 (see docs/payments.md, "Buying an API key"). */
+export interface KeyPurchaseRow {
+  id: string;
+  kind: 'create' | 'topup';
+  /** Null until a 'create' purchase settles and its key exists. */
+  keyId: string | null;
+  /** Lower-case wallet address that paid. */
+  wallet: string;
+  micros: number;
+  status: 'pending' | 'settled' | 'unpaid';
+  payment: Record<string, unknown>;
+  createdAt: number;
+  settledAt: number | null;
+}
+
+export interface NewKeyPurchase {
+  id: string;
+  kind: 'create' | 'topup';
+  /** The key to top up ('topup' only). */
+  keyId: string | null;
+  wallet: string;
+  micros: number;
+  payment: Record<string, unknown>;
+  nonce: { network: string; asset: string; payer: string; nonce: string };
+  now: number;
+}
+
 export interface StoreStats {
   byToolStatus: { tool: string; status: TaskStatus; count: number }[];
   queueDepth: number;
@@ -156,6 +214,10 @@ export interface TaskStore {
   deleteFinishedBefore(cutoff: number): Promise<number>;
   setPayment(id: string, payment: Record<string, unknown>): Promise<void>;
   listTasksByPayer(payer: Payer, limit: number, beforeCreatedAt?: number): Promise<TaskRow[]>;
+  /** The filtered, paged list behind GET /v1/tasks. */
+  listTasks(q: TaskListQuery): Promise<TaskRow[]>;
+  /** Counts and money per tool or per day; only tasks still kept (see RETENTION) are counted. */
+  usage(q: UsageQuery): Promise<UsageRow[]>;
   /** x402: tasks that finished before `finishedBefore` with their payment still `pending` (to settle or void). */
   listUnsettledPayments(finishedBefore: number, limit: number): Promise<TaskRow[]>;
   /**
@@ -183,6 +245,21 @@ export interface TaskStore {
   listKeys(): Promise<ApiKeyRow[]>;
   creditKey(id: string, micros: number, reason: string, now: number): Promise<ApiKeyRow | null>;
   revokeKey(id: string, now: number): Promise<ApiKeyRow | null>;
+
+  /** Records a pending purchase and reserves its payment nonce in one transaction (one signature, one purchase). */
+  reserveKeyPurchase(p: NewKeyPurchase): Promise<{ kind: 'reserved'; purchase: KeyPurchaseRow } | { kind: 'nonce_used'; usedBy: string }>;
+  /**
+   * Pending → settled, granting the credit once: a 'create' purchase inserts `newKey` with the amount as its
+   * balance, a 'topup' credits its key. Null when the purchase is not pending (already settled or unpaid).
+   */
+  settleKeyPurchase(
+    id: string,
+    o: { payment: Record<string, unknown>; newKey?: { id: string; hash: string; prefix: string; label: string | null }; now: number },
+  ): Promise<{ purchase: KeyPurchaseRow; key: ApiKeyRow } | null>;
+  /** Pending → unpaid (the payment could not be settled); no credit is granted. */
+  markKeyPurchaseUnpaid(id: string, payment: Record<string, unknown>): Promise<void>;
+  /** A wallet's purchases, newest first. */
+  listKeyPurchases(wallet: string, limit: number): Promise<KeyPurchaseRow[]>;
 
   // Optional wake-ups across processes (PostgreSQL LISTEN/NOTIFY). They only make things faster: workers
   // and waiters keep polling, so a missed notification costs latency, never a task. Each returns an

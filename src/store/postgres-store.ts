@@ -5,6 +5,7 @@
 // unique indexes (an idempotency key, a payment nonce, a refund: the loser of the race sees the
 // winner's row and reports the same outcome SQLite would, never an error).
 import type pg from 'pg';
+import { listTasksSql, toUsageRow, usageSql } from './caller-queries.js';
 import { loadMigrations } from './migrations.js';
 import { PostgresNotifier, channelName } from './postgres-notifier.js';
 import { clientConfig, createPool, inTransaction, migrate, Rollback, type PostgresConnectionOptions, type Queryable } from './postgres-pool.js';
@@ -20,12 +21,17 @@ import type {
   CreateTaskOptions,
   CreateTaskOutcome,
   FailOptions,
+  KeyPurchaseRow,
+  NewKeyPurchase,
   NewTask,
   Payer,
   StoreStats,
   TaskRow,
+  TaskListQuery,
   TaskStatus,
   TaskStore,
+  UsageQuery,
+  UsageRow,
 } from './port.js';
 
 interface TaskRecord {
@@ -107,6 +113,22 @@ function toTask(r: TaskRecord): TaskRow {
     startedAt: r.started_at,
     finishedAt: r.finished_at,
   };
+}
+
+interface PurchaseRecord {
+  id: string;
+  kind: KeyPurchaseRow['kind'];
+  key_id: string | null;
+  wallet: string;
+  micros: number;
+  status: KeyPurchaseRow['status'];
+  payment: Record<string, unknown>;
+  created_at: number;
+  settled_at: number | null;
+}
+
+function toPurchase(r: PurchaseRecord): KeyPurchaseRow {
+  return { id: r.id, kind: r.kind, keyId: r.key_id, wallet: r.wallet, micros: r.micros, status: r.status, payment: r.payment, createdAt: r.created_at, settledAt: r.settled_at };
 }
 
 function toKey(r: KeyRecord): ApiKeyRow {
@@ -506,6 +528,16 @@ export class PostgresStore implements TaskStore {
     return r.rows.map(toTask);
   }
 
+  async listTasks(q: TaskListQuery): Promise<TaskRow[]> {
+    const r = await this.pool.query<TaskRecord>(listTasksSql('postgres', q));
+    return r.rows.map(toTask);
+  }
+
+  async usage(q: UsageQuery): Promise<UsageRow[]> {
+    const r = await this.pool.query<Record<string, unknown>>(usageSql('postgres', q));
+    return r.rows.map(toUsageRow);
+  }
+
   async stats(): Promise<StoreStats> {
     const r = await this.pool.query<{ tool: string; status: TaskStatus; count: number }>(
       'SELECT tool, status, COUNT(*) AS count FROM tasks GROUP BY tool, status',
@@ -652,5 +684,68 @@ export class PostgresStore implements TaskStore {
   async revokeKey(id: string, now: number): Promise<ApiKeyRow | null> {
     const r = await this.pool.query<KeyRecord>('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 RETURNING *', [now, id]);
     return r.rows[0] ? toKey(r.rows[0]) : null;
+  }
+
+  async reserveKeyPurchase(p: NewKeyPurchase): Promise<{ kind: 'reserved'; purchase: KeyPurchaseRow } | { kind: 'nonce_used'; usedBy: string }> {
+    return inTransaction(this.pool, async (tx) => {
+      const n = [p.nonce.network, p.nonce.asset.toLowerCase(), p.nonce.payer.toLowerCase(), p.nonce.nonce.toLowerCase()];
+      // ON CONFLICT makes two concurrent uses of one signature race on the primary key, not on a read.
+      const reserved = await tx.query(
+        'INSERT INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING task_id',
+        [...n, p.id, p.now],
+      );
+      if (reserved.rowCount === 0) {
+        const used = await tx.query<{ task_id: string }>('SELECT task_id FROM payment_nonces WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4', n);
+        return { kind: 'nonce_used' as const, usedBy: used.rows[0]?.task_id ?? '' };
+      }
+      const r = await tx.query<PurchaseRecord>(
+        `INSERT INTO key_purchases (id, kind, key_id, wallet, micros, status, payment, created_at)
+         VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7) RETURNING *`,
+        [p.id, p.kind, p.keyId, p.wallet.toLowerCase(), p.micros, JSON.stringify(p.payment), p.now],
+      );
+      return { kind: 'reserved' as const, purchase: toPurchase(r.rows[0]!) };
+    });
+  }
+
+  async settleKeyPurchase(
+    id: string,
+    o: { payment: Record<string, unknown>; newKey?: { id: string; hash: string; prefix: string; label: string | null }; now: number },
+  ): Promise<{ purchase: KeyPurchaseRow; key: ApiKeyRow } | null> {
+    return inTransaction(this.pool, async (tx) => {
+      // The row lock serializes two settlers of one purchase; the second sees it settled and grants nothing.
+      const pending = await tx.query<PurchaseRecord>("SELECT * FROM key_purchases WHERE id = $1 AND status = 'pending' FOR UPDATE", [id]);
+      const row = pending.rows[0];
+      if (!row) return null;
+      let keyId = row.key_id;
+      if (row.kind === 'create') {
+        if (!o.newKey) throw new Error('settling a key creation needs the new key');
+        keyId = o.newKey.id;
+        await tx.query('INSERT INTO api_keys (id, hash, prefix, label, balance_micros, created_at) VALUES ($1, $2, $3, $4, 0, $5)', [
+          o.newKey.id,
+          o.newKey.hash,
+          o.newKey.prefix,
+          text(o.newKey.label),
+          o.now,
+        ]);
+      }
+      const key = await tx.query<KeyRecord>('UPDATE api_keys SET balance_micros = balance_micros + $1 WHERE id = $2 RETURNING *', [row.micros, keyId]);
+      await tx.query("INSERT INTO credit_ledger (key_id, delta_micros, reason, created_at) VALUES ($1, $2, 'purchase', $3)", [keyId, row.micros, o.now]);
+      const r = await tx.query<PurchaseRecord>("UPDATE key_purchases SET status = 'settled', key_id = $1, payment = $2, settled_at = $3 WHERE id = $4 RETURNING *", [
+        keyId,
+        JSON.stringify(o.payment),
+        o.now,
+        id,
+      ]);
+      return { purchase: toPurchase(r.rows[0]!), key: toKey(key.rows[0]!) };
+    });
+  }
+
+  async markKeyPurchaseUnpaid(id: string, payment: Record<string, unknown>): Promise<void> {
+    await this.pool.query("UPDATE key_purchases SET status = 'unpaid', payment = $1 WHERE id = $2 AND status = 'pending'", [JSON.stringify(payment), id]);
+  }
+
+  async listKeyPurchases(wallet: string, limit: number): Promise<KeyPurchaseRow[]> {
+    const r = await this.pool.query<PurchaseRecord>('SELECT * FROM key_purchases WHERE wallet = $1 ORDER BY created_at DESC, id DESC LIMIT $2', [wallet.toLowerCase(), limit]);
+    return r.rows.map(toPurchase);
   }
 }

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { countsOf } from './batch-counts.js';
+import { listTasksSql, toUsageRow, usageSql } from './caller-queries.js';
 import { loadMigrations } from './migrations.js';
 import type {
   ApiKeyRow,
@@ -17,12 +18,17 @@ import type {
   CreateTaskOptions,
   CreateTaskOutcome,
   FailOptions,
+  KeyPurchaseRow,
+  NewKeyPurchase,
   NewTask,
   Payer,
   StoreStats,
   TaskRow,
   TaskStatus,
+  TaskListQuery,
   TaskStore,
+  UsageQuery,
+  UsageRow,
 } from './port.js';
 
 interface TaskRecord {
@@ -103,6 +109,32 @@ function toTask(r: TaskRecord): TaskRow {
     createdAt: r.created_at,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
+  };
+}
+
+interface PurchaseRecord {
+  id: string;
+  kind: KeyPurchaseRow['kind'];
+  key_id: string | null;
+  wallet: string;
+  micros: number;
+  status: KeyPurchaseRow['status'];
+  payment: string;
+  created_at: number;
+  settled_at: number | null;
+}
+
+function toPurchase(r: PurchaseRecord): KeyPurchaseRow {
+  return {
+    id: r.id,
+    kind: r.kind,
+    keyId: r.key_id,
+    wallet: r.wallet,
+    micros: r.micros,
+    status: r.status,
+    payment: JSON.parse(r.payment) as Record<string, unknown>,
+    createdAt: r.created_at,
+    settledAt: r.settled_at,
   };
 }
 
@@ -421,6 +453,16 @@ export class SqliteStore implements TaskStore {
     return rows.map(toTask);
   }
 
+  async listTasks(q: TaskListQuery): Promise<TaskRow[]> {
+    const { text, values } = listTasksSql('sqlite', q);
+    return (this.sql(text).all(...values) as TaskRecord[]).map(toTask);
+  }
+
+  async usage(q: UsageQuery): Promise<UsageRow[]> {
+    const { text, values } = usageSql('sqlite', q);
+    return (this.sql(text).all(...values) as Record<string, unknown>[]).map(toUsageRow);
+  }
+
   async stats(): Promise<StoreStats> {
     const byToolStatus = this.sql('SELECT tool, status, COUNT(*) AS count FROM tasks GROUP BY tool, status').all() as {
       tool: string;
@@ -543,6 +585,55 @@ export class SqliteStore implements TaskStore {
       | KeyRecord
       | undefined;
     return r ? toKey(r) : null;
+  }
+
+  async reserveKeyPurchase(p: NewKeyPurchase): Promise<{ kind: 'reserved'; purchase: KeyPurchaseRow } | { kind: 'nonce_used'; usedBy: string }> {
+    return this.transaction(() => {
+      const n = { ...p.nonce, asset: p.nonce.asset.toLowerCase(), payer: p.nonce.payer.toLowerCase(), nonce: p.nonce.nonce.toLowerCase() };
+      const used = this.sql('SELECT task_id FROM payment_nonces WHERE network = ? AND asset = ? AND payer = ? AND nonce = ?')
+        .pluck()
+        .get(n.network, n.asset, n.payer, n.nonce) as string | undefined;
+      if (used !== undefined) return { kind: 'nonce_used' as const, usedBy: used };
+      this.sql('INSERT INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(n.network, n.asset, n.payer, n.nonce, p.id, p.now);
+      const r = this.sql(
+          `INSERT INTO key_purchases (id, kind, key_id, wallet, micros, status, payment, created_at)
+           VALUES (?, ?, ?, ?, ?, 'pending', ?, ?) RETURNING *`,
+        )
+        .get(p.id, p.kind, p.keyId, p.wallet.toLowerCase(), p.micros, JSON.stringify(p.payment), p.now) as PurchaseRecord;
+      return { kind: 'reserved' as const, purchase: toPurchase(r) };
+    });
+  }
+
+  async settleKeyPurchase(
+    id: string,
+    o: { payment: Record<string, unknown>; newKey?: { id: string; hash: string; prefix: string; label: string | null }; now: number },
+  ): Promise<{ purchase: KeyPurchaseRow; key: ApiKeyRow } | null> {
+    return this.transaction(() => {
+      const pending = this.sql("SELECT * FROM key_purchases WHERE id = ? AND status = 'pending'").get(id) as PurchaseRecord | undefined;
+      if (!pending) return null;
+      let keyId = pending.key_id;
+      if (pending.kind === 'create') {
+        if (!o.newKey) throw new Error('settling a key creation needs the new key');
+        keyId = o.newKey.id;
+        this.sql('INSERT INTO api_keys (id, hash, prefix, label, balance_micros, created_at) VALUES (?, ?, ?, ?, 0, ?)')
+          .run(o.newKey.id, o.newKey.hash, o.newKey.prefix, o.newKey.label, o.now);
+      }
+      this.sql('UPDATE api_keys SET balance_micros = balance_micros + ? WHERE id = ?').run(pending.micros, keyId);
+      this.sql("INSERT INTO credit_ledger (key_id, delta_micros, reason, created_at) VALUES (?, ?, 'purchase', ?)").run(keyId, pending.micros, o.now);
+      const r = this.sql("UPDATE key_purchases SET status = 'settled', key_id = ?, payment = ?, settled_at = ? WHERE id = ? RETURNING *")
+        .get(keyId, JSON.stringify(o.payment), o.now, id) as PurchaseRecord;
+      const key = this.sql('SELECT * FROM api_keys WHERE id = ?').get(keyId) as KeyRecord;
+      return { purchase: toPurchase(r), key: toKey(key) };
+    });
+  }
+
+  async markKeyPurchaseUnpaid(id: string, payment: Record<string, unknown>): Promise<void> {
+    this.sql("UPDATE key_purchases SET status = 'unpaid', payment = ? WHERE id = ? AND status = 'pending'").run(JSON.stringify(payment), id);
+  }
+
+  async listKeyPurchases(wallet: string, limit: number): Promise<KeyPurchaseRow[]> {
+    const rows = this.sql('SELECT * FROM key_purchases WHERE wallet = ? ORDER BY created_at DESC, id DESC LIMIT ?').all(wallet.toLowerCase(), limit) as PurchaseRecord[];
+    return rows.map(toPurchase);
   }
 }
 

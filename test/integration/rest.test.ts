@@ -223,6 +223,51 @@ describe('credits and idempotency', () => {
   });
 });
 
+describe('a key\'s own tasks and usage', () => {
+  it('lists the key\'s tasks with filters and cursor pages, and reports usage by tool and by day', async () => {
+    const { key } = await svc.createKey(1);
+    const other = await svc.createKey(1);
+    await api(svc.url, 'POST', '/v1/tools/test.echo/tasks', { token: other.key, body: { value: 'not mine' } });
+    const made = [];
+    for (const body of [{ value: 'a' }, { value: 'b' }, { value: 'c' }]) made.push((await api(svc.url, 'POST', '/v1/tools/test.echo/tasks', { token: key, body })).body);
+    const failed = (await api(svc.url, 'POST', '/v1/tools/test.fail/tasks', { token: key, body: { kind: 'permanent' } })).body;
+    const bad = (await api(svc.url, 'POST', '/v1/tools/test.fail/tasks', { token: key, body: { kind: 'input' } })).body;
+    for (const t of [...made, failed, bad]) await api(svc.url, 'GET', `${t.poll_url}?wait=20`, { token: key });
+
+    const seen: string[] = [];
+    let page = await api(svc.url, 'GET', '/v1/tasks?limit=2', { token: key });
+    for (;;) {
+      expect(page.status).toBe(200);
+      seen.push(...page.body.tasks.map((t: { task_id: string }) => t.task_id));
+      if (!page.body.next_cursor) break;
+      page = await api(svc.url, 'GET', `/v1/tasks?limit=2&cursor=${encodeURIComponent(page.body.next_cursor)}`, { token: key });
+    }
+    expect(seen.sort()).toEqual([...made, failed, bad].map((t) => t.task_id).sort());
+    const failures = await api(svc.url, 'GET', '/v1/tasks?status=failed&tool=test.fail', { token: key });
+    expect(failures.body.tasks.map((t: { task_id: string }) => t.task_id).sort()).toEqual([failed.task_id, bad.task_id].sort());
+    expect((await api(svc.url, 'GET', `/v1/tasks?since=${new Date(Date.now() + 60_000).toISOString()}`, { token: key })).body.count).toBe(0);
+    const wrong = await api(svc.url, 'GET', '/v1/tasks?status=done', { token: key });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.field).toBe('status');
+    expect((await api(svc.url, 'GET', '/v1/tasks')).status).toBe(401);
+
+    const byTool = await api(svc.url, 'GET', '/v1/usage', { token: key });
+    expect(byTool.status).toBe(200);
+    expect(byTool.body.rows).toEqual([
+      { tool: 'test.echo', tasks: 3, failed: 0, cancelled: 0, spent_usd: '0.03', refunded_usd: '0', net_usd: '0.03' },
+      { tool: 'test.fail', tasks: 2, failed: 2, cancelled: 0, spent_usd: '0.02', refunded_usd: '0.01', net_usd: '0.01' },
+    ]);
+    expect(byTool.body.total).toMatchObject({ tasks: 5, failed: 2, spent_usd: '0.05', refunded_usd: '0.01', net_usd: '0.04' });
+    expect(byTool.body.balance_usd).toBe('0.96');
+    const byDay = await api(svc.url, 'GET', '/v1/usage?group=day', { token: key });
+    expect(byDay.body.rows).toEqual([{ day: new Date().toISOString().slice(0, 10), tasks: 5, failed: 2, cancelled: 0, spent_usd: '0.05', refunded_usd: '0.01', net_usd: '0.04' }]);
+    const badRange = await api(svc.url, 'GET', '/v1/usage?from=2026-02-01&to=2026-01-01', { token: key });
+    expect(badRange.status).toBe(400);
+    expect(badRange.body).toMatchObject({ field: 'from', error: 'from: must be before to.' });
+    expect((await api(svc.url, 'GET', '/v1/usage')).status).toBe(401);
+  });
+});
+
 describe('rate limits', () => {
   it('429 with Retry-After and RateLimit-* headers once a key exceeds its limit', async () => {
     const limited = await startTestService({ RATE_LIMIT_PER_KEY: '3', RATE_LIMIT_PER_IP: '0' }, { tools: testTools });

@@ -360,5 +360,92 @@ for (const factory of factories) {
       const stats = await s.stats();
       expect(stats.queueDepth).toBeGreaterThanOrEqual(2);
     });
+    it('lists a payer\'s tasks by status, tool and since, paging exactly through tasks of the same millisecond', async () => {
+      const s = await open();
+      const payer = { kind: 'key' as const, id: 'key_l1' };
+      const other = newTask({ payer: { kind: 'key', id: 'key_l2' }, now: 5000 });
+      await s.createTask(other);
+      const same = [newTask({ payer, now: 5000 }), newTask({ payer, now: 5000 }), newTask({ payer, now: 5000 })];
+      const old = newTask({ payer, tool: 'c.old', now: 1000 });
+      for (const t of [...same, old]) await s.createTask(t);
+      const ids: string[] = [];
+      let before: number | undefined;
+      let beforeId: string | undefined;
+      for (;;) {
+        const page = await s.listTasks({ payer, limit: 2, ...(before !== undefined ? { before, beforeId: beforeId! } : {}) });
+        ids.push(...page.map((t) => t.id));
+        if (page.length < 2) break;
+        before = page[1]!.createdAt;
+        beforeId = page[1]!.id;
+      }
+      expect(ids).toEqual([...same.map((t) => t.id).sort().reverse(), old.id]);
+      expect((await s.listTasks({ payer, limit: 10, tool: 'c.old' })).map((t) => t.id)).toEqual([old.id]);
+      expect((await s.listTasks({ payer, limit: 10, since: 2000 })).map((t) => t.id).sort()).toEqual(same.map((t) => t.id).sort());
+      await s.requestCancel(old.id, 6000);
+      expect((await s.listTasks({ payer, limit: 10, status: 'cancelled' })).map((t) => t.id)).toEqual([old.id]);
+      expect(await s.listTasks({ payer, limit: 10, status: 'complete' })).toEqual([]);
+    });
+
+    it('usage counts tasks, charges, refunds and failures per tool and per UTC day', async () => {
+      const s = await open();
+      const day1 = Date.UTC(2026, 0, 1, 12);
+      const day2 = Date.UTC(2026, 0, 2, 1);
+      await s.createKey({ id: 'key_u1', hash: `h-${Math.random()}`, prefix: 'sk_live_uuuuuu', label: null, balanceMicros: 10_000, now: day1 });
+      const payer = { kind: 'key' as const, id: 'key_u1' };
+      const a = newTask({ payer, tool: 'u.one', priceMicros: 1000, now: day1 });
+      const b = newTask({ payer, tool: 'u.one', priceMicros: 1000, now: day2 });
+      const c = newTask({ payer, tool: 'u.two', priceMicros: 2000, now: day2 });
+      for (const t of [a, b, c]) expect((await s.createTask(t, { chargeKeyId: 'key_u1' })).kind).toBe('created');
+      await s.createTask(newTask({ payer: { kind: 'key', id: 'key_u9' }, tool: 'u.one', now: day1 }));
+      await s.claimTasks({ owner: 'w', limit: 5, leaseMs: 10_000, now: day2, onlyTools: ['u.one'] });
+      await s.failTask(a.id, 'w', { error: 'down', kind: 'transient', refund: true }, day2);
+      await s.failTask(b.id, 'w', { error: 'bad', kind: 'input', refund: false }, day2);
+      await s.requestCancel(c.id, day2);
+      const range = { payer, from: Date.UTC(2026, 0, 1), to: Date.UTC(2026, 0, 3) };
+      expect(await s.usage({ ...range, group: 'tool' })).toEqual([
+        { bucket: 'u.one', tasks: 2, failed: 2, cancelled: 0, chargedMicros: 2000, refundedMicros: 1000 },
+        { bucket: 'u.two', tasks: 1, failed: 0, cancelled: 1, chargedMicros: 2000, refundedMicros: 2000 },
+      ]);
+      expect(await s.usage({ ...range, group: 'day' })).toEqual([
+        { bucket: '2026-01-01', tasks: 1, failed: 1, cancelled: 0, chargedMicros: 1000, refundedMicros: 1000 },
+        { bucket: '2026-01-02', tasks: 2, failed: 1, cancelled: 1, chargedMicros: 3000, refundedMicros: 2000 },
+      ]);
+      expect(await s.usage({ ...range, to: day2, group: 'tool' })).toEqual([
+        { bucket: 'u.one', tasks: 1, failed: 1, cancelled: 0, chargedMicros: 1000, refundedMicros: 1000 },
+      ]);
+    });
+    it('key purchases: one signature reserves one purchase; credit is granted once, only on settlement', async () => {
+      const s = await open();
+      const now = Date.now();
+      const wallet = `0x${'Ab'.repeat(20)}`;
+      const nonce = (n: string) => ({ network: 'eip155:31337', asset: '0xToken', payer: wallet, nonce: n });
+      const buy = { id: 'kp_c1', kind: 'create' as const, keyId: null, wallet, micros: 5_000_000, payment: { status: 'pending' }, nonce: nonce('0x01'), now };
+      const results = await Promise.all([s.reserveKeyPurchase(buy), s.reserveKeyPurchase({ ...buy, id: 'kp_c2' })]);
+      expect(results.map((r) => r.kind).sort()).toEqual(['nonce_used', 'reserved']);
+      const first = results.find((r) => r.kind === 'reserved')!;
+      const id = first.kind === 'reserved' ? first.purchase.id : '';
+      expect((await s.reserveKeyPurchase({ ...buy, id: 'kp_c3' })).kind).toBe('nonce_used');
+      expect(await s.findKey('key_kp1')).toBeNull();
+      const newKey = { id: 'key_kp1', hash: `h-${Math.random()}`, prefix: 'sk_live_kkkkkk', label: null };
+      const [a, b] = await Promise.all([
+        s.settleKeyPurchase(id, { payment: { status: 'settled' }, newKey, now }),
+        s.settleKeyPurchase(id, { payment: { status: 'settled' }, newKey: { ...newKey, id: 'key_kp2', hash: `h-${Math.random()}` }, now }),
+      ]);
+      const granted = [a, b].filter((x) => x !== null);
+      expect(granted).toHaveLength(1);
+      expect(granted[0]!.key.balanceMicros).toBe(5_000_000);
+      expect(granted[0]!.purchase).toMatchObject({ status: 'settled', keyId: granted[0]!.key.id, wallet: wallet.toLowerCase(), payment: { status: 'settled' } });
+
+      const topup = await s.reserveKeyPurchase({ ...buy, id: 'kp_c4', kind: 'topup', keyId: granted[0]!.key.id, micros: 2_000_000, nonce: nonce('0x02'), now: now + 1 });
+      expect(topup.kind).toBe('reserved');
+      const unpaid = await s.reserveKeyPurchase({ ...buy, id: 'kp_c5', kind: 'topup', keyId: granted[0]!.key.id, micros: 9_000_000, nonce: nonce('0x03'), now: now + 2 });
+      await s.markKeyPurchaseUnpaid('kp_c5', { status: 'unpaid' });
+      expect(unpaid.kind).toBe('reserved');
+      expect(await s.settleKeyPurchase('kp_c5', { payment: {}, now })).toBeNull();
+      expect((await s.settleKeyPurchase('kp_c4', { payment: { status: 'settled' }, now: now + 1 }))!.key.balanceMicros).toBe(7_000_000);
+      const listed = await s.listKeyPurchases(wallet.toUpperCase().replace('0X', '0x'), 10);
+      expect(listed.map((p) => [p.id, p.status])).toEqual([['kp_c5', 'unpaid'], ['kp_c4', 'settled'], [id, 'settled']]);
+      expect(await s.listKeyPurchases(`0x${'cd'.repeat(20)}`, 10)).toEqual([]);
+    });
   });
 }

@@ -1,0 +1,125 @@
+// Self-serve API keys paid with x402: POST /v1/keys buys a key with {"usd": "5"}, POST
+// /v1/keys/current/credits tops up the Bearer key, GET /v1/keys lists what a signed-in wallet bought.
+// Credit is granted only after the transfer settled on chain (docs/payments.md, "Buying an API key").
+import { Router, type Request, type Response } from 'express';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { API_KEY_PREFIX, hashApiKey } from '../../billing/api-keys.js';
+import type { X402Payments } from '../../billing/x402/payments.js';
+import type { PaymentRecord } from '../../billing/x402/payment-record.js';
+import { paymentRequiredAnswer, requirementFor } from '../../billing/x402/requirements.js';
+import { settleNow } from '../../billing/x402/settle-now.js';
+import { SIGN_IN_WITH_X } from '../../billing/x402/siwx.js';
+import { PaymentRefusal, verifyPayment } from '../../billing/x402/verify.js';
+import type { Config } from '../../config.js';
+import type { Engine } from '../../engine/engine.js';
+import { InvalidInput, PaymentRequired, ServiceUnavailable, Unauthorized } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { AnyTool } from '../../registry/define-tool.js';
+import { microsToUsd, usdToMicros } from '../../registry/registry.js';
+import { readCredential } from '../auth.js';
+import { requireJson } from '../errors.js';
+
+const body = z.object({ usd: z.string().regex(/^\d{1,9}(\.\d{1,6})?$/, 'must be a USD amount such as "5" or "0.25"') });
+
+export interface KeyPurchaseDeps {
+  engine: Engine;
+  x402: X402Payments;
+  config: Config;
+}
+
+/** What the verifier checks a payment against: the amount asked for, in place of a tool's price. */
+function purchaseItem(usd: string, what: string): AnyTool {
+  return { name: 'keys.credits', title: 'API key credits', description: what, price: usd, timeoutMs: 60_000 } as unknown as AnyTool;
+}
+
+export function keyPurchaseRoutes(d: KeyPurchaseDeps): Router {
+  const r = Router();
+  const { keyMinMicros, keyMaxMicros } = d.config.x402;
+
+  const amountOf = (req: Request): { usd: string; micros: number } => {
+    const parsed = body.safeParse(req.body ?? {});
+    if (!parsed.success) throw new InvalidInput(`usd: ${parsed.error.issues[0]?.message ?? 'is required'}`, 'usd');
+    const micros = usdToMicros(parsed.data.usd);
+    if (micros < keyMinMicros || micros > keyMaxMicros) {
+      throw new InvalidInput(`usd: must be between ${microsToUsd(keyMinMicros)} and ${microsToUsd(keyMaxMicros)}.`, 'usd');
+    }
+    return { usd: microsToUsd(micros), micros };
+  };
+
+  /** Verifies the payment for exactly `usd`, or answers 402 asking for it. */
+  const paid = async (req: Request, item: AnyTool, url: string): Promise<PaymentRecord> => {
+    const header = req.get('payment-signature') ?? req.get('x-payment');
+    const ask = (message: string, code: string, reason?: string): never => {
+      const answer = paymentRequiredAnswer({
+        x402Version: 2,
+        ...(reason ? { error: reason } : {}),
+        resource: { url, description: item.description, mimeType: 'application/json' },
+        accepts: [requirementFor(item, d.x402.settings)],
+      });
+      throw new PaymentRequired(message, code, { price_usd: item.price, ...answer.body }, answer.headers);
+    };
+    if (!header) return ask(`Pay ${item.price} USD with x402 (PAYMENT-SIGNATURE) to get the credits.`, 'PAYMENT_REQUIRED');
+    try {
+      return await verifyPayment(item, header, url, { settings: d.x402.settings, chain: d.x402.chain, facilitator: d.x402.facilitator });
+    } catch (err) {
+      if (!(err instanceof PaymentRefusal)) throw err;
+      return ask(err.message, err.code, err.reason);
+    }
+  };
+
+  /** Reserves the nonce with a pending purchase, settles, then grants the credit once. */
+  const buy = async (record: PaymentRecord, kind: 'create' | 'topup', keyId: string | null, micros: number, newKey?: { id: string; hash: string; prefix: string; label: string | null }) => {
+    const store = d.engine.store;
+    const id = newId('kp', 6);
+    const nonce = { network: record.network, asset: record.asset, payer: record.payer, nonce: record.authorization.nonce };
+    const reserved = await store.reserveKeyPurchase({ id, kind, keyId, wallet: record.payer, micros, payment: record as unknown as Record<string, unknown>, nonce, now: Date.now() });
+    if (reserved.kind === 'nonce_used') throw new PaymentRequired('This payment authorization was already used; sign a new one.', 'PAYMENT_REPLAYED');
+    let transaction: string;
+    try {
+      // A crash after submitting leaves the purchase pending with its authorization: the operator reconciles it.
+      transaction = await settleNow(record, d.x402, async () => {});
+    } catch (err) {
+      await store.markKeyPurchaseUnpaid(id, { ...record, status: 'unpaid', reason: (err as Error).message });
+      throw new ServiceUnavailable('The payment could not be settled, so no credit was granted; sign a new payment and try again.', 'SETTLEMENT_FAILED');
+    }
+    const settled = await store.settleKeyPurchase(id, { payment: { ...record, status: 'settled', transaction }, ...(newKey ? { newKey } : {}), now: Date.now() });
+    if (!settled) throw new ServiceUnavailable('The purchase was settled elsewhere; list your keys by signing in with your wallet.', 'PURCHASE_CONFLICT');
+    return { settled, transaction };
+  };
+
+  r.post('/', requireJson, async (req: Request, res: Response) => {
+    const { usd, micros } = amountOf(req);
+    const url = `${d.config.publicUrl}/v1/keys`;
+    const record = await paid(req, purchaseItem(usd, `A new API key with ${usd} USD of credits.`), url);
+    const secret = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+    const newKey = { id: newId('key', 6), hash: hashApiKey(secret), prefix: secret.slice(0, API_KEY_PREFIX.length + 6), label: `bought by ${record.payer}` };
+    const { settled, transaction } = await buy(record, 'create', null, micros, newKey);
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(201).json({ api_key: secret, key_id: settled.key.id, credits_usd: microsToUsd(settled.key.balanceMicros), payer: record.payer, transaction });
+  });
+
+  r.post('/current/credits', requireJson, async (req: Request, res: Response) => {
+    const credential = await readCredential(req, d.engine.store);
+    if (credential.kind !== 'key') throw new Unauthorized('Send the API key to top up as "Authorization: Bearer sk_…".', 'MISSING_CREDENTIAL');
+    const { usd, micros } = amountOf(req);
+    const url = `${d.config.publicUrl}/v1/keys/current/credits`;
+    const record = await paid(req, purchaseItem(usd, `${usd} USD of credits for key ${credential.key.prefix}….`), url);
+    const { settled, transaction } = await buy(record, 'topup', credential.key.id, micros);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ key_id: settled.key.id, added_usd: usd, credits_usd: microsToUsd(settled.key.balanceMicros), payer: record.payer, transaction });
+  });
+
+  r.get('/', async (req: Request, res: Response) => {
+    const header = req.get(SIGN_IN_WITH_X);
+    if (!header) throw new Unauthorized('Sign in with the wallet that paid (SIGN-IN-WITH-X) to list the keys it bought.', 'SIGN_IN_REQUIRED');
+    const wallet = await d.x402.signIn.verify(header);
+    const purchases = await d.engine.store.listKeyPurchases(wallet, 100);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({
+      wallet,
+      purchases: purchases.map((p) => ({ kind: p.kind, key_id: p.keyId, usd: microsToUsd(p.micros), status: p.status, created_at: new Date(p.createdAt).toISOString() })),
+    });
+  });
+  return r;
+}
