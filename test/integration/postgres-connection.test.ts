@@ -29,7 +29,7 @@ describe('PostgreSQL connections and migrations', () => {
       const applied = await c.query(`SELECT version, name FROM ${schema}.schema_migrations ORDER BY version`);
       expect(applied.rows).toEqual(loadMigrations('postgres').map((m) => ({ version: m.version, name: m.name })));
       const tables = await c.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [schema]);
-      expect(tables.rows.map((r) => r.table_name)).toEqual(['api_keys', 'artifacts', 'credit_ledger', 'idempotency_keys', 'payment_nonces', 'schema_migrations', 'tasks']);
+      expect(tables.rows.map((r) => r.table_name)).toEqual(['api_keys', 'artifacts', 'batch_items', 'batches', 'credit_ledger', 'idempotency_keys', 'key_purchases', 'payment_nonces', 'schema_migrations', 'tasks']);
     } finally {
       await c.end();
     }
