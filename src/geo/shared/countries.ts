@@ -1,6 +1,26 @@
 // Country names from the ICU data built into Node (Intl.DisplayNames, CLDR), so no table of names is
-// shipped. English is the display name; other common languages and a few everyday abbreviations are
-// accepted when reading addresses ("Deutschland", "USA", "UK").
+// shipped. English is the display name; names in the world's main languages (native names), the English
+// variants and ISO alpha-3 codes of i18n-iso-countries (MIT) and a few everyday abbreviations are accepted
+// when reading addresses ("Deutschland", "DEU", "Bosnia & Herzegovina", "USA", "UK").
+import { createRequire } from 'node:module';
+
+interface IsoCountries {
+  alpha3ToAlpha2(code: string): string | undefined;
+  getNames(lang: string, options: { select: 'all' }): Record<string, string[]>;
+  langs(): string[];
+}
+
+let isoCountries: IsoCountries | null = null;
+function iso(): IsoCountries {
+  // Loaded on first use: only address reading needs it.
+  isoCountries ??= createRequire(import.meta.url)('i18n-iso-countries') as IsoCountries;
+  return isoCountries;
+}
+
+/** ISO 3166-1 alpha-3 → alpha-2 ("DEU" → "DE"), undefined for an unknown code. */
+export function alpha2FromAlpha3(code: string): string | undefined {
+  return /^[A-Za-z]{3}$/.test(code) ? iso().alpha3ToAlpha2(code.toUpperCase()) : undefined;
+}
 
 const english = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
 const nameCache = new Map<string, string | null>();
@@ -24,7 +44,12 @@ export function countryName(code: string | null | undefined): string | null {
 }
 
 /** Languages whose country names are also accepted in addresses. */
-const READING_LOCALES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'nl', 'sv', 'pl'];
+const READING_LOCALES = [
+  'en', 'fr', 'de', 'es', 'it', 'pt', 'nl', 'sv', 'pl', 'da', 'nb', 'fi', 'cs', 'sk', 'hu', 'ro', 'hr', 'sr', 'sl', 'bs',
+  'bg', 'el', 'tr', 'ru', 'uk', 'be', 'lt', 'lv', 'et', 'sq', 'mk', 'ka', 'hy', 'az', 'kk', 'uz', 'ar', 'he', 'fa', 'ur',
+  'hi', 'bn', 'ta', 'ne', 'si', 'th', 'vi', 'id', 'ms', 'fil', 'zh', 'ja', 'ko', 'km', 'lo', 'my', 'mn', 'am', 'sw', 'so',
+  'ha', 'yo', 'zu', 'af', 'is', 'ga', 'mt', 'ca', 'eu', 'gl',
+];
 
 /** Everyday names ICU does not list, mapped to codes (our own list). */
 const EXTRA_NAMES: Record<string, string> = {
@@ -75,6 +100,13 @@ export function countryNameIndex(codes: Iterable<string>, normalise: (s: string)
       } catch {
         // an unknown code in this locale: nothing to add
       }
+    }
+  }
+  const codeSet = new Set(codeList);
+  // English variants first, so that a name another language gives to another country cannot take them.
+  for (const lang of ['en', ...iso().langs().filter((l) => l !== 'en')]) {
+    for (const [code, names] of Object.entries(iso().getNames(lang, { select: 'all' }))) {
+      if (codeSet.has(code)) for (const n of names) if (n.length > 3) add(n, code);
     }
   }
   for (const [name, code] of Object.entries(EXTRA_NAMES)) index.set(normalise(name), code);

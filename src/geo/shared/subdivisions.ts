@@ -5,7 +5,8 @@
 
 export interface Subdivision {
   country: string;
-  code: string;
+  /** Null for regions known only from GeoNames admin1 (no ISO 3166-2 code shipped for them). */
+  code: string | null;
   name: string;
   admin1: string;
   aliases?: readonly string[];

@@ -25,7 +25,7 @@ const NON_ASCII = /[^\u0020-\u007e]/;
 
 /** Key for comparing place names. */
 export function normaliseName(s: string): string {
-  const folded = foldText(s).replace(/['’`]/g, '');
+  const folded = foldText(s).replace(/['’`]/g, '').replace(/&/g, ' and ');
   const words = (NON_ASCII.test(folded) ? folded.replace(/[^\p{L}\p{N}]+/gu, ' ') : folded.replace(/[^a-z0-9]+/g, ' ')).trim().split(' ');
   const prefix = words.length > 1 ? PREFIXES.get(words[0]!) : undefined;
   if (prefix) words[0] = prefix;

@@ -45,6 +45,7 @@ export function toPlaceResult(kind: RemoteAdapter['kind'], m: RemoteMatch, query
     components: m.components,
     precision: m.precision,
     candidates: 1,
+    alternatives: [],
     source: { kind, attribution: m.attribution, fallback_reason: null },
     notes,
   };
