@@ -10,6 +10,7 @@ import { loadMigrations } from './migrations.js';
 import { PostgresNotifier, channelName } from './postgres-notifier.js';
 import { clientConfig, createPool, inTransaction, migrate, Rollback, type PostgresConnectionOptions, type Queryable } from './postgres-pool.js';
 import { countsOf } from './batch-counts.js';
+import { type BatchRecord, toBatch } from './batch-rows.js';
 import type {
   ApiKeyRow,
   BatchCounts,
@@ -56,29 +57,6 @@ interface TaskRecord {
   created_at: number;
   started_at: number | null;
   finished_at: number | null;
-}
-
-interface BatchRecord {
-  id: string;
-  tool: string;
-  payer_kind: Payer['kind'];
-  payer_id: string | null;
-  total: number;
-  unique_count: number;
-  price_micros: number;
-  created_at: number;
-}
-
-function toBatch(r: BatchRecord): BatchRow {
-  return {
-    id: r.id,
-    tool: r.tool,
-    payer: { kind: r.payer_kind, id: r.payer_id },
-    total: r.total,
-    unique: r.unique_count,
-    priceMicros: r.price_micros,
-    createdAt: r.created_at,
-  };
 }
 
 interface KeyRecord {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { countsOf } from './batch-counts.js';
+import { type BatchRecord, toBatch } from './batch-rows.js';
 import { listTasksSql, toUsageRow, usageSql } from './caller-queries.js';
 import { loadMigrations } from './migrations.js';
 import type {
@@ -53,29 +54,6 @@ interface TaskRecord {
   created_at: number;
   started_at: number | null;
   finished_at: number | null;
-}
-
-interface BatchRecord {
-  id: string;
-  tool: string;
-  payer_kind: Payer['kind'];
-  payer_id: string | null;
-  total: number;
-  unique_count: number;
-  price_micros: number;
-  created_at: number;
-}
-
-function toBatch(r: BatchRecord): BatchRow {
-  return {
-    id: r.id,
-    tool: r.tool,
-    payer: { kind: r.payer_kind, id: r.payer_id },
-    total: r.total,
-    unique: r.unique_count,
-    priceMicros: r.price_micros,
-    createdAt: r.created_at,
-  };
 }
 
 interface KeyRecord {
