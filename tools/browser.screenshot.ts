@@ -39,7 +39,7 @@ export default defineBrowserTool({
   title: 'Screenshot a web page',
   description:
     'Renders a web page (url) or an HTML document (html; give exactly one) in headless Chromium and returns a signed link to the image, valid 24 hours. ' +
-    'Viewport width/height in CSS pixels (default 1280x800, device scale 1); full_page captures the whole page height (up to 16384 px). ' +
+    'Viewport in CSS px (default 1280x800); full_page captures the whole height (up to 16384 px). ' +
     'Formats png (optionally transparent), jpeg or webp (quality 1-100, default 80). Pages may only reach public addresses.',
   input,
   output,

@@ -171,8 +171,8 @@ export default defineTool({
   title: 'DNS lookup',
   description:
     'DNS records of a domain: A, AAAA, MX, TXT, NS, CNAME, SOA, SRV, CAA, or ALL (default; one query per type). ' +
-    '`records` holds only the queried types. A missing name gives `exists: false`; a type with no records gives ' +
-    'an empty array (SOA: null) and a `notes` entry: normal results, not errors. Query SRV by full name ' +
+    '`records` holds only the queried types. No such name: `exists: false`; a type without records: an empty ' +
+    'array (SOA: null) and a note; neither is an error. Query SRV by full name ' +
     '(_sip._tcp.example.com). Fails only when DNS servers fail (retried).',
   input: dnsLookupInput,
   output: dnsLookupOutput,

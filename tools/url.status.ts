@@ -50,11 +50,11 @@ export default defineTool({
   name: 'url.status',
   title: 'URL status',
   description:
-    'Checks whether a URL answers: sends a GET, reads only the status and headers, follows redirects (at most 10, ' +
-    'loops detected) unless follow_redirects is false, and reports the final status code, reason, headers, ' +
-    'redirect chain, timings and, for https, whether the certificate is valid (issuer, dates, days remaining). ' +
-    'timeout_ms (default 10000, max 30000) bounds the whole check. Unreachable, refused, DNS failure, timeout, ' +
-    'TLS failure or a private/loopback target give status_code 0 with the reason in status_text.',
+    'Checks whether a URL answers: a GET reading only the status and headers, following redirects (at most 10, ' +
+    'loops detected) unless follow_redirects is false; reports the final status, headers, redirect chain, ' +
+    'timings and, for https, certificate validity and expiry. timeout_ms (default 10000, max 30000) bounds the ' +
+    'whole check. Any failure (refused, DNS, timeout, TLS, private target) gives status_code 0 with the reason ' +
+    'in status_text.',
   input,
   output,
   price: '0.001',
