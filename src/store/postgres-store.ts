@@ -11,6 +11,7 @@ import { PostgresNotifier, channelName } from './postgres-notifier.js';
 import { clientConfig, createPool, inTransaction, migrate, Rollback, type PostgresConnectionOptions, type Queryable } from './postgres-pool.js';
 import { countsOf } from './batch-counts.js';
 import { type BatchRecord, toBatch } from './batch-rows.js';
+import { type PurchaseRecordOf, toPurchaseRow } from './purchase-rows.js';
 import type {
   ApiKeyRow,
   BatchCounts,
@@ -93,21 +94,8 @@ function toTask(r: TaskRecord): TaskRow {
   };
 }
 
-interface PurchaseRecord {
-  id: string;
-  kind: KeyPurchaseRow['kind'];
-  key_id: string | null;
-  wallet: string;
-  micros: number;
-  status: KeyPurchaseRow['status'];
-  payment: Record<string, unknown>;
-  created_at: number;
-  settled_at: number | null;
-}
-
-function toPurchase(r: PurchaseRecord): KeyPurchaseRow {
-  return { id: r.id, kind: r.kind, keyId: r.key_id, wallet: r.wallet, micros: r.micros, status: r.status, payment: r.payment, createdAt: r.created_at, settledAt: r.settled_at };
-}
+type PurchaseRecord = PurchaseRecordOf<Record<string, unknown>>;
+const toPurchase = (r: PurchaseRecord): KeyPurchaseRow => toPurchaseRow(r, r.payment);
 
 function toKey(r: KeyRecord): ApiKeyRow {
   return { id: r.id, prefix: r.prefix, label: r.label, balanceMicros: r.balance_micros, createdAt: r.created_at, revokedAt: r.revoked_at };
@@ -143,6 +131,16 @@ function REFUND_CTES(source: string, when: string, nowParam: string): string {
     FROM (SELECT key_id, SUM(delta_micros) AS total FROM refunded GROUP BY key_id) r
     WHERE k.id = r.key_id
   )`;
+}
+
+/** Cancels (and refunds) the pending tasks matching `column = $2` at time $1, returning them. */
+function cancelPendingSql(column: 'id' | 'batch_id'): string {
+  return `WITH cancelled AS (
+     UPDATE tasks SET status = 'cancelled', error = 'Cancelled before it started.', error_kind = 'cancelled', finished_at = $1
+     WHERE ${column} = $2 AND status = 'pending'
+     RETURNING *
+   ), ${REFUND_CTES('cancelled', 'true', '$1')}
+   SELECT * FROM cancelled`;
 }
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
@@ -401,12 +399,7 @@ export class PostgresStore implements TaskStore {
   async requestCancel(id: string, now: number): Promise<TaskRow | null> {
     const outcome = await inTransaction(this.pool, async (tx) => {
       const pending = await tx.query<TaskRecord>(
-        `WITH cancelled AS (
-           UPDATE tasks SET status = 'cancelled', error = 'Cancelled before it started.', error_kind = 'cancelled', finished_at = $1
-           WHERE id = $2 AND status = 'pending'
-           RETURNING *
-         ), ${REFUND_CTES('cancelled', 'true', '$1')}
-         SELECT * FROM cancelled`,
+        cancelPendingSql('id'),
         [now, id],
       );
       if (pending.rows[0]) return { cancelled: pending.rows[0] };
@@ -609,12 +602,7 @@ export class PostgresStore implements TaskStore {
   async cancelBatch(id: string, now: number): Promise<TaskRow[]> {
     const rows = await inTransaction(this.pool, async (tx) => {
       const cancelled = await tx.query<TaskRecord>(
-        `WITH cancelled AS (
-           UPDATE tasks SET status = 'cancelled', error = 'Cancelled before it started.', error_kind = 'cancelled', finished_at = $1
-           WHERE batch_id = $2 AND status = 'pending'
-           RETURNING *
-         ), ${REFUND_CTES('cancelled', 'true', '$1')}
-         SELECT * FROM cancelled`,
+        cancelPendingSql('batch_id'),
         [now, id],
       );
       await tx.query("UPDATE tasks SET cancel_requested = true WHERE batch_id = $1 AND status = 'running'", [id]);

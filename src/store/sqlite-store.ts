@@ -6,6 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { countsOf } from './batch-counts.js';
 import { type BatchRecord, toBatch } from './batch-rows.js';
+import { type PurchaseRecordOf, toPurchaseRow } from './purchase-rows.js';
 import { listTasksSql, toUsageRow, usageSql } from './caller-queries.js';
 import { loadMigrations } from './migrations.js';
 import type {
@@ -90,31 +91,8 @@ function toTask(r: TaskRecord): TaskRow {
   };
 }
 
-interface PurchaseRecord {
-  id: string;
-  kind: KeyPurchaseRow['kind'];
-  key_id: string | null;
-  wallet: string;
-  micros: number;
-  status: KeyPurchaseRow['status'];
-  payment: string;
-  created_at: number;
-  settled_at: number | null;
-}
-
-function toPurchase(r: PurchaseRecord): KeyPurchaseRow {
-  return {
-    id: r.id,
-    kind: r.kind,
-    keyId: r.key_id,
-    wallet: r.wallet,
-    micros: r.micros,
-    status: r.status,
-    payment: JSON.parse(r.payment) as Record<string, unknown>,
-    createdAt: r.created_at,
-    settledAt: r.settled_at,
-  };
-}
+type PurchaseRecord = PurchaseRecordOf<string>;
+const toPurchase = (r: PurchaseRecord): KeyPurchaseRow => toPurchaseRow(r, JSON.parse(r.payment) as Record<string, unknown>);
 
 function toKey(r: KeyRecord): ApiKeyRow {
   return { id: r.id, prefix: r.prefix, label: r.label, balanceMicros: r.balance_micros, createdAt: r.created_at, revokedAt: r.revoked_at };
