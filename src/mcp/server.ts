@@ -30,7 +30,7 @@ import type { Engine } from '../engine/engine.js';
 import { isTerminal } from '../engine/task-view.js';
 import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/registry.js';
-import type { ArtifactStore } from '../storage/artifact-store.js';
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { TaskRow } from '../store/port.js';
 import { VERSION } from '../version.js';
 import { ARTIFACT_TEMPLATE, listArtifactResources, readArtifactResource } from './artifacts.js';
