@@ -3,7 +3,7 @@
 // (dns_lookup).
 import type { Message } from '@a2a-js/sdk';
 import type { ToolRegistry } from '../registry/registry.js';
-import { mcpNameIndex } from '../mcp/tool-names.js';
+import { mcpNameIndex } from '../registry/tool-names.js';
 
 export interface ToolCall {
   tool: string;

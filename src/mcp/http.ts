@@ -16,10 +16,10 @@ import { toAppError } from '../web/errors.js';
 import { applyRateLimit, RateLimiter } from '../web/rate-limit.js';
 import type { Runtime } from '../runtime.js';
 import { artifactStoreService } from '../artifacts/service.js';
-import { keyCaller, localCaller, type Caller } from './caller.js';
+import { keyCaller, localCaller, type Caller } from '../web/caller.js';
 import { InFlightCalls } from './in-flight.js';
 import { buildMcpServer } from './server.js';
-import { resolveToolNames } from './tool-names.js';
+import { resolveToolNames } from '../registry/tool-names.js';
 import { allowedHostnames, isAllowedHost, isAllowedOrigin, isLoopback } from './http-guards.js';
 
 /** JSON-RPC "server error" code used for transport-level refusals (auth, host, size). */

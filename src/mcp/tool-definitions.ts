@@ -4,7 +4,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import { leanSchema } from './lean-schema.js';
-import { mcpToolName } from './tool-names.js';
+import { mcpToolName } from '../registry/tool-names.js';
 
 /** _meta key carrying the dotted tool name (dns.lookup) on each tool. */
 export const TOOL_META_KEY = 'agent-utility/tool';

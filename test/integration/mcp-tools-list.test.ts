@@ -4,7 +4,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localCaller } from '../../src/mcp/caller.js';
+import { localCaller } from '../../src/web/caller.js';
 import { buildMcpServer } from '../../src/mcp/server.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { artifactStoreService } from '../../src/artifacts/service.js';

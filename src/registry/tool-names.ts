@@ -1,6 +1,6 @@
 // MCP tool names use underscores (dns_lookup): several clients' model APIs reject dots in function names.
 // The dotted name (dns.lookup) stays the real identity; this module maps between the two.
-import type { ToolRegistry } from '../registry/registry.js';
+import type { ToolRegistry } from './registry.js';
 
 export function mcpToolName(specName: string): string {
   return specName.replace(/\./g, '_');
