@@ -57,16 +57,25 @@ export function collectLinks(max: number): RawLink[] {
 
 export type SelectorOutcome = { key: string; texts: string[] } | { key: string; error: string };
 
-/** The trimmed rendered text of every element each selector matches (at most `maxPerKey`). */
-export function scrapeSelectors({ select, maxPerKey }: { select: [string, string][]; maxPerKey: number }): SelectorOutcome[] {
-  return select.map(([key, selector]) => {
+/**
+ * For each [key, selector, attr]: the trimmed rendered text of every element the selector matches, or with
+ * an attribute name the attribute's value as written (elements without it are skipped); at most `maxPerKey`.
+ */
+export function scrapeSelectors({ select, maxPerKey }: { select: [string, string, string | null][]; maxPerKey: number }): SelectorOutcome[] {
+  return select.map(([key, selector, attr]) => {
     let found: Element[];
     try {
-      found = Array.from(document.querySelectorAll(selector)).slice(0, maxPerKey);
+      found = Array.from(document.querySelectorAll(selector));
     } catch (err) {
       return { key, error: (err as Error).message };
     }
-    return { key, texts: found.map((el) => ((el instanceof HTMLElement ? el.innerText : el.textContent) ?? '').trim()) };
+    const texts: string[] = [];
+    for (const el of found) {
+      if (texts.length >= maxPerKey) break;
+      if (attr === null) texts.push(((el instanceof HTMLElement ? el.innerText : el.textContent) ?? '').trim());
+      else if (el.hasAttribute(attr)) texts.push(el.getAttribute(attr) ?? '');
+    }
+    return { key, texts };
   });
 }
 
@@ -75,4 +84,20 @@ export function documentHeight(): number {
   const d = document.documentElement;
   const b = document.body;
   return Math.max(d.scrollHeight, d.offsetHeight, b?.scrollHeight ?? 0, b?.offsetHeight ?? 0);
+}
+
+/** Resolves true at the next DOM change, or false when none happens within `timeoutMs`. */
+export function nextMutation(timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve(true);
+    });
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const timer = setTimeout(() => {
+      observer.disconnect();
+      resolve(false);
+    }, timeoutMs);
+  });
 }
