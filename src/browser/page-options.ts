@@ -157,7 +157,11 @@ export function contextOptionsFor(v: PageOptions, viewport: { width: number; hei
   }
   if (v.user_agent !== undefined) opts.userAgent = v.user_agent;
   if (!v.javascript) opts.javaScriptEnabled = false;
-  if (v.headers && Object.keys(v.headers).length > 0) opts.extraHTTPHeaders = v.headers;
+  if (v.headers && Object.keys(v.headers).length > 0) {
+    opts.extraHTTPHeaders = v.headers;
+    // The context's locale would set Accept-Language over the caller's; without one the header goes as given.
+    if (Object.keys(v.headers).some((name) => name.toLowerCase() === 'accept-language')) opts.locale = undefined;
+  }
   const needsOwn = Object.keys(opts).length > 0 || (v.cookies?.length ?? 0) > 0 || (v.block?.length ?? 0) > 0;
   return needsOwn ? opts : undefined;
 }
