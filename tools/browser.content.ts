@@ -11,7 +11,7 @@ export default defineBrowserTool({
   name: 'browser.content',
   title: 'Rendered HTML of a web page',
   description:
-    'Loads a web page in headless Chromium (scripts run) and returns the live DOM as HTML (up to 10 MB), title, bytes, final_url and status_code. ' +
+    'Loads a web page in headless Chromium (scripts run) and returns the live DOM as HTML (up to 10 MB) and its title. ' +
     PAGE_OPTIONS_REF,
   input: z.strictObject({ url: pageUrlInput, wait: waitInput, ...pageOptionsShape }).superRefine(pageOptionsRefine),
   output: z.object({

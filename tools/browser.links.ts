@@ -12,11 +12,11 @@ export default defineBrowserTool({
   title: 'Links of a web page',
   description:
     'Loads a web page in headless Chromium (scripts run) and lists its http(s) links as absolute URLs with text, in page order, de-duplicated, without fragments, in-page anchors or other schemes. ' +
-    'filter: all (default), internal (same registrable domain as the final page, e.g. www. and blog.example.com) or external. At most 5000. Also final_url, status_code. ' +
+    'filter: all (default), internal (same registrable domain as the final page, e.g. www. and blog.example.com) or external. At most 5000. ' +
     PAGE_OPTIONS_REF,
   input: z.strictObject({
     url: pageUrlInput,
-    filter: z.enum(['all', 'internal', 'external']).default('all').describe('all, internal (same registrable domain as the page) or external. Default all.'),
+    filter: z.enum(['all', 'internal', 'external']).default('all').describe('Default all.'),
     wait: waitInput,
     ...pageOptionsShape,
   })

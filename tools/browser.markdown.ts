@@ -12,8 +12,8 @@ export default defineBrowserTool({
   name: 'browser.markdown',
   title: 'Web page as Markdown',
   description:
-    "Loads a web page in headless Chromium (scripts run) and returns it as Markdown. content 'main' (default): the article only (news, blog, docs, forum post, product), without navigation, comments, share bars, related links or cookie banners; a page without an article gives its body without that chrome. 'full': the whole visible page. " +
-    'Headings, GFM tables, fenced code with language, nested lists, quotes, images with alt, absolute links. Also title, source, bytes, final_url, status_code. ' +
+    "Loads a web page in headless Chromium (scripts run) and returns it as Markdown. content 'main' (default): the article only (news, blog, docs, forum post, product), without navigation, comments, share bars, related links or cookie banners; a page without one gives its body without that chrome. 'full': the whole visible page. " +
+    'GFM tables, fenced code with language, nested lists, images with alt, absolute links. Also title, source, bytes. ' +
     PAGE_OPTIONS_REF,
   input: z.strictObject({
     url: pageUrlInput,
@@ -21,7 +21,7 @@ export default defineBrowserTool({
     content: z
       .enum(['main', 'full'])
       .default('main')
-      .describe("'main' (default): the article or main content only; 'full': the whole visible page."),
+      .describe("'main' (default): the article only; 'full': the whole visible page."),
     ...pageOptionsShape,
   })
     .superRefine(pageOptionsRefine),

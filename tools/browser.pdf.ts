@@ -33,25 +33,25 @@ const input = z
     url: pageUrlInput.optional(),
     html: htmlInput.optional(),
     size: z.enum(['letter', 'a4', 'legal', 'a3', 'a5']).default('letter').describe('Paper size. Default letter.'),
-    landscape: z.boolean().default(false).describe('Landscape orientation. Default false.'),
+    landscape: z.boolean().default(false).describe('Default false.'),
     margins: z
       .string()
       .max(16)
       .default('0.5in')
       .refine((s) => LENGTH.test(s.trim()), { message: 'must be a CSS length such as 0.5in, 10mm, 1cm, 36pt or 48px' })
       .refine((s) => !(marginInches(s) > 2), { message: 'must be at most 2 inches' })
-      .describe('Margin on all four sides as a CSS length (px, in, cm, mm, pt, pc; at most 2in). Default 0.5in.'),
-    background: z.boolean().default(true).describe('Print background colours and images. Default true.'),
+      .describe('Margin on all sides, a CSS length (px, in, cm, mm, pt, pc; max 2in). Default 0.5in.'),
+    background: z.boolean().default(true).describe('Print backgrounds. Default true.'),
     header_html: z
       .string()
       .max(TEMPLATE_MAX)
       .optional()
-      .describe('HTML atop each page; elements of class pageNumber, totalPages, date, title, url are filled in. Needs margin room.'),
+      .describe('HTML atop each page; class pageNumber, totalPages, date, title, url elements are filled.'),
     footer_html: z.string().max(TEMPLATE_MAX).optional().describe('Like header_html, at the bottom.'),
     page_ranges: z
       .string()
       .max(200)
-      .regex(PAGE_RANGES, 'must be pages and ranges such as "1-5, 8"')
+      .refine((s) => PAGE_RANGES.test(s), { message: 'must be pages and ranges such as "1-5, 8"' })
       .optional()
       .describe('Pages to print, e.g. "1-5, 8". Default all.'),
     scale: z.number().min(0.1).max(2).default(1).describe('0.1-2. Default 1.'),
@@ -74,7 +74,7 @@ export default defineBrowserTool({
   title: 'Print a web page to PDF',
   description:
     'Renders a web page (url) or HTML (html; exactly one) in headless Chromium and prints it to PDF (print styles); returns a signed link valid 24 h and the page count. ' +
-    'size letter/a4/legal/a3/a5, landscape, one CSS margin (default 0.5in), backgrounds on; header_html/footer_html fill pageNumber/totalPages spans. ' +
+    'header_html/footer_html fill pageNumber/totalPages spans. ' +
     PAGE_OPTIONS_REF,
   input,
   output,

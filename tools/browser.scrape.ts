@@ -16,7 +16,10 @@ const selection = z.union([
   z.string(),
   z.strictObject({
     selector: z.string(),
-    attr: z.string().regex(ATTRIBUTE_NAME, 'must be an attribute name such as href').optional(),
+    attr: z
+      .string()
+      .refine((s) => ATTRIBUTE_NAME.test(s), { message: 'must be an attribute name such as href' })
+      .optional(),
     all: z.boolean().optional(),
   }),
 ]);
@@ -40,7 +43,7 @@ const input = z
         }
       })
       .describe(
-        'Result name to CSS selector, or to {selector, attr, all}; e.g. {"title": "h1", "links": {"selector": "a", "attr": "href", "all": true}}. At most 50.',
+        'Name to CSS selector or {selector, attr, all}, e.g. {"h": "h1", "links": {"selector": "a", "attr": "href", "all": true}}. At most 50.',
       ),
     wait: waitInput,
     ...pageOptionsShape,
@@ -64,7 +67,7 @@ export default defineBrowserTool({
   title: 'Text of elements picked by CSS selectors',
   description:
     'Loads a web page in headless Chromium (scripts run); for each name in select, the trimmed text (or attr value) of what its CSS selector matches: ' +
-    'a string for one match, an array (document order, max 1000) for several, null for none; all: true always an array, false the first. Also final_url, status_code. ' +
+    'a string for one match, an array (document order, max 1000) for several, null for none; all: true always an array, false the first. ' +
     PAGE_OPTIONS_REF,
   input,
   output: z

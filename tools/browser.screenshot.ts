@@ -17,12 +17,12 @@ const input = z
   .strictObject({
     url: pageUrlInput.optional(),
     html: htmlInput.optional(),
-    width: z.number().int().min(100).max(3840).default(1280).describe('Viewport width in CSS pixels, 100-3840. Default 1280.'),
-    height: z.number().int().min(100).max(2160).default(800).describe('Viewport height in CSS pixels, 100-2160. Default 800.'),
-    full_page: z.boolean().default(false).describe('Capture the whole page height (cut at 16384 px) instead of the viewport. Default false.'),
-    format: z.enum(['png', 'jpeg', 'webp']).default('png').describe('Image format. Default png.'),
-    quality: z.number().int().min(1).max(100).optional().describe('1-100, jpeg and webp only. Default 80.'),
-    transparent: z.boolean().default(false).describe('Transparent background where the page sets none; png only. Default false.'),
+    width: z.number().int().min(100).max(3840).default(1280).describe('Viewport width, CSS px. Default 1280.'),
+    height: z.number().int().min(100).max(2160).default(800).describe('Viewport height, CSS px. Default 800.'),
+    full_page: z.boolean().default(false).describe('Whole page height (max 16384 px). Default false.'),
+    format: z.enum(['png', 'jpeg', 'webp']).default('png').describe('Default png.'),
+    quality: z.number().int().min(1).max(100).optional().describe('jpeg/webp only. Default 80.'),
+    transparent: z.boolean().default(false).describe('Where the page sets no background; png only. Default false.'),
     selector: z
       .string()
       .min(1)
@@ -32,7 +32,7 @@ const input = z
         if (problem) ctx.addIssue({ code: 'custom', message: problem });
       })
       .optional()
-      .describe('Capture the first element matching this CSS selector.'),
+      .describe('CSS selector of the element to capture.'),
     clip: z
       .strictObject({
         x: z.number().min(0).max(MAX_CAPTURE_HEIGHT),
@@ -71,8 +71,7 @@ export default defineBrowserTool({
   title: 'Screenshot a web page',
   description:
     'Renders a web page (url) or HTML (html; exactly one) in headless Chromium; returns a signed image link valid 24 h. ' +
-    'Viewport in CSS px (default 1280x800); full_page: whole height (max 16384 px); selector: one element; clip {x, y, width, height}: a rectangle. ' +
-    'png (optionally transparent), jpeg or webp (quality 1-100, default 80). Pixels = CSS px x device scale. blank: true if still one colour after waiting for scripts. ' +
+    'selector: one element; clip {x, y, width, height}: a rectangle (CSS px). Pixels = CSS px x device scale. blank: true if still one colour after waiting for scripts. ' +
     PAGE_OPTIONS_DOC,
   input,
   output,

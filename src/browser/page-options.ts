@@ -102,12 +102,12 @@ export const pageOptionsShape = {
 
 /** One sentence documenting the shared controls with their defaults (in each browser tool's description). */
 export const PAGE_OPTIONS_DOC =
-  'Page options: wait_for (CSS selector to await), delay_ms (0-10000, default 0), timeout_ms (default the tool limit), headers (no Host, hop-by-hop, Proxy-*), ' +
+  'Page options: wait (load default, dom, idle: network quiet 0.5 s), wait_for (CSS selector to await), delay_ms (0-10000, default 0), timeout_ms (default tool limit), headers (no Host, hop-by-hop, Proxy-*), ' +
   'cookies [{name, value, domain|url, path, secure, http_only}], user_agent, device (Playwright name, e.g. "iPhone 13") or device_scale_factor (1-4, default 1) + mobile (default false), ' +
-  'block [image, media, font, stylesheet], javascript (default true), cache_ttl_s (0-3600, default 0: reuse an identical result, marked cached: true). Pages reach only public addresses.';
+  'block [image, media, font, stylesheet], javascript (default true), cache_ttl_s (0-3600, default 0: reuse an identical result, marked cached). Public addresses only.';
 
 /** What the other browser tools say instead of repeating PAGE_OPTIONS_DOC (tools/list is sent on every turn). */
-export const PAGE_OPTIONS_REF = "Takes browser.screenshot's page options; public addresses only.";
+export const PAGE_OPTIONS_REF = 'Page options as in browser.screenshot; public addresses only.';
 
 export interface PageOptions {
   url?: string | undefined;
