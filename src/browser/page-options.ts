@@ -82,7 +82,12 @@ export const pageOptionsShape = {
     .describe('Extra request headers (no Host, hop-by-hop or Proxy-* headers).')
     .meta(compact),
   cookies: z.array(cookieInput).max(50).optional().describe('Cookies to set before loading: name, value, domain or url, path, secure, http_only.').meta(compact),
-  user_agent: z.string().min(1).max(512).optional().describe('User-Agent string.').meta(compact),
+  user_agent: z
+    .string()
+    .min(1)
+    .max(512)
+    .refine((ua) => !/[\r\n\0]/.test(ua), { message: 'must not contain line breaks or NUL' })
+    .optional().describe('User-Agent string.').meta(compact),
   device: z
     .string()
     .min(1)

@@ -257,6 +257,7 @@ describe('validation of the shared options', () => {
     [{ cookies: [{ name: 'a', value: 'x', domain: 'example.com', url: 'https://example.com/' }] }, /cookies/],
     [{ wait_for: 'div[' }, /wait_for/],
     [{ headers: { 'X-Ok': 'a\r\nInjected: 1' } }, /headers/],
+    [{ user_agent: 'UA\r\nInjected: 1' }, /user_agent/],
   ])('refuses %j', (extra, field) => {
     expect(() => parseOrInvalid(content.input, { url: 'https://example.com/', ...extra })).toThrow(field);
   });
