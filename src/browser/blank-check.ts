@@ -1,10 +1,11 @@
 // Blank-page safety for screenshots: pages that draw their content with scripts after `load` are often
-// still empty when captured. A small, cheap capture of the viewport is checked for near-uniform colour;
+// still empty when captured. Visible text or images in the viewport settle it at once (one cheap DOM
+// query); otherwise a small capture of the viewport is checked for near-uniform colour;
 // while it is blank and the DOM keeps changing, we wait for the changes to settle and look again, within
 // the task's budget. A page that stays blank is reported as such (blank: true) instead of as a success.
 import type { Page } from 'playwright-core';
 import type { RenderBudget } from './navigate.js';
-import { nextMutation } from './page-scripts.js';
+import { nextMutation, viewportHasContent } from './page-scripts.js';
 import { decodePng, type Pixels } from './png-pixels.js';
 
 /** The probe is captured at this fraction of the viewport's CSS size (a 1280×800 page → 320×200). */
@@ -49,8 +50,12 @@ export function isNearUniform(pixels: Pixels): boolean {
   return true;
 }
 
-/** A small capture of the viewport through the DevTools protocol (no full-size encode). */
+/**
+ * Visible text or images mean not blank; only without them is a small capture of the viewport taken
+ * through the DevTools protocol (a capture costs about half a screenshot) and its colours checked.
+ */
 async function viewportLooksBlank(page: Page): Promise<boolean> {
+  if (await page.evaluate(viewportHasContent)) return false;
   const size = page.viewportSize() ?? { width: 1280, height: 800 };
   const cdp = await page.context().newCDPSession(page);
   try {
@@ -58,6 +63,7 @@ async function viewportLooksBlank(page: Page): Promise<boolean> {
       format: 'png',
       clip: { x: 0, y: 0, width: size.width, height: size.height, scale: PROBE_SCALE },
       captureBeyondViewport: false,
+      optimizeForSpeed: true,
     });
     return isNearUniform(decodePng(Buffer.from(data, 'base64')));
   } finally {

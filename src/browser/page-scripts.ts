@@ -101,3 +101,33 @@ export function nextMutation(timeoutMs: number): Promise<boolean> {
     }, timeoutMs);
   });
 }
+
+/**
+ * True when the viewport visibly shows text or a replaced element (image, canvas, video, form control…):
+ * such a page is not blank, and the pixel check can be skipped. False means "look at the pixels".
+ */
+export function viewportHasContent(): boolean {
+  const vw = innerWidth;
+  const vh = innerHeight;
+  const inView = (r: DOMRect) => r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
+  const visible = (el: Element | null) => {
+    if (!el) return false;
+    const s = getComputedStyle(el);
+    return s.visibility !== 'hidden' && s.opacity !== '0';
+  };
+  const root = document.body ?? document.documentElement;
+  if (!root) return false;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  let checked = 0;
+  for (let node = walker.nextNode(); node && checked < 2000; node = walker.nextNode()) {
+    if (!node.textContent?.trim()) continue;
+    checked++;
+    range.selectNodeContents(node);
+    if (Array.from(range.getClientRects()).some(inView) && visible(node.parentElement)) return true;
+  }
+  for (const el of Array.from(root.querySelectorAll('img, svg, canvas, video, iframe, embed, object, input, button, textarea, select')).slice(0, 2000)) {
+    if (inView(el.getBoundingClientRect()) && visible(el)) return true;
+  }
+  return false;
+}
