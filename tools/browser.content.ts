@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ToolError } from '../src/errors.js';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
+import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 
 /** Larger rendered documents are refused rather than truncated (a cut document is not the page). */
 const MAX_HTML_BYTES = 10_000_000;
@@ -10,23 +11,25 @@ export default defineBrowserTool({
   name: 'browser.content',
   title: 'Rendered HTML of a web page',
   description:
-    'Loads a web page in headless Chromium, lets its scripts run, and returns the resulting HTML (the live DOM serialised, up to 10 MB), the page title and the HTML size in bytes. ' +
-    'wait chooses when to take it: load (default), dom or idle. Pages may only reach public addresses.',
-  input: z.strictObject({ url: pageUrlInput, wait: waitInput }),
+    'Loads a web page in headless Chromium (scripts run) and returns the live DOM as HTML (up to 10 MB) and its title. ' +
+    PAGE_OPTIONS_REF,
+  input: z.strictObject({ url: pageUrlInput, wait: waitInput, ...pageOptionsShape }).superRefine(pageOptionsRefine),
   output: z.object({
     html: z.string().describe('The rendered document as HTML.'),
     title: z.string().describe('The page title ("" if none).'),
     bytes: z.number().int().describe('Size of html in bytes (UTF-8).'),
+    ...documentShape,
+    ...cachedShape,
   }),
   price: '0.003',
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/', wait: 'load' },
-  async render(page) {
+  async render(page, _input, { opened }) {
     const html = await page.content();
     const bytes = Buffer.byteLength(html);
     if (bytes > MAX_HTML_BYTES) throw new ToolError(`The rendered page is ${bytes} bytes of HTML, more than the ${MAX_HTML_BYTES}-byte limit.`, 'input');
-    return { html, title: await page.title(), bytes };
+    return { html, title: await page.title(), bytes, final_url: opened.url, status_code: opened.status };
   },
 });

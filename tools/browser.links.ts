@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
+import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { selectLinks } from '../src/browser/links.js';
 import { collectLinks } from '../src/browser/page-scripts.js';
 
@@ -10,16 +11,21 @@ export default defineBrowserTool({
   name: 'browser.links',
   title: 'Links of a web page',
   description:
-    'Loads a web page in headless Chromium (scripts run) and lists its http(s) links as absolute URLs with their text, in page order, de-duplicated, fragments removed; ' +
-    'in-page #anchors, javascript:, mailto: and other schemes are left out. filter: all (default), internal (same registrable domain as the page after redirects, e.g. www.example.com and blog.example.com) or external. At most 5000.',
+    'Loads a web page in headless Chromium (scripts run) and lists its http(s) links as absolute URLs with text, in page order, de-duplicated, without fragments, in-page anchors or other schemes. ' +
+    'filter: all (default), internal (same registrable domain as the final page, e.g. www. and blog.example.com) or external. At most 5000. ' +
+    PAGE_OPTIONS_REF,
   input: z.strictObject({
     url: pageUrlInput,
-    filter: z.enum(['all', 'internal', 'external']).default('all').describe('all, internal (same registrable domain as the page) or external. Default all.'),
+    filter: z.enum(['all', 'internal', 'external']).default('all').describe('Default all.'),
     wait: waitInput,
-  }),
+    ...pageOptionsShape,
+  })
+    .superRefine(pageOptionsRefine),
   output: z.object({
     count: z.number().int().describe('Number of links returned.'),
     links: z.array(z.object({ url: z.string().describe('Absolute URL.'), text: z.string().describe('Link text ("" if none).') })),
+    ...documentShape,
+    ...cachedShape,
   }),
   price: '0.003',
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
@@ -29,6 +35,6 @@ export default defineBrowserTool({
   async render(page, i, { opened }) {
     const raw = await page.evaluate(collectLinks, MAX_LINKS * 4);
     const links = selectLinks(raw, opened.url, i.filter).slice(0, MAX_LINKS);
-    return { count: links.length, links };
+    return { count: links.length, links, final_url: opened.url, status_code: opened.status };
   },
 });

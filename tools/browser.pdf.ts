@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ToolError } from '../src/errors.js';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
+import { cachedShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { pdfPageCount } from '../src/browser/pdf-pages.js';
 import { artifactLinkShape, publishArtifact } from '../src/artifacts/publish.js';
 
@@ -9,6 +10,11 @@ const FORMATS = { letter: 'Letter', a4: 'A4', legal: 'Legal', a3: 'A3', a5: 'A5'
 // Chromium takes px, in, cm and mm; pt and pc are converted. At most 2 inches so some page remains.
 const LENGTH = /^(\d{1,4}(?:\.\d{1,4})?)(px|in|cm|mm|pt|pc)?$/;
 const PER_INCH = { px: 96, in: 1, cm: 2.54, mm: 25.4, pt: 72, pc: 6 } as const;
+// "1-5, 8, 11-13": pages and ranges, 1-based.
+const PAGE_RANGES = /^\s*\d{1,5}(\s*-\s*\d{1,5})?(\s*,\s*\d{1,5}(\s*-\s*\d{1,5})?)*\s*$/;
+// Chromium prints its own date and title when one of the two is missing: an empty one replaces it.
+const EMPTY_TEMPLATE = '<span></span>';
+const TEMPLATE_MAX = 20_000;
 
 function marginLength(css: string): string {
   const m = LENGTH.exec(css.trim())!;
@@ -27,32 +33,49 @@ const input = z
     url: pageUrlInput.optional(),
     html: htmlInput.optional(),
     size: z.enum(['letter', 'a4', 'legal', 'a3', 'a5']).default('letter').describe('Paper size. Default letter.'),
-    landscape: z.boolean().default(false).describe('Landscape orientation. Default false.'),
+    landscape: z.boolean().default(false).describe('Default false.'),
     margins: z
       .string()
       .max(16)
       .default('0.5in')
       .refine((s) => LENGTH.test(s.trim()), { message: 'must be a CSS length such as 0.5in, 10mm, 1cm, 36pt or 48px' })
       .refine((s) => !(marginInches(s) > 2), { message: 'must be at most 2 inches' })
-      .describe('Margin on all four sides as a CSS length (px, in, cm, mm, pt, pc; at most 2in). Default 0.5in.'),
-    background: z.boolean().default(true).describe('Print background colours and images. Default true.'),
+      .describe('Margin on all sides, a CSS length (px, in, cm, mm, pt, pc; max 2in). Default 0.5in.'),
+    background: z.boolean().default(true).describe('Print backgrounds. Default true.'),
+    header_html: z
+      .string()
+      .max(TEMPLATE_MAX)
+      .optional()
+      .describe('HTML atop each page; class pageNumber, totalPages, date, title, url elements are filled.'),
+    footer_html: z.string().max(TEMPLATE_MAX).optional().describe('Like header_html, at the bottom.'),
+    page_ranges: z
+      .string()
+      .max(200)
+      .refine((s) => PAGE_RANGES.test(s), { message: 'must be pages and ranges such as "1-5, 8"' })
+      .optional()
+      .describe('Pages to print, e.g. "1-5, 8". Default all.'),
+    scale: z.number().min(0.1).max(2).default(1).describe('0.1-2. Default 1.'),
+    prefer_css_page_size: z.boolean().default(false).describe('CSS @page size wins over size. Default false.'),
     wait: waitInput,
+    ...pageOptionsShape,
   })
-  .superRefine(exactlyOneSource);
+  .superRefine(exactlyOneSource)
+  .superRefine(pageOptionsRefine);
 
 const output = z.object({
   ...artifactLinkShape,
   pages: z.number().int().describe('Number of pages in the PDF.'),
   bytes: z.number().int().describe('PDF size in bytes.'),
+  ...cachedShape,
 });
 
 export default defineBrowserTool({
   name: 'browser.pdf',
   title: 'Print a web page to PDF',
   description:
-    'Renders a web page (url) or an HTML document (html; give exactly one) in headless Chromium and prints it to PDF with print styles. ' +
-    'Paper size letter, a4, legal, a3 or a5, optional landscape, one margin for all sides as a CSS length (default 0.5in), backgrounds on by default. ' +
-    'Returns a signed link valid 24 hours and the real page count. Pages may only reach public addresses.',
+    'Renders a web page (url) or HTML (html; exactly one) in headless Chromium and prints it to PDF (print styles); returns a signed link valid 24 h and the page count. ' +
+    'header_html/footer_html fill pageNumber/totalPages spans. ' +
+    PAGE_OPTIONS_REF,
   input,
   output,
   price: '0.005',
@@ -62,12 +85,24 @@ export default defineBrowserTool({
   example: { url: 'https://example.com/', size: 'a4', margins: '0.5in' },
   async render(page, i, { ctx, stage }) {
     const margin = marginLength(i.margins);
-    const pdf = await page.pdf({
+    const pdf = await page
+      .pdf({
       format: FORMATS[i.size],
       landscape: i.landscape,
       printBackground: i.background,
       margin: { top: margin, right: margin, bottom: margin, left: margin },
-    });
+      scale: i.scale,
+      preferCSSPageSize: i.prefer_css_page_size,
+      ...(i.page_ranges !== undefined ? { pageRanges: i.page_ranges.replace(/\s+/g, '') } : {}),
+      ...(i.header_html !== undefined || i.footer_html !== undefined
+        ? { displayHeaderFooter: true, headerTemplate: i.header_html ?? EMPTY_TEMPLATE, footerTemplate: i.footer_html ?? EMPTY_TEMPLATE }
+        : {}),
+      })
+      .catch((err: unknown) => {
+        // Chromium refuses a range past the last page; that is the caller's to fix.
+        if (/page range/i.test((err as Error).message)) throw new ToolError(`page_ranges: "${i.page_ranges}" is outside the document's pages.`, 'input');
+        throw err;
+      });
     let pages: number;
     try {
       pages = await pdfPageCount(pdf);

@@ -3,50 +3,94 @@ import { ToolError } from '../src/errors.js';
 import { selectorProblem } from '../src/browser/css-selector.js';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
+import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { scrapeSelectors } from '../src/browser/page-scripts.js';
 
 const MAX_KEYS = 50;
 const MAX_MATCHES_PER_KEY = 1000;
+/** Result fields besides the caller's names: a name in select may not take them. */
+const RESERVED = new Set(['final_url', 'status_code', 'cached']);
+const ATTRIBUTE_NAME = /^[^\s"'>/=\0]{1,100}$/;
 
-const input = z.strictObject({
-  url: pageUrlInput,
-  select: z
-    .record(z.string().min(1).max(100), z.string())
-    .superRefine((select, ctx) => {
-      const keys = Object.keys(select);
-      if (keys.length === 0) ctx.addIssue({ code: 'custom', message: 'needs at least one name: CSS selector pair' });
-      if (keys.length > MAX_KEYS) ctx.addIssue({ code: 'custom', message: `takes at most ${MAX_KEYS} selectors` });
-      for (const key of keys) {
-        const problem = selectorProblem(select[key]!);
-        if (problem) ctx.addIssue({ code: 'custom', path: [key], message: `selector "${select[key]!.slice(0, 100)}" ${problem}` });
-      }
-    })
-    .describe('Map of result name to CSS selector, e.g. {"title": "h1", "prices": ".price"}. At most 50.'),
-  wait: waitInput,
-});
+const selection = z.union([
+  z.string(),
+  z.strictObject({
+    selector: z.string(),
+    attr: z
+      .string()
+      .refine((s) => ATTRIBUTE_NAME.test(s), { message: 'must be an attribute name such as href' })
+      .optional(),
+    all: z.boolean().optional(),
+  }),
+]);
+type Selection = z.output<typeof selection>;
+
+const input = z
+  .strictObject({
+    url: pageUrlInput,
+    select: z
+      .record(z.string().min(1).max(100), selection)
+      .superRefine((select, ctx) => {
+        const keys = Object.keys(select);
+        if (keys.length === 0) ctx.addIssue({ code: 'custom', message: 'needs at least one name: CSS selector pair' });
+        if (keys.length > MAX_KEYS) ctx.addIssue({ code: 'custom', message: `takes at most ${MAX_KEYS} selectors` });
+        for (const key of keys) {
+          if (RESERVED.has(key)) ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" is reserved for the page's details; choose another name` });
+          const s = select[key]!;
+          const css = typeof s === 'string' ? s : s.selector;
+          const problem = selectorProblem(css);
+          if (problem) ctx.addIssue({ code: 'custom', path: typeof s === 'string' ? [key] : [key, 'selector'], message: `selector "${css.slice(0, 100)}" ${problem}` });
+        }
+      })
+      .describe(
+        'Name to CSS selector or {selector, attr, all}, e.g. {"h": "h1", "links": {"selector": "a", "attr": "href", "all": true}}. At most 50.',
+      ),
+    wait: waitInput,
+    ...pageOptionsShape,
+  })
+  .superRefine(pageOptionsRefine);
 
 const value = z.union([z.string(), z.array(z.string()), z.null()]);
+
+function shape(texts: string[], all: boolean | undefined): string | string[] | null {
+  if (all === true) return texts;
+  if (all === false || texts.length <= 1) return texts[0] ?? null;
+  return texts;
+}
+
+function css(s: Selection): string {
+  return typeof s === 'string' ? s : s.selector;
+}
 
 export default defineBrowserTool({
   name: 'browser.scrape',
   title: 'Text of elements picked by CSS selectors',
   description:
-    'Loads a web page in headless Chromium (scripts run) and, for each name in select, returns the trimmed rendered text of the elements its CSS selector matches: ' +
-    'a string when exactly one element matches, an array of strings (document order, at most 1000) when several do, null when none does. Pages may only reach public addresses.',
+    'Loads a web page in headless Chromium (scripts run); for each name in select, the trimmed text (or attr value) of what its CSS selector matches: ' +
+    'a string for one match, an array (document order, max 1000) for several, null for none; all: true always an array, false the first. ' +
+    PAGE_OPTIONS_REF,
   input,
-  output: z.record(z.string(), value).describe('One entry per name in select: string (one match), array of strings (several), or null (none).'),
+  output: z
+    .object({ ...documentShape, ...cachedShape })
+    .catchall(value)
+    .describe('One entry per name in select: string (one match), array of strings (several), or null (none); plus final_url, status_code.'),
   price: '0.003',
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   timeoutMs: 60_000,
   concurrency: 8,
-  example: { url: 'https://example.com/', select: { title: 'h1', paragraphs: 'p' } },
-  async render(page, i) {
-    const outcomes = await page.evaluate(scrapeSelectors, { select: Object.entries(i.select), maxPerKey: MAX_MATCHES_PER_KEY });
+  example: { url: 'https://example.com/', select: { title: 'h1', paragraphs: 'p', links: { selector: 'a', attr: 'href', all: true } } },
+  async render(page, i, { opened }) {
+    const entries = Object.entries(i.select);
+    const outcomes = await page.evaluate(scrapeSelectors, {
+      select: entries.map(([key, s]): [string, string, string | null] => [key, css(s), typeof s === 'string' ? null : (s.attr ?? null)]),
+      maxPerKey: MAX_MATCHES_PER_KEY,
+    });
     const result: Record<string, string | string[] | null> = {};
     for (const o of outcomes) {
-      if ('error' in o) throw new ToolError(`select.${o.key}: the browser rejected the selector "${i.select[o.key]}" (${o.error})`, 'input');
-      result[o.key] = o.texts.length === 0 ? null : o.texts.length === 1 ? o.texts[0]! : o.texts;
+      const s = i.select[o.key]!;
+      if ('error' in o) throw new ToolError(`select.${o.key}: the browser rejected the selector "${css(s)}" (${o.error})`, 'input');
+      result[o.key] = shape(o.texts, typeof s === 'string' ? undefined : s.all);
     }
-    return result;
+    return { ...result, final_url: opened.url, status_code: opened.status } as { final_url: string; status_code: number | null } & Record<string, string | string[] | null>;
   },
 });

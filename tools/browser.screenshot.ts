@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { imageSize } from '../src/browser/image-size.js';
 import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
+import { waitWhileBlank } from '../src/browser/blank-check.js';
+import { selectorProblem, SELECTOR_MAX_LENGTH } from '../src/browser/css-selector.js';
+import { cachedShape, PAGE_OPTIONS_DOC,  pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { documentHeight } from '../src/browser/page-scripts.js';
+import { ToolError } from '../src/errors.js';
 import { artifactLinkShape, publishArtifact } from '../src/artifacts/publish.js';
 
 /** Chromium cannot capture taller images reliably; longer pages are cut at this height. */
@@ -13,18 +17,44 @@ const input = z
   .strictObject({
     url: pageUrlInput.optional(),
     html: htmlInput.optional(),
-    width: z.number().int().min(100).max(3840).default(1280).describe('Viewport width in CSS pixels, 100-3840. Default 1280.'),
-    height: z.number().int().min(100).max(2160).default(800).describe('Viewport height in CSS pixels, 100-2160. Default 800.'),
-    full_page: z.boolean().default(false).describe('Capture the whole page height (cut at 16384 px) instead of the viewport. Default false.'),
-    format: z.enum(['png', 'jpeg', 'webp']).default('png').describe('Image format. Default png.'),
-    quality: z.number().int().min(1).max(100).optional().describe('1-100, jpeg and webp only. Default 80.'),
-    transparent: z.boolean().default(false).describe('Transparent background where the page sets none; png only. Default false.'),
+    width: z.number().int().min(100).max(3840).default(1280).describe('Viewport width, CSS px. Default 1280.'),
+    height: z.number().int().min(100).max(2160).default(800).describe('Viewport height, CSS px. Default 800.'),
+    full_page: z.boolean().default(false).describe('Whole page height (max 16384 px). Default false.'),
+    format: z.enum(['png', 'jpeg', 'webp']).default('png').describe('Default png.'),
+    quality: z.number().int().min(1).max(100).optional().describe('jpeg/webp only. Default 80.'),
+    transparent: z.boolean().default(false).describe('Where the page sets no background; png only. Default false.'),
+    selector: z
+      .string()
+      .min(1)
+      .max(SELECTOR_MAX_LENGTH)
+      .superRefine((sel, ctx) => {
+        const problem = selectorProblem(sel);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional()
+      .describe('CSS selector of the element to capture.'),
+    clip: z
+      .strictObject({
+        x: z.number().min(0).max(MAX_CAPTURE_HEIGHT),
+        y: z.number().min(0).max(MAX_CAPTURE_HEIGHT),
+        width: z.number().min(1).max(MAX_CAPTURE_HEIGHT),
+        height: z.number().min(1).max(MAX_CAPTURE_HEIGHT),
+      })
+      .optional()
+      .describe('Capture this page rectangle {x, y, width, height} (CSS px).')
+      .meta({ 'x-compact': true }),
     wait: waitInput,
+    ...pageOptionsShape,
   })
   .superRefine(exactlyOneSource)
+  .superRefine(pageOptionsRefine)
   .superRefine((v, ctx) => {
     if (v.quality !== undefined && v.format === 'png') ctx.addIssue({ code: 'custom', path: ['quality'], message: 'applies to jpeg and webp only, not png' });
     if (v.transparent && v.format !== 'png') ctx.addIssue({ code: 'custom', path: ['transparent'], message: `is available for png only, not ${v.format}` });
+    if (v.selector !== undefined && v.clip !== undefined) ctx.addIssue({ code: 'custom', path: ['clip'], message: 'cannot be combined with selector' });
+    for (const field of ['selector', 'clip'] as const) {
+      if (v[field] !== undefined && v.full_page) ctx.addIssue({ code: 'custom', path: ['full_page'], message: `cannot be combined with ${field}` });
+    }
   });
 
 const output = z.object({
@@ -32,15 +62,17 @@ const output = z.object({
   width: z.number().int().describe('Image width in pixels.'),
   height: z.number().int().describe('Image height in pixels.'),
   bytes: z.number().int().describe('Image size in bytes.'),
+  blank: z.boolean().describe('true when the page still looked blank (one colour) after waiting for it to render.'),
+  ...cachedShape,
 });
 
 export default defineBrowserTool({
   name: 'browser.screenshot',
   title: 'Screenshot a web page',
   description:
-    'Renders a web page (url) or an HTML document (html; give exactly one) in headless Chromium and returns a signed link to the image, valid 24 hours. ' +
-    'Viewport in CSS px (default 1280x800); full_page captures the whole height (up to 16384 px). ' +
-    'Formats png (optionally transparent), jpeg or webp (quality 1-100, default 80). Pages may only reach public addresses.',
+    'Renders a web page (url) or HTML (html; exactly one) in headless Chromium; returns a signed image link valid 24 h. ' +
+    'selector: one element; clip {x, y, width, height}: a rectangle (CSS px). Pixels = CSS px x device scale. blank: true if still one colour after waiting for scripts. ' +
+    PAGE_OPTIONS_DOC,
   input,
   output,
   price: '0.005',
@@ -49,26 +81,42 @@ export default defineBrowserTool({
   concurrency: 8,
   example: { url: 'https://example.com/', width: 1280, height: 800, format: 'png' },
   viewport: (i) => ({ width: i.width, height: i.height }),
+  // A screenshot that stayed blank is not reused: the next request tries again.
+  cacheable: (out) => !out.blank,
   async render(page, i, { ctx, budget, stage }) {
-    let clip: { x: number; y: number; width: number; height: number } | undefined;
-    if (i.full_page) {
-      const height = await page.evaluate(documentHeight);
-      if (height > MAX_CAPTURE_HEIGHT) clip = { x: 0, y: 0, width: i.width, height: MAX_CAPTURE_HEIGHT };
-    }
-    const image = await page.screenshot({
+    let clip: { x: number; y: number; width: number; height: number } | undefined = i.clip;
+    const common = {
       type: i.format,
       ...(i.format === 'png' ? {} : { quality: i.quality ?? 80 }),
-      fullPage: i.full_page,
-      ...(clip ? { clip } : {}),
       omitBackground: i.transparent,
-      animations: 'disabled',
-      caret: 'hide',
-      scale: 'css',
-      timeout: budget.left(),
-    });
+      animations: 'disabled' as const,
+      caret: 'hide' as const,
+      // Device pixels: with a device scale factor above 1 the image is CSS px times that factor.
+      scale: 'device' as const,
+    };
+    let image: Buffer;
+    let blank = false;
+    if (i.selector !== undefined) {
+      const element = page.locator(i.selector).first();
+      try {
+        await element.waitFor({ state: 'visible', timeout: budget.forLoading(Number.POSITIVE_INFINITY) });
+      } catch (err) {
+        if ((err as Error).name !== 'TimeoutError') throw err;
+        throw new ToolError(`selector: no visible element matched "${i.selector.slice(0, 200)}".`, 'permanent');
+      }
+      image = await element.screenshot({ ...common, timeout: budget.left() });
+    } else {
+      if (clip === undefined) blank = await waitWhileBlank(page, budget, i.javascript);
+      if (i.full_page) {
+        const height = await page.evaluate(documentHeight);
+        const width = page.viewportSize()?.width ?? i.width;
+        if (height > MAX_CAPTURE_HEIGHT) clip = { x: 0, y: 0, width, height: MAX_CAPTURE_HEIGHT };
+      }
+      image = await page.screenshot({ ...common, fullPage: i.full_page, ...(clip ? { clip } : {}), timeout: budget.left() });
+    }
     const { width, height } = imageSize(image);
     stage('storing');
     const link = await publishArtifact(ctx, image, CONTENT_TYPES[i.format]);
-    return { ...link, width, height, bytes: image.byteLength };
+    return { ...link, width, height, bytes: image.byteLength, blank };
   },
 });

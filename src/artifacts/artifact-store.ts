@@ -19,11 +19,27 @@ export interface StoredArtifact {
   body: Buffer;
 }
 
+export interface PutOptions {
+  ttlMs?: number;
+  fileId?: string;
+}
+
+/** The id to store under: the caller's (checked) or a fresh one. */
+export function chosenFileId(opts: PutOptions, fresh: () => string): string {
+  if (opts.fileId === undefined) return fresh();
+  if (!isFileId(opts.fileId)) throw new Error(`invalid artifact id ${opts.fileId}`);
+  return opts.fileId;
+}
+
 export interface ArtifactStore {
   /** Short name for logs and docs ("local", "s3", …). */
   readonly kind: string;
-  /** Stores the bytes under a fresh `file_<id>` that expires after `ttlMs` (default 24 h). */
-  put(bytes: Uint8Array, contentType: string, opts?: { ttlMs?: number }): Promise<ArtifactMeta>;
+  /**
+   * Stores the bytes under a fresh `file_<id>` that expires after `ttlMs` (default 24 h). With `fileId`
+   * (a valid id the caller derived, e.g. the result cache's key) that id is used and whatever it held is
+   * replaced.
+   */
+  put(bytes: Uint8Array, contentType: string, opts?: PutOptions): Promise<ArtifactMeta>;
   /** The artifact, or null when there is none with that id (never stored, deleted or swept). */
   get(fileId: string): Promise<StoredArtifact | null>;
   /** True when something was deleted. */

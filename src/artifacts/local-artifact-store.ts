@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { newId } from '../ids.js';
-import { ARTIFACT_TTL_MS, isFileId, type ArtifactMeta, type ArtifactStore, type StoredArtifact } from './artifact-store.js';
+import { ARTIFACT_TTL_MS, chosenFileId, isFileId, type PutOptions, type ArtifactMeta, type ArtifactStore, type StoredArtifact } from './artifact-store.js';
 
 interface MetaFile {
   content_type: string;
@@ -19,9 +19,9 @@ export class LocalArtifactStore implements ArtifactStore {
 
   constructor(readonly dir: string) {}
 
-  async put(bytes: Uint8Array, contentType: string, opts: { ttlMs?: number } = {}): Promise<ArtifactMeta> {
+  async put(bytes: Uint8Array, contentType: string, opts: PutOptions = {}): Promise<ArtifactMeta> {
     await fs.mkdir(this.dir, { recursive: true });
-    const fileId = newId('file', 12);
+    const fileId = chosenFileId(opts, () => newId('file', 12));
     const createdAt = new Date();
     const expiresAt = new Date(createdAt.getTime() + (opts.ttlMs ?? ARTIFACT_TTL_MS));
     const meta: MetaFile = {

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { newId } from '../ids.js';
 import { loadMigrations } from '../store/migrations.js';
 import { createPool, migrate } from '../store/postgres-pool.js';
-import { ARTIFACT_TTL_MS, isFileId, type ArtifactMeta, type ArtifactStore, type StoredArtifact } from './artifact-store.js';
+import { ARTIFACT_TTL_MS, chosenFileId, isFileId, type ArtifactMeta, type ArtifactStore, type PutOptions, type StoredArtifact } from './artifact-store.js';
 
 export interface PostgresArtifactStoreOptions {
   connectionString: string;
@@ -43,12 +43,13 @@ export class PostgresArtifactStore implements ArtifactStore {
     return this.ready;
   }
 
-  async put(bytes: Uint8Array, contentType: string, opts: { ttlMs?: number } = {}): Promise<ArtifactMeta> {
+  async put(bytes: Uint8Array, contentType: string, opts: PutOptions = {}): Promise<ArtifactMeta> {
     await this.migrated();
-    const fileId = newId('file', 12);
+    const fileId = chosenFileId(opts, () => newId('file', 12));
     const createdAt = new Date();
     const expiresAt = new Date(createdAt.getTime() + (opts.ttlMs ?? ARTIFACT_TTL_MS));
-    await this.pool.query('INSERT INTO artifacts (file_id, content_type, bytes, body, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+    await this.pool.query('INSERT INTO artifacts (file_id, content_type, bytes, body, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6) ' +
+        'ON CONFLICT (file_id) DO UPDATE SET content_type = EXCLUDED.content_type, bytes = EXCLUDED.bytes, body = EXCLUDED.body, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at', [
       fileId,
       contentType,
       bytes.byteLength,

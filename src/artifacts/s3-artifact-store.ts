@@ -15,7 +15,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { ARTIFACT_TTL_MS, isFileId, type ArtifactMeta, type ArtifactStore, type StoredArtifact } from './artifact-store.js';
+import { ARTIFACT_TTL_MS, chosenFileId, isFileId, type ArtifactMeta, type ArtifactStore, type PutOptions, type StoredArtifact } from './artifact-store.js';
 
 export interface S3ArtifactStoreOptions {
   bucket: string;
@@ -61,10 +61,11 @@ export class S3ArtifactStore implements ArtifactStore {
     return `${this.o.prefix}${fileId}`;
   }
 
-  async put(bytes: Uint8Array, contentType: string, opts: { ttlMs?: number } = {}): Promise<ArtifactMeta> {
+  async put(bytes: Uint8Array, contentType: string, opts: PutOptions = {}): Promise<ArtifactMeta> {
     const createdAt = new Date();
     const expiresAt = new Date(createdAt.getTime() + (opts.ttlMs ?? ARTIFACT_TTL_MS));
-    const fileId = fileIdExpiringAt(expiresAt);
+    // A caller-chosen id carries no expiry: the sweep leaves it (a bucket lifecycle rule can), get() reads it from the metadata.
+    const fileId = chosenFileId(opts, () => fileIdExpiringAt(expiresAt));
     // A PUT is atomic: the object (bytes and metadata) is visible whole or not at all.
     await this.s3.send(
       new PutObjectCommand({
@@ -76,7 +77,7 @@ export class S3ArtifactStore implements ArtifactStore {
       }),
     );
     // Expiry rounded up to whole seconds, as the id carries it.
-    return { fileId, contentType, bytes: bytes.byteLength, createdAt, expiresAt: expiryOfFileId(fileId)! };
+    return { fileId, contentType, bytes: bytes.byteLength, createdAt, expiresAt: expiryOfFileId(fileId) ?? expiresAt };
   }
 
   async get(fileId: string): Promise<StoredArtifact | null> {

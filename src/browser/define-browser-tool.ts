@@ -9,11 +9,14 @@ import { BlockedTargetError } from '../net/errors.js';
 import { defineTool, type SubmitContext, type ToolContext, type ToolDefinition } from '../registry/define-tool.js';
 import type { WaitMode } from './input-schemas.js';
 import { openPage, RenderBudget, type OpenedPage, type PageSource } from './navigate.js';
+import { contextOptionsFor, playwrightCookies, type PageOptions } from './page-options.js';
 import { pageError } from './page-errors.js';
 import { DEFAULT_VIEWPORT } from './pool.js';
+import { cacheKey, readCached, writeCached } from './result-cache.js';
 import { browserPoolService, type BrowserRuntime } from './service.js';
+import { artifactStoreService } from '../artifacts/service.js';
 
-export interface BrowserToolInput {
+export interface BrowserToolInput extends PageOptions {
   url?: string | undefined;
   html?: string | undefined;
   wait: WaitMode;
@@ -49,6 +52,8 @@ export interface BrowserToolDefinition<I extends z.ZodType<BrowserToolInput>, O 
   viewport?(input: z.output<I>): { width: number; height: number };
   /** Works with the opened page and returns the tool's output. */
   render(page: Page, input: z.output<I>, env: RenderEnv): Promise<z.output<O>>;
+  /** False for a result that must not be reused (e.g. a screenshot that stayed blank); default true. */
+  cacheable?(output: z.output<O>): boolean;
 }
 
 /** Refuses a URL with a blocked scheme or literal address, without any DNS (before payment; 403 BLOCKED_TARGET). */
@@ -74,7 +79,7 @@ export async function admitPageUrl(ctx: SubmitContext, url: string): Promise<voi
 }
 
 export function defineBrowserTool<I extends z.ZodType<BrowserToolInput>, O extends z.ZodType>(def: BrowserToolDefinition<I, O>): ToolDefinition<I, O> {
-  const { render, viewport, ...descriptor } = def;
+  const { render: _render, viewport: _viewport, cacheable: _cacheable, ...descriptor } = def;
   return defineTool<I, O>({
     ...descriptor,
     async precheck(ctx, input) {
@@ -84,38 +89,66 @@ export function defineBrowserTool<I extends z.ZodType<BrowserToolInput>, O exten
       if (input.url !== undefined) await admitPageUrl(ctx, input.url);
     },
     async run(ctx, input) {
-      const budget = new RenderBudget(def.timeoutMs);
-      let runtime: BrowserRuntime;
-      try {
-        runtime = await ctx.use(browserPoolService);
-      } catch (err) {
-        // No Chromium on this machine (the message says how to install one): not the caller's fault.
-        throw new ToolError(`The browser is not available: ${(err as Error).message}`, 'permanent');
+      const key = input.cache_ttl_s > 0 ? cacheKey(def.name, input as unknown as Record<string, unknown>, ctx.payerScope ?? 'none') : undefined;
+      if (key !== undefined) {
+        const hit = await readCached(await ctx.use(artifactStoreService), key, input.cache_ttl_s);
+        if (hit !== undefined && descriptor.output.safeParse(hit).success) return { ...(hit as object), cached: true } as z.output<O>;
       }
-      const source: PageSource = input.url !== undefined ? { url: input.url } : { html: input.html ?? '' };
-      const stage = stageReporter(ctx);
-      stage('queued');
-      try {
-        return await runtime.pool.withPage(
-          async (page) => {
-            stage('navigating');
-            page.setDefaultTimeout(budget.left());
-            page.setDefaultNavigationTimeout(budget.left());
-            const size = viewport?.(input);
-            if (size && (size.width !== DEFAULT_VIEWPORT.width || size.height !== DEFAULT_VIEWPORT.height)) await page.setViewportSize(size);
-            const opened = await openPage(page, source, input.wait, budget, runtime.proxy, ctx.log);
-            stage('loaded');
-            page.setDefaultTimeout(budget.left());
-            stage('rendering');
-            return await render(page, input, { ctx, opened, budget, runtime, stage });
-          },
-          { signal: ctx.signal },
-        );
-      } catch (err) {
-        // A cancelled or timed-out task closed its page; report why it stopped, not how.
-        if (ctx.signal.aborted) throw ctx.signal.reason;
-        throw pageError(err);
+      const output = await renderFresh(def, ctx, input);
+      if (key !== undefined && (def.cacheable?.(output) ?? true)) {
+        try {
+          await writeCached(await ctx.use(artifactStoreService), key, output);
+        } catch (err) {
+          // The result is good without its cache entry; the next identical request renders again.
+          ctx.log.warn('could not store the result for reuse', { err });
+        }
       }
+      return output;
     },
   });
+}
+
+async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.ZodType>(def: BrowserToolDefinition<I, O>, ctx: ToolContext, input: z.output<I>): Promise<z.output<O>> {
+  const budget = new RenderBudget(Math.min(def.timeoutMs, input.timeout_ms ?? def.timeoutMs));
+  let runtime: BrowserRuntime;
+  try {
+    runtime = await ctx.use(browserPoolService);
+  } catch (err) {
+    // No Chromium on this machine (the message says how to install one): not the caller's fault.
+    throw new ToolError(`The browser is not available: ${(err as Error).message}`, 'permanent');
+  }
+  const source: PageSource = input.url !== undefined ? { url: input.url } : { html: input.html ?? '' };
+  const size = def.viewport?.(input);
+  // Headers, cookies, device and the rest get a context of the task's own, closed with the task.
+  const contextOptions = contextOptionsFor(input, size);
+  const stage = stageReporter(ctx);
+  stage('queued');
+  try {
+    return await runtime.pool.withPage(
+      async (page) => {
+        stage('navigating');
+        page.setDefaultTimeout(budget.left());
+        page.setDefaultNavigationTimeout(budget.left());
+        if (input.device === undefined && !contextOptions?.viewport && size && (size.width !== DEFAULT_VIEWPORT.width || size.height !== DEFAULT_VIEWPORT.height)) {
+          await page.setViewportSize(size);
+        }
+        if (input.cookies?.length) await page.context().addCookies(playwrightCookies(input));
+        if (input.block?.length) {
+          const blocked = new Set<string>(input.block);
+          // Aborted here, in the browser: a blocked request never reaches the proxy or the network.
+          await page.context().route('**/*', (route) => (blocked.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.fallback()));
+        }
+        const opened = await openPage(page, source, input.wait, budget, runtime.proxy, ctx.log, { waitFor: input.wait_for, delayMs: input.delay_ms });
+        stage('loaded');
+        page.setDefaultTimeout(budget.left());
+        stage('rendering');
+        return await def.render(page, input, { ctx, opened, budget, runtime, stage });
+      },
+      { signal: ctx.signal, contextOptions },
+    );
+  } catch (err) {
+    // A cancelled or timed-out task closed its page; report why it stopped, not how.
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    throw pageError(err);
+  }
 }

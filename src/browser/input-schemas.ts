@@ -6,20 +6,22 @@ export const HTML_MAX_BYTES = 2_000_000;
 
 export const pageUrlInput = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
-  .max(2048)
-  .describe('http(s) URL of the page.');
+  // No description: the name and format say it, and tools/list is sent on every turn.
+  .max(2048);
 
 export const htmlInput = z
   .string()
   .min(1)
   .max(HTML_MAX_BYTES)
   .refine((s) => Buffer.byteLength(s) <= HTML_MAX_BYTES, { message: `must be at most ${HTML_MAX_BYTES} bytes` })
-  .describe('HTML document to render (at most 2 MB). Relative URLs do not resolve; sub-resources obey the same network rules as pages.');
+  .describe('At most 2 MB; relative URLs do not resolve.');
 
 export const waitInput = z
   .enum(['load', 'dom', 'idle'])
   .default('load')
-  .describe('When the page counts as ready: load (load event), dom (DOMContentLoaded) or idle (no network for 0.5 s, capped at 5 s). Default load.');
+  .describe('Ready at: load (default), dom (DOMContentLoaded) or idle (network quiet 0.5 s, max 5 s).')
+  // Documented once in each browser tool's description, with the other page options.
+  .meta({ 'x-compact': true });
 
 export type WaitMode = z.infer<typeof waitInput>;
 

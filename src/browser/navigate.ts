@@ -3,6 +3,7 @@
 // for network idle gives up at its cap and the page is used as rendered so far.
 import type { Page, Response } from 'playwright-core';
 import type { Logger } from '../logger.js';
+import { ToolError } from '../errors.js';
 import { BlockedTargetError } from '../net/errors.js';
 import { PROXY_VERDICT_HEADER, type GuardedProxy } from './guarded-proxy.js';
 import type { WaitMode } from './input-schemas.js';
@@ -49,6 +50,14 @@ const RENDERABLE = new Set(['http:', 'https:', 'about:']);
 
 const LIFECYCLE: Record<WaitMode, 'domcontentloaded' | 'load'> = { dom: 'domcontentloaded', load: 'load', idle: 'load' };
 
+/** What the caller asked to wait for besides the lifecycle event. */
+export interface ReadyOptions {
+  /** A CSS selector that must be attached to the DOM before the page counts as ready. */
+  waitFor?: string | undefined;
+  /** Extra settle time after everything else, in ms. */
+  delayMs?: number | undefined;
+}
+
 export async function openPage(
   page: Page,
   source: PageSource,
@@ -56,6 +65,7 @@ export async function openPage(
   budget: RenderBudget,
   proxy: GuardedProxy | undefined,
   log: Logger,
+  ready: ReadyOptions = {},
 ): Promise<OpenedPage> {
   let response: Response | null = null;
   // A later main-frame navigation (a script, a meta refresh) the proxy refused would otherwise leave the
@@ -70,6 +80,8 @@ export async function openPage(
     response = await navigate(page, source, budget, proxy);
     await settle(page, LIFECYCLE[wait], budget.forLoading(LOAD_WAIT_MS), log);
     if (wait === 'idle') await settle(page, 'networkidle', budget.forLoading(IDLE_WAIT_MS), log);
+    if (ready.waitFor !== undefined) await waitForSelector(page, ready.waitFor, budget);
+    if (ready.delayMs) await page.waitForTimeout(Math.min(ready.delayMs, budget.forLoading(ready.delayMs)));
   } finally {
     page.off('response', onResponse);
   }
@@ -111,6 +123,17 @@ async function navigate(page: Page, source: PageSource, budget: RenderBudget, pr
     await page.setContent(source.html, { waitUntil: 'commit', timeout: budget.forLoading(NAVIGATION_TIMEOUT_MS) });
   }
   return response;
+}
+
+/** The selector must appear within what is left of the loading budget; otherwise the task fails saying so. */
+async function waitForSelector(page: Page, selector: string, budget: RenderBudget): Promise<void> {
+  const timeout = budget.forLoading(Number.POSITIVE_INFINITY);
+  try {
+    await page.waitForSelector(selector, { state: 'attached', timeout });
+  } catch (err) {
+    if ((err as Error).name !== 'TimeoutError') throw err;
+    throw new ToolError(`wait_for: no element matched "${selector.slice(0, 200)}" within ${Math.round(timeout / 100) / 10} s.`, 'permanent');
+  }
 }
 
 async function settle(page: Page, state: 'domcontentloaded' | 'load' | 'networkidle', timeout: number, log: Logger): Promise<void> {

@@ -57,16 +57,25 @@ export function collectLinks(max: number): RawLink[] {
 
 export type SelectorOutcome = { key: string; texts: string[] } | { key: string; error: string };
 
-/** The trimmed rendered text of every element each selector matches (at most `maxPerKey`). */
-export function scrapeSelectors({ select, maxPerKey }: { select: [string, string][]; maxPerKey: number }): SelectorOutcome[] {
-  return select.map(([key, selector]) => {
+/**
+ * For each [key, selector, attr]: the trimmed rendered text of every element the selector matches, or with
+ * an attribute name the attribute's value as written (elements without it are skipped); at most `maxPerKey`.
+ */
+export function scrapeSelectors({ select, maxPerKey }: { select: [string, string, string | null][]; maxPerKey: number }): SelectorOutcome[] {
+  return select.map(([key, selector, attr]) => {
     let found: Element[];
     try {
-      found = Array.from(document.querySelectorAll(selector)).slice(0, maxPerKey);
+      found = Array.from(document.querySelectorAll(selector));
     } catch (err) {
       return { key, error: (err as Error).message };
     }
-    return { key, texts: found.map((el) => ((el instanceof HTMLElement ? el.innerText : el.textContent) ?? '').trim()) };
+    const texts: string[] = [];
+    for (const el of found) {
+      if (texts.length >= maxPerKey) break;
+      if (attr === null) texts.push(((el instanceof HTMLElement ? el.innerText : el.textContent) ?? '').trim());
+      else if (el.hasAttribute(attr)) texts.push(el.getAttribute(attr) ?? '');
+    }
+    return { key, texts };
   });
 }
 
@@ -75,4 +84,50 @@ export function documentHeight(): number {
   const d = document.documentElement;
   const b = document.body;
   return Math.max(d.scrollHeight, d.offsetHeight, b?.scrollHeight ?? 0, b?.offsetHeight ?? 0);
+}
+
+/** Resolves true at the next DOM change, or false when none happens within `timeoutMs`. */
+export function nextMutation(timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve(true);
+    });
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const timer = setTimeout(() => {
+      observer.disconnect();
+      resolve(false);
+    }, timeoutMs);
+  });
+}
+
+/**
+ * True when the viewport visibly shows text or a replaced element (image, canvas, video, form control…):
+ * such a page is not blank, and the pixel check can be skipped. False means "look at the pixels".
+ */
+export function viewportHasContent(): boolean {
+  const vw = innerWidth;
+  const vh = innerHeight;
+  const inView = (r: DOMRect) => r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw;
+  const visible = (el: Element | null) => {
+    if (!el) return false;
+    const s = getComputedStyle(el);
+    return s.visibility !== 'hidden' && s.opacity !== '0';
+  };
+  const root = document.body ?? document.documentElement;
+  if (!root) return false;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  let checked = 0;
+  for (let node = walker.nextNode(); node && checked < 2000; node = walker.nextNode()) {
+    if (!node.textContent?.trim()) continue;
+    checked++;
+    range.selectNodeContents(node);
+    if (Array.from(range.getClientRects()).some(inView) && visible(node.parentElement)) return true;
+  }
+  for (const el of Array.from(root.querySelectorAll('img, svg, canvas, video, iframe, embed, object, input, button, textarea, select')).slice(0, 2000)) {
+    if (inView(el.getBoundingClientRect()) && visible(el)) return true;
+  }
+  return false;
 }

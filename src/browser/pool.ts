@@ -114,14 +114,14 @@ export class BrowserPool {
    * Runs `fn` with a fresh page in a fresh context, waiting for a free slot first. Aborting `signal`
    * closes the context, so whatever `fn` awaits on the page fails at once. The context is discarded after.
    */
-  async withPage<T>(fn: (page: Page) => Promise<T>, opts: { signal?: AbortSignal | undefined } = {}): Promise<T> {
+  async withPage<T>(fn: (page: Page) => Promise<T>, opts: { signal?: AbortSignal | undefined; contextOptions?: BrowserContextOptions | undefined } = {}): Promise<T> {
     if (this.closed) throw new BrowserClosedError();
     const { signal } = opts;
     await this.slots.acquire(signal);
     let lease: Prepared & { gen: Generation };
     try {
       signal?.throwIfAborted();
-      lease = await this.lease();
+      lease = await this.lease(opts.contextOptions);
     } catch (err) {
       this.slots.release();
       throw err;
@@ -148,7 +148,8 @@ export class BrowserPool {
     await Promise.allSettled([...this.generations].map((g) => this.closeGeneration(g)));
   }
 
-  private async lease(): Promise<Prepared & { gen: Generation }> {
+  /** `contextOptions` (a task's own user agent, device, headers…) gets a context made for it, not a spare. */
+  private async lease(contextOptions?: BrowserContextOptions): Promise<Prepared & { gen: Generation }> {
     // A browser can die between handing out a spare and using it; one retry on a fresh one is enough.
     for (let attempt = 1; ; attempt++) {
       const gen = await this.generation();
@@ -156,6 +157,7 @@ export class BrowserPool {
       gen.active++;
       this.served++;
       try {
+        if (contextOptions) return { ...(await this.prepare(gen, contextOptions)), gen };
         const spare = gen.spares.shift();
         this.refill(gen);
         let prepared = spare ? await spare : null;
@@ -264,8 +266,8 @@ export class BrowserPool {
     }
   }
 
-  private async prepare(gen: Generation): Promise<Prepared> {
-    const context = await gen.browser.newContext(CONTEXT_OPTIONS);
+  private async prepare(gen: Generation, extra?: BrowserContextOptions): Promise<Prepared> {
+    const context = await gen.browser.newContext(extra ? { ...CONTEXT_OPTIONS, ...extra } : CONTEXT_OPTIONS);
     try {
       const page = await context.newPage();
       page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));

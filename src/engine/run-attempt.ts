@@ -43,6 +43,7 @@ export async function runAttempt(tool: AnyTool, task: TaskRow, controller: Abort
   const ctx: ToolContext = {
     taskId: task.id,
     idempotencyKey: task.id,
+    payerScope: `${task.payer.kind}:${task.payer.id ?? ''}`,
     attempt: task.attempts,
     signal: controller.signal,
     config: deps.config,

@@ -3,12 +3,14 @@
 // complete for REST and OpenAPI; here we drop what carries no meaning for a model:
 // - integer bounds that only restate JavaScript's safe-integer range (zod adds them to every int);
 // - `anyOf: [X, {type: "null"}]` becomes `type: [X, "null"]` (same meaning, a third of the size);
-// - in output schemas only: descriptions (the tool description explains the result),
+// - in output schemas only: descriptions (the tool description explains the result), enums,
 //   `additionalProperties: false`, `required` lists and range/length/pattern/format limits: we produce the
 //   output (and check it against the full schema before a task completes), so a client need not police
 //   what our code already guarantees. /v1/tools and OpenAPI keep the complete output schemas.
-// Types, enums, and the input side whole (descriptions, required, formats) are kept: the client validates
+// Types and the input side whole (descriptions, required, formats) are kept: the client validates
 // structuredContent against the output schema, and the model fills the input from its descriptions.
+// The exception: an input property marked `x-compact` (controls shared by several tools, documented in one
+// sentence of each tool's description) is listed by name only (an empty schema); the server still validates it fully.
 
 type Schema = Record<string, unknown>;
 
@@ -22,7 +24,7 @@ const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 const SAFE = Number.MAX_SAFE_INTEGER;
 
 /** Output keywords that restate guarantees our own code enforces; a model needs the shape and the types. */
-const OUTPUT_BOUNDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'pattern', 'format', 'propertyNames', 'required']);
+const OUTPUT_BOUNDS = new Set(['enum', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'pattern', 'format', 'propertyNames', 'required']);
 
 export function leanSchema(schema: Schema, kind: 'input' | 'output'): Schema {
   return lean(schema, kind === 'output');
@@ -32,7 +34,13 @@ function isSchema(v: unknown): v is Schema {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Nothing but the name: the tool's description says what the value is, its limits and default. */
+function compact(): Schema {
+  return {};
+}
+
 function lean(schema: Schema, output: boolean): Schema {
+  if (!output && schema['x-compact'] === true) return compact();
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema)) {
     if ((key === 'minimum' && value === -SAFE) || (key === 'maximum' && value === SAFE)) continue;

@@ -17,6 +17,11 @@ export interface ToolContext {
   readonly taskId: string;
   /** Stable per task across retries and restarts: side-effect tools pass it downstream as an idempotency key. */
   readonly idempotencyKey: string;
+  /**
+   * Who pays for the task, as "kind:id" (e.g. "key:key_abc", "x402:0xabc…", "local:stdio"): tools that reuse
+   * earlier results keep them within one payer. Absent when a tool is run outside the engine.
+   */
+  readonly payerScope?: string;
   /** Attempt number, 1-based. */
   readonly attempt: number;
   /** Aborted when the task is cancelled or its timeout passes. */

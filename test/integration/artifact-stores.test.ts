@@ -86,6 +86,25 @@ for (const kind of kinds) {
       }
     });
 
+    it('stores under a chosen id, replacing what it held, and refuses an id that is not one of ours', async () => {
+      const a = await open();
+      const b = await open();
+      try {
+        const id = `file_${'ab12'.repeat(16)}`;
+        await a.store.put(Buffer.from('first'), 'application/json', { fileId: id, ttlMs: 60_000 });
+        await b.store.put(Buffer.from('second'), 'application/json', { fileId: id, ttlMs: 60_000 });
+        const got = await a.store.get(id);
+        expect(got!.body.toString()).toBe('second');
+        expect(got!.meta).toMatchObject({ fileId: id, contentType: 'application/json' });
+        expect(got!.meta.expiresAt.getTime()).toBeGreaterThan(Date.now());
+        await expect(a.store.put(Buffer.from('x'), 'text/plain', { fileId: '../escape' })).rejects.toThrow(/invalid artifact id/);
+        expect(await a.store.delete(id)).toBe(true);
+      } finally {
+        await a.store.close?.();
+        await b.store.close?.();
+      }
+    });
+
     it('any node sweeps expired artifacts and keeps the rest', async () => {
       const a = await open();
       const b = await open();

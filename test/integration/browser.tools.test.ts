@@ -304,6 +304,8 @@ describe('browser.scrape', () => {
       note: 'Only one note.',
       scripted: 'Added by script',
       firstPrice: '$10',
+      final_url: h.siteUrl('/scrape'),
+      status_code: 200,
     });
   });
 });

@@ -18,6 +18,8 @@ export interface FixtureServer {
   origin: string;
   /** Every request path seen, in order. */
   readonly paths: string[];
+  /** Every request seen, in order: path with query, and headers. */
+  readonly requests: { url: string; headers: http.IncomingHttpHeaders }[];
   /** Resolves when a request for `/hold/<id>` has arrived (the browser is waiting on it). */
   held(id: string): Promise<void>;
   /** Lets `/hold/<id>` answer. */
@@ -27,6 +29,38 @@ export interface FixtureServer {
 
 const page = (title: string, body: string, head = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>${body}</body></html>`;
+
+/** Pages for the browser tools' page options (browser.controls.test.ts). */
+const CONTROL_PAGES: Record<string, string> = {
+  // A single-page app that draws everything 800 ms after load: blank (white) until then.
+  '/controls/late': page(
+    'Late app',
+    `<div id="root"></div><script>
+  window.addEventListener('load', () => setTimeout(() => {
+    document.getElementById('root').innerHTML = '<h1 id="late">Late content</h1><div style="height:300px;background:#c03"></div>';
+  }, 800));
+</script>`,
+    '<style>body{margin:0;background:#fff}</style>',
+  ),
+  '/controls/echo': page('Echo', '<p id="cookie"></p><script>document.getElementById("cookie").textContent = document.cookie;</script>'),
+  '/controls/device': page(
+    'Device',
+    `<p id="width"></p><p id="dpr"></p><p id="ua"></p><script>
+  document.getElementById('width').textContent = String(innerWidth);
+  document.getElementById('dpr').textContent = String(devicePixelRatio);
+  document.getElementById('ua').textContent = navigator.userAgent;
+</script>`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+  ),
+  '/controls/images': page('Images', '<p>Text with an image</p><img src="/controls/img.png" alt="dot" width="20" height="20">', '<link rel="stylesheet" href="/controls/style.css">'),
+  '/controls/box': page('Box', '<div id="box" style="width:200px;height:120px;background:#08f;margin:30px 40px"></div><p>Around the box</p>', '<style>body{margin:0}</style>'),
+  '/controls/attrs': page(
+    'Attributes',
+    `<a class="x" href="/first">First</a> <a class="x" href="https://example.org/second">Second</a> <a class="x">No href</a>
+<img id="logo" src="/logo.png" alt="Logo"> <p class="one">Only one</p>`,
+  ),
+  '/controls/noscript': page('No script', '<p id="state">static</p><script>document.getElementById("state").textContent = "scripted";</script>'),
+};
 
 export const ARTICLE_HTML = page(
   'Growing Tomatoes at Home',
@@ -103,6 +137,7 @@ export const SCRAPE_HTML = page(
 
 export async function startFixtureServer(): Promise<FixtureServer> {
   const paths: string[] = [];
+  const requests: { url: string; headers: http.IncomingHttpHeaders }[] = [];
   const releases = new Map<string, () => void>();
   const arrivals = new Map<string, { promise: Promise<void>; resolve: () => void }>();
   const arrival = (id: string) => {
@@ -128,6 +163,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture.invalid');
     paths.push(url.pathname);
+    requests.push({ url: `${url.pathname}${url.search}`, headers: req.headers });
     const html = (body: string, status = 200, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', ...headers });
       res.end(body);
@@ -135,6 +171,16 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     const p = url.pathname;
 
     if (p === '/article') return html(ARTICLE_HTML);
+    const control = CONTROL_PAGES[p];
+    if (control) return html(control);
+    if (p === '/controls/img.png') {
+      res.writeHead(200, { 'Content-Type': 'image/png' });
+      return res.end(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64'));
+    }
+    if (p === '/controls/style.css') {
+      res.writeHead(200, { 'Content-Type': 'text/css' });
+      return res.end('body { color: #333; }');
+    }
     if (p === '/listing') return html(LISTING_HTML);
     const markdownPage = MARKDOWN_PAGES[p];
     if (markdownPage) return html(markdownPage);
@@ -304,6 +350,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     port,
     origin: `http://127.0.0.1:${port}`,
     paths,
+    requests,
     held: (id) => arrival(id).promise,
     release: (id) => {
       void releaseFor(id);

@@ -8,6 +8,9 @@ import scrape from '../../tools/browser.scrape.js';
 import links from '../../tools/browser.links.js';
 import content from '../../tools/browser.content.js';
 
+/** The page options every browser tool fills in when they are not given (today's behaviour). */
+const PAGE_DEFAULTS = { delay_ms: 0, javascript: true, cache_ttl_s: 0 };
+
 function fieldOf(tool: { input: { safeParse(v: unknown): { success: boolean; error?: unknown } } }, input: unknown) {
   const r = tool.input.safeParse(input);
   if (r.success) return { ok: true as const };
@@ -64,6 +67,7 @@ describe('browser.screenshot options', () => {
       format: 'png',
       transparent: false,
       wait: 'load',
+      ...PAGE_DEFAULTS,
     });
   });
   it('takes quality only for jpeg and webp', () => {
@@ -87,7 +91,17 @@ describe('browser.screenshot options', () => {
 
 describe('browser.pdf options', () => {
   it('fills the SPEC defaults', () => {
-    expect(pdf.input.parse({ html: '<p>x</p>' })).toEqual({ html: '<p>x</p>', size: 'letter', landscape: false, margins: '0.5in', background: true, wait: 'load' });
+    expect(pdf.input.parse({ html: '<p>x</p>' })).toEqual({
+      html: '<p>x</p>',
+      size: 'letter',
+      landscape: false,
+      margins: '0.5in',
+      background: true,
+      scale: 1,
+      prefer_css_page_size: false,
+      wait: 'load',
+      ...PAGE_DEFAULTS,
+    });
   });
   it('takes margins as a CSS length', () => {
     for (const ok of ['0', '0.5in', '10mm', '1cm', '36pt', '48px', '3pc', '1.25in']) expect(fieldOf(pdf, { html: 'x', margins: ok }).ok).toBe(true);
@@ -135,7 +149,7 @@ describe('browser.scrape selectors', () => {
 
 describe('browser.links filter', () => {
   it('defaults to all', () => {
-    expect(links.input.parse({ url: 'https://example.com/' })).toEqual({ url: 'https://example.com/', filter: 'all', wait: 'load' });
+    expect(links.input.parse({ url: 'https://example.com/' })).toEqual({ url: 'https://example.com/', filter: 'all', wait: 'load', ...PAGE_DEFAULTS });
     expect(fieldOf(links, { url: 'https://example.com/', filter: 'mine' })).toMatchObject({ ok: false, field: 'filter' });
   });
 });

@@ -12,13 +12,13 @@ describe('leanSchema', () => {
     list: z.array(z.object({ n: z.number().int().min(0) })),
   });
 
-  it('collapses nullable anyOf and strips output descriptions, bounds, required lists and additionalProperties', () => {
+  it('collapses nullable anyOf and strips output descriptions, enums, bounds, required lists and additionalProperties', () => {
     expect(leanSchema(jsonSchemaOf(output, 'output'), 'output')).toEqual({
       type: 'object',
       properties: {
         count: { type: 'integer' },
         code: { type: ['integer', 'null'] },
-        status: { type: ['string', 'null'], enum: ['A', 'B', null] },
+        status: { type: ['string', 'null'] },
         nested: { type: 'object', properties: { description: { type: 'string' } } },
         list: { type: 'array', items: { type: 'object', properties: { n: { type: 'integer' } } } },
       },
@@ -31,6 +31,17 @@ describe('leanSchema', () => {
       type: 'object',
       properties: { domain: { type: 'string', description: 'The domain.' }, n: { type: 'integer', default: 3, description: 'How many.' } },
       required: ['domain'],
+      additionalProperties: false,
+    });
+  });
+
+  it('lists an input property marked x-compact by name only (its tool description documents it)', () => {
+    const input = z.strictObject({ url: z.string().describe('The page.'), delay_ms: z.number().int().max(10).default(0).describe('Wait.').meta({ 'x-compact': true }) });
+    expect(jsonSchemaOf(input, 'input').properties).toMatchObject({ delay_ms: { 'x-compact': true, maximum: 10 } });
+    expect(leanSchema(jsonSchemaOf(input, 'input'), 'input')).toEqual({
+      type: 'object',
+      properties: { url: { type: 'string', description: 'The page.' }, delay_ms: {} },
+      required: ['url'],
       additionalProperties: false,
     });
   });

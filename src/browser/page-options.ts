@@ -1,0 +1,198 @@
+// The page controls every browser tool takes besides url/html and wait: what to wait for, how long the
+// page may take, what the browser sends (headers, cookies, user agent), which device it pretends to be,
+// which resource types it skips, whether scripts run, and how long a result may be reused. All optional:
+// without them a task renders exactly as before.
+import type { BrowserContextOptions } from 'playwright-core';
+import { z } from 'zod';
+import { selectorProblem, SELECTOR_MAX_LENGTH } from './css-selector.js';
+import { playwright } from './playwright.js';
+
+export const MAX_DELAY_MS = 10_000;
+export const MAX_CACHE_TTL_S = 3600;
+export const BLOCKABLE = ['image', 'media', 'font', 'stylesheet'] as const;
+export type BlockableType = (typeof BLOCKABLE)[number];
+
+// Connection-level headers belong to Chromium and the proxy; Host would let a caller aim a request at a
+// name the guard never checked. Proxy-* headers would reach the guarded proxy itself.
+const FORBIDDEN_HEADERS = new Set(['host', 'connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'content-length', 'expect']);
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const COOKIE_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Why a header name cannot be sent, or undefined when it can. */
+export function headerProblem(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  if (!TOKEN.test(name)) return 'is not a valid header name';
+  if (FORBIDDEN_HEADERS.has(lower)) return 'is set by the browser and cannot be overridden';
+  if (lower.startsWith('proxy-')) return 'is a proxy header and cannot be sent';
+  return undefined;
+}
+
+/** The device names Playwright knows (loaded on first use: playwright-core is large). */
+export function deviceNames(): string[] {
+  return Object.keys(playwright().devices);
+}
+
+const cookieInput = z
+  .strictObject({
+    name: z.string().min(1).max(256).regex(COOKIE_NAME, 'must be a cookie name token (no spaces, =, ; or quotes)'),
+    value: z
+      .string()
+      .max(4096)
+      .refine((v) => !/[;\r\n\0]/.test(v), { message: 'must not contain ;, line breaks or NUL' }),
+    domain: z.string().min(1).max(253).optional(),
+    url: z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).max(2048).optional(),
+    path: z.string().startsWith('/').max(1024).optional(),
+    secure: z.boolean().optional(),
+    http_only: z.boolean().optional(),
+  })
+  .refine((c) => !(c.domain !== undefined && c.url !== undefined), { message: 'give domain or url, not both', path: ['url'] })
+  .refine((c) => !(c.url !== undefined && c.path !== undefined), { message: 'comes from url when url is given', path: ['path'] });
+
+// Marked so the MCP tools/list shows these shared controls compactly (their documentation is one sentence
+// in each browser tool's description, not repeated per property).
+const compact = { 'x-compact': true };
+
+/** Spread into each browser tool's input object. */
+export const pageOptionsShape = {
+  wait_for: z
+    .string()
+    .min(1)
+    .max(SELECTOR_MAX_LENGTH)
+    .superRefine((s, ctx) => {
+      const problem = selectorProblem(s);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional()
+    .describe('CSS selector that must appear before the page counts as ready.')
+    .meta(compact),
+  delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).default(0).describe('Extra wait after ready, 0-10000 ms. Default 0.').meta(compact),
+  timeout_ms: z.number().int().min(1000).max(90_000).optional().describe("Page budget in ms, 1000-90000, at most the tool's limit. Default the tool's limit.").meta(compact),
+  headers: z
+    .record(z.string().min(1).max(256), z.string().max(8192))
+    .superRefine((headers, ctx) => {
+      const names = Object.keys(headers);
+      if (names.length > 50) ctx.addIssue({ code: 'custom', message: 'takes at most 50 headers' });
+      for (const name of names) {
+        const problem = headerProblem(name);
+        if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
+        else if (/[\r\n\0]/.test(headers[name]!)) ctx.addIssue({ code: 'custom', path: [name], message: 'must not contain line breaks or NUL' });
+      }
+    })
+    .optional()
+    .describe('Extra request headers (no Host, hop-by-hop or Proxy-* headers).')
+    .meta(compact),
+  cookies: z.array(cookieInput).max(50).optional().describe('Cookies to set before loading: name, value, domain or url, path, secure, http_only.').meta(compact),
+  user_agent: z
+    .string()
+    .min(1)
+    .max(512)
+    .refine((ua) => !/[\r\n\0]/.test(ua), { message: 'must not contain line breaks or NUL' })
+    .optional().describe('User-Agent string.').meta(compact),
+  device: z
+    .string()
+    .min(1)
+    .max(64)
+    .superRefine((name, ctx) => {
+      if (!deviceNames().includes(name)) ctx.addIssue({ code: 'custom', message: `"${name.slice(0, 64)}" is not a Playwright device name (e.g. "iPhone 13", "Pixel 7", "iPad Mini")` });
+    })
+    .optional()
+    .describe('Playwright device name (e.g. "iPhone 13"): viewport, user agent, scale and touch.')
+    .meta(compact),
+  device_scale_factor: z.number().min(1).max(4).optional().describe('Device pixels per CSS pixel, 1-4. Default 1.').meta(compact),
+  mobile: z.boolean().optional().describe('Mobile viewport meta and touch. Default false.').meta(compact),
+  block: z.array(z.enum(BLOCKABLE)).max(4).optional().describe('Resource types not to load: image, media, font, stylesheet.').meta(compact),
+  javascript: z.boolean().default(true).describe('Run page scripts. Default true.').meta(compact),
+  cache_ttl_s: z.number().int().min(0).max(MAX_CACHE_TTL_S).default(0).describe('Reuse an identical earlier result up to this many seconds old, 0-3600. Default 0.').meta(compact),
+};
+
+/** One sentence documenting the shared controls with their defaults (in each browser tool's description). */
+export const PAGE_OPTIONS_DOC =
+  'Page options: wait (load default, dom, idle: network quiet 0.5 s), wait_for (CSS selector to await), delay_ms (0-10000, default 0), timeout_ms (default tool limit), headers (no Host, hop-by-hop, Proxy-*), ' +
+  'cookies [{name, value, domain|url, path, secure, http_only}], user_agent, device (Playwright name, e.g. "iPhone 13") or device_scale_factor (1-4, default 1) + mobile (default false), ' +
+  'block [image, media, font, stylesheet], javascript (default true), cache_ttl_s (0-3600, default 0: reuse an identical result, marked cached). Public addresses only.';
+
+/** What the other browser tools say instead of repeating PAGE_OPTIONS_DOC (tools/list is sent on every turn). */
+export const PAGE_OPTIONS_REF = 'Page options as in browser.screenshot; public addresses only.';
+
+export interface PageOptions {
+  url?: string | undefined;
+  wait_for?: string | undefined;
+  delay_ms: number;
+  timeout_ms?: number | undefined;
+  headers?: Record<string, string> | undefined;
+  cookies?: z.output<typeof cookieInput>[] | undefined;
+  user_agent?: string | undefined;
+  device?: string | undefined;
+  device_scale_factor?: number | undefined;
+  mobile?: boolean | undefined;
+  block?: BlockableType[] | undefined;
+  javascript: boolean;
+  cache_ttl_s: number;
+}
+
+/** Cross-field rules; add with .superRefine() on each browser tool's input object. */
+export function pageOptionsRefine(v: PageOptions, ctx: z.RefinementCtx): void {
+  if (v.device !== undefined) {
+    for (const field of ['device_scale_factor', 'mobile'] as const) {
+      if (v[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'cannot be combined with device (the device sets it)' });
+    }
+  }
+  if (v.url === undefined) {
+    v.cookies?.forEach((c, i) => {
+      if (c.domain === undefined && c.url === undefined) ctx.addIssue({ code: 'custom', path: ['cookies', i, 'domain'], message: 'is required with html input (give domain or url)' });
+    });
+  }
+}
+
+/**
+ * Context options this task needs beyond the pool's defaults, or undefined when a standard context will
+ * do. Anything set here, or any header, cookie or block list, gets the task a context of its own, so none
+ * of it can reach another task.
+ */
+export function contextOptionsFor(v: PageOptions, viewport: { width: number; height: number } | undefined): BrowserContextOptions | undefined {
+  const opts: BrowserContextOptions = {};
+  if (v.device !== undefined) {
+    const { defaultBrowserType: _ignored, ...descriptor } = playwright().devices[v.device]!;
+    Object.assign(opts, descriptor);
+  } else if (v.device_scale_factor !== undefined || v.mobile !== undefined) {
+    opts.deviceScaleFactor = v.device_scale_factor ?? 1;
+    opts.isMobile = v.mobile ?? false;
+    opts.hasTouch = v.mobile ?? false;
+    if (viewport) opts.viewport = viewport;
+  }
+  if (v.user_agent !== undefined) opts.userAgent = v.user_agent;
+  if (!v.javascript) opts.javaScriptEnabled = false;
+  if (v.headers && Object.keys(v.headers).length > 0) {
+    opts.extraHTTPHeaders = v.headers;
+    // The context's locale would set Accept-Language over the caller's; without one the header goes as given.
+    if (Object.keys(v.headers).some((name) => name.toLowerCase() === 'accept-language')) opts.locale = undefined;
+  }
+  const needsOwn = Object.keys(opts).length > 0 || (v.cookies?.length ?? 0) > 0 || (v.block?.length ?? 0) > 0;
+  return needsOwn ? opts : undefined;
+}
+
+/** Playwright's cookie shape for each requested cookie (those without domain or url apply to the page url). */
+export function playwrightCookies(v: PageOptions): { name: string; value: string; url?: string; domain?: string; path?: string; secure?: boolean; httpOnly?: boolean }[] {
+  return (v.cookies ?? []).map((c) => {
+    // Without domain or url the cookie belongs to the page's host (html input requires one of them).
+    const where = c.url !== undefined ? { url: c.url } : { domain: c.domain ?? new URL(v.url!).hostname, path: c.path ?? '/' };
+    return {
+      name: c.name,
+      value: c.value,
+      ...where,
+      ...(c.secure !== undefined ? { secure: c.secure } : {}),
+      ...(c.http_only !== undefined ? { httpOnly: c.http_only } : {}),
+    };
+  });
+}
+
+/** Every browser tool's output: set on a result reused from the cache. */
+export const cachedShape = {
+  cached: z.boolean().optional().describe('true when the result was reused from an identical earlier request (cache_ttl_s); absent otherwise.'),
+};
+
+/** The text tools' output: where the main document ended up and how it answered. */
+export const documentShape = {
+  final_url: z.string().describe('URL of the main document after redirects.'),
+  status_code: z.number().int().nullable().describe('HTTP status of the main document (null if none was received).'),
+};
