@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
-import { htmlToMarkdown } from '../src/browser/markdown.js';
 import { serialiseVisibleDocument } from '../src/browser/page-scripts.js';
+import { lazyModule } from '../src/registry/lazy-module.js';
+
+// linkedom, Readability and Turndown: loaded when the first page is converted, not when the tool is listed.
+const markdownModule = lazyModule(() => import('../src/browser/markdown.js'));
 
 /** Computed styles are checked on pages up to this many elements (hidden ones are dropped). */
 const MAX_STYLED_ELEMENTS = 30_000;
@@ -34,6 +37,7 @@ export default defineBrowserTool({
   example: { url: 'https://example.com/', wait: 'load' },
   async render(page, input) {
     const doc = await page.evaluate(serialiseVisibleDocument, MAX_STYLED_ELEMENTS);
+    const { htmlToMarkdown } = await markdownModule();
     const { markdown, title, source } = htmlToMarkdown(doc.html, doc.title, input.content);
     return { markdown, title, source, bytes: Buffer.byteLength(markdown) };
   },
