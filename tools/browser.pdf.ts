@@ -3,7 +3,11 @@ import { ToolError } from '../src/errors.js';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { pdfPageCount } from '../src/browser/pdf-pages.js';
-import { artifactLinkShape, publishArtifact } from '../src/storage/publish.js';
+import { lazyModule } from '../src/registry/lazy-module.js';
+import { artifactLinkShape } from '../src/storage/artifact-link.js';
+
+// The artifact store (local files, PostgreSQL or S3): loaded with the first file stored.
+const publishModule = lazyModule(() => import('../src/storage/publish.js'));
 
 const FORMATS = { letter: 'Letter', a4: 'A4', legal: 'Legal', a3: 'A3', a5: 'A5' } as const;
 // Chromium takes px, in, cm and mm; pt and pc are converted. At most 2 inches so some page remains.
@@ -75,7 +79,7 @@ export default defineBrowserTool({
       throw new ToolError(`Chromium produced a PDF that could not be read back: ${(err as Error).message}`, 'transient');
     }
     stage('storing');
-    const link = await publishArtifact(ctx, pdf, 'application/pdf');
+    const link = await (await publishModule()).publishArtifact(ctx, pdf, 'application/pdf');
     return { ...link, pages, bytes: pdf.byteLength };
   },
 });

@@ -3,7 +3,11 @@ import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { imageSize } from '../src/browser/image-size.js';
 import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { documentHeight } from '../src/browser/page-scripts.js';
-import { artifactLinkShape, publishArtifact } from '../src/storage/publish.js';
+import { lazyModule } from '../src/registry/lazy-module.js';
+import { artifactLinkShape } from '../src/storage/artifact-link.js';
+
+// The artifact store (local files, PostgreSQL or S3): loaded with the first file stored.
+const publishModule = lazyModule(() => import('../src/storage/publish.js'));
 
 /** Chromium cannot capture taller images reliably; longer pages are cut at this height. */
 const MAX_CAPTURE_HEIGHT = 16_384;
@@ -68,7 +72,7 @@ export default defineBrowserTool({
     });
     const { width, height } = imageSize(image);
     stage('storing');
-    const link = await publishArtifact(ctx, image, CONTENT_TYPES[i.format]);
+    const link = await (await publishModule()).publishArtifact(ctx, image, CONTENT_TYPES[i.format]);
     return { ...link, width, height, bytes: image.byteLength };
   },
 });

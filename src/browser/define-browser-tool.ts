@@ -8,10 +8,13 @@ import { netGuardService } from '../net/guard.js';
 import { BlockedTargetError } from '../net/errors.js';
 import { defineTool, type SubmitContext, type ToolContext, type ToolDefinition } from '../registry/define-tool.js';
 import type { WaitMode } from './input-schemas.js';
-import { openPage, RenderBudget, type OpenedPage, type PageSource } from './navigate.js';
-import { pageError } from './page-errors.js';
-import { DEFAULT_VIEWPORT } from './pool.js';
-import { browserPoolService, type BrowserRuntime } from './service.js';
+import { lazyModule } from '../registry/lazy-module.js';
+import type { OpenedPage, PageSource, RenderBudget } from './navigate.js';
+import type { BrowserRuntime } from './service.js';
+
+// The pool, navigation and proxy code: loaded with the first page, so a process that only lists the
+// browser tools (a worker for other tools, the HTTP front door) never loads it.
+const pageModules = lazyModule(() => Promise.all([import('./navigate.js'), import('./page-errors.js'), import('./pool.js'), import('./service.js')]));
 
 export interface BrowserToolInput {
   url?: string | undefined;
@@ -84,6 +87,7 @@ export function defineBrowserTool<I extends z.ZodType<BrowserToolInput>, O exten
       if (input.url !== undefined) await admitPageUrl(ctx, input.url);
     },
     async run(ctx, input) {
+      const [{ openPage, RenderBudget }, { pageError }, { DEFAULT_VIEWPORT }, { browserPoolService }] = await pageModules();
       const budget = new RenderBudget(def.timeoutMs);
       let runtime: BrowserRuntime;
       try {
