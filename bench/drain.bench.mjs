@@ -180,6 +180,7 @@ export default {
   async run() {
     const admin = new pg.Client({ connectionString: DATABASE_URL });
     await admin.connect();
+    const loadBefore = os.loadavg()[0];
     const rows = [];
     try {
       for (const workers of [1, 2]) {
@@ -202,6 +203,8 @@ export default {
       '| workers | table | graphile tasks/s | s | first ms | PG CPU ms/task | WAL B/task | ours tasks/s | s | first ms | PG CPU ms/task | WAL B/task | ours ÷ graphile |',
       '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows.map((r) => `| ${r.workers} | ${r.table} | ${f(r.g)} | ${f(r.o)} | ${(r.o.rate / r.g.rate).toFixed(2)}× |`),
+      '',
+      `Machine load (1-min average) ${loadBefore.toFixed(1)} before and ${os.loadavg()[0].toFixed(1)} after, on ${os.availableParallelism()} CPUs; a worker's start-up ("first ms") is mostly CPU spent loading modules, so it stretches with the load.`,
     ].join('\n');
   },
 };

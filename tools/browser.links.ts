@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
-import { selectLinks } from '../src/browser/links.js';
 import { collectLinks } from '../src/browser/page-scripts.js';
+import { lazyModule } from '../src/registry/lazy-module.js';
+
+// tldts (the public-suffix list) is loaded with the first page, not when the tool is listed.
+const linksModule = lazyModule(() => import('../src/browser/links.js'));
 
 const MAX_LINKS = 5000;
 
@@ -34,6 +37,7 @@ export default defineBrowserTool({
   example: { url: 'https://example.com/', filter: 'external' },
   async render(page, i, { opened }) {
     const raw = await page.evaluate(collectLinks, MAX_LINKS * 4);
+    const { selectLinks } = await linksModule();
     const links = selectLinks(raw, opened.url, i.filter).slice(0, MAX_LINKS);
     return { count: links.length, links, final_url: opened.url, status_code: opened.status };
   },

@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
-import { htmlToMarkdown } from '../src/browser/markdown.js';
 import { serialiseVisibleDocument } from '../src/browser/page-scripts.js';
+import { lazyModule } from '../src/registry/lazy-module.js';
+
+// linkedom, Readability and Turndown: loaded when the first page is converted, not when the tool is listed.
+const markdownModule = lazyModule(() => import('../src/browser/markdown.js'));
 
 /** Computed styles are checked on pages up to this many elements (hidden ones are dropped). */
 const MAX_STYLED_ELEMENTS = 30_000;
@@ -40,6 +43,7 @@ export default defineBrowserTool({
   example: { url: 'https://example.com/', wait: 'load' },
   async render(page, input, { opened }) {
     const doc = await page.evaluate(serialiseVisibleDocument, MAX_STYLED_ELEMENTS);
+    const { htmlToMarkdown } = await markdownModule();
     const { markdown, title, source } = htmlToMarkdown(doc.html, doc.title, input.content);
     return { markdown, title, source, bytes: Buffer.byteLength(markdown), final_url: opened.url, status_code: opened.status };
   },

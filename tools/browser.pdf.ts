@@ -4,7 +4,11 @@ import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { cachedShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { pdfPageCount } from '../src/browser/pdf-pages.js';
-import { artifactLinkShape, publishArtifact } from '../src/artifacts/publish.js';
+import { lazyModule } from '../src/registry/lazy-module.js';
+import { artifactLinkShape } from '../src/artifacts/artifact-link.js';
+
+// The artifact store (local files, PostgreSQL or S3): loaded with the first file stored.
+const publishModule = lazyModule(() => import('../src/artifacts/publish.js'));
 
 const FORMATS = { letter: 'Letter', a4: 'A4', legal: 'Legal', a3: 'A3', a5: 'A5' } as const;
 // Chromium takes px, in, cm and mm; pt and pc are converted. At most 2 inches so some page remains.
@@ -110,7 +114,7 @@ export default defineBrowserTool({
       throw new ToolError(`Chromium produced a PDF that could not be read back: ${(err as Error).message}`, 'transient');
     }
     stage('storing');
-    const link = await publishArtifact(ctx, pdf, 'application/pdf');
+    const link = await (await publishModule()).publishArtifact(ctx, pdf, 'application/pdf');
     return { ...link, pages, bytes: pdf.byteLength };
   },
 });

@@ -7,7 +7,11 @@ import { selectorProblem, SELECTOR_MAX_LENGTH } from '../src/browser/css-selecto
 import { cachedShape, PAGE_OPTIONS_DOC,  pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { documentHeight } from '../src/browser/page-scripts.js';
 import { ToolError } from '../src/errors.js';
-import { artifactLinkShape, publishArtifact } from '../src/artifacts/publish.js';
+import { lazyModule } from '../src/registry/lazy-module.js';
+import { artifactLinkShape } from '../src/artifacts/artifact-link.js';
+
+// The artifact store (local files, PostgreSQL or S3): loaded with the first file stored.
+const publishModule = lazyModule(() => import('../src/artifacts/publish.js'));
 
 /** Chromium cannot capture taller images reliably; longer pages are cut at this height. */
 const MAX_CAPTURE_HEIGHT = 16_384;
@@ -116,7 +120,7 @@ export default defineBrowserTool({
     }
     const { width, height } = imageSize(image);
     stage('storing');
-    const link = await publishArtifact(ctx, image, CONTENT_TYPES[i.format]);
+    const link = await (await publishModule()).publishArtifact(ctx, image, CONTENT_TYPES[i.format]);
     return { ...link, width, height, bytes: image.byteLength, blank };
   },
 });

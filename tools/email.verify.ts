@@ -4,10 +4,13 @@
 import { z } from 'zod';
 import { emailDomainCacheService } from '../src/email/domain-cache.js';
 import { emailVerifyResultSchema } from '../src/email/result.js';
-import { verifyEmail } from '../src/email/verify.js';
 import { netGuardService } from '../src/net/guard.js';
 import { resolverService } from '../src/net/resolver.js';
 import { defineTool } from '../src/registry/define-tool.js';
+import { lazyModule } from '../src/registry/lazy-module.js';
+
+// The SMTP client, typo and disposable-domain lists: loaded with the first address, not when the tool is listed.
+const verifyModule = lazyModule(() => import('../src/email/verify.js'));
 
 export const emailVerifyInput = z.strictObject({
   email: z
@@ -34,6 +37,7 @@ export default defineTool({
   concurrency: 32,
   example: { email: 'jane.doe@example.com' },
   async run(ctx, input) {
+    const { verifyEmail } = await verifyModule();
     const [resolver, guard, cache] = await Promise.all([ctx.use(resolverService), ctx.use(netGuardService), ctx.use(emailDomainCacheService)]);
     const net = ctx.config.net;
     return verifyEmail(

@@ -2,8 +2,11 @@
 // (GeoNames places, US ZIP centroids), so it says honestly how precise the answer is; optionally through a
 // Nominatim, Pelias or Photon server (GEOCODER_KIND, GEOCODER_URL), falling back to the embedded data.
 import { z } from 'zod';
-import { placeGeocoderService } from '../src/geo/place/place-services.js';
 import { defineTool } from '../src/registry/define-tool.js';
+import { lazyModule } from '../src/registry/lazy-module.js';
+
+// The gazetteer code, country tables and remote adapters (with undici): loaded with the first lookup.
+const placeModule = lazyModule(() => import('../src/geo/place/place-services.js'));
 
 export const geoLocateInput = z.strictObject({
   address: z
@@ -75,7 +78,7 @@ export default defineTool({
 
   async run(ctx, input) {
     ctx.signal.throwIfAborted();
-    const geocoder = await ctx.use(placeGeocoderService);
+    const geocoder = await ctx.use((await placeModule()).placeGeocoderService);
     return geocoder.locate(input.address, ctx.signal);
   },
 });

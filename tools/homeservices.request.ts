@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { InvalidInput, ToolError } from '../src/errors.js';
 import { defineTool } from '../src/registry/define-tool.js';
 import { AGENT_CONSENT_TEXT, leadsClientService } from '../src/leads/client.js';
-import { toE164 } from '../src/leads/phone.js';
+import { lazyModule } from '../src/registry/lazy-module.js';
+
+// libphonenumber-js's metadata: loaded with the first request, not when the tool is listed.
+const phoneModule = lazyModule(() => import('../src/leads/phone.js'));
 
 const input = z.strictObject({
   pro_id: z.string().min(1).max(64).describe('id from homeservices.search'),
@@ -43,6 +46,7 @@ export default defineTool({
   sideEffects: true,
   example: { pro_id: 'pro_exampleexampleexa', requester: { name: 'Sam Lee', phone: '(201) 555-0123' }, notes: 'Kitchen sink faucet drips constantly; available weekday mornings.' },
   async precheck(_ctx, args) {
+    const { toE164 } = await phoneModule();
     if (!toE164(args.requester.phone)) {
       throw new InvalidInput('requester.phone: not a valid phone number (US numbers need 10 digits; others need a +country code).', 'requester.phone');
     }

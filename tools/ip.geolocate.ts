@@ -4,8 +4,11 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ToolError } from '../src/errors.js';
-import { ipGeolocationService } from '../src/geo/ip/ip-geolocation-service.js';
 import { defineTool } from '../src/registry/define-tool.js';
+import { lazyModule } from '../src/registry/lazy-module.js';
+
+// The MaxMind reader and time-zone data: loaded with the first lookup, not when the tool is listed.
+const geolocationModule = lazyModule(() => import('../src/geo/ip/ip-geolocation-service.js'));
 
 export const ipGeolocateInput = z.strictObject({
   ip: z
@@ -72,7 +75,7 @@ export default defineTool({
 
   async run(ctx, input) {
     ctx.signal.throwIfAborted();
-    const geolocator = await ctx.use(ipGeolocationService);
+    const geolocator = await ctx.use((await geolocationModule()).ipGeolocationService);
     const result = await geolocator.geolocate(input.ip);
     // The schema only lets IP addresses through, so this is a fault of ours, not of the input.
     if (!result) throw new ToolError(`Could not parse ${JSON.stringify(input.ip)} as an IP address.`, 'permanent');

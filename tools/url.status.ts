@@ -2,8 +2,12 @@ import { z } from 'zod';
 import { defineTool } from '../src/registry/define-tool.js';
 import { BlockedTargetError } from '../src/net/errors.js';
 import { netGuardService } from '../src/net/guard.js';
-import { httpClientService } from '../src/net/http-client.js';
-import { checkUrlStatus, MAX_REDIRECTS } from '../src/net/url-status-check.js';
+import { MAX_REDIRECTS } from '../src/net/redirect-limit.js';
+import { lazyModule } from '../src/registry/lazy-module.js';
+
+// undici and the guarded connector: loaded with the first check, not when the tool is listed.
+const httpModule = lazyModule(() => import('../src/net/http-client.js'));
+const checkModule = lazyModule(() => import('../src/net/url-status-check.js'));
 
 const ms = () => z.number().nonnegative().nullable();
 
@@ -73,6 +77,7 @@ export default defineTool({
     }
   },
   async run(ctx, args) {
+    const [{ httpClientService }, { checkUrlStatus }] = await Promise.all([httpModule(), checkModule()]);
     const http = await ctx.use(httpClientService);
     return checkUrlStatus(http, args, ctx.signal);
   },

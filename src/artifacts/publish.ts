@@ -1,21 +1,12 @@
 // What a tool does with bytes it produced: store them and describe the artifact the way the public
 // browser.screenshot / browser.pdf results do (file_id, signed file_url, expiry fields).
-import { z } from 'zod';
 import { resolveSecret } from '../auth/secret.js';
 import type { ToolContext } from '../registry/define-tool.js';
 import { ARTIFACT_TTL_MS } from './artifact-store.js';
 import { artifactStoreService } from './service.js';
 import { signedFileUrl } from './signed-url.js';
 
-/** The artifact fields shared by the screenshot and PDF outputs. */
-export const artifactLinkShape = {
-  file_id: z.string().describe('Stored artifact id, form file_<id>.'),
-  file_url: z.string().describe('Signed URL of the artifact, valid 24 hours.'),
-  content_type: z.string().describe('MIME type of the artifact.'),
-  file_url_notes: z.string().describe('Note on the URL lifetime.'),
-  expires_at: z.string().describe('ISO 8601 date-time when the URL expires.'),
-  expires_in_days: z.number().int().describe('Days until the URL expires (1).'),
-};
+export { artifactLinkShape } from './artifact-link.js';
 
 export interface ArtifactLink {
   file_id: string;

@@ -8,13 +8,17 @@ import { netGuardService } from '../net/guard.js';
 import { BlockedTargetError } from '../net/errors.js';
 import { defineTool, type SubmitContext, type ToolContext, type ToolDefinition } from '../registry/define-tool.js';
 import type { WaitMode } from './input-schemas.js';
-import { openPage, RenderBudget, type OpenedPage, type PageSource } from './navigate.js';
+import { lazyModule } from '../registry/lazy-module.js';
+import type { OpenedPage, PageSource, RenderBudget } from './navigate.js';
 import { contextOptionsFor, playwrightCookies, type PageOptions } from './page-options.js';
-import { pageError } from './page-errors.js';
-import { DEFAULT_VIEWPORT } from './pool.js';
 import { cacheKey, readCached, writeCached } from './result-cache.js';
-import { browserPoolService, type BrowserRuntime } from './service.js';
-import { artifactStoreService } from '../artifacts/service.js';
+import type { BrowserRuntime } from './service.js';
+
+// The pool, navigation and proxy code: loaded with the first page, so a process that only lists the
+// browser tools (a worker for other tools, the HTTP front door) never loads it.
+const pageModules = lazyModule(() => Promise.all([import('./navigate.js'), import('./page-errors.js'), import('./pool.js'), import('./service.js')]));
+// The artifact store holds cached results: loaded with the first cached request.
+const artifactModule = lazyModule(() => import('../artifacts/service.js'));
 
 export interface BrowserToolInput extends PageOptions {
   url?: string | undefined;
@@ -91,13 +95,14 @@ export function defineBrowserTool<I extends z.ZodType<BrowserToolInput>, O exten
     async run(ctx, input) {
       const key = input.cache_ttl_s > 0 ? cacheKey(def.name, input as unknown as Record<string, unknown>, ctx.payerScope ?? 'none') : undefined;
       if (key !== undefined) {
+        const { artifactStoreService } = await artifactModule();
         const hit = await readCached(await ctx.use(artifactStoreService), key, input.cache_ttl_s);
         if (hit !== undefined && descriptor.output.safeParse(hit).success) return { ...(hit as object), cached: true } as z.output<O>;
       }
       const output = await renderFresh(def, ctx, input);
       if (key !== undefined && (def.cacheable?.(output) ?? true)) {
         try {
-          await writeCached(await ctx.use(artifactStoreService), key, output);
+          await writeCached(await ctx.use((await artifactModule()).artifactStoreService), key, output);
         } catch (err) {
           // The result is good without its cache entry; the next identical request renders again.
           ctx.log.warn('could not store the result for reuse', { err });
@@ -109,6 +114,7 @@ export function defineBrowserTool<I extends z.ZodType<BrowserToolInput>, O exten
 }
 
 async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.ZodType>(def: BrowserToolDefinition<I, O>, ctx: ToolContext, input: z.output<I>): Promise<z.output<O>> {
+  const [{ openPage, RenderBudget }, { pageError }, { DEFAULT_VIEWPORT }, { browserPoolService }] = await pageModules();
   const budget = new RenderBudget(Math.min(def.timeoutMs, input.timeout_ms ?? def.timeoutMs));
   let runtime: BrowserRuntime;
   try {

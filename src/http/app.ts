@@ -8,6 +8,7 @@ import { TaskMetrics } from '../engine/metrics.js';
 import type { Runtime } from '../runtime.js';
 import { errorHandler, notFoundHandler } from '../web/errors.js';
 import { ipRateLimit, RateLimiter } from '../web/rate-limit.js';
+import { ApiKeyCache } from '../web/api-key-cache.js';
 import { batchRoutes } from './routes/batches.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { taskRoutes, type TaskRoutesDeps } from './routes/tasks.js';
@@ -44,18 +45,13 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
   const ipLimiter = new RateLimiter(config.http.rateLimitPerIp, windowMs);
   const keyLimiter = new RateLimiter(config.http.rateLimitPerKey, windowMs);
 
-  // Every /v1 route counts against the per-address limit, discovery (GET /v1/tools) included.
-  app.use('/v1', ipRateLimit(ipLimiter));
-  app.use(discoveryRoutes({ engine: rt.engine, metrics, publicUrl: config.publicUrl, x402Enabled: opts.paymentGate !== undefined, leadsBaseUrl: config.leads.baseUrl }));
-  for (const m of opts.mounts ?? []) app.use(m.path, m.router);
-  // Before the /v1 JSON parser: a batch upload has its own (larger) body limit and CSV/NDJSON parsers.
-  app.use(batchRoutes({ engine: rt.engine, pollTokens, keyLimiter, x402Enabled: opts.paymentGate !== undefined }));
-  // The caller's own tasks and usage (API key, or a signed-in wallet for the task list).
-  app.use('/v1/tasks', walletTaskRoutes({ engine: rt.engine, x402: opts.x402, publicUrl: config.publicUrl }));
-  app.use('/v1/usage', usageRoutes({ engine: rt.engine }));
-  app.use('/v1', express.json({ limit: config.http.bodyLimitBytes, type: ['application/json', 'application/*+json'], strict: false }));
-  // Self-serve keys paid with x402 (off without x402).
-  if (opts.x402) app.use('/v1/keys', keyPurchaseRoutes({ engine: rt.engine, x402: opts.x402, config }));
+  // Every /v1 route counts against the per-address limit, discovery (GET /v1/tools) included; with no
+  // limit configured the middleware is not installed at all.
+  const perAddress = ipLimiter.limit > 0 ? [ipRateLimit(ipLimiter)] : [];
+  const json = express.json({ limit: config.http.bodyLimitBytes, type: ['application/json', 'application/*+json'], strict: false });
+
+  // The hot routes first (create, poll, cancel a task): they do not walk the discovery routes, the mounted
+  // front doors and the batch routes on every request, and only creation parses a body.
   app.use(
     taskRoutes({
       engine: rt.engine,
@@ -64,8 +60,21 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
       paymentGate: opts.paymentGate,
       publicUrl: config.publicUrl,
       ...(opts.readAuthorizers ? { readAuthorizers: opts.readAuthorizers } : {}),
+      keys: new ApiKeyCache(rt.store),
+      json,
+      before: perAddress,
     }),
   );
+  if (perAddress.length > 0) app.use('/v1', ...perAddress);
+  app.use(discoveryRoutes({ engine: rt.engine, metrics, publicUrl: config.publicUrl, x402Enabled: opts.paymentGate !== undefined, leadsBaseUrl: config.leads.baseUrl }));
+  for (const m of opts.mounts ?? []) app.use(m.path, m.router);
+  // Before the /v1 JSON parser: a batch upload has its own (larger) body limit and CSV/NDJSON parsers.
+  app.use(batchRoutes({ engine: rt.engine, pollTokens, keyLimiter, x402Enabled: opts.paymentGate !== undefined }));
+  // The caller's own tasks and usage (API key, or a signed-in wallet for the task list).
+  app.use('/v1/tasks', walletTaskRoutes({ engine: rt.engine, x402: opts.x402, publicUrl: config.publicUrl }));
+  app.use('/v1/usage', usageRoutes({ engine: rt.engine }));
+  // Self-serve keys paid with x402 (off without x402); the only other /v1 routes with JSON bodies.
+  if (opts.x402) app.use('/v1/keys', json, keyPurchaseRoutes({ engine: rt.engine, x402: opts.x402, config }));
   app.use(notFoundHandler);
   app.use(errorHandler(rt.log));
   return { app, metrics, pollTokens };

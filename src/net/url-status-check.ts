@@ -8,8 +8,10 @@ import { CheckTimeout, failureReason } from './failure-reason.js';
 import type { ConnectionAttempt } from './guarded-connector.js';
 import type { HttpClient } from './http-client.js';
 import { failedTlsReport, type TlsReport } from './tls-report.js';
+import { MAX_REDIRECTS } from './redirect-limit.js';
 
-export const MAX_REDIRECTS = 10;
+export { MAX_REDIRECTS };
+
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const REQUEST_HEADERS = {
   'user-agent': 'Mozilla/5.0 (compatible; agent-utility url.status)',

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { findApiKey, looksLikeApiKey } from '../billing/api-keys.js';
 import { Unauthorized } from '../errors.js';
 import type { ApiKeyRow, TaskStore } from '../store/port.js';
+import type { ApiKeyCache } from './api-key-cache.js';
 import { POLL_TOKEN_PREFIX } from '../auth/poll-token.js';
 
 export type Credential =
@@ -21,13 +22,16 @@ export function bearerToken(req: Request): string | undefined {
   return req.get('x-api-key')?.trim() || undefined;
 }
 
-/** Resolves the credential; an unknown or revoked key is 401 here. */
-export async function readCredential(req: Request, store: TaskStore): Promise<Credential> {
+/**
+ * Resolves the credential; an unknown or revoked key is 401 here. With `keys`, the key row may be up to a
+ * second old: only for routes that decide nothing from its balance (task creation charges in its write).
+ */
+export async function readCredential(req: Request, store: TaskStore, keys?: ApiKeyCache): Promise<Credential> {
   const token = bearerToken(req);
   if (!token) return { kind: 'none' };
   if (token.startsWith(POLL_TOKEN_PREFIX)) return { kind: 'poll-token', token };
   if (token.startsWith('sk_')) {
-    const key = looksLikeApiKey(token) ? await findApiKey(store, token) : null;
+    const key = looksLikeApiKey(token) ? await (keys ? keys.find(token) : findApiKey(store, token)) : null;
     if (!key) throw new Unauthorized('Unknown API key.', 'INVALID_API_KEY');
     if (key.revokedAt !== null) throw new Unauthorized('This API key was revoked.', 'API_KEY_REVOKED');
     return { kind: 'key', key };

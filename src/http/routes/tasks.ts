@@ -1,5 +1,5 @@
 // REST tasks: create (POST /v1/tools/{tool}/tasks), read and wait (GET /v1/tasks/{id}), cancel.
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { PollTokens } from '../../auth/poll-token.js';
 import type { PaymentGate } from '../../billing/payment-gate.js';
@@ -10,6 +10,8 @@ import type { TaskRow } from '../../store/port.js';
 import { readCredential } from '../../web/credential.js';
 import { requireJson } from '../../web/errors.js';
 import { applyRateLimit, type RateLimiter } from '../../web/rate-limit.js';
+import type { ApiKeyCache } from '../../web/api-key-cache.js';
+import { sendJson } from '../../web/send-json.js';
 import { microsToUsd } from '../../registry/registry.js';
 
 export interface TaskRoutesDeps {
@@ -20,21 +22,29 @@ export interface TaskRoutesDeps {
   publicUrl: string;
   /** Extra ways to prove who may read a task (SIWX); returns true when the request may read it. */
   readAuthorizers?: ((req: Request, task: TaskRow) => Promise<boolean>)[];
+  /** Key rows trusted for up to a second (see api-key-cache.ts). */
+  keys: ApiKeyCache;
+  /** The JSON body parser: only the routes that read a body run it. */
+  json: RequestHandler;
+  /** Middleware every route here runs first (the per-address rate limit, when one is configured). */
+  before: RequestHandler[];
 }
 
 const waitQuery = z.object({
   wait: z.coerce.number().min(0, 'must be 0 to 30 seconds').max(30, 'must be at most 30 seconds').optional(),
 });
 
+const NO_WAIT: z.ZodSafeParseResult<z.output<typeof waitQuery>> = { success: true, data: {} };
+
 const idempotencyKey = z.string().min(1).max(255, 'must be at most 255 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
 
 export function taskRoutes(d: TaskRoutesDeps): Router {
   const r = Router();
 
-  r.post('/v1/tools/:tool/tasks', requireJson, async (req: Request, res: Response) => {
+  r.post('/v1/tools/:tool/tasks', ...d.before, requireJson, d.json, async (req: Request, res: Response) => {
     const toolName = String(req.params.tool);
     const tool = d.engine.registry.get(toolName);
-    const credential = await readCredential(req, d.engine.store);
+    const credential = await readCredential(req, d.engine.store, d.keys);
     // Unknown tool (404) and bad input (400) are answered before anyone is asked to pay.
     const input = await d.engine.validate(toolName, req.body ?? {});
     const rawKey = req.get('idempotency-key');
@@ -79,7 +89,7 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
     const pollUrl = `/v1/tasks/${task.id}`;
     res.setHeader('Location', pollUrl);
     if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.status(202).json({
+    sendJson(res, 202, {
       task_id: task.id,
       poll_token: await d.pollTokens.issue(task.id),
       status: task.status,
@@ -88,9 +98,10 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
     });
   });
 
-  r.get('/v1/tasks/:id', async (req: Request, res: Response) => {
+  r.get('/v1/tasks/:id', ...d.before, async (req: Request, res: Response) => {
     const id = String(req.params.id);
-    const q = waitQuery.safeParse(req.query);
+    // Most polls carry no query string: skip the schema for them.
+    const q = req.url.includes('?') ? waitQuery.safeParse(req.query) : NO_WAIT;
     if (!q.success) throw new InvalidInput(`wait: ${q.error.issues[0]?.message}`, 'wait');
     await authorizeRead(req, id);
     let task = await d.engine.get(id);
@@ -100,10 +111,10 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
       res.on('close', () => ac.abort());
       task = (await d.engine.waitFor(id, q.data.wait * 1000, ac.signal)) ?? task;
     }
-    res.json(toTaskView(task));
+    sendJson(res, 200, toTaskView(task));
   });
 
-  r.post('/v1/tasks/:id/cancel', async (req: Request, res: Response) => {
+  r.post('/v1/tasks/:id/cancel', ...d.before, async (req: Request, res: Response) => {
     const id = String(req.params.id);
     await authorizeRead(req, id);
     const task = await d.engine.cancel(id);
@@ -115,7 +126,7 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
 
   /** Poll token for this task, or the API key that created it, or another authorizer (SIWX). */
   async function authorizeRead(req: Request, id: string): Promise<void> {
-    const credential = await readCredential(req, d.engine.store);
+    const credential = await readCredential(req, d.engine.store, d.keys);
     if (credential.kind === 'poll-token') {
       await d.pollTokens.verifyFor(credential.token, id);
       return;
