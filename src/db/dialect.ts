@@ -30,6 +30,8 @@ export interface Dialect {
   greatest(a: string, b: string): string;
   /** A millisecond epoch expression as its UTC day, YYYY-MM-DD. */
   utcDay(msExpr: string): string;
+  /** Appended to a SELECT inside a transaction: lock the rows read (SQLite's transaction holds the write lock). */
+  readonly forUpdate: string;
   /** Appended to a SELECT inside a transaction: lock the rows read, passing over rows others hold. */
   readonly skipLocked: string;
   /** The statement that opens a transaction taking the write lock at once. */
@@ -51,6 +53,7 @@ export const sqlite: Dialect = {
   greatest: (a, b) => `MAX(${a}, ${b})`,
   utcDay: (ms) => `strftime('%Y-%m-%d', ${ms} / 1000, 'unixepoch')`,
   // The transaction holds the whole database's write lock already.
+  forUpdate: '',
   skipLocked: '',
   beginImmediate: 'BEGIN IMMEDIATE',
 };
@@ -66,6 +69,7 @@ export const postgres: Dialect = {
   array: (values) => values,
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
   utcDay: (ms) => `to_char(to_timestamp(${ms} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+  forUpdate: ' FOR UPDATE',
   skipLocked: ' FOR UPDATE SKIP LOCKED',
   // PostgreSQL takes row locks as statements run; there is no database write lock to take up front.
   beginImmediate: 'BEGIN',

@@ -96,12 +96,7 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) =>
   }
 }
 
-/** Thrown inside inTransaction to roll back and hand a value out (an outcome that must leave no trace). */
-export class Rollback<T> extends Error {
-  constructor(readonly value: T) {
-    super('rollback');
-  }
-}
+export { Rollback } from './sql.js';
 
 export function pgCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;

@@ -20,3 +20,20 @@ export interface Sql {
    */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
 }
+
+/** Thrown inside a transaction to roll it back and hand a value out (an outcome that must leave no trace). */
+export class Rollback<T> extends Error {
+  constructor(readonly value: T) {
+    super('rollback');
+  }
+}
+
+/** Runs `fn` in a transaction; a Rollback thrown inside undoes it and becomes the answer. */
+export async function orRollback<T>(db: Sql, fn: (tx: Sql) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(fn);
+  } catch (err) {
+    if (err instanceof Rollback) return err.value as T;
+    throw err;
+  }
+}

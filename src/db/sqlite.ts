@@ -51,8 +51,17 @@ export class SqliteDb implements Sql {
   private readonly statements = new Map<string, SqliteStatement>();
   /** One transaction wrapper, built once: creating one per call showed up in profiles of the hot path. */
   private readonly runInTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
-  /** Set while an asynchronous transaction holds the connection; other callers wait for it. */
-  private busy: Promise<void> | undefined;
+  /** True while an asynchronous transaction holds the connection; other callers wait in `waiting`. */
+  private inTransaction = false;
+  private readonly waiting: (() => void)[] = [];
+  /** What an asynchronous transaction runs its statements on: the connection, past the wait. */
+  private readonly tx: Sql = {
+    dialect: sqlite,
+    one: async (text, values) => this.sql(text).get(values),
+    all: async (text, values) => this.sql(text).all(values),
+    run: async (text, values) => this.sql(text).run(values),
+    transaction: (fn) => fn(this.tx),
+  };
 
   constructor(file: string) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -80,22 +89,22 @@ export class SqliteDb implements Sql {
    * in progress on this connection.
    */
   async immediate<T>(fn: () => T): Promise<T> {
-    while (this.busy) await this.busy;
+    while (this.inTransaction) await this.turn();
     return this.runInTransaction.immediate(fn) as T;
   }
 
   async one<R>(text: string, values?: readonly unknown[]): Promise<R | undefined> {
-    while (this.busy) await this.busy;
+    while (this.inTransaction) await this.turn();
     return this.sql(text).get<R>(values);
   }
 
   async all<R>(text: string, values?: readonly unknown[]): Promise<R[]> {
-    while (this.busy) await this.busy;
+    while (this.inTransaction) await this.turn();
     return this.sql(text).all<R>(values);
   }
 
   async run(text: string, values?: readonly unknown[]): Promise<number> {
-    while (this.busy) await this.busy;
+    while (this.inTransaction) await this.turn();
     return this.sql(text).run(values);
   }
 
@@ -106,28 +115,25 @@ export class SqliteDb implements Sql {
    */
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     // Checked again after every wait, with no await between the last check and taking the connection.
-    while (this.busy) await this.busy;
-    let release!: () => void;
-    this.busy = new Promise((resolve) => (release = resolve));
-    const tx: Sql = {
-      dialect: sqlite,
-      one: async (text, values) => this.sql(text).get(values),
-      all: async (text, values) => this.sql(text).all(values),
-      run: async (text, values) => this.sql(text).run(values),
-      transaction: (inner) => inner(tx),
-    };
+    while (this.inTransaction) await this.turn();
+    this.inTransaction = true;
     try {
-      this.raw.exec(sqlite.beginImmediate);
-      const result = await fn(tx);
-      this.raw.exec('COMMIT');
+      this.sql(sqlite.beginImmediate).run();
+      const result = await fn(this.tx);
+      this.sql('COMMIT').run();
       return result;
     } catch (err) {
-      if (this.raw.inTransaction) this.raw.exec('ROLLBACK');
+      if (this.raw.inTransaction) this.sql('ROLLBACK').run();
       throw err;
     } finally {
-      this.busy = undefined;
-      release();
+      this.inTransaction = false;
+      for (const wake of this.waiting.splice(0)) wake();
     }
+  }
+
+  /** Resolves when the transaction in progress ends. */
+  private turn(): Promise<void> {
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   close(): void {

@@ -1,6 +1,6 @@
 // The task store on PostgreSQL (pg Pool), for many API nodes and worker processes sharing one schema.
-// Creating and claiming use row locks and SKIP LOCKED (src/db/tasks/*.postgres.ts); everything else is
-// the shared SQL of src/db/tasks/. Changes are announced to other processes over LISTEN/NOTIFY after
+// Charging, claiming and batch creation use row locks, SKIP LOCKED and unnest (src/db/tasks/*.postgres.ts);
+// everything else is the shared SQL of src/db/tasks/. Changes are announced to other processes over LISTEN/NOTIFY after
 // they commit (postgres-notifier.ts); workers and waiters also poll, so a lost one costs only latency.
 import { migratePostgres } from '../db/migrate.js';
 import { PostgresDb } from '../db/postgres.js';
@@ -8,7 +8,8 @@ import { channelName, PostgresNotifier } from '../db/postgres-notifier.js';
 import { clientConfig, type PostgresConnectionOptions } from '../db/postgres-pool.js';
 import { claimTasksPostgres } from '../db/tasks/claim-tasks.postgres.js';
 import { createBatchPostgres } from '../db/tasks/create-batch.postgres.js';
-import { createTaskPostgres } from '../db/tasks/create-task.postgres.js';
+import { createTask } from '../db/tasks/create-task.js';
+import { insertChargedPostgres } from '../db/tasks/insert-charged.postgres.js';
 import { taskMigrations } from '../db/tasks/migrations.js';
 import { SqlTaskStore } from '../db/tasks/task-store.js';
 
@@ -35,7 +36,8 @@ export class PostgresStore extends SqlTaskStore {
     super(
       db,
       {
-        createTask: (t, opts) => createTaskPostgres(db, t, opts),
+        // One statement charges and inserts, so a plain creation needs no explicit transaction.
+        createTask: (t, opts) => createTask(db, { insert: insertChargedPostgres, plain: (task, keyId) => insertChargedPostgres(db, task, keyId) }, t, opts),
         claimTasks: (c) => claimTasksPostgres(db, c),
         createBatch: (b, chargeKeyId) => createBatchPostgres(db, b, chargeKeyId),
         migrate: () => migratePostgres(db, taskMigrations('postgres')),

@@ -1,11 +1,12 @@
-// The task store on SQLite (better-sqlite3, WAL): one file, which several processes may share. Creating
-// and claiming run as BEGIN IMMEDIATE transactions (src/db/tasks/*.sqlite.ts); everything else is the
-// shared SQL of src/db/tasks/.
+// The task store on SQLite (better-sqlite3, WAL): one file, which several processes may share. Charging,
+// claiming and batch creation run in BEGIN IMMEDIATE transactions (src/db/tasks/*.sqlite.ts); everything
+// else is the shared SQL of src/db/tasks/.
 import { migrateSqlite } from '../db/migrate.js';
 import { SqliteDb } from '../db/sqlite.js';
 import { claimTasksSqlite } from '../db/tasks/claim-tasks.sqlite.js';
 import { createBatchSqlite } from '../db/tasks/create-batch.sqlite.js';
-import { createTaskSqlite } from '../db/tasks/create-task.sqlite.js';
+import { createTask } from '../db/tasks/create-task.js';
+import { insertChargedSqlite } from '../db/tasks/insert-charged.sqlite.js';
 import { taskMigrations } from '../db/tasks/migrations.js';
 import { SqlTaskStore } from '../db/tasks/task-store.js';
 
@@ -13,7 +14,8 @@ export class SqliteStore extends SqlTaskStore {
   constructor(file: string) {
     const db = new SqliteDb(file);
     super(db, {
-      createTask: (t, opts) => createTaskSqlite(db, t, opts),
+      createTask: (t, opts) =>
+        createTask(db, { insert: async (_tx, task, keyId) => insertChargedSqlite(db, task, keyId), plain: (task, keyId) => db.immediate(() => insertChargedSqlite(db, task, keyId)) }, t, opts),
       claimTasks: (o) => claimTasksSqlite(db, o),
       createBatch: (b, chargeKeyId) => createBatchSqlite(db, b, chargeKeyId),
       migrate: () => migrateSqlite(db, taskMigrations('sqlite')),
