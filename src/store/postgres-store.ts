@@ -1,7 +1,7 @@
 // The task store on PostgreSQL (pg Pool), for many API nodes and worker processes sharing one schema.
 // Charging, claiming and batch creation use row locks, SKIP LOCKED and unnest (src/db/tasks/*.postgres.ts);
 // everything else is the shared SQL of src/db/tasks/. Changes are announced to other processes over LISTEN/NOTIFY after
-// they commit (postgres-notifier.ts); workers and waiters also poll, so a lost one costs only latency.
+// they commit (src/db/postgres-notifier.ts); workers and waiters also poll, so a lost one costs only latency.
 import { migratePostgres } from '../db/migrate.js';
 import { PostgresDb } from '../db/postgres.js';
 import { channelName, PostgresNotifier } from '../db/postgres-notifier.js';
