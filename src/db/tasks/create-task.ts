@@ -1,0 +1,58 @@
+// Creating a task: the payment nonce, the idempotency key, the charge and the insert succeed or fail
+// together. The nonce is reserved before the idempotency key: a payment seen once never answers again,
+// whatever Idempotency-Key comes with it (see docs/payments.md, "One signature, one task"). Both are
+// reserved by inserts that race on a unique key, so on PostgreSQL a concurrent holder is waited for and
+// the loser sees the winner's row; SQLite's transaction holds the write lock throughout. Refusals roll
+// back, so a refused request leaves no idempotency record, nonce or charge behind.
+import type { CreateTaskOptions, CreateTaskOutcome, NewTask } from '../../store/port.js';
+import { orRollback, Rollback, type Sql } from '../sql.js';
+import { getTask } from './get-task.js';
+import { nonceKey } from './records.js';
+
+/** The dialect's charge-and-insert: the created task, or why the key could not pay. */
+export type InsertCharged = (q: Sql, t: NewTask, chargeKeyId: string | undefined) => Promise<CreateTaskOutcome>;
+
+export interface CreateTaskParts {
+  /** Charge-and-insert inside the creating transaction. */
+  insert: InsertCharged;
+  /** A creation with no nonce and no idempotency key: charge-and-insert, atomic on its own. */
+  plain(t: NewTask, chargeKeyId: string | undefined): Promise<CreateTaskOutcome>;
+}
+
+const NONCE_WHERE = 'WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4';
+
+async function reserveAndInsert(tx: Sql, insert: InsertCharged, t: NewTask, opts: CreateTaskOptions): Promise<CreateTaskOutcome> {
+  const n = opts.nonce && nonceKey(opts.nonce);
+  if (n && (await tx.run('INSERT INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING', [...n, t.id, t.now])) === 0) {
+    const used = await tx.one<{ task_id: string }>(`SELECT task_id FROM payment_nonces ${NONCE_WHERE}`, n);
+    throw new Rollback<CreateTaskOutcome>({ kind: 'nonce_used', taskId: used?.task_id ?? '' });
+  }
+  if (opts.idempotency) {
+    const { scope, key, requestHash, windowMs } = opts.idempotency;
+    await tx.run('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND created_at < $3', [scope, key, t.now - windowMs]);
+    const values = [scope, key, requestHash, t.id, t.now];
+    if ((await tx.run('INSERT INTO idempotency_keys (scope, key, request_hash, task_id, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', values)) === 0) {
+      const prior = await tx.one<{ request_hash: string; task_id: string }>(`SELECT request_hash, task_id FROM idempotency_keys WHERE scope = $1 AND key = $2${tx.dialect.forUpdate}`, [scope, key]);
+      // Deleted between our insert and this read (retention, PostgreSQL): let the whole transaction run again.
+      if (!prior) throw Object.assign(new Error('idempotency record vanished'), { code: '40001' });
+      if (prior.request_hash !== requestHash) throw new Rollback<CreateTaskOutcome>({ kind: 'idempotency_mismatch', taskId: prior.task_id });
+      const first = await getTask(tx, prior.task_id);
+      if (first) {
+        if (!n) throw new Rollback<CreateTaskOutcome>({ kind: 'replayed', task: first });
+        // A fresh payment that found its first task stays used up (committed), so it cannot answer twice either.
+        await tx.run(`UPDATE payment_nonces SET task_id = $5 ${NONCE_WHERE}`, [...n, first.id]);
+        return { kind: 'replayed', task: first };
+      }
+      // The first task is gone (retention): the key now belongs to this request.
+      await tx.run('UPDATE idempotency_keys SET request_hash = $3, task_id = $4, created_at = $5 WHERE scope = $1 AND key = $2', values);
+    }
+  }
+  const outcome = await insert(tx, t, opts.chargeKeyId);
+  if (outcome.kind !== 'created') throw new Rollback(outcome);
+  return outcome;
+}
+
+export function createTask(db: Sql, parts: CreateTaskParts, t: NewTask, opts: CreateTaskOptions = {}): Promise<CreateTaskOutcome> {
+  if (!opts.idempotency && !opts.nonce) return parts.plain(t, opts.chargeKeyId);
+  return orRollback(db, (tx) => reserveAndInsert(tx, parts.insert, t, opts));
+}
