@@ -14,8 +14,9 @@ export const LAYERS = {
   auth: [],
   registry: [],
   net: ['registry'],
-  db: [],
-  store: ['db'],
+  // The task store's port (interfaces and row types), and the SQL that implements it for both dialects.
+  store: [],
+  db: ['store'],
   artifacts: ['auth', 'registry', 'store', 'db'],
   engine: ['registry', 'store', 'db'],
   billing: ['auth', 'registry', 'store', 'db', 'engine'],

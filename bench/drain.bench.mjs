@@ -111,7 +111,7 @@ async function ours(admin, workers, analyzeEmpty) {
   await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   const env = { ...process.env, DATABASE_URL, DATABASE_SCHEMA: schema, WORKER_CONCURRENCY: String(SLOTS), DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'au-drain-')), LOG_LEVEL: 'warn' };
   // Migrate once up front (as a deployed cluster would be), then queue.
-  const { PostgresStore } = await import('../dist/src/store/postgres-store.js');
+  const { PostgresStore } = await import('../dist/src/db/tasks/postgres-store.js');
   const store = new PostgresStore({ connectionString: DATABASE_URL, schema, poolSize: 2 });
   await store.migrate();
   await store.close();

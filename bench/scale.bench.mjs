@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { PostgresStore } from '../dist/src/store/postgres-store.js';
-import { SqliteStore } from '../dist/src/store/sqlite-store.js';
+import { PostgresStore } from '../dist/src/db/tasks/postgres-store.js';
+import { SqliteStore } from '../dist/src/db/tasks/sqlite-store.js';
 import { startKnot } from '../dist/test/support/knot.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -5,7 +5,7 @@ import { Engine } from './engine/engine.js';
 import { createLogger, type Logger } from './logger.js';
 import { ToolRegistry } from './registry/registry.js';
 import { ServiceScope } from './registry/services.js';
-import { openStore } from './store/open-store.js';
+import { openStore } from './db/tasks/open-store.js';
 import type { TaskStore } from './store/port.js';
 import { tools as allTools } from '../tools/index.js';
 import type { AnyTool } from './registry/define-tool.js';

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { createApiKey, findApiKey } from '../billing/api-keys.js';
 import { microsToUsd } from '../registry/registry.js';
-import { openStore } from '../store/open-store.js';
+import { openStore } from '../db/tasks/open-store.js';
 import type { ApiKeyRow, TaskStore } from '../store/port.js';
 import { CliUsageError, parseUsdArg } from './usage.js';
 

@@ -5,7 +5,7 @@ import { createRuntime, type Runtime } from '../../src/runtime.js';
 import type { TaskStore } from '../../src/store/port.js';
 import { testConfig } from '../support/tool-context.js';
 import { runCounts, testTools } from '../support/test-tools.js';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { SqliteStore } from '../../src/db/tasks/sqlite-store.js';
 import { createTestSchema, type TestSchema } from '../support/postgres.js';
 import path from 'node:path';
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GroupCommit, type TaskCreation } from '../../src/engine/group-commit.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import type { CreateTaskOutcome, NewTask } from '../../src/store/port.js';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { SqliteStore } from '../../src/db/tasks/sqlite-store.js';
 import { testTools } from '../support/test-tools.js';
 import { testConfig } from '../support/tool-context.js';
 

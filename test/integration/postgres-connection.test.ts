@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { taskMigrations } from '../../src/db/tasks/migrations.js';
-import { PostgresStore } from '../../src/store/postgres-store.js';
+import { PostgresStore } from '../../src/db/tasks/postgres-store.js';
 import { dropTestSchema, newTestSchemaName, TEST_DATABASE_URL } from '../support/postgres.js';
 
 const schemas: string[] = [];

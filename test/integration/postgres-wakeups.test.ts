@@ -4,7 +4,7 @@
 // another process settles, and a listener whose connection is killed comes back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
-import type { PostgresStore } from '../../src/store/postgres-store.js';
+import type { PostgresStore } from '../../src/db/tasks/postgres-store.js';
 import { createTestSchema, type TestSchema } from '../support/postgres.js';
 import { echoTool } from '../support/test-tools.js';
 import { testConfig } from '../support/tool-context.js';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { SqliteStore } from '../../src/db/tasks/sqlite-store.js';
 import type { NewTask, TaskStore } from '../../src/store/port.js';
 import { storeFactories } from '../support/store-factories.js';
 

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PostgresStore } from '../../src/store/postgres-store.js';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { PostgresStore } from '../../src/db/tasks/postgres-store.js';
+import { SqliteStore } from '../../src/db/tasks/sqlite-store.js';
 import type { TaskStore } from '../../src/store/port.js';
 import { dropTestSchema, newTestSchemaName, TEST_DATABASE_URL } from '../support/postgres.js';
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TaskStore } from '../../src/store/port.js';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { SqliteStore } from '../../src/db/tasks/sqlite-store.js';
 import { storeFactories } from '../support/store-factories.js';
 
 const factories: { name: string; open: () => Promise<TaskStore> }[] = [

@@ -15,7 +15,7 @@ import { hasHighS } from '../../src/billing/x402/signature-s.js';
 import { decodePaymentHeader, encodeBase64Json } from '../../src/billing/x402/wire.js';
 import { secondsToText, uint256Problem, UINT256_MAX } from '../../src/billing/x402/wire-numbers.js';
 import type { AnyTool } from '../../src/registry/define-tool.js';
-import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { SqliteStore } from '../../src/db/tasks/sqlite-store.js';
 import { tools } from '../../tools/index.js';
 import { echoTool, testTools } from '../support/test-tools.js';
 

@@ -2,16 +2,16 @@
 // Charging, claiming and batch creation use row locks, SKIP LOCKED and unnest (src/db/tasks/*.postgres.ts);
 // everything else is the shared SQL of src/db/tasks/. Changes are announced to other processes over LISTEN/NOTIFY after
 // they commit (src/db/postgres-notifier.ts); workers and waiters also poll, so a lost one costs only latency.
-import { migratePostgres } from '../db/migrate.js';
-import { PostgresDb } from '../db/postgres.js';
-import { channelName, PostgresNotifier } from '../db/postgres-notifier.js';
-import { clientConfig, type PostgresConnectionOptions } from '../db/postgres-pool.js';
-import { claimTasksPostgres } from '../db/tasks/claim-tasks.postgres.js';
-import { createBatchPostgres } from '../db/tasks/create-batch.postgres.js';
-import { createTask } from '../db/tasks/create-task.js';
-import { insertChargedPostgres } from '../db/tasks/insert-charged.postgres.js';
-import { taskMigrations } from '../db/tasks/migrations.js';
-import { SqlTaskStore } from '../db/tasks/task-store.js';
+import { migratePostgres } from '../migrate.js';
+import { PostgresDb } from '../postgres.js';
+import { channelName, PostgresNotifier } from '../postgres-notifier.js';
+import { clientConfig, type PostgresConnectionOptions } from '../postgres-pool.js';
+import { claimTasksPostgres } from './claim-tasks.postgres.js';
+import { createBatchPostgres } from './create-batch.postgres.js';
+import { createTask } from './create-task.js';
+import { insertChargedPostgres } from './insert-charged.postgres.js';
+import { taskMigrations } from './migrations.js';
+import { SqlTaskStore } from './task-store.js';
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   /** Where connection problems of idle or listening connections are reported. */

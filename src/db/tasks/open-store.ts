@@ -1,9 +1,9 @@
 // Chooses the store adapter from configuration: SQLite in DATA_DIR by default, PostgreSQL when
 // DATABASE_URL is set (in DATABASE_SCHEMA, migrated on open: safe when many processes start at once).
 import path from 'node:path';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
-import type { TaskStore } from './port.js';
+import type { Config } from '../../config.js';
+import type { Logger } from '../../logger.js';
+import type { TaskStore } from '../../store/port.js';
 import { PostgresStore } from './postgres-store.js';
 import { SqliteStore } from './sqlite-store.js';
 

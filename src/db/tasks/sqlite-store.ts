@@ -1,14 +1,14 @@
 // The task store on SQLite (better-sqlite3, WAL): one file, which several processes may share. Charging,
 // claiming and batch creation run in BEGIN IMMEDIATE transactions (src/db/tasks/*.sqlite.ts); everything
 // else is the shared SQL of src/db/tasks/.
-import { migrateSqlite } from '../db/migrate.js';
-import { SqliteDb } from '../db/sqlite.js';
-import { claimTasksSqlite } from '../db/tasks/claim-tasks.sqlite.js';
-import { createBatchSqlite } from '../db/tasks/create-batch.sqlite.js';
-import { createTask } from '../db/tasks/create-task.js';
-import { insertChargedSqlite } from '../db/tasks/insert-charged.sqlite.js';
-import { taskMigrations } from '../db/tasks/migrations.js';
-import { SqlTaskStore } from '../db/tasks/task-store.js';
+import { migrateSqlite } from '../migrate.js';
+import { SqliteDb } from '../sqlite.js';
+import { claimTasksSqlite } from './claim-tasks.sqlite.js';
+import { createBatchSqlite } from './create-batch.sqlite.js';
+import { createTask } from './create-task.js';
+import { insertChargedSqlite } from './insert-charged.sqlite.js';
+import { taskMigrations } from './migrations.js';
+import { SqlTaskStore } from './task-store.js';
 
 export class SqliteStore extends SqlTaskStore {
   constructor(file: string) {
