@@ -24,6 +24,7 @@ const { PostgresStore } = await load('store/postgres-store.js');
 const { deliveriesFor } = await load('leads/notifications.js');
 const { types } = await load('store/postgres-pool.js');
 const { proIdFor } = await load('leads/ids.js');
+const { bodyHash } = await load('leads/requests.js');
 
 const sha256 = (s) => createHash('sha256').update(s).digest('hex');
 const T0 = Date.UTC(2026, 10, 20, 12, 0, 0);
@@ -133,7 +134,9 @@ async function fill(store) {
   });
   const r1 = request('req_fixture_one', pros.one, alice.accountId, T0 - 500, 'plumber');
   const d1 = deliveriesFor(r1, pros.one, retry);
-  await store.createRequest({ request: r1, deliveries: d1, dedupSince: T0 - 86_400_000, idempotency: { key: 'order-17', bodyHash: sha256('fixture body') } });
+  // Hashed as that release hashed a POST /v1/requests body, so the test can replay the same body.
+  const idempotentBody = { pro_id: pros.one.id, name: r1.name, phone: r1.phone, notes: r1.notes, service: 'plumber' };
+  await store.createRequest({ request: r1, deliveries: d1, dedupSince: T0 - 86_400_000, idempotency: { key: 'order-17', bodyHash: bodyHash(idempotentBody) } });
   const email1 = d1.find((d) => d.channel === 'email');
   const hook1 = d1.find((d) => d.channel === 'webhook');
   await store.claimDueDeliveries(T0 - 400, 60_000, 10);
@@ -153,7 +156,7 @@ async function fill(store) {
   await store.claimDueDeliveries(r3.createdAt + 10, 60_000, 10);
   await store.markDelivered(d3[0].id, r3.createdAt + 20);
   await store.eraseRequesterDetails(T0 - 30 * 86_400_000);
-  return { aliceAccount: alice.accountId, bobAccount: bob.accountId };
+  return { aliceAccount: alice.accountId, bobAccount: bob.accountId, idempotentBody };
 }
 
 /** Rows in a stable order (by their JSON), whatever order the database returns them in. */

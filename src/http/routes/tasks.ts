@@ -6,6 +6,7 @@ import type { PaymentGate } from '../../billing/payment-gate.js';
 import type { Engine, SubmitOptions } from '../../engine/engine.js';
 import { toTaskView } from '../../engine/task-view.js';
 import { Forbidden, InvalidInput, NotFound, PaymentRequired, Unauthorized } from '../../errors.js';
+import { parseIdempotencyKey } from '../../idempotency.js';
 import type { TaskRow } from '../../store/port.js';
 import { readCredential } from '../auth.js';
 import { requireJson } from '../errors.js';
@@ -26,8 +27,6 @@ const waitQuery = z.object({
   wait: z.coerce.number().min(0, 'must be 0 to 30 seconds').max(30, 'must be at most 30 seconds').optional(),
 });
 
-const idempotencyKey = z.string().min(1).max(255, 'must be at most 255 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
-
 export function taskRoutes(d: TaskRoutesDeps): Router {
   const r = Router();
 
@@ -37,9 +36,7 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
     const credential = await readCredential(req, d.engine.store);
     // Unknown tool (404) and bad input (400) are answered before anyone is asked to pay.
     const input = await d.engine.validate(toolName, req.body ?? {});
-    const rawKey = req.get('idempotency-key');
-    const parsedKey = rawKey === undefined ? undefined : idempotencyKey.safeParse(rawKey);
-    if (parsedKey && !parsedKey.success) throw new InvalidInput(`Idempotency-Key ${parsedKey.error.issues[0]?.message}`, 'Idempotency-Key');
+    const idempotencyKey = parseIdempotencyKey(req.get('idempotency-key'));
     const resourceUrl = `${d.publicUrl}/v1/tools/${toolName}/tasks`;
 
     let opts: SubmitOptions;
@@ -74,7 +71,7 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
         );
       }
     }
-    if (parsedKey?.success) opts.idempotencyKey = parsedKey.data;
+    if (idempotencyKey !== undefined) opts.idempotencyKey = idempotencyKey;
     const { task, replayed } = await d.engine.submitValidated(toolName, input, opts);
     const pollUrl = `/v1/tasks/${task.id}`;
     res.setHeader('Location', pollUrl);
