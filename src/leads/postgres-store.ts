@@ -5,7 +5,8 @@
 // (phone, pro, category), and delivery claims take due rows FOR UPDATE SKIP LOCKED so two dispatchers
 // never lease the same one. The tables live in the task store's schema (see migrations/postgres).
 import type pg from 'pg';
-import { createPool, inTransaction, migrate, Rollback, type PostgresConnectionOptions, type Queryable } from '../store/postgres-pool.js';
+import { migratePostgres } from '../db/migrate.js';
+import { createPool, inTransaction, Rollback, type PostgresConnectionOptions, type Queryable } from '../db/postgres-pool.js';
 import type { Category } from './categories.js';
 import type { BoundingBox } from './geo.js';
 import { proIdFor, randomId } from './ids.js';
@@ -150,7 +151,7 @@ export class PostgresLeadStore implements LeadStore {
   }
 
   async migrate(): Promise<void> {
-    await migrate(this.pool, this.schema, postgresMigrations, 'leads_schema_migrations');
+    await migratePostgres({ pool: this.pool, schema: this.schema }, { component: 'leads', migrations: postgresMigrations, legacyLedger: 'leads_schema_migrations' });
   }
 
   async close(): Promise<void> {

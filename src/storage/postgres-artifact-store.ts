@@ -4,8 +4,9 @@
 // S3 adapter: PostgreSQL holds the bytes in its WAL and backups too.
 import type pg from 'pg';
 import { newId } from '../ids.js';
-import { loadMigrations } from '../store/migrations.js';
-import { createPool, migrate } from '../store/postgres-pool.js';
+import { migratePostgres } from '../db/migrate.js';
+import { createPool } from '../db/postgres-pool.js';
+import { taskMigrations } from '../db/tasks/migrations.js';
 import { ARTIFACT_TTL_MS, isFileId, type ArtifactMeta, type ArtifactStore, type StoredArtifact } from './artifact-store.js';
 
 export interface PostgresArtifactStoreOptions {
@@ -36,7 +37,7 @@ export class PostgresArtifactStore implements ArtifactStore {
 
   /** The table comes with the store's migrations; applying them here too makes the store usable on its own. */
   private migrated(): Promise<void> {
-    this.ready ??= migrate(this.pool, this.o.schema, loadMigrations('postgres')).catch((err: unknown) => {
+    this.ready ??= migratePostgres({ pool: this.pool, schema: this.o.schema }, taskMigrations('postgres')).catch((err: unknown) => {
       this.ready = undefined;
       throw err;
     });

@@ -6,9 +6,10 @@
 // winner's row and reports the same outcome SQLite would, never an error).
 import type pg from 'pg';
 import { listTasksSql, toUsageRow, usageSql } from './caller-queries.js';
-import { loadMigrations } from './migrations.js';
-import { PostgresNotifier, channelName } from './postgres-notifier.js';
-import { clientConfig, createPool, inTransaction, migrate, Rollback, type PostgresConnectionOptions, type Queryable } from './postgres-pool.js';
+import { migratePostgres } from '../db/migrate.js';
+import { PostgresNotifier, channelName } from '../db/postgres-notifier.js';
+import { clientConfig, createPool, inTransaction, Rollback, type PostgresConnectionOptions, type Queryable } from '../db/postgres-pool.js';
+import { taskMigrations } from '../db/tasks/migrations.js';
 import { countsOf } from './batch-counts.js';
 import { type BatchRecord, toBatch } from './batch-rows.js';
 import { type PurchaseRecordOf, toPurchaseRow } from './purchase-rows.js';
@@ -170,7 +171,7 @@ export class PostgresStore implements TaskStore {
   }
 
   async migrate(): Promise<void> {
-    await migrate(this.pool, this.schema, loadMigrations('postgres'));
+    await migratePostgres({ pool: this.pool, schema: this.schema }, taskMigrations('postgres'));
   }
 
   async close(): Promise<void> {

@@ -1,14 +1,14 @@
 // SQLite adapter of the store port (better-sqlite3, WAL). better-sqlite3 is synchronous, so each
 // write runs in one IMMEDIATE transaction: charging, idempotency and nonce checks are atomic with
 // the task insert even under heavy concurrency, and several processes may share the file.
-import fs from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { countsOf } from './batch-counts.js';
 import { type BatchRecord, toBatch } from './batch-rows.js';
 import { type PurchaseRecordOf, toPurchaseRow } from './purchase-rows.js';
 import { listTasksSql, toUsageRow, usageSql } from './caller-queries.js';
-import { loadMigrations } from './migrations.js';
+import { migrateSqlite } from '../db/migrate.js';
+import { SqliteDb } from '../db/sqlite.js';
+import { taskMigrations } from '../db/tasks/migrations.js';
 import type {
   ApiKeyRow,
   BatchCounts,
@@ -100,18 +100,15 @@ function toKey(r: KeyRecord): ApiKeyRow {
 
 export class SqliteStore implements TaskStore {
   readonly dialect = 'sqlite' as const;
+  private readonly conn: SqliteDb;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   /** One transaction wrapper, built once: creating one per call showed up in profiles of the hot path. */
   private readonly runInTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
 
   constructor(file: string) {
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('foreign_keys = ON');
+    this.conn = new SqliteDb(file);
+    this.db = this.conn.raw;
     this.runInTransaction = this.db.transaction((fn: () => unknown) => fn());
   }
 
@@ -131,15 +128,7 @@ export class SqliteStore implements TaskStore {
   }
 
   async migrate(): Promise<void> {
-    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
-    const applied = new Set(this.db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
-    for (const m of loadMigrations('sqlite')) {
-      if (applied.has(m.version)) continue;
-      this.transaction(() => {
-        this.db.exec(m.sql);
-        this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, Date.now());
-      });
-    }
+    await migrateSqlite(this.conn, taskMigrations('sqlite'));
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,7 @@
 // the claim-order index, on a table never analyzed and on one analyzed while empty, then filled.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { types } from '../../src/store/postgres-pool.js';
+import { types } from '../../src/db/postgres-pool.js';
 import { createTestSchema, TEST_DATABASE_URL, type TestSchema } from '../support/postgres.js';
 
 const PENDING = 5000;

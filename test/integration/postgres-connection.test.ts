@@ -3,7 +3,7 @@
 // the schema's search_path.
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadMigrations } from '../../src/store/migrations.js';
+import { taskMigrations } from '../../src/db/tasks/migrations.js';
 import { PostgresStore } from '../../src/store/postgres-store.js';
 import { dropTestSchema, newTestSchemaName, TEST_DATABASE_URL } from '../support/postgres.js';
 
@@ -26,10 +26,10 @@ describe('PostgreSQL connections and migrations', () => {
     const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await c.connect();
     try {
-      const applied = await c.query(`SELECT version, name FROM ${schema}.schema_migrations ORDER BY version`);
-      expect(applied.rows).toEqual(loadMigrations('postgres').map((m) => ({ version: m.version, name: m.name })));
+      const applied = await c.query(`SELECT version, name FROM ${schema}.db_migrations WHERE component = 'tasks' ORDER BY version`);
+      expect(applied.rows).toEqual(taskMigrations('postgres').migrations.map((m) => ({ version: m.version, name: m.name })));
       const tables = await c.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [schema]);
-      expect(tables.rows.map((r) => r.table_name)).toEqual(['api_keys', 'artifacts', 'batch_items', 'batches', 'credit_ledger', 'idempotency_keys', 'key_purchases', 'payment_nonces', 'schema_migrations', 'tasks']);
+      expect(tables.rows.map((r) => r.table_name)).toEqual(['api_keys', 'artifacts', 'batch_items', 'batches', 'credit_ledger', 'db_migrations', 'idempotency_keys', 'key_purchases', 'payment_nonces', 'tasks']);
     } finally {
       await c.end();
     }

@@ -3,7 +3,7 @@
 // Schemas left by a test process that was killed are swept after an hour.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { types } from '../../src/store/postgres-pool.js';
+import { types } from '../../src/db/postgres-pool.js';
 import { PostgresStore } from '../../src/store/postgres-store.js';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

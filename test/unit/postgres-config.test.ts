@@ -2,8 +2,8 @@
 // names and the cross-checks loadConfig makes.
 import { describe, expect, it } from 'vitest';
 import { type ConfigError, loadConfig } from '../../src/config.js';
-import { channelName } from '../../src/store/postgres-notifier.js';
-import { assertSchemaName, clientConfig } from '../../src/store/postgres-pool.js';
+import { channelName } from '../../src/db/postgres-notifier.js';
+import { assertSchemaName, clientConfig } from '../../src/db/postgres-pool.js';
 import { expiryOfFileId, fileIdExpiringAt } from '../../src/storage/s3-artifact-store.js';
 import { isFileId } from '../../src/storage/artifact-store.js';
 

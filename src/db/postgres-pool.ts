@@ -1,8 +1,7 @@
-// The PostgreSQL connection pieces the store needs: a pool pinned to one schema, bigint parsed as a
-// number, one-transaction helper (retried on deadlock or serialization failure), and migrations applied
-// once under an advisory lock however many processes start at the same moment.
+// The PostgreSQL connection pieces every store needs: a pool pinned to one schema, bigint parsed as a
+// number, and a one-transaction helper (retried on deadlock or serialization failure). Migrations are
+// applied by migrate.ts.
 import pg from 'pg';
-import type { Migration } from './migrations.js';
 
 export interface PostgresConnectionOptions {
   connectionString: string;
@@ -109,42 +108,3 @@ export function pgCode(err: unknown): string | undefined {
 }
 
 export const UNIQUE_VIOLATION = '23505';
-
-/**
- * Applies the migrations not yet recorded in `ledger` (schema_migrations unless another component, such as
- * the lead service, keeps its own numbering in the same schema). The advisory lock (one per schema)
- * makes concurrent starters wait for the first, which then finds nothing left to do.
- */
-export async function migrate(pool: pg.Pool, schema: string, migrations: Migration[], ledger = 'schema_migrations'): Promise<void> {
-  assertSchemaName(ledger); // interpolated into SQL like the schema name, so the same plain-identifier rule
-  const client = await pool.connect();
-  let broken = false;
-  try {
-    await client.query("SELECT pg_advisory_lock(hashtext('agent-utility:migrate'), hashtext($1))", [schema]);
-    try {
-      // Checked first: CREATE SCHEMA needs the CREATE privilege on the database even when the schema exists.
-      const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
-      if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${assertSchemaName(schema)}`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${ledger} (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`);
-      const applied = new Set((await client.query<{ version: number }>(`SELECT version FROM ${ledger}`)).rows.map((r) => r.version));
-      for (const m of migrations) {
-        if (applied.has(m.version)) continue;
-        await client.query('BEGIN');
-        try {
-          await client.query(m.sql);
-          await client.query(`INSERT INTO ${ledger} (version, name, applied_at) VALUES ($1, $2, $3)`, [m.version, m.name, Date.now()]);
-          await client.query('COMMIT');
-        } catch (err) {
-          await client.query('ROLLBACK');
-          throw new Error(`migration ${m.name} failed: ${(err as Error).message}`, { cause: err });
-        }
-      }
-    } finally {
-      await client.query("SELECT pg_advisory_unlock(hashtext('agent-utility:migrate'), hashtext($1))", [schema]).catch(() => {
-        broken = true;
-      });
-    }
-  } finally {
-    client.release(broken);
-  }
-}

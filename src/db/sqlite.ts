@@ -1,0 +1,137 @@
+// A SQLite connection (better-sqlite3, WAL) for every store: one file, several processes may share it.
+// Statements are prepared once per SQL text (preparing costs more than running these small statements).
+// better-sqlite3 is synchronous, so operations whose concurrency matters run in `immediate`: one
+// BEGIN IMMEDIATE transaction that takes the write lock first, so writers queue on the lock instead of
+// failing mid-way, and checks and writes are atomic even across processes.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { sqlite } from './dialect.js';
+import type { Sql } from './sql.js';
+
+/** A cached statement, with the order in which the $n placeholders it was written with appear. */
+export class SqliteStatement {
+  constructor(
+    private readonly st: Database.Statement,
+    /** Parameter index per `?`, or undefined when the $n appear once each, in order. */
+    private readonly order: number[] | undefined,
+  ) {}
+
+  private bind(values: readonly unknown[]): unknown[] {
+    return this.order ? this.order.map((i) => values[i]) : (values as unknown[]);
+  }
+
+  get<R>(values: readonly unknown[] = []): R | undefined {
+    return this.st.get(...this.bind(values)) as R | undefined;
+  }
+
+  all<R>(values: readonly unknown[] = []): R[] {
+    return this.st.all(...this.bind(values)) as R[];
+  }
+
+  /** Rows changed. */
+  run(values: readonly unknown[] = []): number {
+    return this.st.run(...this.bind(values)).changes;
+  }
+}
+
+/** better-sqlite3 binds `?` by position only, so $n (which may repeat) become `?` with an index map. */
+function positional(text: string): { text: string; order: number[] | undefined } {
+  const order: number[] = [];
+  const out = text.replace(/\$(\d+)/g, (_, n: string) => {
+    order.push(Number(n) - 1);
+    return '?';
+  });
+  return { text: out, order: order.every((n, i) => n === i) ? undefined : order };
+}
+
+export class SqliteDb implements Sql {
+  readonly dialect = sqlite;
+  readonly raw: Database.Database;
+  private readonly statements = new Map<string, SqliteStatement>();
+  /** One transaction wrapper, built once: creating one per call showed up in profiles of the hot path. */
+  private readonly runInTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
+  /** Set while an asynchronous transaction holds the connection; other callers wait for it. */
+  private busy: Promise<void> | undefined;
+
+  constructor(file: string) {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.raw = new Database(file);
+    this.raw.pragma('journal_mode = WAL');
+    this.raw.pragma('synchronous = NORMAL');
+    this.raw.pragma('busy_timeout = 5000');
+    this.raw.pragma('foreign_keys = ON');
+    this.runInTransaction = this.raw.transaction((fn: () => unknown) => fn());
+  }
+
+  /** The cached statement for `text` ($n placeholders). */
+  sql(text: string): SqliteStatement {
+    let st = this.statements.get(text);
+    if (!st) {
+      const p = positional(text);
+      st = new SqliteStatement(this.raw.prepare(p.text), p.order);
+      this.statements.set(text, st);
+    }
+    return st;
+  }
+
+  /**
+   * Runs the synchronous `fn` in one BEGIN IMMEDIATE transaction, after any asynchronous transaction
+   * in progress on this connection.
+   */
+  async immediate<T>(fn: () => T): Promise<T> {
+    while (this.busy) await this.busy;
+    return this.runInTransaction.immediate(fn) as T;
+  }
+
+  async one<R>(text: string, values?: readonly unknown[]): Promise<R | undefined> {
+    while (this.busy) await this.busy;
+    return this.sql(text).get<R>(values);
+  }
+
+  async all<R>(text: string, values?: readonly unknown[]): Promise<R[]> {
+    while (this.busy) await this.busy;
+    return this.sql(text).all<R>(values);
+  }
+
+  async run(text: string, values?: readonly unknown[]): Promise<number> {
+    while (this.busy) await this.busy;
+    return this.sql(text).run(values);
+  }
+
+  /**
+   * An asynchronous transaction for shared code written against `Sql`. The connection is one per
+   * process, so statements of other callers must not slip in between this transaction's awaits: they
+   * wait until it ends (they would otherwise run inside it).
+   */
+  async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    while (this.busy) await this.busy;
+    let release!: () => void;
+    this.busy = new Promise((resolve) => (release = resolve));
+    const tx: Sql = {
+      dialect: sqlite,
+      one: async (text, values) => this.sql(text).get(values),
+      all: async (text, values) => this.sql(text).all(values),
+      run: async (text, values) => this.sql(text).run(values),
+      transaction: (inner) => inner(tx),
+    };
+    try {
+      this.raw.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(tx);
+        this.raw.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (this.raw.inTransaction) this.raw.exec('ROLLBACK');
+        throw err;
+      }
+    } finally {
+      this.busy = undefined;
+      release();
+    }
+  }
+
+  close(): void {
+    if (this.raw.open) this.raw.close();
+  }
+}
