@@ -30,6 +30,8 @@ export interface Dialect {
   greatest(a: string, b: string): string;
   /** A millisecond epoch expression as its UTC day, YYYY-MM-DD. */
   utcDay(msExpr: string): string;
+  /** Appended to a SELECT inside a transaction: lock the rows read, passing over rows others hold. */
+  readonly skipLocked: string;
   /** The statement that opens a transaction taking the write lock at once. */
   readonly beginImmediate: string;
 }
@@ -48,6 +50,8 @@ export const sqlite: Dialect = {
   array: (values) => JSON.stringify(values),
   greatest: (a, b) => `MAX(${a}, ${b})`,
   utcDay: (ms) => `strftime('%Y-%m-%d', ${ms} / 1000, 'unixepoch')`,
+  // The transaction holds the whole database's write lock already.
+  skipLocked: '',
   beginImmediate: 'BEGIN IMMEDIATE',
 };
 
@@ -62,6 +66,7 @@ export const postgres: Dialect = {
   array: (values) => values,
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
   utcDay: (ms) => `to_char(to_timestamp(${ms} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+  skipLocked: ' FOR UPDATE SKIP LOCKED',
   // PostgreSQL takes row locks as statements run; there is no database write lock to take up front.
   beginImmediate: 'BEGIN',
 };

@@ -153,6 +153,6 @@ export async function migratePostgres(db: { pool: pg.Pool; schema: string }, set
 }
 
 /** Applies the set's pending migrations on whichever database `db` is. */
-export function migrate(db: SqliteDb | { dialect: { name: 'postgres' }; pool: pg.Pool; schema: string }, set: MigrationSet): Promise<void> {
+export function migrate(db: SqliteDb | { pool: pg.Pool; schema: string }, set: MigrationSet): Promise<void> {
   return db instanceof SqliteDb ? migrateSqlite(db, set) : migratePostgres(db, set);
 }

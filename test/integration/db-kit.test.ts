@@ -95,19 +95,19 @@ describe.each(dialects)('database kit on $name', ({ open }) => {
           throw new Error('no');
         }),
       ).rejects.toThrow('no');
-      // A statement issued while a transaction runs waits for it, then sees its outcome.
-      let outside: Promise<unknown> | undefined;
-      await db.transaction(async (tx) => {
-        await tx.run('INSERT INTO notes (id, body) VALUES ($1, $2)', ['t3', 'late']);
-        outside = db.run('UPDATE notes SET n = n + 1 WHERE id = $1', ['t3']);
-        await tx.run('UPDATE notes SET n = 10 WHERE id = $1', ['t3']);
-      });
-      await outside;
-      const rows = await db.all<{ id: string; n: number }>('SELECT id, n FROM notes ORDER BY id');
-      expect(rows.map((r) => [r.id, Number(r.n)])).toEqual([
-        ['t1', 0],
-        ['t3', 11],
-      ]);
+      expect((await db.all<{ id: string }>('SELECT id FROM notes ORDER BY id')).map((r) => r.id)).toEqual(['t1']);
+      if (db instanceof SqliteDb) {
+        // One connection per process: a statement issued while a transaction runs waits for it to end
+        // (rather than running inside it), then sees its outcome.
+        let outside: Promise<unknown> | undefined;
+        await db.transaction(async (tx) => {
+          await tx.run('INSERT INTO notes (id, body) VALUES ($1, $2)', ['t3', 'late']);
+          outside = db.run('UPDATE notes SET n = n + 1 WHERE id = $1', ['t3']);
+          await tx.run('UPDATE notes SET n = 10 WHERE id = $1', ['t3']);
+        });
+        await outside;
+        expect(await db.one('SELECT n FROM notes WHERE id = $1', ['t3'])).toEqual({ n: 11 });
+      }
     } finally {
       await close(db);
     }

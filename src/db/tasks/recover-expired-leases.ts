@@ -1,0 +1,37 @@
+// Running tasks whose lease expired (their process died) go back to pending, or, once out of attempts
+// or asked to cancel, end failed or cancelled and refunded. Every process sweeps: on PostgreSQL SKIP
+// LOCKED lets concurrent sweepers split the expired rows instead of waiting on each other (SQLite's
+// transaction holds the write lock anyway). Answers the tasks given up on and the tools requeued.
+import type { Sql } from '../sql.js';
+import { TASK_COLUMNS, type TaskRecord } from './records.js';
+import { refundTasks } from './refund-tasks.js';
+
+export function recoverExpiredLeases(db: Sql, now: number): Promise<{ gaveUp: string[]; requeued: string[] }> {
+  const d = db.dialect;
+  return db.transaction(async (tx) => {
+    const expired = await tx.all<TaskRecord>(
+      `SELECT ${TASK_COLUMNS} FROM tasks WHERE status = 'running' AND lease_expires_at < $1 ORDER BY lease_expires_at${d.skipLocked}`,
+      [now],
+    );
+    const giveUp = expired.filter((t) => d.fromBool(t.cancel_requested) || t.attempts >= t.max_attempts);
+    const again = expired.filter((t) => !giveUp.includes(t));
+    for (const t of giveUp) {
+      const cancelled = d.fromBool(t.cancel_requested);
+      await tx.run('UPDATE tasks SET status = $1, error = $2, error_kind = $3, lease_owner = NULL, lease_expires_at = NULL, finished_at = $4 WHERE id = $5', [
+        cancelled ? 'cancelled' : 'failed',
+        cancelled ? 'Cancelled.' : `The worker running this task stopped ${t.attempts} times; giving up.`,
+        cancelled ? 'cancelled' : 'crashed',
+        now,
+        t.id,
+      ]);
+    }
+    await refundTasks(tx, giveUp, now);
+    if (again.length > 0) {
+      await tx.run(`UPDATE tasks SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, run_after = $1 WHERE ${d.inArray('id', '$2')}`, [
+        now,
+        d.array(again.map((t) => t.id)),
+      ]);
+    }
+    return { gaveUp: giveUp.map((t) => t.id), requeued: again.map((t) => t.tool) };
+  });
+}

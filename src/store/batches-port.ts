@@ -1,0 +1,52 @@
+// Batches: one call, many inputs. Each distinct input is an ordinary task (leases, retries and refunds
+// apply unchanged); the item map answers every input position with its task, in input order.
+import type { NewTask, Payer, TaskRow, TaskStatus } from './task-row.js';
+
+export interface BatchRow {
+  id: string;
+  tool: string;
+  payer: Payer;
+  /** Inputs in the call. */
+  total: number;
+  /** Distinct inputs, one task each. */
+  unique: number;
+  /** Price of the whole batch (unique × tool price), charged at creation when paid with a key. */
+  priceMicros: number;
+  createdAt: number;
+}
+
+export interface NewBatch {
+  id: string;
+  tool: string;
+  payer: Payer;
+  now: number;
+  /** One task per distinct input; each is charged its own price so failures refund it alone. */
+  tasks: NewTask[];
+  /** For every input position, the index into `tasks` of the task that answers it. */
+  itemTasks: number[];
+}
+
+export type CreateBatchOutcome =
+  | { kind: 'created'; batch: BatchRow }
+  | { kind: 'insufficient_credits'; balanceMicros: number }
+  | { kind: 'key_invalid' };
+
+export type BatchCounts = Record<TaskStatus, number>;
+
+export interface BatchItem {
+  index: number;
+  /** Null once retention deleted the task. */
+  task: TaskRow | null;
+}
+
+export interface BatchStore {
+  /** Creates the batch, its tasks and its item map in one transaction, charging `chargeKeyId` the total. */
+  createBatch(batch: NewBatch, opts?: { chargeKeyId?: string }): Promise<CreateBatchOutcome>;
+  getBatch(id: string): Promise<BatchRow | null>;
+  /** Items (not tasks) by their task's status: duplicates count once per input position. */
+  batchCounts(id: string): Promise<BatchCounts>;
+  /** Items from position `from` on, in input order. */
+  listBatchItems(id: string, from: number, limit: number): Promise<BatchItem[]>;
+  /** Pending tasks of the batch → cancelled and refunded; running ones flagged. Returns those cancelled now. */
+  cancelBatch(id: string, now: number): Promise<TaskRow[]>;
+}

@@ -1,0 +1,57 @@
+// x402 payments (tasks paid by wallet, settled after they finish; API keys bought or topped up with a
+// payment) and SIWX sign-in nonces. A payment nonce is used once: by one task or one purchase.
+import type { ApiKeyRow } from './keys-port.js';
+import type { TaskRow } from './task-row.js';
+
+/** A self-serve key purchase or top-up paid with x402 (see docs/payments.md, "Buying an API key"). */
+export interface KeyPurchaseRow {
+  id: string;
+  kind: 'create' | 'topup';
+  /** Null until a 'create' purchase settles and its key exists. */
+  keyId: string | null;
+  /** Lower-case wallet address that paid. */
+  wallet: string;
+  micros: number;
+  status: 'pending' | 'settled' | 'unpaid';
+  payment: Record<string, unknown>;
+  createdAt: number;
+  settledAt: number | null;
+}
+
+export interface NewKeyPurchase {
+  id: string;
+  kind: 'create' | 'topup';
+  /** The key to top up ('topup' only). */
+  keyId: string | null;
+  wallet: string;
+  micros: number;
+  payment: Record<string, unknown>;
+  nonce: { network: string; asset: string; payer: string; nonce: string };
+  now: number;
+}
+
+export interface PaymentStore {
+  setPayment(id: string, payment: Record<string, unknown>): Promise<void>;
+  /** Tasks that finished before `finishedBefore` with their payment still `pending` (to settle or void). */
+  listUnsettledPayments(finishedBefore: number, limit: number): Promise<TaskRow[]>;
+  /**
+   * SIWX: records a sign-in nonce as used; false when it was used before (a replay). Kept in payment_nonces
+   * under network 'siwx' (the single-use table x402 nonces live in); entries created before `forgetBefore`
+   * are deleted on the way, since their messages have expired.
+   */
+  useSignInNonce(nonce: string, now: number, forgetBefore: number): Promise<boolean>;
+  /** Records a pending purchase and reserves its payment nonce in one transaction (one signature, one purchase). */
+  reserveKeyPurchase(p: NewKeyPurchase): Promise<{ kind: 'reserved'; purchase: KeyPurchaseRow } | { kind: 'nonce_used'; usedBy: string }>;
+  /**
+   * Pending → settled, granting the credit once: a 'create' purchase inserts `newKey` with the amount as its
+   * balance, a 'topup' credits its key. Null when the purchase is not pending (already settled or unpaid).
+   */
+  settleKeyPurchase(
+    id: string,
+    o: { payment: Record<string, unknown>; newKey?: { id: string; hash: string; prefix: string; label: string | null }; now: number },
+  ): Promise<{ purchase: KeyPurchaseRow; key: ApiKeyRow } | null>;
+  /** Pending → unpaid (the payment could not be settled); no credit is granted. */
+  markKeyPurchaseUnpaid(id: string, payment: Record<string, unknown>): Promise<void>;
+  /** A wallet's purchases, newest first. */
+  listKeyPurchases(wallet: string, limit: number): Promise<KeyPurchaseRow[]>;
+}

@@ -1,0 +1,65 @@
+// The queue and its leases: creating tasks (charged, idempotent, paid once), claiming them under a lease,
+// settling them. Every method that settles a task checks the lease owner, so only the worker holding
+// the lease can settle it.
+import type { FailureKind, NewTask, TaskRow } from './task-row.js';
+
+export interface CreateTaskOptions {
+  /** Charge this key the task's price in the same transaction. */
+  chargeKeyId?: string;
+  /** Same scope+key within the window returns the first task; a different hash is a mismatch. */
+  idempotency?: { scope: string; key: string; requestHash: string; windowMs: number };
+  /** x402: reserve this payment nonce in the same transaction (one signature, one task). */
+  nonce?: { network: string; asset: string; payer: string; nonce: string };
+}
+
+export type CreateTaskOutcome =
+  | { kind: 'created'; task: TaskRow }
+  | { kind: 'replayed'; task: TaskRow }
+  | { kind: 'idempotency_mismatch'; taskId: string }
+  | { kind: 'insufficient_credits'; balanceMicros: number }
+  | { kind: 'key_invalid' }
+  | { kind: 'nonce_used'; taskId: string };
+
+export interface ClaimOptions {
+  owner: string;
+  limit: number;
+  leaseMs: number;
+  now: number;
+  /** Only these tools (a dedicated worker pool); undefined = all. */
+  onlyTools?: readonly string[];
+  /** Tools at their concurrency limit in this worker. */
+  excludeTools?: readonly string[];
+}
+
+export interface FailOptions {
+  error: string;
+  kind: FailureKind;
+  /** Give the charged credits back (failures that are not the input's fault). */
+  refund: boolean;
+}
+
+export interface QueueStore {
+  createTask(task: NewTask, opts?: CreateTaskOptions): Promise<CreateTaskOutcome>;
+  getTask(id: string): Promise<TaskRow | null>;
+  /** Moves up to `limit` due pending tasks to running under a lease, oldest first. */
+  claimTasks(opts: ClaimOptions): Promise<TaskRow[]>;
+  /** Extends the leases this owner still holds; says which are held and which were asked to cancel. */
+  renewLeases(owner: string, ids: readonly string[], leaseMs: number, now: number): Promise<{ held: string[]; cancelRequested: string[] }>;
+  completeTask(id: string, owner: string, result: unknown, now: number): Promise<TaskRow | null>;
+  failTask(id: string, owner: string, opts: FailOptions, now: number): Promise<TaskRow | null>;
+  /** Back to pending to run again at `runAfter` (transient failure); the lease is released. */
+  retryTask(id: string, owner: string, error: string, runAfter: number, now: number): Promise<boolean>;
+  /** Pending → cancelled (refunded) at once; running → flagged for its worker; terminal → unchanged. */
+  requestCancel(id: string, now: number): Promise<TaskRow | null>;
+  /** Running tasks whose lease expired (their process died) go back to pending, or fail once out of attempts. */
+  recoverExpiredLeases(now: number): Promise<{ requeued: number; failed: number }>;
+  deleteFinishedBefore(cutoff: number): Promise<number>;
+
+  // Optional wake-ups across processes (PostgreSQL LISTEN/NOTIFY). They only make things faster: workers
+  // and waiters keep polling, so a missed notification costs latency, never a task. Each returns an
+  // unsubscribe function. Adapters without cross-process signalling (SQLite) leave them out.
+  /** `listener(tool)` runs when a task of `tool` may have become claimable (created, requeued). */
+  onTaskAvailable?(listener: (tool: string) => void): () => void;
+  /** `listener(taskId)` runs when a task reached a terminal state, in whichever process settled it. */
+  onTaskSettled?(listener: (taskId: string) => void): () => void;
+}

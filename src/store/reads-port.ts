@@ -1,0 +1,48 @@
+// Reads over a caller's tasks (GET /v1/tasks, GET /v1/usage) and the operator's counts.
+import type { Payer, TaskRow, TaskStatus } from './task-row.js';
+
+/** A caller's tasks, newest first; `before`/`beforeId` continue after the last row of the previous page. */
+export interface TaskListQuery {
+  payer: Payer;
+  limit: number;
+  status?: TaskStatus;
+  tool?: string;
+  /** Only tasks created at or after this time. */
+  since?: number;
+  before?: number;
+  /** Breaks ties among tasks created in the same millisecond as `before`. */
+  beforeId?: string;
+}
+
+/** A caller's tasks created in [from, to), grouped by tool or by UTC day. */
+export interface UsageQuery {
+  payer: Payer;
+  from: number;
+  to: number;
+  group: 'tool' | 'day';
+}
+
+export interface UsageRow {
+  /** The tool name, or the UTC day as YYYY-MM-DD. */
+  bucket: string;
+  tasks: number;
+  failed: number;
+  cancelled: number;
+  chargedMicros: number;
+  refundedMicros: number;
+}
+
+export interface StoreStats {
+  byToolStatus: { tool: string; status: TaskStatus; count: number }[];
+  queueDepth: number;
+  running: number;
+}
+
+export interface TaskReads {
+  listTasksByPayer(payer: Payer, limit: number, beforeCreatedAt?: number): Promise<TaskRow[]>;
+  /** The filtered, paged list behind GET /v1/tasks. */
+  listTasks(q: TaskListQuery): Promise<TaskRow[]>;
+  /** Counts and money per tool or per day; only tasks still kept (see RETENTION) are counted. */
+  usage(q: UsageQuery): Promise<UsageRow[]>;
+  stats(): Promise<StoreStats>;
+}

@@ -1,0 +1,46 @@
+// A task as every part of the store port sees it. Times are epoch milliseconds, money micro-USD.
+
+export type TaskStatus = 'pending' | 'running' | 'complete' | 'failed' | 'cancelled';
+export const TERMINAL_STATUSES: readonly TaskStatus[] = ['complete', 'failed', 'cancelled'];
+export type FailureKind = 'transient' | 'permanent' | 'input' | 'timeout' | 'internal' | 'cancelled' | 'crashed';
+
+export interface Payer {
+  /** 'key' (prepaid API key), 'x402' (wallet payment), 'local' (stdio MCP, not charged). */
+  kind: 'key' | 'x402' | 'local';
+  /** Key id, wallet address, or a local principal name. */
+  id: string | null;
+}
+
+export interface TaskRow {
+  id: string;
+  tool: string;
+  input: unknown;
+  status: TaskStatus;
+  result: unknown;
+  error: string | null;
+  errorKind: FailureKind | null;
+  payer: Payer;
+  priceMicros: number;
+  chargedMicros: number;
+  payment: Record<string, unknown> | null;
+  attempts: number;
+  maxAttempts: number;
+  leaseOwner: string | null;
+  leaseExpiresAt: number | null;
+  runAfter: number;
+  cancelRequested: boolean;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+}
+
+export interface NewTask {
+  id: string;
+  tool: string;
+  input: unknown;
+  payer: Payer;
+  priceMicros: number;
+  maxAttempts: number;
+  now: number;
+  payment?: Record<string, unknown> | null;
+}
