@@ -2,18 +2,16 @@
 // died mid-delivery), in one statement. SQLite runs it while holding the write lock. On PostgreSQL SKIP
 // LOCKED passes over rows another dispatcher is leasing right now, and the outer WHERE, re-checked on a
 // row that was just leased elsewhere, drops it: no delivery is ever handed to two dispatchers.
-import type { DialectName } from '../dialect.js';
 import type { PlanDb } from '../plan.js';
 import type { DeliveryRecord } from '../../leads/types.js';
 import { rowToDelivery, type Row } from './rows.js';
 
-const SKIP_LOCKED: Record<DialectName, string> = { sqlite: '', postgres: 'FOR UPDATE SKIP LOCKED' };
 const DUE = "((status = 'pending' AND next_attempt_at <= $1) OR (status = 'sending' AND lease_until < $1))";
 
 export async function claimDueDeliveries(db: PlanDb, now: number, leaseMs: number, limit: number): Promise<DeliveryRecord[]> {
   const rows = await db.all<Row>(
     `UPDATE deliveries SET status = 'sending', lease_until = $2, updated_at = $1
-     WHERE ${DUE} AND id IN (SELECT id FROM deliveries WHERE ${DUE} ORDER BY next_attempt_at LIMIT $3 ${SKIP_LOCKED[db.dialect.name]})
+     WHERE ${DUE} AND id IN (SELECT id FROM deliveries WHERE ${DUE} ORDER BY next_attempt_at LIMIT $3${db.dialect.skipLocked})
      RETURNING *`,
     [now, now + leaseMs, limit],
   );
