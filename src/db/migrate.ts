@@ -14,6 +14,8 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DialectName } from './dialect.js';
 import { assertSchemaName } from './postgres-pool.js';
+import { postgresSql } from './postgres.js';
+import type { Sql } from './sql.js';
 import type pg from 'pg';
 import { SqliteDb } from './sqlite.js';
 
@@ -44,68 +46,40 @@ export function loadMigrations(dir: URL, dialect: DialectName): Migration[] {
     .map((f) => ({ version: Number(f.split('_')[0]), name: f, sql: fs.readFileSync(`${folder}${f}`, 'utf8') }));
 }
 
-/** What the runner needs of a connection that already holds the migration lock. */
-interface Locked {
-  dialect: DialectName;
-  rows(text: string, values?: readonly unknown[]): Promise<Record<string, unknown>[]>;
-  write(text: string, values: readonly unknown[]): Promise<unknown>;
-  script(sql: string): Promise<void>;
-  /** Runs `fn` atomically (its own transaction on PostgreSQL; SQLite is already inside one). */
-  atomically(fn: () => Promise<void>): Promise<void>;
-}
-
 const TABLE_EXISTS: Record<DialectName, string> = {
   sqlite: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = $1",
   postgres: 'SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = $1',
 };
+const RECORD = `INSERT INTO ${LEDGER} (component, version, name, applied_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`;
 
-async function applyPending(c: Locked, set: MigrationSet): Promise<void> {
-  await c.script(`CREATE TABLE IF NOT EXISTS ${LEDGER} (
-    component text NOT NULL, version integer NOT NULL, name text NOT NULL, applied_at bigint NOT NULL,
-    PRIMARY KEY (component, version))`);
+/** Runs under the migration lock: `atomically` is a transaction of its own on PostgreSQL (SQLite is already in one). */
+async function applyPending(c: Sql, set: MigrationSet, script: (sql: string) => Promise<unknown>, atomically: (fn: () => Promise<void>) => Promise<void>) {
+  await script(`CREATE TABLE IF NOT EXISTS ${LEDGER} (component text NOT NULL, version integer NOT NULL, name text NOT NULL,
+    applied_at bigint NOT NULL, PRIMARY KEY (component, version))`);
   const legacy = set.legacyLedger && assertSchemaName(set.legacyLedger);
-  if (legacy && (await c.rows(TABLE_EXISTS[c.dialect], [legacy])).length > 0) {
-    await c.atomically(async () => {
-      for (const r of await c.rows(`SELECT * FROM ${legacy}`)) {
+  if (legacy && (await c.one(TABLE_EXISTS[c.dialect.name], [legacy]))) {
+    await atomically(async () => {
+      for (const r of await c.all<Record<string, unknown>>(`SELECT * FROM ${legacy}`)) {
         const version = Number(r.version);
         const name = typeof r.name === 'string' ? r.name : (set.migrations.find((m) => m.version === version)?.name ?? String(version));
-        await c.write(`INSERT INTO ${LEDGER} (component, version, name, applied_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`, [
-          set.component,
-          version,
-          name,
-          Number(r.applied_at),
-        ]);
+        await c.run(RECORD, [set.component, version, name, Number(r.applied_at)]);
       }
     });
   }
-  const applied = new Set((await c.rows(`SELECT version FROM ${LEDGER} WHERE component = $1`, [set.component])).map((r) => Number(r.version)));
-  for (const m of set.migrations) {
-    if (applied.has(m.version)) continue;
-    await c.atomically(async () => {
-      try {
-        await c.script(m.sql);
-      } catch (err) {
-        throw new Error(`migration ${set.component}/${m.name} failed: ${(err as Error).message}`, { cause: err });
-      }
-      await c.write(`INSERT INTO ${LEDGER} (component, version, name, applied_at) VALUES ($1, $2, $3, $4)`, [set.component, m.version, m.name, Date.now()]);
+  const applied = new Set((await c.all<{ version: number }>(`SELECT version FROM ${LEDGER} WHERE component = $1`, [set.component])).map((r) => Number(r.version)));
+  for (const m of set.migrations.filter((m) => !applied.has(m.version))) {
+    await atomically(async () => {
+      await script(m.sql).catch((err: Error) => {
+        throw new Error(`migration ${set.component}/${m.name} failed: ${err.message}`, { cause: err });
+      });
+      await c.run(RECORD, [set.component, m.version, m.name, Date.now()]);
     });
   }
 }
 
 /** Applies the set's pending migrations on SQLite, all in one BEGIN IMMEDIATE transaction. */
-export async function migrateSqlite(db: SqliteDb, set: MigrationSet): Promise<void> {
-  await db.transaction(async (tx) => {
-    await applyPending(
-      {
-        dialect: 'sqlite',
-        rows: (text, values) => tx.all(text, values),
-        write: (text, values) => tx.run(text, values),
-        script: async (sql) => void db.raw.exec(sql),
-        atomically: (fn) => fn(),
-      },
-      set,
-    );
-  });
+export function migrateSqlite(db: SqliteDb, set: MigrationSet): Promise<void> {
+  return db.transaction((tx) => applyPending(tx, set, async (sql) => db.raw.exec(sql), (fn) => fn()));
 }
 
 /**
@@ -116,36 +90,24 @@ export async function migrateSqlite(db: SqliteDb, set: MigrationSet): Promise<vo
 export async function migratePostgres(db: { pool: pg.Pool; schema: string }, set: MigrationSet): Promise<void> {
   const schema = assertSchemaName(db.schema);
   const client = await db.pool.connect();
+  const lock = "(hashtext('agent-utility:migrate'), hashtext($1))";
   let broken = false;
   try {
-    await client.query("SELECT pg_advisory_lock(hashtext('agent-utility:migrate'), hashtext($1))", [schema]);
+    await client.query(`SELECT pg_advisory_lock${lock}`, [schema]);
     try {
       // Checked first: CREATE SCHEMA needs the CREATE privilege on the database even when the schema exists.
-      const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
-      if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${schema}`);
-      await applyPending(
-        {
-          dialect: 'postgres',
-          rows: async (text, values) => (await client.query(text, values as unknown[])).rows as Record<string, unknown>[],
-          write: (text, values) => client.query(text, values as unknown[]),
-          script: async (sql) => void (await client.query(sql)),
-          atomically: async (fn) => {
-            await client.query('BEGIN');
-            try {
-              await fn();
-              await client.query('COMMIT');
-            } catch (err) {
-              await client.query('ROLLBACK');
-              throw err;
-            }
-          },
-        },
-        set,
-      );
+      if ((await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).rowCount === 0) await client.query(`CREATE SCHEMA ${schema}`);
+      const atomically = async (fn: () => Promise<void>) => {
+        await client.query('BEGIN');
+        await fn().catch(async (err: unknown) => {
+          await client.query('ROLLBACK');
+          throw err;
+        });
+        await client.query('COMMIT');
+      };
+      await applyPending(postgresSql(client), set, (sql) => client.query(sql), atomically);
     } finally {
-      await client.query("SELECT pg_advisory_unlock(hashtext('agent-utility:migrate'), hashtext($1))", [schema]).catch(() => {
-        broken = true;
-      });
+      await client.query(`SELECT pg_advisory_unlock${lock}`, [schema]).catch(() => (broken = true));
     }
   } finally {
     client.release(broken);

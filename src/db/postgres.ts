@@ -8,7 +8,8 @@ import type { Sql } from './sql.js';
 
 type Client = Pick<pg.PoolClient, 'query'>;
 
-function executor(client: Client, transaction: Sql['transaction']): Sql {
+/** `Sql` on one client (a pool, or one connection); a transaction on a single connection stays on it. */
+export function postgresSql(client: Client, transaction: Sql['transaction'] = (fn) => fn(postgresSql(client))): Sql {
   const query = (text: string, values: readonly unknown[] = [], name?: string) =>
     client.query(name ? { name, text, values: values as unknown[] } : { text, values: values as unknown[] });
   return {
@@ -29,7 +30,7 @@ export class PostgresDb implements Sql {
   constructor(readonly options: PostgresConnectionOptions) {
     this.schema = options.schema;
     this.pool = createPool(options);
-    this.sql = executor(this.pool, (fn) => this.transaction(fn));
+    this.sql = postgresSql(this.pool, (fn) => this.transaction(fn));
   }
 
   one<R>(text: string, values?: readonly unknown[], name?: string): Promise<R | undefined> {
@@ -46,15 +47,7 @@ export class PostgresDb implements Sql {
 
   /** One transaction on one connection, run again on a deadlock or serialization failure (see inTransaction). */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-    return inTransaction(this.pool, (client) => {
-      const tx: Sql = executor(client, (inner) => inner(tx));
-      return fn(tx);
-    });
-  }
-
-  /** The same transaction with the raw client, for per-dialect operations that need pg's result details. */
-  withClient<T>(fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
-    return inTransaction(this.pool, fn);
+    return inTransaction(this.pool, (client) => fn(postgresSql(client)));
   }
 
   close(): Promise<void> {

@@ -105,6 +105,7 @@ export class SqliteDb implements Sql {
    * wait until it ends (they would otherwise run inside it).
    */
   async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    // Checked again after every wait, with no await between the last check and taking the connection.
     while (this.busy) await this.busy;
     let release!: () => void;
     this.busy = new Promise((resolve) => (release = resolve));
@@ -116,15 +117,13 @@ export class SqliteDb implements Sql {
       transaction: (inner) => inner(tx),
     };
     try {
-      this.raw.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await fn(tx);
-        this.raw.exec('COMMIT');
-        return result;
-      } catch (err) {
-        if (this.raw.inTransaction) this.raw.exec('ROLLBACK');
-        throw err;
-      }
+      this.raw.exec(sqlite.beginImmediate);
+      const result = await fn(tx);
+      this.raw.exec('COMMIT');
+      return result;
+    } catch (err) {
+      if (this.raw.inTransaction) this.raw.exec('ROLLBACK');
+      throw err;
     } finally {
       this.busy = undefined;
       release();

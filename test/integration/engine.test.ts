@@ -1,26 +1,57 @@
-// The engine on a real SQLite file: retries, timeouts, cancellation, per-tool limits, lease recovery
-// after a worker dies, retention.
-import { afterEach, describe, expect, it } from 'vitest';
+// The engine on a real SQLite file and on a real PostgreSQL schema: retries, timeouts, cancellation,
+// per-tool limits, lease recovery after a worker dies, retention.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
+import type { TaskStore } from '../../src/store/port.js';
 import { testConfig } from '../support/tool-context.js';
 import { runCounts, testTools } from '../support/test-tools.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
+import { createTestSchema, type TestSchema } from '../support/postgres.js';
 import path from 'node:path';
 
 const open: Runtime[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((r) => r.close()));
 });
+const schemas: TestSchema[] = [];
+afterAll(async () => {
+  for (const s of schemas) await s.drop();
+});
 
-async function runtime(env: Record<string, string> = {}, workers = true): Promise<Runtime> {
-  const rt = await createRuntime(testConfig({ POLL_INTERVAL_MS: '25', LEASE_MS: '1000', ...env }), { tools: testTools, workers });
-  open.push(rt);
-  return rt;
+/** A fresh database: its settings for a runtime, and a store of its own on it (another process's view). */
+interface Location {
+  env: Record<string, string>;
+  openStore(): Promise<TaskStore>;
 }
+
+const backends: { name: string; location: () => Promise<Location> }[] = [
+  {
+    name: 'sqlite',
+    location: async () => {
+      const dataDir = testConfig().dataDir;
+      return { env: { DATA_DIR: dataDir }, openStore: async () => new SqliteStore(path.join(dataDir, 'agent-utility.db')) };
+    },
+  },
+  {
+    name: 'postgres',
+    location: async () => {
+      const schema = await createTestSchema();
+      schemas.push(schema);
+      return { env: schema.env, openStore: () => schema.openStore({ poolSize: 2 }) };
+    },
+  },
+];
 
 const local = { payer: { kind: 'local' as const, id: 'test' } };
 
-describe('engine', () => {
+describe.each(backends)('engine ($name)', ({ location }) => {
+  async function runtime(env: Record<string, string> = {}, workers = true, at?: Location): Promise<Runtime> {
+    const where = at ?? (await location());
+    const rt = await createRuntime(testConfig({ POLL_INTERVAL_MS: '25', LEASE_MS: '1000', ...where.env, ...env }), { tools: testTools, workers });
+    open.push(rt);
+    return rt;
+  }
+
   it('retries a transient failure with backoff, then completes', async () => {
     const rt = await runtime();
     const key = `flaky-${Math.random()}`;
@@ -97,22 +128,22 @@ describe('engine', () => {
   });
 
   it('runs the tasks of a worker that died once its lease expires, exactly once more', async () => {
-    const dataDir = testConfig().dataDir;
+    const at = await location();
+    const api = await runtime({}, false, at);
     // A "worker" that claims a task and then dies: it holds the lease and never heartbeats.
-    const dead = new SqliteStore(path.join(dataDir, 'agent-utility.db'));
-    const api = await runtime({ DATA_DIR: dataDir }, false);
+    const dead = await at.openStore();
     const key = `lease-${Math.random()}`;
     const { task } = await api.engine.submit('test.sleep', { ms: 10, key }, local);
     const claimed = await dead.claimTasks({ owner: 'dead-worker', limit: 10, leaseMs: 500, now: Date.now() });
     expect(claimed.map((t) => t.id)).toEqual([task.id]);
     await dead.close();
     // The settle call of the dead worker would now be refused: it no longer holds the lease once recovered.
-    const worker = await runtime({ DATA_DIR: dataDir });
+    const worker = await runtime({}, true, at);
     const done = await worker.engine.waitFor(task.id, 20_000);
     expect(done!.status).toBe('complete');
     expect(done!.attempts).toBe(2);
     expect(runCounts.get(key)).toBe(1);
-    const store2 = new SqliteStore(path.join(dataDir, 'agent-utility.db'));
+    const store2 = await at.openStore();
     expect(await store2.completeTask(task.id, 'dead-worker', {}, Date.now())).toBeNull();
     await store2.close();
   });

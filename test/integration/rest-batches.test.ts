@@ -3,19 +3,9 @@
 // refunds what has not run, results in input order as JSONL and CSV.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startTestService, type TestService } from '../support/service.js';
-import { createTestSchema, type TestSchema } from '../support/postgres.js';
+import { serviceBackends as backends } from '../support/store-factories.js';
 import { testTools } from '../support/test-tools.js';
 
-const backends: { name: string; env: () => Promise<{ env: Record<string, string>; drop?: () => Promise<void> }> }[] = [
-  { name: 'sqlite', env: async () => ({ env: {} }) },
-  {
-    name: 'postgres',
-    env: async () => {
-      const schema: TestSchema = await createTestSchema();
-      return { env: schema.env, drop: () => schema.drop() };
-    },
-  },
-];
 
 async function raw(base: string, path: string, key: string, contentType: string, body: string) {
   const res = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': contentType }, body });

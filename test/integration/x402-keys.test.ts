@@ -1,25 +1,24 @@
 // Self-serve API keys bought with x402 on the local chain, paid by the official @x402/fetch client:
 // the 402 asks for exactly the amount, credit exists only after settlement, a payment buys once, and
-// the key works for tasks and tops up.
+// the key works for tasks and tops up. On SQLite and on PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { x402Client, x402HTTPClient, wrapFetchWithPayment } from '@x402/fetch';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-with-x';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startLocalChain, type LocalChain } from '../support/local-chain.js';
+import { serviceBackends as backends } from '../support/store-factories.js';
 import { startX402Service, type X402TestService } from '../support/x402-service.js';
 
 let chain: LocalChain;
-let svc: X402TestService;
 
 beforeAll(async () => {
   chain = await startLocalChain();
-  svc = await startX402Service(chain, { env: { X402_KEY_MIN_USD: '1', X402_KEY_MAX_USD: '20' } });
 });
 afterAll(async () => {
-  await svc?.close();
   await chain?.stop();
 });
+
 
 const json = { 'content-type': 'application/json' };
 
@@ -38,7 +37,19 @@ async function payer(usdc: bigint) {
   return { account, pay: wrapFetchWithPayment(recording, client), sent };
 }
 
-describe('self-serve keys', () => {
+describe.each(backends)('self-serve keys ($name)', ({ env }) => {
+  let svc: X402TestService;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const b = await env();
+    drop = b.drop;
+    svc = await startX402Service(chain, { env: { X402_KEY_MIN_USD: '1', X402_KEY_MAX_USD: '20', ...b.env } });
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await drop?.();
+  });
+
   it('asks for exactly the amount and refuses amounts outside the configured range', async () => {
     const res = await fetch(`${svc.url}/v1/keys`, { method: 'POST', headers: json, body: JSON.stringify({ usd: '5' }) });
     expect(res.status).toBe(402);
