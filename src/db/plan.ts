@@ -44,11 +44,11 @@ async function driveAsync<T>(steps: Plan<T>, exec: (s: Statement) => Promise<unk
 }
 
 const onSqlite = (db: SqliteDb) => (s: Statement) => db.sql(s.text)[s.kind === 'one' ? 'get' : s.kind](s.values);
-const onPostgres = (sql: Sql) => (s: Statement) => sql[s.kind](s.text, s.values);
+const onSql = (sql: Sql) => (s: Statement) => sql[s.kind](s.text, s.values);
 
 export async function runPlan<T>(db: PlanDb, plan: (d: Dialect) => Plan<T>): Promise<T> {
   try {
-    if (db instanceof PostgresDb) return await db.transaction((tx) => driveAsync(plan(tx.dialect), onPostgres(tx)));
+    if (db instanceof PostgresDb) return await db.transaction((tx) => driveAsync(plan(tx.dialect), onSql(tx)));
     return await db.immediate(() => drive(plan(db.dialect), onSqlite(db)));
   } catch (err) {
     if (err instanceof Rollback) return err.value as T;
@@ -58,5 +58,5 @@ export async function runPlan<T>(db: PlanDb, plan: (d: Dialect) => Plan<T>): Pro
 
 /** Runs the plan's statements one by one, outside a transaction (reads that need no snapshot together). */
 export function runReads<T>(db: PlanDb, plan: (d: Dialect) => Plan<T>): Promise<T> {
-  return db instanceof PostgresDb ? driveAsync(plan(db.dialect), onPostgres(db)) : Promise.resolve(drive(plan(db.dialect), onSqlite(db)));
+  return driveAsync(plan(db.dialect), onSql(db));
 }
