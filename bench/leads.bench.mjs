@@ -47,7 +47,7 @@ export default {
   name: 'leads',
   title: 'Lead service: search latency over 100,000 pros',
   async run() {
-    const { openSqliteLeadStore } = await load('src/leads/sqlite-store.js');
+    const { openSqliteLeadStore } = await load('src/leads/db/lead-store.js');
     const { searchDirectory } = await load('src/leads/search.js');
     const { CATEGORY_SLUGS } = await load('src/leads/categories.js');
     const { haversineMiles } = await load('src/leads/geo.js');
@@ -87,11 +87,11 @@ export default {
       });
     }
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'leads-bench-'));
-    const store = openSqliteLeadStore(path.join(dataDir, 'leads.db'));
+    const store = await openSqliteLeadStore(path.join(dataDir, 'leads.db'));
     const loadStart = performance.now();
     await store.upsertPros(pros, { replace: false, now: Date.now() });
     const loadMs = performance.now() - loadStart;
-    store.db.exec('ANALYZE');
+    store.db.raw.exec('ANALYZE');
 
     const queries = Array.from({ length: QUERIES }, () => {
       const z = pick(zips);
@@ -99,7 +99,7 @@ export default {
     });
 
     // Full-scan baseline: every row of the directory read, the category's pros measured; no geographic index.
-    const scan = store.db.prepare("SELECT * FROM pros WHERE services LIKE '%' || ? || '%'");
+    const scan = store.db.raw.prepare("SELECT * FROM pros WHERE services LIKE '%' || ? || '%'");
     const fullScan = (q) => {
       const inside = [];
       for (const r of scan.all(`"${q.category}"`)) {

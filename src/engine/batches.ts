@@ -5,7 +5,8 @@ import { AppError, InvalidInput, PaymentRequired, Unauthorized } from '../errors
 import { newId } from '../ids.js';
 import { microsToUsd } from '../registry/registry.js';
 import type { BatchCounts, BatchRow, NewTask, Payer, TaskRow } from '../store/port.js';
-import { requestHash, type Engine } from './engine.js';
+import { requestHash } from '../idempotency.js';
+import type { Engine } from './engine.js';
 
 /** Rows listed in a 400 for a batch with invalid inputs. */
 export const MAX_LISTED_ERRORS = 20;

@@ -1,7 +1,7 @@
 // The task engine: the one backend every front door (REST, MCP, A2A, CLI) calls. It validates input,
 // charges in the same transaction that creates the task, runs workers (optionally), and answers
 // "what is this task now" and "wait until it settles". It knows nothing about HTTP or MCP.
-import { createHash } from 'node:crypto';
+import { requestHash } from '../idempotency.js';
 import { EventEmitter } from 'node:events';
 import type { Config } from '../config.js';
 import { PaymentRequired, Unauthorized, Unprocessable } from '../errors.js';
@@ -252,20 +252,3 @@ export class Engine {
     return this.store.listTasksByPayer(payer, limit, beforeCreatedAt);
   }
 }
-
-/** Canonical hash of a request for idempotency (key order does not matter); `input` is validated, so shallow. */
-export function requestHash(tool: string, input: unknown): string {
-  return createHash('sha256').update(tool).update('\0').update(canonicalJson(input ?? {})).digest('hex');
-}
-
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
-}
-

@@ -10,6 +10,7 @@ import type { ServiceScope } from '../registry/services.js';
 import type { TaskRow, TaskStore } from '../store/port.js';
 import type { EngineEvents } from './events.js';
 import { AbortReason, runAttempt } from './run-attempt.js';
+import { WakeLoop } from './wake-loop.js';
 
 interface RunningTask {
   task: TaskRow;
@@ -40,10 +41,7 @@ export class WorkerPool {
   readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly running = new Map<string, RunningTask>();
   private readonly concurrency: number;
-  private stopped = true;
-  private ticking = false;
-  private tickAgain = false;
-  private pollTimer: NodeJS.Timeout | undefined;
+  private readonly loop: WakeLoop;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private coalesceTimer: NodeJS.Timeout | undefined;
   /** The last claim came back full: more tasks are probably due. */
@@ -56,6 +54,15 @@ export class WorkerPool {
 
   constructor(private readonly o: WorkerPoolOptions) {
     this.concurrency = o.concurrency ?? o.config.engine.concurrency;
+    this.loop = new WakeLoop({
+      pass: () => this.tick(),
+      pollIntervalMs: o.config.engine.pollIntervalMs,
+      onError: (err) => o.log.error('claiming tasks failed', { err }),
+    });
+  }
+
+  private get stopped(): boolean {
+    return this.loop.isStopped;
   }
 
   get activeCount(): number {
@@ -64,7 +71,6 @@ export class WorkerPool {
 
   start(): void {
     if (!this.stopped) return;
-    this.stopped = false;
     this.o.events.on('submitted', this.onWake);
     this.o.events.on('cancel-requested', this.onCancel);
     // Tasks submitted or requeued by other processes (PostgreSQL NOTIFY); polling below stays the guarantee.
@@ -72,23 +78,21 @@ export class WorkerPool {
       // An empty tool means "look anyway" (the listener reconnected and may have missed some).
       if (!tool || !this.o.onlyTools || this.o.onlyTools.includes(tool)) this.wake();
     });
-    this.pollTimer = setInterval(this.onWake, this.o.config.engine.pollIntervalMs);
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), Math.max(250, Math.floor(this.o.config.engine.leaseMs / 3)));
-    this.pollTimer.unref();
     this.heartbeatTimer.unref();
-    this.wake();
+    this.loop.start();
   }
 
   /** Stops claiming; waits up to `graceMs` for running tasks, then gives the rest back to the queue. */
   async stop(graceMs = 10_000): Promise<void> {
     if (this.stopped) return;
-    this.stopped = true;
     this.o.events.off('submitted', this.onWake);
     this.o.events.off('cancel-requested', this.onCancel);
     this.unsubscribeAvailable?.();
     this.unsubscribeAvailable = undefined;
-    clearInterval(this.pollTimer);
     clearTimeout(this.coalesceTimer);
+    // After the claim in progress: every task it launched is then among those waited for below.
+    await this.loop.stop();
     const all = Promise.all([...this.running.values()].map((r) => r.done));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([all, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
@@ -99,21 +103,7 @@ export class WorkerPool {
   }
 
   wake(): void {
-    if (this.stopped) return;
-    if (this.ticking) {
-      this.tickAgain = true;
-      return;
-    }
-    this.ticking = true;
-    void this.tick()
-      .catch((err: unknown) => this.o.log.error('claiming tasks failed', { err }))
-      .finally(() => {
-        this.ticking = false;
-        if (this.tickAgain) {
-          this.tickAgain = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
   }
 
   /** Tools at their concurrency limit here, and the smallest room any other limited tool has left. */

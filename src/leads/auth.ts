@@ -1,12 +1,13 @@
-// Who is calling: an API key from `Authorization: Bearer lk_…` or `X-API-Key: lk_…`. Keys are stored only as
-// SHA-256 hashes (they are 256 random bits, so a slow hash would add nothing). Operator keys (LEADS_API_KEY,
-// or the internal key `serve` generates for the tools) are held in memory, also hashed, and have no quota.
+// Who is calling: an API key from `Authorization: Bearer lk_…` or `X-API-Key: lk_…`. Keys are the platform's
+// (auth/api-key.ts: 256 random bits, stored only as a SHA-256 hash). Operator keys (LEADS_API_KEY, or the
+// internal key `serve` generates for the tools) are held in memory, also hashed, and have no quota.
 import type { Request } from 'express';
+import { generateApiKey, hashApiKey, type GeneratedApiKey } from '../auth/api-key.js';
 import { Unauthorized } from '../errors.js';
-import { randomId, randomSecret, sha256Hex } from './ids.js';
+import { randomId } from './ids.js';
 import type { LeadStore } from './store.js';
 
-export const KEY_PREFIX = 'lk';
+export const KEY_PREFIX = 'lk_';
 export const OPERATOR_ACCOUNT = 'operator';
 
 export interface Principal {
@@ -16,9 +17,8 @@ export interface Principal {
   unlimited: boolean;
 }
 
-export function newApiKey(): { key: string; id: string; hash: string; prefix: string } {
-  const key = randomSecret(KEY_PREFIX);
-  return { key, id: randomId('key', 10), hash: sha256Hex(key), prefix: key.slice(0, 8) };
+export function newApiKey(): GeneratedApiKey & { id: string } {
+  return { ...generateApiKey(KEY_PREFIX), id: randomId('key', 10) };
 }
 
 export function presentedKey(req: Request): string | undefined {
@@ -39,7 +39,7 @@ export class KeyAuthenticator {
     private readonly store: LeadStore,
     operatorKeys: readonly string[],
   ) {
-    this.operatorHashes = new Set(operatorKeys.map(sha256Hex));
+    this.operatorHashes = new Set(operatorKeys.map(hashApiKey));
   }
 
   /** The caller, or 401. */
@@ -51,7 +51,7 @@ export class KeyAuthenticator {
         'MISSING_API_KEY',
       );
     }
-    const hash = sha256Hex(key);
+    const hash = hashApiKey(key);
     if (this.operatorHashes.has(hash)) return { accountId: OPERATOR_ACCOUNT, keyId: OPERATOR_ACCOUNT, unlimited: true };
     const found = await this.store.findKeyByHash(hash);
     if (!found) throw new Unauthorized('This API key is not valid.', 'INVALID_API_KEY');

@@ -1,6 +1,8 @@
 // Drains the notification outbox: claims due deliveries with a lease, sends each (e-mail or signed
 // webhook), and records the outcome. Failures are retried with exponential backoff until the channel's
-// attempt budget is spent. Correctness comes from the outbox table and leases; wake() only makes it prompt.
+// attempt budget is spent. It runs on the engine's WakeLoop: correctness comes from the outbox table and
+// leases (at least once); wake() only makes it prompt.
+import { WakeLoop } from '../engine/wake-loop.js';
 import type { Logger } from '../logger.js';
 import type { Mailer } from './mailer.js';
 import type { LeadStore } from './store.js';
@@ -41,10 +43,7 @@ export function backoffMs(attempt: number, baseMs: number, maxMs: number, random
 
 export class DeliveryDispatcher {
   private readonly o: Required<Omit<DispatcherOptions, 'now'>> & { now: () => number };
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
+  private readonly loop: WakeLoop;
   private lastErase = 0;
 
   constructor(opts: DispatcherOptions) {
@@ -59,54 +58,33 @@ export class DeliveryDispatcher {
       retentionMs: 30 * 86_400_000,
       ...opts,
     };
+    this.loop = new WakeLoop({
+      pass: () => this.drain(),
+      pollIntervalMs: this.o.pollIntervalMs,
+      dueInMs: async () => {
+        const due = await this.o.store.nextDeliveryDueAt();
+        return due === undefined ? undefined : due - this.o.now();
+      },
+      onError: (err, during) => this.o.log.error(during === 'pass' ? 'delivery dispatcher failed' : 'delivery dispatcher could not schedule', { err }),
+    });
   }
 
   start(): void {
-    this.stopped = false;
-    this.wake();
+    this.loop.start();
   }
 
   /** Look at the outbox now (called after a request is written). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.running = this.drain()
-      .catch((err: unknown) => this.o.log.error('delivery dispatcher failed', { err }))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        } else {
-          void this.schedule().catch((err: unknown) => this.o.log.error('delivery dispatcher could not schedule', { err }));
-        }
-      });
+    this.loop.wake();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
-
-  private async schedule(): Promise<void> {
-    if (this.stopped) return;
-    const due = await this.o.store.nextDeliveryDueAt();
-    const wait = due === undefined ? this.o.pollIntervalMs : Math.max(0, Math.min(this.o.pollIntervalMs, due - this.o.now()));
-    if (this.stopped) return;
-    this.timer = setTimeout(() => this.wake(), wait);
-    this.timer.unref();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async drain(): Promise<void> {
     for (;;) {
-      if (this.stopped) return;
+      if (this.loop.isStopped) return;
       const batch = await this.o.store.claimDueDeliveries(this.o.now(), this.o.leaseMs, this.o.batchSize);
       if (batch.length === 0) break;
       await Promise.all(batch.map((d) => this.deliver(d)));

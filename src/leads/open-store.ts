@@ -1,11 +1,10 @@
 // Chooses the lead store for a configuration: PostgreSQL when DATABASE_URL is set (its tables in
 // DATABASE_SCHEMA next to the task store's, migrated on open: safe when many nodes start at once), SQLite
-// at DATA_DIR/leads.db otherwise.
+// at DATA_DIR/leads.db otherwise. The SQL is in src/leads/db/.
 import path from 'node:path';
 import type { Config } from '../config.js';
+import { openPostgresLeadStore, openSqliteLeadStore } from './db/lead-store.js';
 import type { Logger } from '../logger.js';
-import { openPostgresLeadStore } from './postgres-store.js';
-import { openSqliteLeadStore } from './sqlite-store.js';
 import type { LeadStore } from './store.js';
 
 export function leadsDbPath(config: Config): string {

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { InvalidInput, Unprocessable } from '../errors.js';
+import { requestHash } from '../idempotency.js';
 import { CATEGORY_LABELS, categoriesMentioned, resolveCategory, type Category } from './categories.js';
 import { requireZip } from './geo.js';
 import { randomId } from './ids.js';
@@ -69,7 +70,13 @@ function pickCategory(body: RequestBody, pro: Pro): Category {
   return category;
 }
 
+/** The request's hash for idempotency, as the task service computes it for a task's input. */
 export function bodyHash(body: RequestBody): string {
+  return requestHash('leads:request', body);
+}
+
+/** How releases up to 1d6b9d1 hashed a body: records they wrote keep matching a replay of that body. */
+function legacyBodyHash(body: RequestBody): string {
   const canonical = JSON.stringify(Object.keys(body).sort().map((k) => [k, body[k as keyof RequestBody]]));
   return createHash('sha256').update(canonical).digest('hex');
 }
@@ -82,7 +89,7 @@ export class LeadRequests {
     if (opts.idempotencyKey !== undefined) {
       const seen = await this.d.store.findIdempotency(principal.accountId, opts.idempotencyKey);
       if (seen) {
-        if (seen.bodyHash !== hash) {
+        if (seen.bodyHash !== hash && seen.bodyHash !== legacyBodyHash(body)) {
           throw new Unprocessable('This Idempotency-Key was already used with a different request body.', 'IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key');
         }
         const request = await this.d.store.getRequest(seen.requestId);

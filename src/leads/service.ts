@@ -8,7 +8,7 @@ import type { Logger } from '../logger.js';
 import { httpClientService } from '../net/http-client.js';
 import { ServiceScope } from '../registry/services.js';
 import { createLeadsApp, type LeadsAppDeps } from './app.js';
-import { randomSecret } from './ids.js';
+import { newApiKey } from './auth.js';
 import { demoPros } from './demo-data.js';
 import { DeliveryDispatcher, type DispatcherOptions, type WebhookPoster } from './dispatcher.js';
 import { createMailer, type Mailer } from './mailer.js';
@@ -63,7 +63,7 @@ export async function startLeadsService(opts: StartLeadsOptions): Promise<Runnin
     await ensureDirectory(store, log);
     const postWebhook = o.postWebhook ?? webhookPosterFor(await scope.use(httpClientService));
     const dispatcher = new DeliveryDispatcher({ store, mailer, postWebhook, log, ...o.dispatcher });
-    const internalApiKey = config.leads.apiKey ?? randomSecret('lk');
+    const internalApiKey = config.leads.apiKey ?? newApiKey().key;
     let url = '';
     const leads = createLeadsApp({
       store,

@@ -1,6 +1,5 @@
-// The lead service's storage port. Every method is one whole operation (any transaction lives inside the
-// adapter), so adding a PostgreSQL adapter means implementing this interface, nothing else. SQL lives only
-// in the adapters (sqlite-store.ts, postgres-store.ts).
+// The lead service's storage port. Every method is one whole operation (any transaction lives inside it);
+// each is one file in src/leads/db/, written once for SQLite and PostgreSQL. SQL lives only there.
 import type { Category } from './categories.js';
 import type { BoundingBox } from './geo.js';
 import type {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatImportSummary, importPros, ImportFileError } from '../../src/leads/import.js';
 import { proIdFor } from '../../src/leads/ids.js';
 import { ensureDirectory } from '../../src/leads/service.js';
-import { openSqliteLeadStore, type SqliteLeadStore } from '../../src/leads/sqlite-store.js';
+import { openSqliteLeadStore, type SqliteLeadStore } from '../../src/leads/db/lead-store.js';
 import { silentLogger } from '../../src/logger.js';
 import { testConfig } from '../support/tool-context.js';
 import type { Config } from '../../src/config.js';
@@ -18,9 +18,9 @@ const fixture = (name: string) => path.join(fixtures, name);
 let config: Config;
 let store: SqliteLeadStore;
 
-beforeEach(() => {
+beforeEach(async () => {
   config = testConfig();
-  store = openSqliteLeadStore(path.join(config.dataDir, 'leads.db'));
+  store = await openSqliteLeadStore(path.join(config.dataDir, 'leads.db'));
 });
 afterEach(async () => {
   await store.close();

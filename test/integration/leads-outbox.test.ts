@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { proIdFor } from '../../src/leads/ids.js';
 import { deliveriesFor } from '../../src/leads/notifications.js';
-import { openSqliteLeadStore, type SqliteLeadStore } from '../../src/leads/sqlite-store.js';
+import { openSqliteLeadStore, type SqliteLeadStore } from '../../src/leads/db/lead-store.js';
 import type { ProInput, RequestRecord } from '../../src/leads/types.js';
 import { startLeadsForTest, type LeadsUnderTest } from '../support/leads-harness.js';
 import { testConfig } from '../support/tool-context.js';
@@ -61,7 +61,7 @@ afterEach(async () => {
 describe('lead notification outbox', () => {
   it('writes a request and its deliveries in one transaction', async () => {
     const config = testConfig();
-    const store = openSqliteLeadStore(path.join(config.dataDir, 'leads.db'));
+    const store = await openSqliteLeadStore(path.join(config.dataDir, 'leads.db'));
     stores.push(store);
     await store.upsertPros([proInput()], { replace: false, now: Date.now() });
     const pro = (await store.getPro(proIdFor('outbox-pro')))!;
@@ -80,7 +80,7 @@ describe('lead notification outbox', () => {
 
   it('takes over a delivery whose claimer died once the lease lapses', async () => {
     const config = testConfig();
-    const store = openSqliteLeadStore(path.join(config.dataDir, 'leads.db'));
+    const store = await openSqliteLeadStore(path.join(config.dataDir, 'leads.db'));
     stores.push(store);
     await store.upsertPros([proInput()], { replace: false, now: 0 });
     const pro = (await store.getPro(proIdFor('outbox-pro')))!;
@@ -102,7 +102,7 @@ describe('lead notification outbox', () => {
     await first.close();
 
     // Written while no service runs (as if the process died right after committing the request).
-    const store = openSqliteLeadStore(path.join(dataDir, 'leads.db'));
+    const store = await openSqliteLeadStore(path.join(dataDir, 'leads.db'));
     await store.upsertPros([proInput()], { replace: false, now: Date.now() });
     const pro = (await store.getPro(proIdFor('outbox-pro')))!;
     const r = requestFor('req_restart', Date.now());

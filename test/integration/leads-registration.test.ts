@@ -46,9 +46,9 @@ describe('lead service registration', () => {
     const key = await registerKey(t, 'hash-check@agent-utility.test');
     const db = new Database(path.join(t.config.dataDir, 'leads.db'), { readonly: true });
     try {
-      const rows = db.prepare('SELECT key_hash, prefix FROM api_keys').all() as { key_hash: string; prefix: string }[];
+      const rows = db.prepare('SELECT key_hash, prefix FROM leads_api_keys').all() as { key_hash: string; prefix: string }[];
       expect(rows.some((r) => r.key_hash === sha256Hex(key))).toBe(true);
-      const dump = JSON.stringify(db.prepare('SELECT * FROM api_keys').all());
+      const dump = JSON.stringify(db.prepare('SELECT * FROM leads_api_keys').all());
       expect(dump).not.toContain(key);
     } finally {
       db.close();

@@ -159,6 +159,10 @@ describe.each(LEAD_STORES)('requests and notifications (%s store)', (store) => {
     const other = await api(t.url, 'POST', '/v1/requests', { key, body: { ...b, notes: 'something else' }, headers: idem });
     expect(other.status).toBe(422);
     expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    // The task service's rule for the header, in its words: one sentence naming the header.
+    const spaced = await api(t.url, 'POST', '/v1/requests', { key, body: b, headers: { 'idempotency-key': 'has spaces' } });
+    expect(spaced.status).toBe(400);
+    expect(spaced.body).toMatchObject({ error: 'Idempotency-Key must be printable ASCII without spaces', field: 'Idempotency-Key' });
   });
 
   it('retries a failing webhook with backoff until it succeeds', async () => {

@@ -7,9 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newApiKey } from '../../src/leads/auth.js';
 import { proIdFor, sha256Hex } from '../../src/leads/ids.js';
-import { openPostgresLeadStore } from '../../src/leads/postgres-store.js';
+import { openPostgresLeadStore, openSqliteLeadStore } from '../../src/leads/db/lead-store.js';
 import { searchDirectory } from '../../src/leads/search.js';
-import { openSqliteLeadStore } from '../../src/leads/sqlite-store.js';
 import type { LeadStore, NewRequest } from '../../src/leads/store.js';
 import type { DeliveryRecord, ProInput, QuotaLimits, RequestRecord } from '../../src/leads/types.js';
 import { createTestSchema, TEST_DATABASE_URL, type TestSchema } from '../support/postgres.js';
@@ -26,7 +25,7 @@ const adapters: { name: string; create: () => Promise<LeadDatabase> }[] = [
     create: async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'au-leads-contract-'));
       return {
-        open: async () => openSqliteLeadStore(path.join(dir, 'leads.db')),
+        open: () => openSqliteLeadStore(path.join(dir, 'leads.db')),
         drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
       };
     },

@@ -1,7 +1,7 @@
 // Pure parts of the lead service: categories, geography, CSV, quota clock, signatures, backoff, ranking,
 // phones and the demo dataset.
 import { describe, expect, it } from 'vitest';
-import { overallDelivery } from '../../src/leads/app.js';
+import { overallDelivery } from '../../src/leads/routes/requests.js';
 import { CATEGORY_SLUGS, categoriesMentioned, findCategory, resolveCategory } from '../../src/leads/categories.js';
 import { parseCsv } from '../../src/leads/csv.js';
 import { DEMO_METROS, DEMO_PROS_PER_CATEGORY, DEMO_SPREAD_MILES, demoPros } from '../../src/leads/demo-data.js';

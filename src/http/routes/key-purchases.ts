@@ -2,9 +2,9 @@
 // /v1/keys/current/credits tops up the Bearer key, GET /v1/keys lists what a signed-in wallet bought.
 // Credit is granted only after the transfer settled on chain (docs/payments.md, "Buying an API key").
 import { Router, type Request, type Response } from 'express';
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { API_KEY_PREFIX, hashApiKey } from '../../billing/api-keys.js';
+import { generateApiKey } from '../../auth/api-key.js';
+import { API_KEY_PREFIX } from '../../billing/api-keys.js';
 import type { X402Payments } from '../../billing/x402/payments.js';
 import type { PaymentRecord } from '../../billing/x402/payment-record.js';
 import { paymentRequiredAnswer, requirementFor } from '../../billing/x402/requirements.js';
@@ -92,8 +92,8 @@ export function keyPurchaseRoutes(d: KeyPurchaseDeps): Router {
     const { usd, micros } = amountOf(req);
     const url = `${d.config.publicUrl}/v1/keys`;
     const record = await paid(req, purchaseItem(usd, `A new API key with ${usd} USD of credits.`), url);
-    const secret = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
-    const newKey = { id: newId('key', 6), hash: hashApiKey(secret), prefix: secret.slice(0, API_KEY_PREFIX.length + 6), label: `bought by ${record.payer}` };
+    const { key: secret, hash, prefix } = generateApiKey(API_KEY_PREFIX);
+    const newKey = { id: newId('key', 6), hash, prefix, label: `bought by ${record.payer}` };
     const { settled, transaction } = await buy(record, 'create', null, micros, newKey);
     res.setHeader('Cache-Control', 'no-store');
     res.status(201).json({ api_key: secret, key_id: settled.key.id, credits_usd: microsToUsd(settled.key.balanceMicros), payer: record.payer, transaction });

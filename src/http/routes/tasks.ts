@@ -6,6 +6,7 @@ import type { PaymentGate } from '../../billing/payment-gate.js';
 import type { Engine, SubmitOptions } from '../../engine/engine.js';
 import { toTaskView } from '../../engine/task-view.js';
 import { Forbidden, InvalidInput, NotFound, PaymentRequired, Unauthorized } from '../../errors.js';
+import { parseIdempotencyKey } from '../../idempotency.js';
 import type { TaskRow } from '../../store/port.js';
 import { readCredential } from '../../web/credential.js';
 import { requireJson } from '../../web/errors.js';
@@ -36,8 +37,6 @@ const waitQuery = z.object({
 
 const NO_WAIT: z.ZodSafeParseResult<z.output<typeof waitQuery>> = { success: true, data: {} };
 
-const idempotencyKey = z.string().min(1).max(255, 'must be at most 255 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
-
 export function taskRoutes(d: TaskRoutesDeps): Router {
   const r = Router();
 
@@ -47,9 +46,7 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
     const credential = await readCredential(req, d.engine.store, d.keys);
     // Unknown tool (404) and bad input (400) are answered before anyone is asked to pay.
     const input = await d.engine.validate(toolName, req.body ?? {});
-    const rawKey = req.get('idempotency-key');
-    const parsedKey = rawKey === undefined ? undefined : idempotencyKey.safeParse(rawKey);
-    if (parsedKey && !parsedKey.success) throw new InvalidInput(`Idempotency-Key ${parsedKey.error.issues[0]?.message}`, 'Idempotency-Key');
+    const idempotencyKey = parseIdempotencyKey(req.get('idempotency-key'));
     const resourceUrl = `${d.publicUrl}/v1/tools/${toolName}/tasks`;
 
     let opts: SubmitOptions;
@@ -84,7 +81,7 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
         );
       }
     }
-    if (parsedKey?.success) opts.idempotencyKey = parsedKey.data;
+    if (idempotencyKey !== undefined) opts.idempotencyKey = idempotencyKey;
     const { task, replayed } = await d.engine.submitValidated(toolName, input, opts);
     const pollUrl = `/v1/tasks/${task.id}`;
     res.setHeader('Location', pollUrl);

@@ -1,8 +1,8 @@
-// Lead service schema, version 1 (PostgreSQL). Same tables and meaning as the SQLite schema; they live in
-// the task store's schema (DATABASE_SCHEMA), so the two names that exist there too (api_keys,
-// idempotency_keys) carry a leads_ prefix here. Times are bigint milliseconds since the epoch; JSON
-// columns are jsonb.
-export const sql = `
+-- Lead service schema, version 1 (PostgreSQL). Same tables and meaning as the SQLite schema; they live in
+-- the task store's schema (DATABASE_SCHEMA), so the two names that exist there too (api_keys,
+-- idempotency_keys) carry a leads_ prefix here. Times are bigint milliseconds since the epoch; JSON
+-- columns are jsonb.
+
 CREATE TABLE pros (
   id text PRIMARY KEY,
   external_id text NOT NULL UNIQUE,
@@ -156,4 +156,3 @@ CREATE TABLE deliveries (
 );
 CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at);
 CREATE INDEX deliveries_request ON deliveries (request_id);
-`;

@@ -1,6 +1,6 @@
-// Lead service schema, version 1 (SQLite). SQL kept as a TypeScript constant so `npm run build` ships it.
-// Times are integer milliseconds since the epoch.
-export const sql = `
+-- Lead service schema, version 1 (SQLite), as the first release wrote it (002 brings it to the PostgreSQL names).
+-- Times are integer milliseconds since the epoch.
+
 CREATE TABLE pros (
   id TEXT PRIMARY KEY,
   external_id TEXT NOT NULL UNIQUE,
@@ -152,4 +152,3 @@ CREATE TABLE deliveries (
 );
 CREATE INDEX deliveries_due ON deliveries (status, next_attempt_at);
 CREATE INDEX deliveries_request ON deliveries (request_id);
-`;

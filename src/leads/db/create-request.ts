@@ -1,0 +1,58 @@
+// Writes a request, its notification outbox rows, its access row and its idempotency record in ONE
+// transaction, so a crash can never leave a request without its notifications. A duplicate (same account,
+// phone, pro and category since dedupSince) writes nothing new and returns the existing request.
+import type { DialectName } from '../../db/dialect.js';
+import { one, run, runPlan, type PlanDb } from '../../db/plan.js';
+import type { NewRequest } from '../store.js';
+import type { RequestRecord } from '../types.js';
+import { jsonParam, rowToRequest, type Row } from './rows.js';
+
+/**
+ * Two identical requests arriving together would both miss each other's uncommitted row. SQLite's BEGIN
+ * IMMEDIATE already runs them one after the other; on PostgreSQL a transaction advisory lock on the
+ * dedup key makes the second wait and then find the first.
+ */
+const LOCK_DEDUP_KEY: Record<DialectName, string | undefined> = {
+  sqlite: undefined,
+  postgres: "SELECT pg_advisory_xact_lock(hashtext('agent-utility:lead-dedup'), hashtext($1))",
+};
+
+export function createRequest(db: PlanDb, n: NewRequest): Promise<{ request: RequestRecord; created: boolean }> {
+  return runPlan(db, function* (d) {
+    const t = d.text;
+    // Returned as stored, so a caller sees the same values a later getRequest would.
+    const r: RequestRecord = { ...n.request, proName: t(n.request.proName), zip: t(n.request.zip), name: t(n.request.name), phone: t(n.request.phone), email: t(n.request.email), notes: t(n.request.notes) };
+    const lock = LOCK_DEDUP_KEY[d.name];
+    if (lock) yield* one(lock, [`${r.accountId}\u0001${r.phone}\u0001${r.proId}\u0001${r.category}`]);
+    const dup = yield* one<Row>(
+      'SELECT * FROM requests WHERE account_id = $1 AND phone = $2 AND pro_id = $3 AND category = $4 AND created_at >= $5 ORDER BY created_at DESC LIMIT 1',
+      [r.accountId, r.phone, r.proId, r.category, n.dedupSince],
+    );
+    const request = dup ? rowToRequest(d, dup) : r;
+    if (!dup) {
+      yield* run(
+        `INSERT INTO requests (id, account_id, pro_id, pro_name, category, zip, name, phone, email, notes, consent, is_demo, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        [r.id, r.accountId, r.proId, r.proName, r.category, r.zip, r.name, r.phone, r.email, r.notes, jsonParam(d, r.consent), d.bool(r.isDemo), r.createdAt],
+      );
+      yield* run('INSERT INTO request_access (request_id, account_id) VALUES ($1, $2)', [r.id, r.accountId]);
+      for (const x of n.deliveries) {
+        yield* run(
+          `INSERT INTO deliveries (id, request_id, channel, target, payload, status, attempts, max_attempts, next_attempt_at, last_error, delivered_at, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+          [x.id, x.requestId, x.channel, jsonParam(d, x.target), jsonParam(d, x.payload), x.status, x.attempts, x.maxAttempts, x.nextAttemptAt, t(x.lastError), x.deliveredAt, x.createdAt, x.updatedAt],
+        );
+      }
+    }
+    if (n.idempotency) {
+      yield* run('INSERT INTO leads_idempotency_keys (account_id, key, body_hash, request_id, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
+        r.accountId,
+        t(n.idempotency.key),
+        n.idempotency.bodyHash,
+        request.id,
+        r.createdAt,
+      ]);
+    }
+    return { request, created: !dup };
+  });
+}
