@@ -38,7 +38,7 @@ export async function buildFrontDoors(baseConfig: Config, log: Logger, opts: { w
     httpOptions: async (rt) => {
       // One metrics instance, so every door can add its own lines to /metrics.
       const metrics = new TaskMetrics(rt.engine.events);
-      const options: HttpAppOptions = { metrics, mounts: [], readAuthorizers: [] };
+      const options: HttpAppOptions = { metrics, mounts: [], readAuthorizers: [], ...(leads ? { leads: leads.store } : {}) };
       // Signed artifact downloads (screenshots, PDFs).
       options.mounts = [...(options.mounts ?? []), { path: '/files', router: createFilesRouter({ getStore: () => rt.scope.use(artifactStoreService), secret: resolveSecret(rt.config) }) }];
       // MCP over streamable HTTP and A2A (JSON-RPC), both on the same engine as REST.
