@@ -109,7 +109,7 @@
       if (kind === 'number' || kind === 'integer') input[name] = Number(v);
       else if (kind === 'list') input[name] = v.split('\n').map(function (s) { return s.trim(); }).filter(Boolean);
       else if (kind === 'json') {
-        try { input[name] = JSON.parse(v); } catch (_e) { throw new Error(name + ': is not valid JSON.'); }
+        try { input[name] = JSON.parse(v); } catch { throw new Error(name + ': is not valid JSON.'); }
       } else input[name] = v;
     });
     return input;
