@@ -29,7 +29,7 @@
     }
     var data = [times].concat(names.map(function (n) { return seriesByName[n]; }));
     var series = [{}].concat(names.map(function (n, i) {
-      return { label: n, stroke: PALETTE[i % PALETTE.length], width: 2, spanGaps: false, value: function (u, v) { return v === null || v === undefined ? '–' : v + (unit || ''); } };
+      return { label: n, stroke: PALETTE[i % PALETTE.length], width: 2, spanGaps: false, points: { show: true, size: 6 }, value: function (u, v) { return v === null || v === undefined ? '–' : v + (unit || ''); } };
     }));
     var width = Math.max(300, target.clientWidth || 500);
     new window.uPlot({ width: width, height: 200, series: series, axes: [{}, { size: 50 }], scales: { x: { time: true } } }, data, target);
