@@ -1,39 +1,11 @@
 // Read-only SQL the operator console needs beyond the store port: searching every caller's tasks, the
-// recent task timeline behind the Overview charts, pending key purchases, and recent lead requests. It runs
+// recent task timeline behind the Overview charts, recent key purchases and lead requests. It runs
 // on the store's own connection (SQLite handle or PostgreSQL pool, whose search_path already points at the
 // right schema) and only returns ids or plain columns; full task rows still come through the port.
-import type Database from 'better-sqlite3';
-import type pg from 'pg';
 import type { TaskStatus } from '../store/port.js';
+import type { SqlRunner } from '../sql-runner.js';
 
-export interface SqlRunner {
-  dialect: 'sqlite' | 'postgres';
-  /** `?` placeholders in both dialects (numbered for PostgreSQL here). */
-  all(sql: string, params: unknown[]): Promise<Record<string, unknown>[]>;
-}
-
-/**
- * The connection behind a store adapter. The adapters keep it private (the port is deliberately narrow),
- * so this reaches it by name; when the port grows console queries of its own, this goes away.
- */
-export function sqlRunnerOf(store: object): SqlRunner | undefined {
-  const handle = store as { db?: Database.Database; pool?: pg.Pool };
-  if (handle.db && typeof handle.db.prepare === 'function') {
-    const db = handle.db;
-    return { dialect: 'sqlite', all: async (sql, params) => db.prepare(sql).all(...params) as Record<string, unknown>[] };
-  }
-  if (handle.pool && typeof handle.pool.query === 'function') {
-    const pool = handle.pool;
-    return {
-      dialect: 'postgres',
-      all: async (sql, params) => {
-        let n = 0;
-        return (await pool.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as Record<string, unknown>[];
-      },
-    };
-  }
-  return undefined;
-}
+export { sqlRunnerOf, type SqlRunner } from '../sql-runner.js';
 
 export interface TaskSearch {
   id?: string;
@@ -78,30 +50,6 @@ export async function taskTimeline(sql: SqlRunner, from: number, limit: number):
   );
   const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   return rows.map((r) => ({ tool: String(r.tool), status: r.status as TaskStatus, createdAt: Number(r.created_at), startedAt: n(r.started_at), finishedAt: n(r.finished_at) }));
-}
-
-export interface PendingPurchase {
-  id: string;
-  kind: 'create' | 'topup';
-  keyId: string | null;
-  wallet: string;
-  micros: number;
-  payment: Record<string, unknown>;
-  createdAt: number;
-}
-
-/** Key purchases still `pending` that were recorded before `before` (oldest first). */
-export async function pendingKeyPurchases(sql: SqlRunner, before: number, limit: number): Promise<PendingPurchase[]> {
-  const rows = await sql.all(`SELECT * FROM key_purchases WHERE status = 'pending' AND created_at < ? ORDER BY created_at LIMIT ?`, [before, limit]);
-  return rows.map((r) => ({
-    id: String(r.id),
-    kind: r.kind as 'create' | 'topup',
-    keyId: r.key_id === null ? null : String(r.key_id),
-    wallet: String(r.wallet),
-    micros: Number(r.micros),
-    payment: (typeof r.payment === 'string' ? JSON.parse(r.payment) : r.payment) as Record<string, unknown>,
-    createdAt: Number(r.created_at),
-  }));
 }
 
 export interface RecentPurchase {
