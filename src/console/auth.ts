@@ -137,14 +137,14 @@ export function requireConsoleSession(d: ConsoleAuthDeps) {
     const session = d.secrets.readSession(readCookie(req, SESSION_COOKIE), Date.now());
     const isApi = req.path.startsWith('/api/');
     if (!session) {
-      if (isApi || req.method !== 'GET') res.status(401).json({ error: { code: 'CONSOLE_SIGN_IN_REQUIRED', message: 'Sign in to the console first.' } });
+      if (isApi || req.method !== 'GET') res.status(401).json({ error: 'Sign in to the console first.', code: 'CONSOLE_SIGN_IN_REQUIRED', retry: false });
       else res.redirect(303, '/console/login');
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       const given = req.get('x-csrf-token') ?? (typeof req.body?._csrf === 'string' ? (req.body._csrf as string) : undefined);
       if (!sameOrigin(req, d.publicUrl) || !d.secrets.csrfMatches(session, given)) {
-        res.status(403).json({ error: { code: 'CSRF_REFUSED', message: 'Refused: the request did not come from a console page (missing or wrong CSRF token).' } });
+        res.status(403).json({ error: 'Refused: the request did not come from a console page (missing or wrong CSRF token).', code: 'CSRF_REFUSED', retry: false });
         return;
       }
     }

@@ -34,13 +34,14 @@ async function signIn(page: Page): Promise<void> {
 }
 
 beforeAll(async () => {
-  knot = await startKnot([{ origin: 'console.test', records: ['@ 300 IN A 127.0.0.10', '@ 300 IN MX 10 mail.console.test.', 'mail 300 IN A 127.0.0.11'] }]);
+  knot = await startKnot([{ origin: 'console.test', records: ['@ 300 IN A 127.0.0.10', '@ 300 IN MX 10 mail.console.test.', 'mail 300 IN A 127.0.0.11', 'site 300 IN A 127.0.0.1'] }]);
   const port = await freePort();
   const config = testConfig({
     PORT: String(port),
     POLL_INTERVAL_MS: '50',
     ADMIN_TOKEN,
     DNS_SERVERS: knot.server,
+    NETWORK_ALLOWLIST: '127.0.0.1/32',
     LEADS_PORT: '0',
     ...(process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {}),
   });
@@ -52,6 +53,11 @@ beforeAll(async () => {
   browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
   // Another origin on the same machine: its page posts a form at the console, as a hostile site would.
   attacker = http.createServer((req, res) => {
+    if (req.url === '/article') {
+      res.setHeader('content-type', 'text/html');
+      res.end('<html><head><title>Notes</title></head><body><article><h1>Console notes</h1><p>Rendered as <strong>Markdown</strong> in the playground.</p><ul><li>one</li><li>two</li></ul></article></body></html>');
+      return;
+    }
     const target = decodeURIComponent((req.url ?? '/').slice(1));
     res.setHeader('content-type', 'text/html');
     res.end(`<form id="f" method="post" action="${target}"><input name="usd" value="1000"></form><script>document.getElementById('f').submit()</script>`);
@@ -91,7 +97,7 @@ describe('operator console in Chromium', () => {
     expect(api.status).toBe(401);
   });
 
-  it('signs in, creates a key, runs dns.lookup and browser.screenshot in the playground, and revokes the key', async () => {
+  it('signs in, creates a key, runs dns.lookup, browser.screenshot, geo.locate and browser.markdown in the playground, and revokes the key', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await signIn(page);
@@ -120,6 +126,11 @@ describe('operator console in Chromium', () => {
     await page.getByRole('button', { name: 'Run' }).click();
     await page.locator('#pg-output[data-status="complete"]').waitFor({ timeout: 60_000 });
     await expect(page.locator('#pg-rendered').textContent()).resolves.toContain('127.0.0.10');
+    // Bad input is answered with the same sentence as on REST, naming the field.
+    await page.getByLabel('domain (required)').fill('');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.locator('#pg-output[data-status="error"]').waitFor();
+    await expect(page.locator('#pg-status').textContent()).resolves.toMatch(/^domain: is required/);
 
     // browser.screenshot of an HTML document: the image is shown inline.
     await page.getByLabel('Tool').selectOption('browser.screenshot');
@@ -135,10 +146,26 @@ describe('operator console in Chromium', () => {
     });
     expect(size).toEqual([400, 300]);
 
-    // Tasks: both runs are found by tool and by payer, with their input.
+    // geo.locate: the coordinates are plotted.
+    await page.getByLabel('Tool').selectOption('geo.locate');
+    await page.getByLabel('address (required)').fill('Springfield, IL');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.locator('#pg-output[data-status="complete"] figure.map svg circle.point').first().waitFor({ timeout: 60_000 });
+    await expect(page.locator('figure.map figcaption').textContent()).resolves.toMatch(/39\.\d+, -89\.\d+/);
+
+    // browser.markdown of a page on this machine (through Knot): the Markdown is rendered as HTML.
+    await page.getByLabel('Tool').selectOption('browser.markdown');
+    await page.getByLabel('url').fill(`${attackerUrl.replace('127.0.0.1', 'site.console.test')}/article`);
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.locator('#pg-output[data-status="complete"] .markdown strong').waitFor({ timeout: 90_000 });
+    await expect(page.locator('.markdown strong').textContent()).resolves.toBe('Markdown');
+    expect(await page.locator('.markdown li').count()).toBe(2);
+
+    // Tasks: the runs are found by payer, with their input.
     await page.goto(`${base}/console/tasks?payer=${keyId}`);
-    await expect(page.locator('table tbody tr').count()).resolves.toBe(2);
-    await page.getByRole('link', { name: /^task_/ }).last().click();
+    await expect(page.locator('table tbody tr').count()).resolves.toBe(4);
+    await page.goto(`${base}/console/tasks?payer=${keyId}&tool=dns.lookup`);
+    await page.getByRole('link', { name: /^task_/ }).click();
     await expect(page.locator('main').textContent()).resolves.toContain('console.test');
 
     // Lead service: the demo directory is counted.

@@ -222,7 +222,7 @@
       body: body ? JSON.stringify(body) : undefined,
     }).then(function (r) {
       return r.json().then(function (j) {
-        if (!r.ok) throw new Error((j.error && j.error.message) || 'HTTP ' + r.status);
+        if (!r.ok) throw new Error(typeof j.error === 'string' ? j.error : 'HTTP ' + r.status);
         return j;
       });
     });
