@@ -47,6 +47,15 @@ async function payer(usdc: bigint) {
 }
 
 describe('self-serve keys', () => {
+  it('is described in /openapi.json and the service metadata', async () => {
+    const doc = (await (await fetch(`${svc.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
+    expect(doc.paths['/v1/keys']?.post?.operationId).toBe('buy_api_key');
+    expect(doc.paths['/v1/keys']?.get?.operationId).toBe('list_bought_keys');
+    expect(doc.paths['/v1/keys/current/credits']?.post?.operationId).toBe('top_up_api_key');
+    const meta = (await (await fetch(`${svc.url}/.well-known/agent-service.json`)).json()) as { api_keys: Record<string, string> };
+    expect(Object.keys(meta.api_keys)).toEqual(['usage', 'tasks', 'buy', 'top_up', 'list_bought']);
+  });
+
   it('asks for exactly the amount and refuses amounts outside the configured range', async () => {
     const res = await fetch(`${svc.url}/v1/keys`, { method: 'POST', headers: json, body: JSON.stringify({ usd: '5' }) });
     expect(res.status).toBe(402);
