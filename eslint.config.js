@@ -1,17 +1,26 @@
 // Lint rules: strict TypeScript, no console in shipped code, no floating promises, and the layering
-// rule — engine, stores, registry and tools import no transport (Express, MCP SDK, A2A SDK, http front door).
+// rules — which folder may import which (eslint.layers.js), and no transport (Express, MCP SDK, A2A SDK)
+// below the front doors.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { forbiddenPatterns, LAYERS, TOOLS_MAY_USE } from './eslint.layers.js';
 
 const TRANSPORTS = [
-  { name: 'express', message: 'Engine, stores and tools import no transport (DESIGN.md).' },
+  { name: 'express', message: 'Engine, stores and tools import no transport.' },
   { name: 'node:http', message: 'Engine, stores and tools import no transport; use src/net for outbound calls.' },
 ];
-const TRANSPORT_PATTERNS = [
-  { group: ['@modelcontextprotocol/*', '@a2a-js/*'], message: 'Engine, stores and tools import no protocol SDK (DESIGN.md).' },
-  { group: ['**/http/*', '**/mcp/*', '**/a2a/*'], message: 'Engine, stores and tools import no front door (DESIGN.md).' },
-];
+const PROTOCOL_SDKS = { group: ['@modelcontextprotocol/*', '@a2a-js/*'], message: 'Engine, stores and tools import no protocol SDK.', allowTypeImports: true };
+/** Below the front doors: no transport and no protocol SDK. */
+const NO_TRANSPORT = new Set(['auth', 'registry', 'db', 'store', 'engine', 'dns', 'tools']);
+
+function layerRule(self, allowed) {
+  const noTransport = NO_TRANSPORT.has(self);
+  return [
+    'error',
+    { paths: noTransport ? TRANSPORTS : [], patterns: [...forbiddenPatterns(self, allowed), ...(noTransport ? [PROTOCOL_SDKS] : [])] },
+  ];
+}
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '.tmp/**', 'bench/*.svg'] },
@@ -31,12 +40,11 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
-  {
-    files: ['src/engine/**/*.ts', 'src/store/**/*.ts', 'src/registry/**/*.ts', 'tools/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { paths: TRANSPORTS, patterns: TRANSPORT_PATTERNS.map((p) => ({ ...p, allowTypeImports: true })) }],
-    },
-  },
+  ...Object.entries(LAYERS).map(([self, allowed]) => ({
+    files: [`src/${self}/**/*.ts`],
+    rules: { '@typescript-eslint/no-restricted-imports': layerRule(self, allowed) },
+  })),
+  { files: ['tools/**/*.ts'], rules: { '@typescript-eslint/no-restricted-imports': layerRule('tools', TOOLS_MAY_USE) } },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },

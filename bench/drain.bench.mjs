@@ -1,4 +1,4 @@
-// Queue drain on PostgreSQL against graphile-worker (issue #19), in one run on one database: 10,000
+// Queue drain on PostgreSQL against graphile-worker, in one run on one database: 10,000
 // graphile-worker no-op jobs against 10,000 tasks of our cheapest real in-process tool (ip.geolocate,
 // a lookup in data shipped with the service), with 1 and 2 worker processes of 16 slots each, on a
 // table never analyzed and on one analyzed while empty (the planner-statistics trap). Each system gets

@@ -3,7 +3,7 @@ import { ToolError } from '../src/errors.js';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { pdfPageCount } from '../src/browser/pdf-pages.js';
-import { artifactLinkShape, publishArtifact } from '../src/storage/publish.js';
+import { artifactLinkShape, publishArtifact } from '../src/artifacts/publish.js';
 
 const FORMATS = { letter: 'Letter', a4: 'A4', legal: 'Legal', a3: 'A3', a5: 'A5' } as const;
 // Chromium takes px, in, cm and mm; pt and pc are converted. At most 2 inches so some page remains.

@@ -3,7 +3,7 @@ import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { imageSize } from '../src/browser/image-size.js';
 import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { documentHeight } from '../src/browser/page-scripts.js';
-import { artifactLinkShape, publishArtifact } from '../src/storage/publish.js';
+import { artifactLinkShape, publishArtifact } from '../src/artifacts/publish.js';
 
 /** Chromium cannot capture taller images reliably; longer pages are cut at this height. */
 const MAX_CAPTURE_HEIGHT = 16_384;

@@ -1,14 +1,12 @@
 // dns.lookup: the DNS records of a domain, one record type or all nine. "No such name" and "no records of
 // this type" are answers, reported in the result; only a failing DNS server makes the task fail.
-import type { Resolver } from 'node:dns/promises';
 import { z } from 'zod';
-import { ToolError } from '../src/errors.js';
+import { lookupRecords, RECORD_TYPES, type RecordType } from '../src/dns/lookup-records.js';
 import { normaliseDomainName } from '../src/net/domain-name.js';
 import { createResolver, resolverService } from '../src/net/resolver.js';
 import { defineTool } from '../src/registry/define-tool.js';
 
-export const RECORD_TYPES = ['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME', 'SOA', 'SRV', 'CAA'] as const;
-export type RecordType = (typeof RECORD_TYPES)[number];
+export { RECORD_TYPES };
 const TYPE_CHOICES = [...RECORD_TYPES, 'ALL'] as const;
 
 const PER_TRY_TIMEOUT_MS = 2_500;
@@ -81,91 +79,6 @@ export const dnsLookupOutput = z.object({
   queried_at: z.string().meta({ format: 'date-time' }).describe('When the lookup started (ISO 8601, UTC).'),
 });
 
-type Records = z.output<typeof recordsOutput>;
-type Notes = z.output<typeof notesOutput>;
-
-/** What one per-type query came back with. */
-type TypeAnswer =
-  | { kind: 'records'; type: RecordType; value: NonNullable<Records[RecordType]> }
-  | { kind: 'empty'; type: RecordType; nxdomain: boolean }
-  | { kind: 'fault'; type: RecordType; code: string };
-
-// c-ares codes that mean the server answered "not here" rather than failed.
-const NO_DATA = 'ENODATA';
-const NO_SUCH_NAME = 'ENOTFOUND';
-// Faults where asking again will not help (the server does not implement the type, or rejects the query).
-const PERMANENT_FAULTS = new Set(['ENOTIMP', 'EFORMERR', 'EBADQUERY', 'EBADNAME', 'EBADFAMILY']);
-
-const FAULT_TEXT: Record<string, string> = {
-  ESERVFAIL: 'the DNS server failed (SERVFAIL)',
-  ETIMEOUT: 'the DNS server did not answer in time',
-  EREFUSED: 'the DNS server refused the query (REFUSED)',
-  ECONNREFUSED: 'could not reach the DNS server',
-  ENOTIMP: 'the DNS server does not implement this query (NOTIMP)',
-  EFORMERR: 'the DNS server rejected the query as malformed (FORMERR)',
-  EBADRESP: 'the DNS server sent a malformed reply',
-};
-
-async function queryType(resolver: Resolver, name: string, type: RecordType): Promise<Records[RecordType]> {
-  switch (type) {
-    case 'A':
-      return resolver.resolve4(name);
-    case 'AAAA':
-      return resolver.resolve6(name);
-    case 'MX':
-      return (await resolver.resolveMx(name))
-        .map((r) => ({ priority: r.priority, exchange: r.exchange }))
-        .sort((a, b) => a.priority - b.priority || a.exchange.localeCompare(b.exchange));
-    case 'TXT':
-      // A TXT record is a list of ≤255-byte strings that together form one value (SPF, DKIM keys).
-      return (await resolver.resolveTxt(name)).map((chunks) => chunks.join(''));
-    case 'NS':
-      return resolver.resolveNs(name);
-    case 'CNAME':
-      return resolver.resolveCname(name);
-    case 'SOA': {
-      const soa = await resolver.resolveSoa(name);
-      const { nsname, hostmaster, serial, refresh, retry, expire, minttl } = soa;
-      return { nsname, hostmaster, serial, refresh, retry, expire, minttl };
-    }
-    case 'SRV':
-      return (await resolver.resolveSrv(name))
-        .map((r) => ({ priority: r.priority, weight: r.weight, port: r.port, name: r.name }))
-        .sort((a, b) => a.priority - b.priority || b.weight - a.weight);
-    case 'CAA':
-      return (await resolver.resolveCaa(name)).map(caaEntry);
-  }
-}
-
-/** node gives `{critical: 0|128, issue: 'ca.example'}`: the tag is the one key besides `critical`. */
-function caaEntry(record: object): { critical: boolean; tag: string; value: string } {
-  const entries = Object.entries(record as Record<string, unknown>);
-  const flags = Number(entries.find(([k]) => k === 'critical')?.[1] ?? 0);
-  const [tag, value] = entries.find(([k]) => k !== 'critical') ?? ['', ''];
-  return { critical: (flags & 128) !== 0, tag, value: String(value) };
-}
-
-async function answerFor(resolver: Resolver, name: string, type: RecordType): Promise<TypeAnswer> {
-  try {
-    const value = await queryType(resolver, name, type);
-    // A CNAME whose target has no data of this type answers with records but none of the type asked for.
-    if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) return { kind: 'empty', type, nxdomain: false };
-    return { kind: 'records', type, value };
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'UNKNOWN';
-    if (code === NO_DATA) return { kind: 'empty', type, nxdomain: false };
-    if (code === NO_SUCH_NAME) return { kind: 'empty', type, nxdomain: true };
-    return { kind: 'fault', type, code };
-  }
-}
-
-function emptyNote(type: RecordType, nxdomain: boolean): string {
-  if (nxdomain) return 'the name does not exist (NXDOMAIN)';
-  if (type === 'SOA') return 'no SOA record (only a zone apex has one)';
-  if (type === 'CNAME') return 'no CNAME record (the name is not an alias)';
-  return `no ${type} records`;
-}
-
 export default defineTool({
   name: 'dns.lookup',
   title: 'DNS lookup',
@@ -191,33 +104,14 @@ export default defineTool({
     const resolver = createResolver({ servers: shared.getServers(), timeoutMs: PER_TRY_TIMEOUT_MS, tries: TRIES });
     const onAbort = () => resolver.cancel();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
-    let answers: TypeAnswer[];
+    let answer: Awaited<ReturnType<typeof lookupRecords>>;
     try {
-      answers = await Promise.all(types.map((type) => answerFor(resolver, input.domain, type)));
+      answer = await lookupRecords(resolver, input.domain, types, ctx.signal);
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
       resolver.cancel();
     }
-    ctx.signal.throwIfAborted();
-
-    const faults = answers.filter((a): a is Extract<TypeAnswer, { kind: 'fault' }> => a.kind === 'fault');
-    if (faults.length > 0) {
-      const detail = faults.map((f) => `${f.type}: ${FAULT_TEXT[f.code] ?? `DNS error ${f.code}`}`).join('; ');
-      const permanent = faults.every((f) => PERMANENT_FAULTS.has(f.code));
-      throw new ToolError(`DNS lookup of ${input.domain} failed (${detail}).`, permanent ? 'permanent' : 'transient');
-    }
-
-    const records: Records = {};
-    const notes: Notes = {};
-    for (const answer of answers) {
-      if (answer.kind === 'records') {
-        (records as Record<RecordType, unknown>)[answer.type] = answer.value;
-      } else if (answer.kind === 'empty') {
-        (records as Record<RecordType, unknown>)[answer.type] = answer.type === 'SOA' ? null : [];
-        notes[answer.type] = emptyNote(answer.type, answer.nxdomain);
-      }
-    }
-    const exists = !answers.every((a) => a.kind === 'empty' && a.nxdomain);
+    const { records, notes, exists } = answer;
     ctx.log.debug('dns.lookup answered', { domain: input.domain, types: types.length, exists });
     return { domain: input.domain, exists, records, notes, queried_at: queriedAt };
   },

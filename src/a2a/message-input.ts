@@ -1,9 +1,9 @@
 // What an A2A message asks for: a data part {"tool": "<name>", "input": {…}} (a text part holding that
-// JSON is accepted too, for text-only clients). Tool names may be SPEC names (dns.lookup) or MCP names
+// JSON is accepted too, for text-only clients). Tool names may be dotted names (dns.lookup) or MCP names
 // (dns_lookup).
 import type { Message } from '@a2a-js/sdk';
 import type { ToolRegistry } from '../registry/registry.js';
-import { mcpNameIndex } from '../mcp/tool-names.js';
+import { mcpNameIndex } from '../registry/tool-names.js';
 
 export interface ToolCall {
   tool: string;

@@ -19,7 +19,7 @@ import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { TaskRow } from '../store/port.js';
-import { keyCaller, ownsTask, submitOptions, type Caller } from '../mcp/caller.js';
+import { keyCaller, ownsTask, submitOptions, type Caller } from '../web/caller.js';
 import { MessageNotUnderstood, toolCallOf } from './message-input.js';
 import { toA2ATask } from './task-mapping.js';
 

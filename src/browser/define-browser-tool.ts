@@ -1,4 +1,4 @@
-// defineBrowserTool: the precondition wrapper every browser tool goes through (STYLE.md #2). It checks the
+// defineBrowserTool: the precondition wrapper every browser tool goes through. It checks the
 // target at submission, takes a fresh page from the pool, sets the viewport, opens the url or html the
 // safe way, and only then hands the page to the tool's render(); errors come out as task errors.
 import type { Page } from 'playwright-core';

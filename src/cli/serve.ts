@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { createLogger } from '../logger.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { startHttpServer } from '../http/server.js';
-import { buildFrontDoors } from '../http/front-doors.js';
+import { buildFrontDoors } from '../server/front-doors.js';
 import { onShutdown } from './shutdown.js';
 import { CliUsageError } from './usage.js';
 

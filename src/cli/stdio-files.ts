@@ -4,8 +4,8 @@
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import express from 'express';
-import { createFilesRouter } from '../http/files.js';
-import type { ArtifactStore } from '../storage/artifact-store.js';
+import { createFilesRouter } from '../artifacts/files-router.js';
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
 
 export interface StdioFileServer {
   /** Base for artifact links, e.g. http://127.0.0.1:40123 */

@@ -1,4 +1,4 @@
-// The result of email.verify: SPEC.md's fields, plus `suggestion`, `mail_route`, `smtp` and `reason`.
+// The result of email.verify: the documented fields, plus `suggestion`, `mail_route`, `smtp` and `reason`.
 import { z } from 'zod';
 import { EMAIL_STATUSES, STATUS_DETAIL_NAMES } from './status.js';
 

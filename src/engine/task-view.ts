@@ -1,4 +1,4 @@
-// The public shape of a task (SPEC.md's Task object plus a few additive fields), shared by every
+// The public shape of a task (the documented Task object plus a few additive fields), shared by every
 // front door so REST, MCP and A2A show the same thing.
 import type { TaskRow, TaskStatus } from '../store/port.js';
 

@@ -4,10 +4,10 @@
 // which a stdio client may have no HTTP server to fetch from.
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { Engine } from '../engine/engine.js';
-import type { ArtifactStore } from '../storage/artifact-store.js';
-import { extensionFor } from '../storage/artifact-store.js';
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
+import { extensionFor } from '../artifacts/artifact-store.js';
 import type { TaskRow } from '../store/port.js';
-import { ownsTask, type Caller } from './caller.js';
+import { ownsTask, type Caller } from '../web/caller.js';
 import { rpcError } from './errors.js';
 
 /** MCP error code for an unknown resource (2025-11-25 spec). */

@@ -12,7 +12,7 @@ import {
 import type { Engine } from '../engine/engine.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import { ARTIFACT_TEMPLATE } from './artifacts.js';
-import { callerKey, type Caller } from './caller.js';
+import { callerKey, type Caller } from '../web/caller.js';
 import { PromptCatalog } from './prompts.js';
 import { recentTaskIds, TASK_TEMPLATE } from './task-resource.js';
 import type { LogLevels } from './task-log.js';

@@ -3,7 +3,7 @@
 // resource_link, and for images under the size cap the image itself. Failure: isError with the sentence.
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger.js';
-import type { ArtifactStore } from '../storage/artifact-store.js';
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { TaskRow } from '../store/port.js';
 import { artifactName, artifactOf, artifactUri } from './artifacts.js';
 

@@ -11,15 +11,15 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Forbidden, Unauthorized, type AppError } from '../errors.js';
-import { readCredential } from '../http/auth.js';
-import { toAppError } from '../http/errors.js';
-import { applyRateLimit, RateLimiter } from '../http/rate-limit.js';
+import { readCredential } from '../web/credential.js';
+import { toAppError } from '../web/errors.js';
+import { applyRateLimit, RateLimiter } from '../web/rate-limit.js';
 import type { Runtime } from '../runtime.js';
-import { artifactStoreService } from '../storage/service.js';
-import { keyCaller, localCaller, type Caller } from './caller.js';
+import { artifactStoreService } from '../artifacts/service.js';
+import { keyCaller, localCaller, type Caller } from '../web/caller.js';
 import { InFlightCalls } from './in-flight.js';
 import { buildMcpServer } from './server.js';
-import { resolveToolNames } from './tool-names.js';
+import { resolveToolNames } from '../registry/tool-names.js';
 import { allowedHostnames, isAllowedHost, isAllowedOrigin, isLoopback } from './http-guards.js';
 
 /** JSON-RPC "server error" code used for transport-level refusals (auth, host, size). */

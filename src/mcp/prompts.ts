@@ -4,7 +4,7 @@
 // A prompt is listed only when every tool it names is exposed (the operator's allowlist).
 import { ErrorCode, McpError, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
-import { mcpToolName } from './tool-names.js';
+import { mcpToolName } from '../registry/tool-names.js';
 import { DNS_RECORD_TYPES, PDF_PAPER_SIZES, SCREENSHOT_FORMATS, SERVICE_WORDS, WAIT_MODES } from './vocabularies.js';
 
 interface PromptArgument {

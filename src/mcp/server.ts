@@ -30,13 +30,13 @@ import type { Engine } from '../engine/engine.js';
 import { isTerminal } from '../engine/task-view.js';
 import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/registry.js';
-import type { ArtifactStore } from '../storage/artifact-store.js';
+import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { TaskRow } from '../store/port.js';
 import { VERSION } from '../version.js';
 import { ARTIFACT_TEMPLATE, listArtifactResources, readArtifactResource } from './artifacts.js';
 import { ASSIST_CAPABILITIES, registerAssistHandlers } from './assist-handlers.js';
 import { toCallToolResult, type CallResultDeps } from './call-result.js';
-import { callerKey, ownsTask, submitOptions, type Caller } from './caller.js';
+import { callerKey, ownsTask, submitOptions, type Caller } from '../web/caller.js';
 import { appErrorResult, rpcError, toMcpError } from './errors.js';
 import type { InFlightCalls } from './in-flight.js';
 import { ProgressRelay } from './progress.js';
@@ -45,7 +45,7 @@ import { isTaskUri, readTaskResource, TASK_TEMPLATE } from './task-resource.js';
 import { EngineTaskStore } from './task-store.js';
 import { setToolCallHandler, type ToolCallExtra } from './tool-call-request.js';
 import { buildToolDefinitions } from './tool-definitions.js';
-import { mcpNameIndex } from './tool-names.js';
+import { mcpNameIndex } from '../registry/tool-names.js';
 
 export interface McpServerDeps {
   engine: Engine;

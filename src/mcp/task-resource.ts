@@ -5,7 +5,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Engine } from '../engine/engine.js';
 import { toTaskView } from '../engine/task-view.js';
 import { RESOURCE_NOT_FOUND } from './artifacts.js';
-import { ownsTask, type Caller } from './caller.js';
+import { ownsTask, type Caller } from '../web/caller.js';
 
 const PREFIX = 'task://';
 const TASK_ID = /^task_[0-9A-Za-z_-]{1,64}$/;

@@ -9,7 +9,7 @@ import type { Engine } from '../engine/engine.js';
 import { isTerminal } from '../engine/task-view.js';
 import type { TaskRow, TaskStatus } from '../store/port.js';
 import type { Logger } from '../logger.js';
-import { ownsTask, type Caller } from './caller.js';
+import { ownsTask, type Caller } from '../web/caller.js';
 import { rpcError, toMcpError } from './errors.js';
 
 const STATUS: Record<TaskStatus, Task['status']> = {

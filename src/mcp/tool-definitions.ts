@@ -1,12 +1,12 @@
-// The tools/list entries, generated from the registry: underscore names, the SPEC.md name in the title and
+// The tools/list entries, generated from the registry: underscore names, the dotted name in the title and
 // in _meta, JSON Schemas from the zod definitions (made lean), annotations, the price in the description,
 // and taskSupport "optional" so plain clients get a normal result and task-aware ones may run it as a task.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import { leanSchema } from './lean-schema.js';
-import { mcpToolName } from './tool-names.js';
+import { mcpToolName } from '../registry/tool-names.js';
 
-/** _meta key carrying the SPEC.md tool name (dns.lookup) on each tool. */
+/** _meta key carrying the dotted tool name (dns.lookup) on each tool. */
 export const TOOL_META_KEY = 'agent-utility/tool';
 
 export function buildToolDefinitions(registry: ToolRegistry): Tool[] {

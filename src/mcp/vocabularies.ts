@@ -2,7 +2,7 @@
 // where the tool's schema takes it (or mirrors a z.enum literal), so a completion never offers a value the
 // tool would refuse.
 import { CATEGORY_SLUGS, CATEGORY_SYNONYMS } from '../leads/categories.js';
-import { RECORD_TYPES } from '../../tools/dns.lookup.js';
+import { RECORD_TYPES } from '../dns/lookup-records.js';
 
 /** homeservices service: the category slugs first (what a caller should prefer), then everyday synonyms. */
 export const SERVICE_WORDS: readonly string[] = [...new Set([...CATEGORY_SLUGS, ...CATEGORY_SLUGS.flatMap((s) => CATEGORY_SYNONYMS[s])])];

@@ -35,7 +35,7 @@ export interface SubmitContext {
 }
 
 export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  /** SPEC.md name, e.g. "dns.lookup"; the file is tools/<name>.ts. */
+  /** Public dotted name, e.g. "dns.lookup"; the file is tools/<name>.ts. */
   name: string;
   title: string;
   /** Prose a model reads: what it does, units, limits. */

@@ -7,12 +7,12 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFilesRouter } from '../../src/http/files.js';
-import { LocalArtifactStore } from '../../src/storage/local-artifact-store.js';
-import { artifactStoreService } from '../../src/storage/service.js';
-import { publishArtifact } from '../../src/storage/publish.js';
-import { checkFileSignature, signedFileUrl } from '../../src/storage/signed-url.js';
-import { serveArtifact } from '../../src/storage/serve-artifact.js';
+import { createFilesRouter } from '../../src/artifacts/files-router.js';
+import { LocalArtifactStore } from '../../src/artifacts/local-artifact-store.js';
+import { artifactStoreService } from '../../src/artifacts/service.js';
+import { publishArtifact } from '../../src/artifacts/publish.js';
+import { checkFileSignature, signedFileUrl } from '../../src/artifacts/signed-url.js';
+import { serveArtifact } from '../../src/artifacts/serve-artifact.js';
 import { makeToolContext } from '../support/tool-context.js';
 
 const SECRET = 's'.repeat(40);

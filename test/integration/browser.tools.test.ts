@@ -6,7 +6,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactStoreService } from '../../src/storage/service.js';
+import { artifactStoreService } from '../../src/artifacts/service.js';
 import { browserPoolService } from '../../src/browser/service.js';
 import screenshot from '../../tools/browser.screenshot.js';
 import pdf from '../../tools/browser.pdf.js';

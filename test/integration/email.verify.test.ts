@@ -384,7 +384,7 @@ describe('email.verify cancellation', { timeout: 30_000 }, () => {
 });
 
 describe('email.verify through REST', { timeout: 30_000 }, () => {
-  it('runs as a task and returns every SPEC.md field; a non-address is a 400 naming the field', async () => {
+  it('runs as a task and returns every documented field; a non-address is a 400 naming the field', async () => {
     const service = await startTestService(
       {
         DNS_SERVERS: knot.server,

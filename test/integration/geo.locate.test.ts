@@ -158,7 +158,7 @@ describe('through REST', () => {
     expect(r.body).toMatchObject({ code: 'INVALID_INPUT', field: 'address' });
   });
 
-  it('completes with every SPEC.md field', async () => {
+  it('completes with every documented field', async () => {
     const { key } = await svc.createKey(1);
     const created = await api(svc.url, 'POST', '/v1/tools/geo.locate/tasks', { token: key, body: { address: 'Springfield, IL' } });
     expect(created.status).toBe(202);

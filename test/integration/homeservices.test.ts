@@ -44,7 +44,7 @@ async function failure(p: Promise<unknown>): Promise<ToolError> {
 }
 
 describe('homeservices.search', () => {
-  it('returns SPEC.md pros, nearest first, validated by its output schema', async () => {
+  it('returns the documented pros, nearest first, validated by its output schema', async () => {
     const ctx = ctxFor(leadsEnv());
     const input = searchTool.input.parse({ service: 'plumber', zip: '10001', number_of_results: 3 });
     const out = await searchTool.run(ctx, input);

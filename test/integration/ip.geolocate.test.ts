@@ -176,7 +176,7 @@ describe('through REST', () => {
     expect(r.body).toMatchObject({ code: 'INVALID_INPUT', field: 'ip' });
   });
 
-  it('completes a task with every SPEC.md field', async () => {
+  it('completes a task with every documented field', async () => {
     const { key } = await svc.createKey(1);
     const created = await api(svc.url, 'POST', '/v1/tools/ip.geolocate/tasks', { token: key, body: { ip: '1.1.1.1' } });
     expect(created.status).toBe(202);

@@ -76,7 +76,7 @@ describe.each([
   });
 });
 
-describe('MCP Inspector CLI, digit-only strings (issue #12)', () => {
+describe('MCP Inspector CLI, digit-only strings', () => {
   it('sends zip=10001 as a number, and the call still succeeds', async () => {
     const r = await inspector([...httpTarget(), '--method', 'tools/call', '--tool-name', 'test_zip', '--tool-arg', 'zip=10001', 'pro_id=42']);
     expect(r.code, r.stderr).toBe(0);

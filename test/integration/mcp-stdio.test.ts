@@ -89,11 +89,16 @@ afterAll(async () => {
 const text = (r: CallToolResult) => r.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('\n');
 
 interface Fixture {
-  args: () => Record<string, unknown>;
+  args: () => Record<string, unknown> | Promise<Record<string, unknown>>;
   check: (result: CallToolResult) => void | Promise<void>;
 }
 
 // One local fixture per production tool. A tool registered without one fails "has a fixture" below.
+async function firstPlumber(): Promise<string> {
+  const search = (await client.callTool({ name: 'homeservices_search', arguments: { service: 'plumber', zip: '20001', number_of_results: 1 } })) as CallToolResult;
+  return (search.structuredContent as { pros: { id: string }[] }).pros[0]!.id;
+}
+
 const FIXTURES: Record<string, Fixture> = {
   'dns.lookup': {
     args: () => ({ domain: 'example.test' }),
@@ -120,7 +125,8 @@ const FIXTURES: Record<string, Fixture> = {
     check: (r) => expect((r.structuredContent as { pros: unknown[] }).pros.length).toBeGreaterThan(0),
   },
   'homeservices.request': {
-    args: () => ({ pro_id: 'from-search', requester: { name: 'Test Person', phone: '+12025550123' }, notes: 'Leaking kitchen tap.' }),
+    // The pro comes from a real search, as an agent would get it.
+    args: async () => ({ pro_id: await firstPlumber(), requester: { name: 'Test Person', phone: '+12025550123' }, notes: 'Leaking kitchen tap.' }),
     check: (r) => expect(r.structuredContent).toMatchObject({ status: 'sent' }),
   },
   'browser.screenshot': {
@@ -184,11 +190,7 @@ describe('agent-utility mcp (stdio, built CLI)', () => {
     const fixture = FIXTURES[name];
     if (!fixture) throw new Error(`no fixture for ${name}`);
     await client.listTools(); // the client checks results against the output schemas it has seen
-    const args = fixture.args();
-    if (name === 'homeservices.request') {
-      const search = (await client.callTool({ name: 'homeservices_search', arguments: { service: 'plumber', zip: '20001', number_of_results: 1 } })) as CallToolResult;
-      args.pro_id = (search.structuredContent as { pros: { id: string }[] }).pros[0]!.id;
-    }
+    const args = await fixture.args();
     const result = (await client.callTool({ name: name.replace(/\./g, '_'), arguments: args })) as CallToolResult;
     expect(result.isError, text(result)).toBeFalsy();
     expect(JSON.parse(text(result))).toEqual(result.structuredContent);

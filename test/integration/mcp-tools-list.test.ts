@@ -4,10 +4,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localCaller } from '../../src/mcp/caller.js';
+import { localCaller } from '../../src/web/caller.js';
 import { buildMcpServer } from '../../src/mcp/server.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
-import { artifactStoreService } from '../../src/storage/service.js';
+import { artifactStoreService } from '../../src/artifacts/service.js';
 import { tools as registered } from '../../tools/index.js';
 import { testConfig } from '../support/tool-context.js';
 
@@ -62,7 +62,7 @@ describe('tools/list of the registered tools', () => {
     expect(tool.inputSchema.type).toBe('object');
     expect(tool.outputSchema?.type).toBe('object');
     expect(tool.execution?.taskSupport).toBe('optional');
-    if (name === 'homeservices.request') {
+    if (def.sideEffects) {
       expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
     } else {
       expect(tool.annotations?.readOnlyHint).toBe(true);

@@ -4,7 +4,7 @@
 import { crc32 } from 'node:zlib';
 import { z } from 'zod';
 import { defineTool, type AnyTool } from '../../src/registry/define-tool.js';
-import { artifactLinkShape, publishArtifact } from '../../src/storage/publish.js';
+import { artifactLinkShape, publishArtifact } from '../../src/artifacts/publish.js';
 
 const annotations = { readOnlyHint: true, openWorldHint: false };
 

@@ -5,7 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startX402, type X402Options, type X402Payments } from '../../src/billing/x402/payments.js';
 import { TaskMetrics } from '../../src/engine/metrics.js';
 import { startHttpServer, type RunningServer } from '../../src/http/server.js';
-import { x402HttpOptions } from '../../src/http/x402-door.js';
+import { x402HttpOptions } from '../../src/server/x402-door.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import type { AnyTool } from '../../src/registry/define-tool.js';
 import { freePort } from './free-port.js';

@@ -1,4 +1,4 @@
-// A tool with the fields issue #12 is about (a digit-only zip, an id, a defaulted count, a nested
+// A tool with the fields that trip clients (a digit-only zip, an id, a defaulted count, a nested
 // object): validation only, and a valid call echoes what the tool received.
 import { z } from 'zod';
 import { defineTool } from '../../src/registry/define-tool.js';

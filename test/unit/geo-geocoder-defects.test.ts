@@ -1,4 +1,4 @@
-// The geocoder over the real shipped data, pinning the failures reported in issue #14: country codes and
+// The geocoder over the real shipped data, pinning the failures reported when it was reviewed: country codes and
 // variant names, regions outside US/CA/AU/UK, postcodes typed without a space, foreign postal codes next
 // to foreign towns, cross-kind partial matches, a street address's locality, and visible ambiguity.
 import { beforeAll, describe, expect, it } from 'vitest';

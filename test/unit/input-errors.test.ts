@@ -1,4 +1,4 @@
-// The one wording for invalid input (issue #12) and the number→string reading for string fields.
+// The one wording for invalid input and the number→string reading for string fields.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseOrInvalid } from '../../src/registry/input-errors.js';

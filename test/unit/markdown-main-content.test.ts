@@ -1,5 +1,5 @@
 // The main-content rules of browser.markdown on HTML strings (linkedom, no browser): one test per known
-// defect of the old extractor (issue #14) and per structure item the Markdown must keep.
+// defect of the old extractor and per structure item the Markdown must keep.
 import { describe, expect, it } from 'vitest';
 import { htmlToMarkdown } from '../../src/browser/markdown.js';
 import { FORM_WRAPPED_HTML, NEWS_WITH_COMMENTS_HTML, SKIP_LINK_HTML, STRUCTURE_HTML } from '../support/markdown-pages.js';

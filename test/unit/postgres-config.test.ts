@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { type ConfigError, loadConfig } from '../../src/config.js';
 import { channelName } from '../../src/store/postgres-notifier.js';
 import { assertSchemaName, clientConfig } from '../../src/store/postgres-pool.js';
-import { expiryOfFileId, fileIdExpiringAt } from '../../src/storage/s3-artifact-store.js';
-import { isFileId } from '../../src/storage/artifact-store.js';
+import { expiryOfFileId, fileIdExpiringAt } from '../../src/artifacts/s3-artifact-store.js';
+import { isFileId } from '../../src/artifacts/artifact-store.js';
 
 describe('PostgreSQL connection settings', () => {
   it('accepts only plain lower-case schema identifiers', () => {

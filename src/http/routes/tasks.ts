@@ -7,9 +7,9 @@ import type { Engine, SubmitOptions } from '../../engine/engine.js';
 import { toTaskView } from '../../engine/task-view.js';
 import { Forbidden, InvalidInput, NotFound, PaymentRequired, Unauthorized } from '../../errors.js';
 import type { TaskRow } from '../../store/port.js';
-import { readCredential } from '../auth.js';
-import { requireJson } from '../errors.js';
-import { applyRateLimit, type RateLimiter } from '../rate-limit.js';
+import { readCredential } from '../../web/credential.js';
+import { requireJson } from '../../web/errors.js';
+import { applyRateLimit, type RateLimiter } from '../../web/rate-limit.js';
 import { microsToUsd } from '../../registry/registry.js';
 
 export interface TaskRoutesDeps {

@@ -7,7 +7,7 @@ import type { Engine } from '../../engine/engine.js';
 import { InvalidInput, Unauthorized } from '../../errors.js';
 import { microsToUsd } from '../../registry/registry.js';
 import type { UsageRow } from '../../store/port.js';
-import { readCredential } from '../auth.js';
+import { readCredential } from '../../web/credential.js';
 
 const DAY_MS = 86_400_000;
 const MAX_RANGE_DAYS = 366;

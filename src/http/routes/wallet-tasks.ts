@@ -12,7 +12,7 @@ import type { Engine } from '../../engine/engine.js';
 import { toTaskView } from '../../engine/task-view.js';
 import { Forbidden, InvalidInput, PaymentRequired, Unauthorized } from '../../errors.js';
 import type { Payer, TaskRow } from '../../store/port.js';
-import { readCredential } from '../auth.js';
+import { readCredential } from '../../web/credential.js';
 
 const CURSOR = /^(\d{1,15})\.(task_[0-9a-z]{1,64})$/;
 

@@ -1,4 +1,4 @@
-// What a tool does with bytes it produced: store them and describe the artifact the way SPEC.md's
+// What a tool does with bytes it produced: store them and describe the artifact the way the public
 // browser.screenshot / browser.pdf results do (file_id, signed file_url, expiry fields).
 import { z } from 'zod';
 import { resolveSecret } from '../auth/secret.js';

@@ -1,12 +1,12 @@
 // MCP tool names use underscores (dns_lookup): several clients' model APIs reject dots in function names.
-// The SPEC.md name (dns.lookup) stays the real identity; this module maps between the two.
-import type { ToolRegistry } from '../registry/registry.js';
+// The dotted name (dns.lookup) stays the real identity; this module maps between the two.
+import type { ToolRegistry } from './registry.js';
 
 export function mcpToolName(specName: string): string {
   return specName.replace(/\./g, '_');
 }
 
-/** MCP name → SPEC name for every tool in the registry; two tools mapping to one MCP name is an error. */
+/** MCP name → dotted name for every tool in the registry; two tools mapping to one MCP name is an error. */
 export function mcpNameIndex(registry: ToolRegistry): Map<string, string> {
   const index = new Map<string, string>();
   for (const name of registry.names) {
@@ -18,7 +18,7 @@ export function mcpNameIndex(registry: ToolRegistry): Map<string, string> {
   return index;
 }
 
-/** Accepts SPEC names (dns.lookup) and MCP names (dns_lookup), e.g. in MCP_TOOLS or --tools. */
+/** Accepts dotted names (dns.lookup) and MCP names (dns_lookup), e.g. in MCP_TOOLS or --tools. */
 export function resolveToolNames(registry: ToolRegistry, names: readonly string[]): string[] {
   const index = mcpNameIndex(registry);
   return names.map((n) => {

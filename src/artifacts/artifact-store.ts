@@ -2,7 +2,7 @@
 // disk here; object stores or PostgreSQL elsewhere) implement only these few async calls, so the tools,
 // the signed-URL code and the /files route never know where the bytes live.
 
-/** How long an artifact (and its signed URL) lives. SPEC: 24 hours, expires_in_days = 1. */
+/** How long an artifact (and its signed URL) lives. Published as expires_in_days = 1. */
 export const ARTIFACT_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface ArtifactMeta {

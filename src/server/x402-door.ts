@@ -3,8 +3,8 @@
 import type { X402Payments } from '../billing/x402/payments.js';
 import type { TaskMetrics } from '../engine/metrics.js';
 import type { Runtime } from '../runtime.js';
-import type { HttpAppOptions } from './app.js';
-import { walletReadAuthorizer } from './routes/wallet-tasks.js';
+import type { HttpAppOptions } from '../http/app.js';
+import { walletReadAuthorizer } from '../http/routes/wallet-tasks.js';
 
 export function x402HttpOptions(x402: X402Payments, _rt: Runtime, metrics: TaskMetrics): Required<Pick<HttpAppOptions, 'paymentGate' | 'readAuthorizers' | 'mounts' | 'x402'>> {
   metrics.addCollector(() => x402.metrics.render());

@@ -1,8 +1,8 @@
 // GET/HEAD /files/<file_id>[.ext]?expires=…&sig=… — signed artifact downloads. The lead mounts
 // createFilesRouter(...) at /files; all decisions live in serveArtifact, this only copies them out.
 import express, { type Router } from 'express';
-import type { ArtifactStore } from '../storage/artifact-store.js';
-import { serveArtifact } from '../storage/serve-artifact.js';
+import type { ArtifactStore } from './artifact-store.js';
+import { serveArtifact } from './serve-artifact.js';
 
 export interface FilesRouterDeps {
   /** The artifact store (e.g. `() => scope.use(artifactStoreService)`); asked per request, created lazily. */

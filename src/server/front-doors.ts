@@ -6,13 +6,13 @@ import type { Config } from '../config.js';
 import { TaskMetrics } from '../engine/metrics.js';
 import type { Logger } from '../logger.js';
 import type { Runtime } from '../runtime.js';
-import type { HttpAppOptions } from './app.js';
+import type { HttpAppOptions } from '../http/app.js';
 import { x402HttpOptions } from './x402-door.js';
 import { createMcpRouter } from '../mcp/http.js';
 import { createA2ARouter } from '../a2a/router.js';
 import { startLeadsService, type RunningLeadsService } from '../leads/service.js';
-import { createFilesRouter } from './files.js';
-import { artifactStoreService } from '../storage/service.js';
+import { createFilesRouter } from '../artifacts/files-router.js';
+import { artifactStoreService } from '../artifacts/service.js';
 import { resolveSecret } from '../auth/secret.js';
 
 export interface FrontDoors {

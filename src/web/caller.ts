@@ -1,4 +1,4 @@
-// Who is calling, as the MCP front doors see it: the payer every task is recorded under (and that the
+// Who is calling, as the MCP and A2A front doors see it: the payer every task is recorded under (and that the
 // caller's tasks are bound to), and whether calls are charged to an API key or free (local use).
 import type { SubmitOptions } from '../engine/engine.js';
 import type { Payer, TaskRow } from '../store/port.js';
