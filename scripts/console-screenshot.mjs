@@ -13,7 +13,7 @@ const { loadConfig } = await import(dist('config.js'));
 const { createLogger } = await import(dist('logger.js'));
 const { createRuntime } = await import(dist('runtime.js'));
 const { startHttpServer } = await import(dist('http/server.js'));
-const { buildFrontDoors } = await import(dist('http/front-doors.js'));
+const { buildFrontDoors } = await import(dist('server/front-doors.js'));
 const { createApiKey } = await import(dist('billing/api-keys.js'));
 
 const ADMIN_TOKEN = 'screenshot-operator-token-0123456789';

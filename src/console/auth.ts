@@ -4,7 +4,7 @@
 // reaches anything of the console.
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { TaskStore } from '../store/port.js';
-import { RateLimiter } from '../http/rate-limit.js';
+import { RateLimiter } from '../web/rate-limit.js';
 import { html, page } from './html.js';
 import { SESSION_COOKIE, SESSION_TTL_MS, type ConsoleSecrets, type Session } from './session.js';
 

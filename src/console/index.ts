@@ -7,10 +7,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/engine.js';
-import type { LeadStore } from '../leads/store.js';
 import { consoleAuthRoutes, logoutRoute, requireConsoleSession } from './auth.js';
 import { keyPages } from './keys.js';
-import { leadPages } from './leads.js';
+import { leadPages, type LeadDirectory } from './leads.js';
 import { overviewPages } from './overview.js';
 import { playgroundPages } from './playground.js';
 import { sqlRunnerOf } from './queries.js';
@@ -21,7 +20,7 @@ export interface ConsoleDeps {
   engine: Engine;
   config: Config;
   /** The in-process lead service's store, when it runs here. */
-  leads?: LeadStore | undefined;
+  leads?: LeadDirectory | undefined;
 }
 
 const ASSETS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');

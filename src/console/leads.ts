@@ -1,14 +1,19 @@
 // Lead service: the directory (how many pros, demo or imported) and the newest requests with the delivery
 // status of each notification. Only when the lead service runs in this process.
 import { Router } from 'express';
-import type { LeadStore } from '../leads/store.js';
 import type { ConsoleSecrets } from './session.js';
 import { html, iso, page } from './html.js';
 import { recentLeadRequests, sqlRunnerOf } from './queries.js';
 
+/** What this page reads of the lead service's store (structurally the leads store; the console does not import it). */
+export interface LeadDirectory {
+  directoryStats(): Promise<{ total: number; demo: number }>;
+  listDeliveries(requestId: string): Promise<{ channel: string; status: string; attempts: number; lastError: string | null }[]>;
+}
+
 export interface LeadPagesDeps {
   secrets: ConsoleSecrets;
-  leads: LeadStore | undefined;
+  leads: LeadDirectory | undefined;
 }
 
 export function leadPages(d: LeadPagesDeps): Router {

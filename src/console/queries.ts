@@ -3,9 +3,9 @@
 // on the store's own connection (SQLite handle or PostgreSQL pool, whose search_path already points at the
 // right schema) and only returns ids or plain columns; full task rows still come through the port.
 import type { TaskStatus } from '../store/port.js';
-import type { SqlRunner } from '../sql-runner.js';
+import type { SqlRunner } from '../db/sql-runner.js';
 
-export { sqlRunnerOf, type SqlRunner } from '../sql-runner.js';
+export { sqlRunnerOf, type SqlRunner } from '../db/sql-runner.js';
 
 export interface TaskSearch {
   id?: string;

@@ -15,8 +15,6 @@ import { keyPurchaseRoutes } from './routes/key-purchases.js';
 import { usageRoutes } from './routes/usage.js';
 import { walletTaskRoutes } from './routes/wallet-tasks.js';
 import type { X402Payments } from '../billing/x402/payments.js';
-import { consoleRouter } from '../console/index.js';
-import type { LeadStore } from '../leads/store.js';
 
 export interface HttpAppOptions {
   paymentGate?: PaymentGate;
@@ -26,8 +24,6 @@ export interface HttpAppOptions {
   metrics?: TaskMetrics;
   /** x402 payments, when on: wallets sign in to list their tasks. */
   x402?: X402Payments;
-  /** The in-process lead service's store, for the console's Lead service page. */
-  leads?: LeadStore;
 }
 
 export interface HttpApp {
@@ -52,9 +48,6 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
   app.use('/v1', ipRateLimit(ipLimiter));
   app.use(discoveryRoutes({ engine: rt.engine, metrics, publicUrl: config.publicUrl, x402Enabled: opts.paymentGate !== undefined, leadsBaseUrl: config.leads.baseUrl }));
   for (const m of opts.mounts ?? []) app.use(m.path, m.router);
-  // The operator console (only with ADMIN_TOKEN); it never accepts API keys.
-  const consoleR = consoleRouter({ engine: rt.engine, config, leads: opts.leads });
-  if (consoleR) app.use('/console', consoleR);
   // Before the /v1 JSON parser: a batch upload has its own (larger) body limit and CSV/NDJSON parsers.
   app.use(batchRoutes({ engine: rt.engine, pollTokens, keyLimiter, x402Enabled: opts.paymentGate !== undefined }));
   // The caller's own tasks and usage (API key, or a signed-in wallet for the task list).

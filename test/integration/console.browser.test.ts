@@ -7,7 +7,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { startHttpServer, type RunningServer } from '../../src/http/server.js';
-import { buildFrontDoors, type FrontDoors } from '../../src/http/front-doors.js';
+import { buildFrontDoors, type FrontDoors } from '../../src/server/front-doors.js';
 import { createLogger } from '../../src/logger.js';
 import { findChromium } from '../support/chromium.js';
 import { runCli } from '../support/cli.js';

@@ -13,7 +13,7 @@ import { verifyPayment } from '../../src/billing/x402/verify.js';
 import { createApiKey } from '../../src/billing/api-keys.js';
 import { createLogger } from '../../src/logger.js';
 import type { AnyTool } from '../../src/registry/define-tool.js';
-import { sqlRunnerOf } from '../../src/sql-runner.js';
+import { sqlRunnerOf } from '../../src/db/sql-runner.js';
 import { startLocalChain, type LocalChain } from '../support/local-chain.js';
 import { startX402Service, type X402TestService } from '../support/x402-service.js';
 

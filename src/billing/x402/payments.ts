@@ -16,7 +16,7 @@ import { asPaymentRecord } from './payment-record.js';
 import { DEFAULT_TIMING, type X402Settings, type X402Timing } from './settings.js';
 import { Settler, type SettlerOptions } from './settlement.js';
 import { PurchaseReconciler } from './purchase-reconciler.js';
-import { sqlRunnerOf } from '../../sql-runner.js';
+import { sqlRunnerOf } from '../../db/sql-runner.js';
 import { WalletSignIn } from './siwx.js';
 import { KNOWN_USDC, chainIdOf, type TokenInfo } from './tokens.js';
 

@@ -1,6 +1,6 @@
 // Key purchases left `pending` (a process died between submitting the payment and granting the credit),
 // read on the store's own connection: the store port lists purchases only by wallet.
-import type { SqlRunner } from '../../sql-runner.js';
+import type { SqlRunner } from '../../db/sql-runner.js';
 
 export interface PendingPurchase {
   id: string;

@@ -13,7 +13,7 @@ import type { Address, Hex } from 'viem';
 import { API_KEY_PREFIX, hashApiKey } from '../api-keys.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
-import type { SqlRunner } from '../../sql-runner.js';
+import type { SqlRunner } from '../../db/sql-runner.js';
 import type { TaskStore } from '../../store/port.js';
 import type { ChainAccess } from './chain.js';
 import { pendingKeyPurchases, type PendingPurchase } from './pending-purchases.js';
