@@ -1,6 +1,6 @@
 // Self-serve API keys bought with x402 on the local chain, paid by the official @x402/fetch client:
 // the 402 asks for exactly the amount, credit exists only after settlement, a payment buys once, and
-// the key works for tasks and tops up.
+// the key works for tasks and tops up; purchases a crash left pending are resolved from the chain.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { x402Client, x402HTTPClient, wrapFetchWithPayment } from '@x402/fetch';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
