@@ -1,4 +1,5 @@
-// Copies non-TypeScript assets that the compiled code loads at run time (SQL migrations) into dist/.
+// Copies non-TypeScript assets that the compiled code loads at run time (SQL migrations, the console's
+// browser files) into dist/.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -18,4 +19,12 @@ function walk(dir) {
   }
 }
 for (const top of ['src', 'tools']) if (fs.existsSync(path.join(root, top))) walk(path.join(root, top));
+// The console's browser files (script, stylesheet) are served as they are.
+const consoleAssets = path.join(root, 'src', 'console', 'assets');
+for (const name of fs.readdirSync(consoleAssets)) {
+  const target = path.join(root, 'dist', 'src', 'console', 'assets', name);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.copyFileSync(path.join(consoleAssets, name), target);
+  copied++;
+}
 process.stdout.write(`copied ${copied} asset file(s) into dist/\n`);

@@ -21,6 +21,7 @@ Usage:
   agent-utility keys list [--json]
   agent-utility keys credit <key-or-id> <usd> [--json]
   agent-utility keys revoke <key-or-id> [--json]
+  agent-utility admin login                                   one-time sign-in link for the console (/console)
   agent-utility leads serve [--port N]                        lead service alone
   agent-utility leads import <file.csv|file.json> [--dry-run] [--replace]
   agent-utility call <tool> [--field value …] [--json '{…}'] [--out file]   run one task, print its result
@@ -39,6 +40,7 @@ const commands: Record<string, Command> = {
     const { runLeadsCommand } = await import('./cli/leads.js');
     return runLeadsCommand(config, args);
   },
+  admin: async (config, args) => (await import('./cli/admin.js')).runAdminCommand(config, args),
   call: async (config, args) => (await import('./cli/call.js')).runCall(config, args),
   // Imported lazily: only the stdio MCP server needs its transport.
   mcp: async (config, args) => (await import('./cli/mcp.js')).runMcpStdio(config, args),

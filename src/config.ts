@@ -66,6 +66,7 @@ const envSchema = z.object({
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case identifier (letters, digits, _)').default('public'),
   DATABASE_POOL_SIZE: intFrom(1, 1000).default(10),
   SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 
   // Engine
@@ -169,6 +170,8 @@ export interface Config {
   /** PostgreSQL: schema holding every table, and connections per process (plus one for LISTEN). */
   database: { schema: string; poolSize: number };
   secret: string | undefined;
+  /** Operator token for the console at /console; the console is off without it. */
+  adminToken: string | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   engine: {
     workers: boolean;
@@ -297,6 +300,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     database: { schema: e.DATABASE_SCHEMA, poolSize: e.DATABASE_POOL_SIZE },
     secret: e.SECRET,
+    adminToken: e.ADMIN_TOKEN,
     logLevel: e.LOG_LEVEL,
     engine: {
       workers: e.WORKERS,

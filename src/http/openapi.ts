@@ -2,6 +2,7 @@
 // and every documented response. Nothing here is written by hand per tool.
 import type { ToolRegistry } from '../registry/registry.js';
 import { BATCH_PATHS, BATCH_SCHEMAS } from './openapi-batches.js';
+import { KEY_PATHS, KEY_SCHEMAS, KEYS_TAG } from './openapi-keys.js';
 
 const ERROR_SCHEMA = {
   type: 'object',
@@ -355,6 +356,10 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
   paths['/healthz'] = discovery('health', 'Health of the service and its store', { '200': json('Healthy.'), '503': json('Unhealthy.') });
   Object.assign(paths, BATCH_PATHS);
   Object.assign(schemas, BATCH_SCHEMAS);
+  if (opts.x402) {
+    Object.assign(paths, KEY_PATHS);
+    Object.assign(schemas, KEY_SCHEMAS);
+  }
 
   return {
     openapi: '3.1.0',
@@ -365,7 +370,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: opts.publicUrl }],
-    tags: [...toolTags(registry), TASKS_TAG, BATCHES_TAG, DISCOVERY_TAG],
+    tags: [...toolTags(registry), TASKS_TAG, BATCHES_TAG, ...(opts.x402 ? [KEYS_TAG] : []), DISCOVERY_TAG],
     paths,
     components: {
       schemas,

@@ -14,6 +14,7 @@ import { startLeadsService, type RunningLeadsService } from '../leads/service.js
 import { createFilesRouter } from '../artifacts/files-router.js';
 import { artifactStoreService } from '../artifacts/service.js';
 import { resolveSecret } from '../auth/secret.js';
+import { consoleRouter } from '../console/index.js';
 
 export interface FrontDoors {
   /** Config with anything the doors decided (e.g. the local lead service URL). */
@@ -43,6 +44,9 @@ export async function buildFrontDoors(baseConfig: Config, log: Logger, opts: { w
       options.mounts = [...(options.mounts ?? []), { path: '/files', router: createFilesRouter({ getStore: () => rt.scope.use(artifactStoreService), secret: resolveSecret(rt.config) }) }];
       // MCP over streamable HTTP and A2A (JSON-RPC), both on the same engine as REST.
       options.mounts = [...(options.mounts ?? []), { path: '/mcp', router: createMcpRouter(rt) }, { path: '/a2a', router: createA2ARouter(rt) }];
+      // The operator console (only with ADMIN_TOKEN; it never accepts API keys), with the in-process lead service's data.
+      const operatorConsole = consoleRouter({ engine: rt.engine, config: rt.config, leads: leads?.store });
+      if (operatorConsole) options.mounts = [...options.mounts, { path: '/console', router: operatorConsole }];
       // x402 (off unless X402_PAY_TO is set): payment gate, wallet sign-in, GET /v1/tasks, settlement.
       x402 = await startX402(rt);
       if (x402) {

@@ -1,14 +1,24 @@
 // Self-serve API keys bought with x402 on the local chain, paid by the official @x402/fetch client:
 // the 402 asks for exactly the amount, credit exists only after settlement, a payment buys once, and
-// the key works for tasks and tops up. On SQLite and on PostgreSQL.
+// the key works for tasks and tops up; purchases a crash left pending are resolved from the chain.
+// On SQLite and on PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { x402Client, x402HTTPClient, wrapFetchWithPayment } from '@x402/fetch';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { createSIWxPayload, encodeSIWxHeader } from '@x402/extensions/sign-in-with-x';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { Address, Hash } from 'viem';
+import { PurchaseReconciler } from '../../src/billing/x402/purchase-reconciler.js';
+import { pendingKeyPurchases } from '../../src/billing/x402/pending-purchases.js';
+import { verifyPayment } from '../../src/billing/x402/verify.js';
+import { createApiKey } from '../../src/billing/api-keys.js';
+import { createLogger } from '../../src/logger.js';
+import type { AnyTool } from '../../src/registry/define-tool.js';
+import { sqlRunnerOf } from '../../src/db/sql-runner.js';
 import { startLocalChain, type LocalChain } from '../support/local-chain.js';
 import { serviceBackends as backends } from '../support/store-factories.js';
 import { startX402Service, type X402TestService } from '../support/x402-service.js';
+
 
 let chain: LocalChain;
 
@@ -48,6 +58,15 @@ describe.each(backends)('self-serve keys ($name)', ({ env }) => {
   afterAll(async () => {
     await svc?.close();
     await drop?.();
+  });
+
+  it('is described in /openapi.json and the service metadata', async () => {
+    const doc = (await (await fetch(`${svc.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
+    expect(doc.paths['/v1/keys']?.post?.operationId).toBe('buy_api_key');
+    expect(doc.paths['/v1/keys']?.get?.operationId).toBe('list_bought_keys');
+    expect(doc.paths['/v1/keys/current/credits']?.post?.operationId).toBe('top_up_api_key');
+    const meta = (await (await fetch(`${svc.url}/.well-known/agent-service.json`)).json()) as { api_keys: Record<string, string> };
+    expect(Object.keys(meta.api_keys)).toEqual(['usage', 'tasks', 'buy', 'top_up', 'list_bought']);
   });
 
   it('asks for exactly the amount and refuses amounts outside the configured range', async () => {
@@ -90,5 +109,69 @@ describe.each(backends)('self-serve keys ($name)', ({ env }) => {
     const body = (await listed.json()) as { purchases: { kind: string; key_id: string; usd: string; status: string }[] };
     expect(body.purchases.map((x) => [x.kind, x.key_id, x.usd, x.status])).toEqual([['topup', key.key_id, '2', 'settled'], ['create', key.key_id, '5', 'settled']]);
     expect((await fetch(`${svc.url}/v1/keys`)).status).toBe(401);
+  });
+
+  describe('key purchases a crash left pending', () => {
+    /** What the route records before settling: a verified payment and a pending purchase holding its nonce. */
+    async function pendingPurchase(kind: 'create' | 'topup', key: { id: string; secret: string } | null, usd: string) {
+      const keyId = key?.id ?? null;
+      const p = await payer(10_000_000n);
+      const client = new x402Client().setSpendControls({ maxAmountPerPayment: 20 });
+      registerExactEvmScheme(client, { signer: p.account });
+      const http = new x402HTTPClient(client);
+      const path = kind === 'create' ? '/v1/keys' : '/v1/keys/current/credits';
+      const asked = await fetch(`${svc.url}${path}`, { method: 'POST', headers: { ...json, ...(key ? { authorization: `Bearer ${key.secret}` } : {}) }, body: JSON.stringify({ usd }) });
+      const required = http.getPaymentRequiredResponse((n) => asked.headers.get(n), await asked.json());
+      const header = Object.values(http.encodePaymentSignatureHeader(await client.createPaymentPayload(required)))[0]!;
+      const item = { name: 'keys.credits', title: 'API key credits', description: 'credits', price: usd, timeoutMs: 60_000 } as unknown as AnyTool;
+      const { settings, chain: access, facilitator } = svc.x402;
+      const record = await verifyPayment(item, header, `${svc.url}${path}`, { settings, chain: access, facilitator });
+      const id = `kp_crash${Math.random().toString(36).slice(2, 8)}`;
+      const nonce = { network: record.network, asset: record.asset, payer: record.payer, nonce: record.authorization.nonce };
+      const micros = Number(usd) * 1_000_000;
+      await svc.rt.store.reserveKeyPurchase({ id, kind, keyId, wallet: record.payer, micros, payment: record as unknown as Record<string, unknown>, nonce, now: Date.now() });
+      return { id, record, pending: async () => (await pendingKeyPurchases(sqlRunnerOf(svc.rt.store)!, Date.now() + 1, 100)).find((x) => x.id === id)! };
+    }
+
+    const reconciler = () => new PurchaseReconciler({ store: svc.rt.store, sql: sqlRunnerOf(svc.rt.store)!, chain: svc.x402.chain, settings: svc.x402.settings, log: createLogger('silent') });
+    const afterExpiry = (validBefore: string) => Number(validBefore) * 1000 + 3 * 60_000;
+
+    it('grants a top-up whose transfer was mined before the crash, once', async () => {
+      const { row, key } = await createApiKey(svc.rt.store, { creditsMicros: 1_000_000 });
+      const { id, record, pending } = await pendingPurchase('topup', { id: row.id, secret: key }, '3');
+      const before = await chain.usdcBalance(svc.payTo);
+      // The process submitted the transfer and died before granting the credit.
+      const tx = await svc.x402.chain!.submitTransfer(svc.x402.settings.token.address, record.authorization, record.signature);
+      expect((await svc.x402.chain!.waitForReceipt(tx as Hash)).succeeded).toBe(true);
+      expect(await chain.usdcBalance(svc.payTo)).toBe(before + 3_000_000n);
+
+      const r = reconciler();
+      const p = await pending();
+      expect(await r.resolve(p, Date.now())).toBe('waiting');
+      expect(await r.resolve(p, afterExpiry(record.authorization.validBefore))).toBe('settled');
+      expect((await svc.rt.store.findKey(row.id))?.balanceMicros).toBe(4_000_000);
+      // A second pass (another process, the next sweep) grants nothing more.
+      expect(await r.resolve(p, afterExpiry(record.authorization.validBefore))).toBe('unchecked');
+      expect((await svc.rt.store.findKey(row.id))?.balanceMicros).toBe(4_000_000);
+      const listed = await svc.rt.store.listKeyPurchases(record.payer as Address, 10);
+      expect(listed.find((x) => x.id === id)).toMatchObject({ status: 'settled', payment: { transaction: tx } });
+    });
+
+    it('creates the key of a paid purchase and marks an unsubmitted one unpaid', async () => {
+      const paid = await pendingPurchase('create', null, '2');
+      await svc.x402.chain!.waitForReceipt(await svc.x402.chain!.submitTransfer(svc.x402.settings.token.address, paid.record.authorization, paid.record.signature));
+      const lost = await pendingPurchase('create', null, '2');
+
+      const r = reconciler();
+      expect(await r.resolve(await paid.pending(), afterExpiry(paid.record.authorization.validBefore))).toBe('settled');
+      expect(await r.resolve(await lost.pending(), afterExpiry(lost.record.authorization.validBefore))).toBe('unpaid');
+
+      const [created] = await svc.rt.store.listKeyPurchases(paid.record.payer, 10);
+      expect(created).toMatchObject({ status: 'settled', kind: 'create' });
+      expect((await svc.rt.store.findKey(created!.keyId!))?.balanceMicros).toBe(2_000_000);
+      const [unpaid] = await svc.rt.store.listKeyPurchases(lost.record.payer, 10);
+      expect(unpaid).toMatchObject({ status: 'unpaid', keyId: null });
+      expect((unpaid!.payment as { reason: string }).reason).toContain('never settled');
+    });
   });
 });

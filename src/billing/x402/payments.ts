@@ -15,6 +15,8 @@ import { X402Metrics } from './metrics.js';
 import { asPaymentRecord } from './payment-record.js';
 import { DEFAULT_TIMING, type X402Settings, type X402Timing } from './settings.js';
 import { Settler, type SettlerOptions } from './settlement.js';
+import { PurchaseReconciler } from './purchase-reconciler.js';
+import { sqlRunnerOf } from '../../db/sql-runner.js';
 import { WalletSignIn } from './siwx.js';
 import { KNOWN_USDC, chainIdOf, type TokenInfo } from './tokens.js';
 
@@ -24,6 +26,8 @@ export interface X402Payments {
   signIn: WalletSignIn;
   metrics: X402Metrics;
   settler: Settler;
+  /** Resolves key purchases a crash left pending (absent when the store's connection cannot be read). */
+  purchases: PurchaseReconciler | undefined;
   /** Chain access (X402_RPC_URL) and facilitator client, when configured. */
   chain: ChainAccess | undefined;
   facilitator: FacilitatorClient | undefined;
@@ -92,6 +96,9 @@ export async function startX402(
   const gate = new X402Gate({ settings, chain, facilitator, pendingOf }, signIn, metrics);
   const settler = new Settler({ store: rt.store, events: rt.engine.events, log, metrics, settings, chain, facilitator }, opts.settlement);
   settler.start();
+  const sql = sqlRunnerOf(rt.store);
+  const purchases = sql ? new PurchaseReconciler({ store: rt.store, sql, chain, settings, log }) : undefined;
+  purchases?.start();
   log.info('x402 payments on', { network: x.network, asset: token.address, payTo: settings.payTo, mode, settler: chain?.settlerAddress });
   return {
     settings,
@@ -99,10 +106,14 @@ export async function startX402(
     signIn,
     metrics,
     settler,
+    purchases,
     chain,
     facilitator,
     describe: () => ({ x402: { network: x.network, asset: token.address, pay_to: settings.payTo, settlement: mode } }),
-    close: () => settler.stop(),
+    close: async () => {
+      await settler.stop();
+      await purchases?.stop();
+    },
   };
 }
 

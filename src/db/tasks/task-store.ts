@@ -55,7 +55,8 @@ export class SqlTaskStore implements TaskStore {
   readonly dialect: 'sqlite' | 'postgres';
 
   constructor(
-    protected readonly db: Sql,
+    /** The connection, public for plain reads the port does not offer (src/db/sql-runner.ts). */
+    readonly db: Sql,
     private readonly ops: DialectOperations,
     private readonly wake: Wakeups = quiet,
   ) {

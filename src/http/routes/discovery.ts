@@ -67,6 +67,17 @@ export function discoveryRoutes(d: DiscoveryDeps): Router {
         { type: 'poll_token', header: 'Authorization', scheme: 'Bearer', prefix: 'pt_', lifetime_hours: 24 },
         ...(d.x402Enabled ? [{ type: 'x402', header: 'PAYMENT-SIGNATURE', version: 2 }] : []),
       ],
+      api_keys: {
+        usage: 'GET /v1/usage?from&to&group=tool|day with the key as Bearer',
+        tasks: 'GET /v1/tasks?status&tool&since&cursor with the key as Bearer',
+        ...(d.x402Enabled
+          ? {
+              buy: 'POST /v1/keys {"usd": "5"} paid with x402; the key is in the 201 answer only',
+              top_up: 'POST /v1/keys/current/credits {"usd": "5"} with the key as Bearer, paid with x402',
+              list_bought: 'GET /v1/keys with SIGN-IN-WITH-X',
+            }
+          : {}),
+      },
       tools: tools.map((t) => ({ name: t.name, title: t.title, price_usd: t.price.usd, endpoint: t.endpoint })),
       ...(d.leadsBaseUrl ? { lead_service: { base_url: d.leadsBaseUrl } } : {}),
     });

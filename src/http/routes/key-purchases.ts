@@ -77,7 +77,8 @@ export function keyPurchaseRoutes(d: KeyPurchaseDeps): Router {
     if (reserved.kind === 'nonce_used') throw new PaymentRequired('This payment authorization was already used; sign a new one.', 'PAYMENT_REPLAYED');
     let transaction: string;
     try {
-      // A crash after submitting leaves the purchase pending with its authorization: the operator reconciles it.
+      // A crash here leaves the purchase pending with its authorization; PurchaseReconciler resolves it from the
+      // chain once the authorization has expired (docs/payments.md, "What a crash costs").
       transaction = await settleNow(record, d.x402, async () => {});
     } catch (err) {
       await store.markKeyPurchaseUnpaid(id, { ...record, status: 'unpaid', reason: (err as Error).message });

@@ -1,0 +1,102 @@
+// Resolves key purchases a crash left `pending` (the process died after submitting the transfer, before
+// granting the credit, or before it even submitted). It waits until the authorization's validBefore has
+// passed: from then on the chain's answer is final (a transfer mined later reverts), and no request of a
+// live process can still be settling it. Then:
+//   - authorization used on chain with a transfer to us → settled, credit granted once (a top-up credits its
+//     key; a new key is created, but its secret was only ever in the lost answer: the buyer sees the key in
+//     GET /v1/keys and the operator issues a replacement, see docs/payments.md);
+//   - authorization unused (it can never be used now) or used without a transfer to us → unpaid, no credit.
+// Without chain access (facilitator mode without X402_RPC_URL) nothing can be checked and purchases stay
+// pending for the operator.
+import type { Address, Hex } from 'viem';
+import { generateApiKey } from '../../auth/api-key.js';
+import { API_KEY_PREFIX } from '../api-keys.js';
+import { newId } from '../../ids.js';
+import type { Logger } from '../../logger.js';
+import type { SqlRunner } from '../../db/sql-runner.js';
+import type { TaskStore } from '../../store/port.js';
+import type { ChainAccess } from './chain.js';
+import { pendingKeyPurchases, type PendingPurchase } from './pending-purchases.js';
+import { asPaymentRecord } from './payment-record.js';
+import type { X402Settings } from './settings.js';
+
+/** After validBefore, how long to wait so a transfer submitted just before it has been mined or reverted. */
+const AFTER_EXPIRY_MS = 2 * 60_000;
+
+export interface PurchaseReconcilerDeps {
+  store: TaskStore;
+  sql: SqlRunner;
+  chain: ChainAccess | undefined;
+  settings: X402Settings;
+  log: Logger;
+}
+
+export type Resolution = 'settled' | 'unpaid' | 'waiting' | 'unchecked';
+
+export class PurchaseReconciler {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private readonly log: Logger;
+
+  constructor(
+    private readonly d: PurchaseReconcilerDeps,
+    private readonly intervalMs = 60_000,
+  ) {
+    this.log = d.log.child({ component: 'x402-key-purchases' });
+  }
+
+  start(): void {
+    void this.sweepOnce();
+    this.timer = setInterval(() => void this.sweepOnce(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One pass over pending purchases (also what tests call); concurrent calls share the pass under way. */
+  sweepOnce(now = Date.now()): Promise<void> {
+    this.running ??= this.sweep(now)
+      .catch((err: unknown) => this.log.warn('reconciling pending key purchases failed; the next sweep retries', { err }))
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async sweep(now: number): Promise<void> {
+    for (const p of await pendingKeyPurchases(this.d.sql, now, 100)) await this.resolve(p, now);
+  }
+
+  async resolve(p: PendingPurchase, now = Date.now()): Promise<Resolution> {
+    const record = asPaymentRecord(p.payment);
+    if (!record) return 'unchecked';
+    if (now < Number(record.authorization.validBefore) * 1000 + AFTER_EXPIRY_MS) return 'waiting';
+    const { chain } = this.d;
+    if (!chain) return 'unchecked';
+    const token = this.d.settings.token.address;
+    const state = await chain.payerState(token, record.authorization.from as Address, record.authorization.nonce as Hex);
+    const transaction = state.nonceUsed ? await chain.findTransfer(token, record.authorization) : null;
+    if (!transaction) {
+      const reason = state.nonceUsed
+        ? 'The authorization was used on chain without a transfer to this service (the payer cancelled it).'
+        : 'The payment was never settled and its authorization has expired, so no credit was granted.';
+      await this.d.store.markKeyPurchaseUnpaid(p.id, { ...record, status: 'unpaid', reason, reconciled_at: new Date(now).toISOString() });
+      this.log.warn('pending key purchase resolved unpaid', { purchase: p.id, wallet: p.wallet, reason });
+      return 'unpaid';
+    }
+    const payment = { ...record, status: 'settled', transaction, reconciled_at: new Date(now).toISOString() };
+    const newKey = p.kind === 'create' ? this.unseenKey(p.wallet) : undefined;
+    const settled = await this.d.store.settleKeyPurchase(p.id, { payment, ...(newKey ? { newKey } : {}), now });
+    if (!settled) return 'unchecked';
+    this.log.warn('pending key purchase found paid on chain: credit granted', { purchase: p.id, kind: p.kind, key: settled.key.id, wallet: p.wallet, transaction });
+    return 'settled';
+  }
+
+  /** A key for a recovered purchase: its secret is thrown away, since nobody can be shown it. */
+  private unseenKey(wallet: string): { id: string; hash: string; prefix: string; label: string } {
+    // The secret was only in the answer the crash lost: generated here and discarded.
+    const { hash, prefix } = generateApiKey(API_KEY_PREFIX);
+    return { id: newId('key', 6), hash, prefix, label: `bought by ${wallet} (recovered after a crash; ask the operator for a replacement)` };
+  }
+}

@@ -1,0 +1,98 @@
+// The operator console at /console: server-rendered pages plus one small script, with uPlot (charts) and
+// markdown-it (rendering Markdown results) served from the installed packages, so it works offline.
+// Off unless ADMIN_TOKEN is set. Every page but sign-in needs a console session (see auth.ts).
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../config.js';
+import type { Engine } from '../engine/engine.js';
+import { consoleAuthRoutes, logoutRoute, requireConsoleSession } from './auth.js';
+import { keyPages } from './keys.js';
+import { leadPages, type LeadDirectory } from './leads.js';
+import { overviewPages } from './overview.js';
+import { playgroundPages } from './playground.js';
+import { sqlRunnerOf } from './queries.js';
+import { ConsoleSecrets } from './session.js';
+import { taskPages } from './tasks.js';
+
+export interface ConsoleDeps {
+  engine: Engine;
+  config: Config;
+  /** The in-process lead service's store, when it runs here. */
+  leads?: LeadDirectory | undefined;
+}
+
+const ASSETS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
+
+function packageDir(name: string): string {
+  return path.dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
+}
+
+/** The console's own files and the vendored browser builds, by public name. */
+function assetFiles(): Map<string, string> {
+  const uplot = path.join(packageDir('uplot'), 'dist');
+  const markdown = path.join(packageDir('markdown-it'), 'dist');
+  return new Map([
+    ['console.js', path.join(ASSETS_DIR, 'console.js')],
+    ['console.css', path.join(ASSETS_DIR, 'console.css')],
+    ['vendor/uPlot.iife.min.js', path.join(uplot, 'uPlot.iife.min.js')],
+    ['vendor/uPlot.min.css', path.join(uplot, 'uPlot.min.css')],
+    ['vendor/markdown-it.min.js', path.join(markdown, 'browser', 'markdown-it.umd.min.js')],
+  ]);
+}
+
+/** Pages only load what the console serves; artifact previews may come from the artifact store's origin. */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  'img-src * data: blob:',
+  'frame-src *',
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Content-Security-Policy', CSP);
+  res.setHeader('X-Frame-Options', 'DENY');
+  // 'same-origin' rather than 'no-referrer': with no-referrer, browsers send "Origin: null" on form posts.
+  res.setHeader('Referrer-Policy', 'same-origin');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+}
+
+export function consoleRouter(d: ConsoleDeps): Router | undefined {
+  if (!d.config.adminToken) return undefined;
+  const secrets = new ConsoleSecrets(d.config.adminToken);
+  const store = d.engine.store;
+  const sql = sqlRunnerOf(store);
+  const authDeps = { secrets, store, publicUrl: d.config.publicUrl };
+  const r = Router();
+  r.use(securityHeaders);
+
+  const assets = assetFiles();
+  r.get('/assets/*file', (req, res) => {
+    const name = ([] as string[]).concat((req.params as { file: string | string[] }).file).join('/');
+    const file = assets.get(name);
+    if (!file) return res.status(404).type('text').send('Not found');
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.sendFile(file);
+  });
+
+  r.use(consoleAuthRoutes(authDeps));
+  // Forms and the playground's JSON are parsed before the guard, which reads the CSRF token from either.
+  r.use(express.urlencoded({ extended: false, limit: '16kb' }));
+  r.use('/api', express.json({ limit: d.config.http.bodyLimitBytes }));
+  r.use(requireConsoleSession(authDeps));
+  r.use(logoutRoute(authDeps));
+  r.use(overviewPages({ store, secrets, sql }));
+  r.use(keyPages({ store, secrets, sql }));
+  r.use(taskPages({ store, secrets, sql, tools: d.engine.registry.names }));
+  r.use(leadPages({ secrets, leads: d.leads }));
+  r.use(playgroundPages({ engine: d.engine, secrets }));
+  return r;
+}
