@@ -3,7 +3,7 @@
 // result (a new key, a listing); logs always go to stderr.
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
-import { CliUsageError } from './cli/usage.js';
+import { CliFailure, CliUsageError } from './cli/usage.js';
 import { VERSION } from './version.js';
 
 const HELP = `agent-utility ${VERSION}: utility tools for AI agents
@@ -19,6 +19,7 @@ Usage:
   agent-utility leads serve [--port N]                        lead service alone
   agent-utility leads import <file.csv|file.json> [--dry-run] [--replace]
   agent-utility call <tool> [--field value …] [--json '{…}'] [--out file]   run one task, print its result
+  agent-utility batch <tool> <input.csv|input.jsonl> [--out results.csv|results.jsonl]   run a batch
   agent-utility version
 
 Configuration is read from environment variables; see README.md.`;
@@ -35,6 +36,7 @@ const commands: Record<string, Command> = {
     return runLeadsCommand(config, args);
   },
   call: async (config, args) => (await import('./cli/call.js')).runCall(config, args),
+  batch: async (config, args) => (await import('./cli/batch.js')).runBatch(config, args),
   // Imported lazily: only the stdio MCP server needs its transport.
   mcp: async (config, args) => (await import('./cli/mcp.js')).runMcpStdio(config, args),
 };
@@ -76,6 +78,11 @@ main(process.argv.slice(2)).then(
     if (err instanceof CliUsageError) {
       process.stderr.write(`${err.message}\n`);
       process.exitCode = 2;
+      return;
+    }
+    if (err instanceof CliFailure) {
+      process.stderr.write(`${err.message}\n`);
+      process.exitCode = 1;
       return;
     }
     log.error('command failed', { err });
