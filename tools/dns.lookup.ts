@@ -1,11 +1,13 @@
 // dns.lookup: the DNS records of a domain, one record type or all nine. "No such name" and "no records of
 // this type" are answers, reported in the result; only a failing DNS server makes the task fail.
 import type { Resolver } from 'node:dns/promises';
+import { getDomain } from 'tldts';
 import { z } from 'zod';
 import { ToolError } from '../src/errors.js';
 import { normaliseDomainName } from '../src/net/domain-name.js';
 import { createResolver, resolverService } from '../src/net/resolver.js';
-import { defineTool } from '../src/registry/define-tool.js';
+import { hostLimiterService } from '../src/net/host-limiter.js';
+import { defineTool, type ToolContext } from '../src/registry/define-tool.js';
 
 export const RECORD_TYPES = ['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME', 'SOA', 'SRV', 'CAA'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
@@ -181,44 +183,56 @@ export default defineTool({
   timeoutMs: 10_000,
   example: { domain: 'example.com', record_type: 'MX' },
 
+  // A batch's names are created zone by zone, and each zone's servers see a few queries at a time.
+  batchKey: (input) => zoneOf(input.domain),
   async run(ctx, input) {
-    ctx.signal.throwIfAborted();
-    const queriedAt = new Date().toISOString();
-    const types: readonly RecordType[] = input.record_type === 'ALL' ? RECORD_TYPES : [input.record_type];
-
-    // A resolver of our own, on the shared one's servers: cancelling it on abort stops only this task's queries.
-    const shared = await ctx.use(resolverService);
-    const resolver = createResolver({ servers: shared.getServers(), timeoutMs: PER_TRY_TIMEOUT_MS, tries: TRIES });
-    const onAbort = () => resolver.cancel();
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-    let answers: TypeAnswer[];
-    try {
-      answers = await Promise.all(types.map((type) => answerFor(resolver, input.domain, type)));
-    } finally {
-      ctx.signal.removeEventListener('abort', onAbort);
-      resolver.cancel();
-    }
-    ctx.signal.throwIfAborted();
-
-    const faults = answers.filter((a): a is Extract<TypeAnswer, { kind: 'fault' }> => a.kind === 'fault');
-    if (faults.length > 0) {
-      const detail = faults.map((f) => `${f.type}: ${FAULT_TEXT[f.code] ?? `DNS error ${f.code}`}`).join('; ');
-      const permanent = faults.every((f) => PERMANENT_FAULTS.has(f.code));
-      throw new ToolError(`DNS lookup of ${input.domain} failed (${detail}).`, permanent ? 'permanent' : 'transient');
-    }
-
-    const records: Records = {};
-    const notes: Notes = {};
-    for (const answer of answers) {
-      if (answer.kind === 'records') {
-        (records as Record<RecordType, unknown>)[answer.type] = answer.value;
-      } else if (answer.kind === 'empty') {
-        (records as Record<RecordType, unknown>)[answer.type] = answer.type === 'SOA' ? null : [];
-        notes[answer.type] = emptyNote(answer.type, answer.nxdomain);
-      }
-    }
-    const exists = !answers.every((a) => a.kind === 'empty' && a.nxdomain);
-    ctx.log.debug('dns.lookup answered', { domain: input.domain, types: types.length, exists });
-    return { domain: input.domain, exists, records, notes, queried_at: queriedAt };
+    const limiter = await ctx.use(hostLimiterService);
+    return limiter.run(`dns ${zoneOf(input.domain)}`, () => lookupRecords(ctx, input), ctx.signal);
   },
 });
+
+/** The registrable domain (example.co.uk for www.example.co.uk): whose servers answer for the name. */
+function zoneOf(domain: string): string {
+  return getDomain(domain, { allowPrivateDomains: true }) ?? domain;
+}
+
+async function lookupRecords(ctx: ToolContext, input: z.output<typeof dnsLookupInput>): Promise<z.output<typeof dnsLookupOutput>> {
+  ctx.signal.throwIfAborted();
+  const queriedAt = new Date().toISOString();
+  const types: readonly RecordType[] = input.record_type === 'ALL' ? RECORD_TYPES : [input.record_type];
+
+  // A resolver of our own, on the shared one's servers: cancelling it on abort stops only this task's queries.
+  const shared = await ctx.use(resolverService);
+  const resolver = createResolver({ servers: shared.getServers(), timeoutMs: PER_TRY_TIMEOUT_MS, tries: TRIES });
+  const onAbort = () => resolver.cancel();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  let answers: TypeAnswer[];
+  try {
+    answers = await Promise.all(types.map((type) => answerFor(resolver, input.domain, type)));
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+    resolver.cancel();
+  }
+  ctx.signal.throwIfAborted();
+
+  const faults = answers.filter((a): a is Extract<TypeAnswer, { kind: 'fault' }> => a.kind === 'fault');
+  if (faults.length > 0) {
+    const detail = faults.map((f) => `${f.type}: ${FAULT_TEXT[f.code] ?? `DNS error ${f.code}`}`).join('; ');
+    const permanent = faults.every((f) => PERMANENT_FAULTS.has(f.code));
+    throw new ToolError(`DNS lookup of ${input.domain} failed (${detail}).`, permanent ? 'permanent' : 'transient');
+  }
+
+  const records: Records = {};
+  const notes: Notes = {};
+  for (const answer of answers) {
+    if (answer.kind === 'records') {
+      (records as Record<RecordType, unknown>)[answer.type] = answer.value;
+    } else if (answer.kind === 'empty') {
+      (records as Record<RecordType, unknown>)[answer.type] = answer.type === 'SOA' ? null : [];
+      notes[answer.type] = emptyNote(answer.type, answer.nxdomain);
+    }
+  }
+  const exists = !answers.every((a) => a.kind === 'empty' && a.nxdomain);
+  ctx.log.debug('dns.lookup answered', { domain: input.domain, types: types.length, exists });
+  return { domain: input.domain, exists, records, notes, queried_at: queriedAt };
+}

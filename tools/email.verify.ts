@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { emailDomainCacheService } from '../src/email/domain-cache.js';
 import { emailVerifyResultSchema } from '../src/email/result.js';
+import { smtpSessionPoolService } from '../src/email/smtp-session-pool.js';
 import { verifyEmail } from '../src/email/verify.js';
 import { netGuardService } from '../src/net/guard.js';
 import { resolverService } from '../src/net/resolver.js';
@@ -33,8 +34,16 @@ export default defineTool({
   timeoutMs: 60_000,
   concurrency: 32,
   example: { email: 'jane.doe@example.com' },
+  // A batch's addresses are created domain by domain, so recipients of one mail server are in flight together
+  // and share its SMTP sessions (smtp-session-pool.ts).
+  batchKey: (input) => input.email.slice(input.email.lastIndexOf('@') + 1).trim().toLowerCase(),
   async run(ctx, input) {
-    const [resolver, guard, cache] = await Promise.all([ctx.use(resolverService), ctx.use(netGuardService), ctx.use(emailDomainCacheService)]);
+    const [resolver, guard, cache, pool] = await Promise.all([
+      ctx.use(resolverService),
+      ctx.use(netGuardService),
+      ctx.use(emailDomainCacheService),
+      ctx.use(smtpSessionPoolService),
+    ]);
     const net = ctx.config.net;
     return verifyEmail(
       {
@@ -43,6 +52,7 @@ export default defineTool({
         cache,
         signal: ctx.signal,
         log: ctx.log,
+        pool,
         settings: {
           port: net.smtpProbePort,
           heloName: net.smtpHeloName,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../src/registry/define-tool.js';
 import { BlockedTargetError } from '../src/net/errors.js';
 import { netGuardService } from '../src/net/guard.js';
+import { hostLimiterService } from '../src/net/host-limiter.js';
 import { httpClientService } from '../src/net/http-client.js';
 import { checkUrlStatus, MAX_REDIRECTS } from '../src/net/url-status-check.js';
 
@@ -72,8 +73,18 @@ export default defineTool({
       throw err;
     }
   },
+  // A batch's links are created host by host, and each host sees a few requests at a time.
+  batchKey: (args) => hostOf(args.url),
   async run(ctx, args) {
-    const http = await ctx.use(httpClientService);
-    return checkUrlStatus(http, args, ctx.signal);
+    const [http, limiter] = await Promise.all([ctx.use(httpClientService), ctx.use(hostLimiterService)]);
+    return limiter.run(`http ${hostOf(args.url)}`, () => checkUrlStatus(http, args, ctx.signal), ctx.signal);
   },
 });
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return url;
+  }
+}
