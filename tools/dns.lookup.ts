@@ -183,8 +183,9 @@ export default defineTool({
   timeoutMs: 10_000,
   example: { domain: 'example.com', record_type: 'MX' },
 
-  // A batch's names are created zone by zone, and each zone's servers see a few queries at a time.
-  batchKey: (input) => zoneOf(input.domain),
+  // Each zone's servers see a few of our queries at a time (HOST_CONCURRENCY), however many a batch holds.
+  // Not grouped by zone (no batchKey): nothing is shared between names, and a batch's names spread over
+  // zones keep every worker slot busy instead of queueing behind one zone's limit.
   async run(ctx, input) {
     const limiter = await ctx.use(hostLimiterService);
     return limiter.run(`dns ${zoneOf(input.domain)}`, () => lookupRecords(ctx, input), ctx.signal);

@@ -73,8 +73,7 @@ export default defineTool({
       throw err;
     }
   },
-  // A batch's links are created host by host, and each host sees a few requests at a time.
-  batchKey: (args) => hostOf(args.url),
+  // Each host sees a few of our requests at a time (HOST_CONCURRENCY), however many links a batch holds.
   async run(ctx, args) {
     const [http, limiter] = await Promise.all([ctx.use(httpClientService), ctx.use(hostLimiterService)]);
     return limiter.run(`http ${hostOf(args.url)}`, () => checkUrlStatus(http, args, ctx.signal), ctx.signal);

@@ -76,7 +76,7 @@ export async function submitBatch(engine: Engine, tool: string, inputs: readonly
     return index;
   });
   // Tasks are created target by target (the tool's batchKey), with ids rising in that order, so workers
-  // claim the items of one mail server, zone or host together and the tool can share work between them.
+  // claim the items of one target (e-mail domain) together and the tool can share work between them.
   const order = groupedOrder(engine.registry.get(tool).batchKey, distinct);
   const position = new Array<number>(distinct.length);
   order.forEach((d, p) => (position[d] = p));
