@@ -15,6 +15,8 @@ export interface PoolLimits {
   rcptsPerSession: number;
   /** Time for each step of a session (connect to MAIL FROM; each RCPT TO). */
   stepTimeoutMs: number;
+  /** How long a session with nobody left to ask stays open for the next recipient. */
+  lingerMs: number;
 }
 
 export interface RcptRequest {
@@ -33,6 +35,8 @@ export interface RcptRequest {
 
 interface Waiter {
   req: RcptRequest;
+  /** Put back once already because the session broke under it after answering others. */
+  requeued?: boolean;
   settle(outcome: SessionOutcome): void;
 }
 
@@ -41,6 +45,8 @@ interface Lane {
   active: number;
   /** Sessions still connecting: each will take one waiter, so those need no new session. */
   opening: number;
+  /** Open sessions with nobody to ask about, lingering for the next arrival. */
+  idle: ((w: Waiter | undefined) => void)[];
 }
 
 export interface PoolStats {
@@ -49,6 +55,9 @@ export interface PoolStats {
   /** Recipients asked about. */
   recipients: number;
 }
+
+// Long enough for a worker to claim and start a batch's next items, far below any server's idle timeout.
+const SESSION_LINGER_MS = 100;
 
 const NO_TLS = { offered: false, used: false, certificate_valid: null, error: null };
 
@@ -70,7 +79,7 @@ export class SmtpSessionPool {
     // Sessions differ by what was negotiated: TLS or not, and MAIL FROM with SMTPUTF8 or not.
     const key = `${req.address} ${req.host} ${req.allowTls ? 'tls' : 'plain'} ${req.needsSmtpUtf8 ? 'utf8' : 'ascii'}`;
     let lane = this.lanes.get(key);
-    if (!lane) this.lanes.set(key, (lane = { queue: [], active: 0, opening: 0 }));
+    if (!lane) this.lanes.set(key, (lane = { queue: [], active: 0, opening: 0, idle: [] }));
     const theLane = lane;
     return new Promise<SessionOutcome>((resolve) => {
       let settled = false;
@@ -96,8 +105,32 @@ export class SmtpSessionPool {
       };
       if (req.signal?.aborted) return onAbort();
       req.signal?.addEventListener('abort', onAbort, { once: true });
-      theLane.queue.push(waiter);
-      this.maybeOpen(key, theLane);
+      // A session lingering with nothing to do takes it at once; otherwise it waits for one (or a new one).
+      const idle = theLane.idle.shift();
+      if (idle) idle(waiter);
+      else {
+        theLane.queue.push(waiter);
+        this.maybeOpen(key, theLane);
+      }
+    });
+  }
+
+  /**
+   * The next recipient for a session that has asked about everyone queued, if one arrives within
+   * lingerMs: a batch's next items reach the pool a few milliseconds apart, and a session kept open
+   * for them saves a connection each time.
+   */
+  private nextArrival(lane: Lane): Promise<Waiter | undefined> {
+    if (this.limits.lingerMs <= 0) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const take = (w: Waiter | undefined) => {
+        clearTimeout(timer);
+        const i = lane.idle.indexOf(take);
+        if (i >= 0) lane.idle.splice(i, 1);
+        resolve(w);
+      };
+      const timer = setTimeout(() => take(undefined), this.limits.lingerMs);
+      lane.idle.push(take);
     });
   }
 
@@ -134,7 +167,7 @@ export class SmtpSessionPool {
       const catchAll = new Map<string, boolean | null>();
       try {
         for (let asked = 0; asked < this.limits.rcptsPerSession; asked++) {
-          const w = lane.queue.shift();
+          const w = lane.queue.shift() ?? (await this.nextArrival(lane));
           if (!w) break;
           this.counters.recipients++;
           session.extendDeadline(Date.now() + this.limits.stepTimeoutMs);
@@ -150,7 +183,13 @@ export class SmtpSessionPool {
             if (answer.reply.code === 421) break;
           } catch (err) {
             if (!(err instanceof SmtpSessionError)) throw err;
-            w.settle({ kind: 'failed', error: err, stage: 'RCPT TO', tls });
+            // A server that answered others in this session and then hung up has had enough of this
+            // session (many servers drop a client after a number of refused recipients), which says
+            // nothing about this recipient: it is asked once more in a new session.
+            if (asked > 0 && !w.requeued && (err.kind === 'dropped' || err.kind === 'protocol')) {
+              w.requeued = true;
+              lane.queue.unshift(w);
+            } else w.settle({ kind: 'failed', error: err, stage: 'RCPT TO', tls });
             return;
           }
         }
@@ -179,6 +218,6 @@ export const smtpSessionPoolService = defineService({
   create: ({ config }) =>
     new SmtpSessionPool(
       { port: config.net.smtpProbePort, heloName: config.net.smtpHeloName, mailFrom: config.net.smtpMailFrom },
-      { sessionsPerHost: config.net.smtpSessionsPerHost, rcptsPerSession: config.net.smtpRcptsPerSession, stepTimeoutMs: config.net.smtpProbeTimeoutMs },
+      { sessionsPerHost: config.net.smtpSessionsPerHost, rcptsPerSession: config.net.smtpRcptsPerSession, stepTimeoutMs: config.net.smtpProbeTimeoutMs, lingerMs: SESSION_LINGER_MS },
     ),
 });
