@@ -1,21 +1,25 @@
 // A batch of email.verify inputs is created domain by domain: the store hands workers one domain's
 // addresses together (what lets them share SMTP sessions), while results still come back in input order.
-// Real SQLite store, workers off so the claims are ours to make.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Real stores (SQLite and PostgreSQL), workers off so the claims are ours to make.
+import { afterAll, describe, expect, it } from 'vitest';
 import { submitBatch } from '../../src/engine/batches.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
+import type { TaskStore } from '../../src/store/port.js';
+import { storeFactories } from '../support/store-factories.js';
 import { testConfig } from '../support/tool-context.js';
 
-let rt: Runtime;
-beforeAll(async () => {
-  rt = await createRuntime(testConfig({ WORKERS: 'false' }));
-});
+const runtimes: Runtime[] = [];
 afterAll(async () => {
-  await rt?.close();
+  for (const rt of runtimes) await rt.close();
 });
 
-describe('batch claim order', () => {
+const stores: { name: string; open: () => Promise<TaskStore | undefined> }[] = [{ name: 'sqlite', open: async () => undefined }, ...storeFactories];
+
+describe.each(stores)('batch claim order ($name)', ({ open }) => {
   it('claims group the addresses of one domain; items keep input order', async () => {
+    const store = await open();
+    const rt = await createRuntime(testConfig({ WORKERS: 'false' }), store ? { store } : {});
+    runtimes.push(rt);
     const domains = ['a.test', 'b.test', 'c.test'];
     const emails = Array.from({ length: 12 }, (_, i) => `user${i}@${domains[i % 3]}`);
     const batch = await submitBatch(rt.engine, 'email.verify', emails.map((email) => ({ email })), { payer: { kind: 'local', id: 'test' }, free: true });
