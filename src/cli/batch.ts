@@ -123,6 +123,8 @@ export async function runBatch(config: Config, args: string[]): Promise<number> 
 
 async function batchRemote(config: Config, a: BatchArgs, upload: { type: string; text: string }, progress: BatchProgress, writer: ResultWriter): Promise<void> {
   const base = config.client.url!;
+  // The service would answer 402 BATCH_NEEDS_API_KEY after reading the whole upload: say it first.
+  if (!config.client.key) throw new CliUsageError('Batches are paid with an API key: set AGENT_UTILITY_KEY (or unset AGENT_UTILITY_URL to run locally).');
   const created = await fetch(`${base}/v1/tools/${encodeURIComponent(a.tool)}/batches`, {
     method: 'POST',
     headers: { 'content-type': upload.type, ...clientHeaders(config) },

@@ -109,6 +109,9 @@ describe('agent-utility batch', () => {
   });
 
   it('usage mistakes exit 2', async () => {
+    const noKey = await cli(['batch', 'test.echo', write('nokey.jsonl', '{"value":"a"}\n')], { AGENT_UTILITY_URL: svc.url });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('AGENT_UTILITY_KEY');
     expect((await cli(['batch', 'dns.lookup'], { DATA_DIR: dir })).code).toBe(2);
     expect((await cli(['batch', 'dns.lookup', write('x.txt', 'a')], { DATA_DIR: dir })).code).toBe(2);
     expect((await cli(['batch', 'dns.lookup', path.join(dir, 'missing.csv')], { DATA_DIR: dir })).code).toBe(2);
