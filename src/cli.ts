@@ -4,7 +4,7 @@
 import module from 'node:module';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
-import { CliUsageError } from './cli/usage.js';
+import { CliFailure, CliUsageError } from './cli/usage.js';
 import { VERSION } from './version.js';
 
 // Node 22+ keeps compiled code between runs (absent on Node 20): start-up is mostly compiling modules, and
@@ -25,6 +25,7 @@ Usage:
   agent-utility leads serve [--port N]                        lead service alone
   agent-utility leads import <file.csv|file.json> [--dry-run] [--replace]
   agent-utility call <tool> [--field value …] [--json '{…}'] [--out file]   run one task, print its result
+  agent-utility batch <tool> <input.csv|input.jsonl> [--out results.csv|results.jsonl]   run a batch
   agent-utility version
 
 Configuration is read from environment variables; see README.md.`;
@@ -42,6 +43,7 @@ const commands: Record<string, Command> = {
   },
   admin: async (config, args) => (await import('./cli/admin.js')).runAdminCommand(config, args),
   call: async (config, args) => (await import('./cli/call.js')).runCall(config, args),
+  batch: async (config, args) => (await import('./cli/batch.js')).runBatch(config, args),
   // Imported lazily: only the stdio MCP server needs its transport.
   mcp: async (config, args) => (await import('./cli/mcp.js')).runMcpStdio(config, args),
 };
@@ -83,6 +85,11 @@ main(process.argv.slice(2)).then(
     if (err instanceof CliUsageError) {
       process.stderr.write(`${err.message}\n`);
       process.exitCode = 2;
+      return;
+    }
+    if (err instanceof CliFailure) {
+      process.stderr.write(`${err.message}\n`);
+      process.exitCode = 1;
       return;
     }
     log.error('command failed', { err });

@@ -104,6 +104,9 @@ const envSchema = z.object({
   SMTP_PROBE_BUDGET_MS: intFrom(1000, 50_000).default(30_000),
   SMTP_GREYLIST_RETRY_MS: intFrom(0, 40_000).default(5_000),
   EMAIL_CACHE_TTL_S: intFrom(0, 86_400).default(600),
+  SMTP_SESSIONS_PER_HOST: intFrom(1, 100).default(2),
+  SMTP_RCPTS_PER_SESSION: intFrom(1, 100).default(20),
+  HOST_CONCURRENCY: intFrom(1, 1000).default(4),
   NETWORK_ALLOWLIST: csv.refine(isCidrList, 'each entry must be an IP or CIDR such as 127.0.0.0/8 or fd00::/8').default([]),
   TLS_CA_FILE: z.string().min(1).optional(),
 
@@ -206,6 +209,12 @@ export interface Config {
     smtpGreylistRetryMs: number;
     /** email.verify: how long MX and catch-all findings per domain are reused; 0 turns the cache off. */
     emailCacheTtlMs: number;
+    /** email.verify: SMTP sessions open at once to one mail server address (politeness cap). */
+    smtpSessionsPerHost: number;
+    /** email.verify: recipients asked about in one session before it is closed. */
+    smtpRcptsPerSession: number;
+    /** dns.lookup and url.status: tasks running at once against one target domain or host. */
+    hostConcurrency: number;
     allowlist: string[];
     /** PEM file of extra trusted CA certificates, added to Node's bundled roots for outbound TLS. */
     tlsCaFile: string | undefined;
@@ -328,6 +337,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       smtpProbeBudgetMs: e.SMTP_PROBE_BUDGET_MS,
       smtpGreylistRetryMs: e.SMTP_GREYLIST_RETRY_MS,
       emailCacheTtlMs: e.EMAIL_CACHE_TTL_S * 1000,
+      smtpSessionsPerHost: e.SMTP_SESSIONS_PER_HOST,
+      smtpRcptsPerSession: e.SMTP_RCPTS_PER_SESSION,
+      hostConcurrency: e.HOST_CONCURRENCY,
       allowlist: e.NETWORK_ALLOWLIST,
       tlsCaFile: e.TLS_CA_FILE,
     },

@@ -4,7 +4,12 @@ import { z } from 'zod';
 import { lookupRecords, RECORD_TYPES, type RecordType } from '../src/dns/lookup-records.js';
 import { normaliseDomainName } from '../src/net/domain-name.js';
 import { createResolver, resolverService } from '../src/net/resolver.js';
-import { defineTool } from '../src/registry/define-tool.js';
+import { hostLimiterService } from '../src/net/host-limiter.js';
+import { defineTool, type ToolContext } from '../src/registry/define-tool.js';
+import { lazyModule } from '../src/registry/lazy-module.js';
+
+// The public-suffix list (tldts) names each name's zone: loaded with the first lookup, not when listed.
+const publicSuffixModule = lazyModule(() => import('tldts'));
 
 export { RECORD_TYPES };
 const TYPE_CHOICES = [...RECORD_TYPES, 'ALL'] as const;
@@ -94,25 +99,33 @@ export default defineTool({
   timeoutMs: 10_000,
   example: { domain: 'example.com', record_type: 'MX' },
 
+  // Each zone's servers (the registrable domain's) see a few of our queries at a time (HOST_CONCURRENCY),
+  // however many a batch holds. Not grouped by zone (no batchKey): nothing is shared between names, and a
+  // batch's names spread over zones keep every worker slot busy instead of queueing behind one zone's limit.
   async run(ctx, input) {
-    ctx.signal.throwIfAborted();
-    const queriedAt = new Date().toISOString();
-    const types: readonly RecordType[] = input.record_type === 'ALL' ? RECORD_TYPES : [input.record_type];
-
-    // A resolver of our own, on the shared one's servers: cancelling it on abort stops only this task's queries.
-    const shared = await ctx.use(resolverService);
-    const resolver = createResolver({ servers: shared.getServers(), timeoutMs: PER_TRY_TIMEOUT_MS, tries: TRIES });
-    const onAbort = () => resolver.cancel();
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-    let answer: Awaited<ReturnType<typeof lookupRecords>>;
-    try {
-      answer = await lookupRecords(resolver, input.domain, types, ctx.signal);
-    } finally {
-      ctx.signal.removeEventListener('abort', onAbort);
-      resolver.cancel();
-    }
-    const { records, notes, exists } = answer;
-    ctx.log.debug('dns.lookup answered', { domain: input.domain, types: types.length, exists });
-    return { domain: input.domain, exists, records, notes, queried_at: queriedAt };
+    const [limiter, { getDomain }] = await Promise.all([ctx.use(hostLimiterService), publicSuffixModule()]);
+    return limiter.run(`dns ${getDomain(input.domain, { allowPrivateDomains: true }) ?? input.domain}`, () => lookup(ctx, input), ctx.signal);
   },
 });
+
+async function lookup(ctx: ToolContext, input: z.output<typeof dnsLookupInput>): Promise<z.output<typeof dnsLookupOutput>> {
+  ctx.signal.throwIfAborted();
+  const queriedAt = new Date().toISOString();
+  const types: readonly RecordType[] = input.record_type === 'ALL' ? RECORD_TYPES : [input.record_type];
+
+  // A resolver of our own, on the shared one's servers: cancelling it on abort stops only this task's queries.
+  const shared = await ctx.use(resolverService);
+  const resolver = createResolver({ servers: shared.getServers(), timeoutMs: PER_TRY_TIMEOUT_MS, tries: TRIES });
+  const onAbort = () => resolver.cancel();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  let answer: Awaited<ReturnType<typeof lookupRecords>>;
+  try {
+    answer = await lookupRecords(resolver, input.domain, types, ctx.signal);
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+    resolver.cancel();
+  }
+  const { records, notes, exists } = answer;
+  ctx.log.debug('dns.lookup answered', { domain: input.domain, types: types.length, exists });
+  return { domain: input.domain, exists, records, notes, queried_at: queriedAt };
+}

@@ -10,7 +10,7 @@ import { defineTool } from '../src/registry/define-tool.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 
 // The SMTP client, typo and disposable-domain lists: loaded with the first address, not when the tool is listed.
-const verifyModule = lazyModule(() => import('../src/email/verify.js'));
+const verifyModule = lazyModule(async () => ({ ...(await import('../src/email/verify.js')), ...(await import('../src/email/smtp-session-pool.js')) }));
 
 export const emailVerifyInput = z.strictObject({
   email: z
@@ -36,9 +36,17 @@ export default defineTool({
   timeoutMs: 60_000,
   concurrency: 32,
   example: { email: 'jane.doe@example.com' },
+  // A batch's addresses are created domain by domain, so recipients of one mail server are in flight together
+  // and share its SMTP sessions (smtp-session-pool.ts).
+  batchKey: (input) => input.email.slice(input.email.lastIndexOf('@') + 1).trim().toLowerCase(),
   async run(ctx, input) {
-    const { verifyEmail } = await verifyModule();
-    const [resolver, guard, cache] = await Promise.all([ctx.use(resolverService), ctx.use(netGuardService), ctx.use(emailDomainCacheService)]);
+    const { verifyEmail, smtpSessionPoolService } = await verifyModule();
+    const [resolver, guard, cache, pool] = await Promise.all([
+      ctx.use(resolverService),
+      ctx.use(netGuardService),
+      ctx.use(emailDomainCacheService),
+      ctx.use(smtpSessionPoolService),
+    ]);
     const net = ctx.config.net;
     return verifyEmail(
       {
@@ -47,6 +55,7 @@ export default defineTool({
         cache,
         signal: ctx.signal,
         log: ctx.log,
+        pool,
         settings: {
           port: net.smtpProbePort,
           heloName: net.smtpHeloName,

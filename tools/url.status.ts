@@ -3,6 +3,7 @@ import { defineTool } from '../src/registry/define-tool.js';
 import { BlockedTargetError } from '../src/net/errors.js';
 import { netGuardService } from '../src/net/guard.js';
 import { MAX_REDIRECTS } from '../src/net/redirect-limit.js';
+import { hostLimiterService } from '../src/net/host-limiter.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 
 // undici and the guarded connector: loaded with the first check, not when the tool is listed.
@@ -76,9 +77,18 @@ export default defineTool({
       throw err;
     }
   },
+  // Each host sees a few of our requests at a time (HOST_CONCURRENCY), however many links a batch holds.
   async run(ctx, args) {
     const [{ httpClientService }, { checkUrlStatus }] = await Promise.all([httpModule(), checkModule()]);
-    const http = await ctx.use(httpClientService);
-    return checkUrlStatus(http, args, ctx.signal);
+    const [http, limiter] = await Promise.all([ctx.use(httpClientService), ctx.use(hostLimiterService)]);
+    return limiter.run(`http ${hostOf(args.url)}`, () => checkUrlStatus(http, args, ctx.signal), ctx.signal);
   },
 });
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return url;
+  }
+}

@@ -1,10 +1,12 @@
-// `agent-utility call <tool> --field value … | --json '{…}'`: one task, its result JSON on stdout, a status
-// line on stderr when it is a terminal. Against AGENT_UTILITY_URL with AGENT_UTILITY_KEY, or, with neither
-// set, an embedded engine on the local data directory. Exit 0 complete, 1 failed, 2 usage.
-import fs from 'node:fs';
+// `agent-utility call <tool> --field value … | --json '{…}'`: one task, its result JSON on stdout (or, with
+// --out, in a file: a screenshot or PDF as its bytes), a spinner with the status on stderr when that is a
+// terminal. Against AGENT_UTILITY_URL with AGENT_UTILITY_KEY, or, with neither set, an embedded engine on
+// the local data directory. Exit 0 complete, 1 failed, 2 usage.
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { createLogger } from '../logger.js';
+import { downloadArtifact, saveResult, type ArtifactRef } from './save-output.js';
+import { statusSpinner, type StatusSpinner } from './terminal-status.js';
 import { CliUsageError } from './usage.js';
 
 export function parseFieldArgs(args: readonly string[]): { input: Record<string, unknown>; out: string | undefined } {
@@ -50,35 +52,35 @@ export async function runCall(config: Config, args: string[]): Promise<number> {
   const [tool, ...rest] = args;
   if (!tool || tool.startsWith('--')) throw new CliUsageError('Usage: agent-utility call <tool> [--field value …] [--json \'{…}\'] [--out file]');
   const { input, out } = parseFieldArgs(rest);
-  const status = statusLine();
-  const outcome = config.client.url ? await callRemote(config, tool, input, status) : await callEmbedded(config, tool, input, status);
-  status.done();
+  const spinner = statusSpinner();
+  let outcome: CallOutcome;
+  try {
+    // Saved before an embedded engine closes: its artifact store lives only as long as it does.
+    const save = async (o: CallOutcome, load: (ref: ArtifactRef) => Promise<Uint8Array>) => {
+      if (out && o.status === 'complete') await saveResult(out, o.result, load);
+    };
+    outcome = config.client.url ? await callRemote(config, tool, input, spinner, save) : await callEmbedded(config, tool, input, spinner, save);
+  } finally {
+    spinner.stop();
+  }
   if (outcome.status !== 'complete') {
     process.stderr.write(`${tool} ${outcome.status}: ${outcome.error ?? 'no reason given'}\n`);
     return 1;
   }
-  const text = `${JSON.stringify(outcome.result, null, 2)}\n`;
-  if (out) fs.writeFileSync(out, text);
-  else process.stdout.write(text);
+  if (!out) process.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`);
   return 0;
 }
 
-/** A one-line status on stderr, only when stderr is a terminal (pipes and CI logs stay clean). */
-export function statusLine(): { update(text: string): void; done(): void } {
-  const tty = process.stderr.isTTY === true;
-  return {
-    update: (text) => {
-      if (tty) process.stderr.write(`\r\x1b[2K${text}`);
-    },
-    done: () => {
-      if (tty) process.stderr.write('\r\x1b[2K');
-    },
-  };
+type Save = (o: CallOutcome, load: (ref: ArtifactRef) => Promise<Uint8Array>) => Promise<void>;
+
+export function clientHeaders(config: Config): Record<string, string> {
+  return config.client.key ? { authorization: `Bearer ${config.client.key}` } : {};
 }
 
-async function callRemote(config: Config, tool: string, input: unknown, status: { update(t: string): void }): Promise<CallOutcome> {
+async function callRemote(config: Config, tool: string, input: unknown, spinner: StatusSpinner, save: Save): Promise<CallOutcome> {
   const base = config.client.url!;
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(config.client.key ? { authorization: `Bearer ${config.client.key}` } : {}) };
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...clientHeaders(config) };
+  spinner.update(`${tool}: submitting`);
   const created = await fetch(`${base}/v1/tools/${encodeURIComponent(tool)}/tasks`, { method: 'POST', headers, body: JSON.stringify(input) });
   const body = (await created.json()) as { poll_url?: string; poll_token?: string; error?: string };
   if (created.status === 400 || created.status === 404) throw new CliUsageError(body.error ?? `The service answered ${created.status}.`);
@@ -86,14 +88,18 @@ async function callRemote(config: Config, tool: string, input: unknown, status: 
   for (;;) {
     const r = await fetch(`${base}${body.poll_url}?wait=10`, { headers: { authorization: `Bearer ${body.poll_token}` } });
     const task = (await r.json()) as CallOutcome & { error?: string };
-    status.update(`${tool}: ${task.status}`);
+    spinner.update(`${tool}: ${task.status}`);
     if (!r.ok) return { status: 'failed', result: null, error: task.error ?? `The service answered ${r.status}.` };
-    if (task.status !== 'pending' && task.status !== 'running') return task;
+    if (task.status !== 'pending' && task.status !== 'running') {
+      await save(task, (ref) => downloadArtifact(base, ref));
+      return task;
+    }
   }
 }
 
-async function callEmbedded(config: Config, tool: string, input: unknown, status: { update(t: string): void }): Promise<CallOutcome> {
+async function callEmbedded(config: Config, tool: string, input: unknown, spinner: StatusSpinner, save: Save): Promise<CallOutcome> {
   const { createRuntime } = await import('../runtime.js');
+  const { artifactStoreService } = await import('../artifacts/service.js');
   const rt = await createRuntime(config, { log: createLogger('error'), workers: true });
   try {
     rt.engine.start();
@@ -105,10 +111,16 @@ async function callEmbedded(config: Config, tool: string, input: unknown, status
       })
     ).task;
     while (task.status === 'pending' || task.status === 'running') {
-      status.update(`${tool}: ${task.status}`);
+      spinner.update(`${tool}: ${task.status}`);
       task = (await rt.engine.waitFor(task.id, 1000)) ?? task;
     }
-    return { status: task.status, result: task.result, error: task.error };
+    const outcome = { status: task.status, result: task.result, error: task.error };
+    await save(outcome, async (ref) => {
+      const stored = await (await rt.scope.use(artifactStoreService)).get(ref.file_id);
+      if (!stored) throw new Error(`The artifact ${ref.file_id} is gone.`);
+      return stored.body;
+    });
+    return outcome;
   } finally {
     await rt.close();
   }

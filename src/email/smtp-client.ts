@@ -59,7 +59,7 @@ export class SmtpSession {
   private readonly replies: SmtpReply[] = [];
   private waiter: Waiter | null = null;
   private failure: SmtpSessionError | null = null;
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout;
   private readonly onAbort: () => void;
 
   private constructor(
@@ -132,6 +132,16 @@ export class SmtpSession {
     } else {
       this.replies.push(reply);
     }
+  }
+
+  /**
+   * Moves the session's deadline (a shared session serving many recipients gives each its own time
+   * instead of one for the whole session). No effect once the session has failed.
+   */
+  extendDeadline(deadline: number): void {
+    if (this.failure) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.fail(new SmtpSessionError('timeout', 'the mail server did not answer in time')), Math.max(0, deadline - Date.now()));
   }
 
   private fail(err: SmtpSessionError): void {

@@ -1,13 +1,16 @@
 // The SMTP probe: asks a domain's mail servers, in MX preference order, whether they would take mail for
-// an address, without sending any. One session per attempt: banner, EHLO (HELO fallback), STARTTLS when
-// offered, MAIL FROM, RCPT TO the address and then a random address at the same domain (a catch-all
-// accepts both), RSET, QUIT. Every address is checked by the network guard before connecting; each
+// an address, without sending any. One session per attempt (or a place in a shared one, see
+// smtp-session-pool.ts): banner, EHLO (HELO fallback), STARTTLS when offered, MAIL FROM, RCPT TO the
+// address and then a random address at the same domain (a catch-all accepts both), RSET, QUIT. Every address is checked by the network guard before connecting; each
 // session has its own deadline and all of them share one budget; a temporary answer is retried once.
-import { randomBytes } from 'node:crypto';
 import type { Logger } from '../logger.js';
-import { SmtpSession, SmtpSessionError, type TlsOutcome } from './smtp-client.js';
-import { classifyRcptReply, replyText, type RcptVerdict, type SmtpReply } from './smtp-reply.js';
 import type { MailHost } from './mail-route.js';
+import { SmtpSessionError } from './smtp-client.js';
+import type { SmtpReply } from './smtp-reply.js';
+import type { SmtpSessionPool } from './smtp-session-pool.js';
+import { askRecipient, describeReply as describe, openMailTransaction, type SessionOutcome, type TlsReport } from './smtp-transaction.js';
+
+export { randomLocalPart, type TlsReport } from './smtp-transaction.js';
 
 /** The network guard as the probe uses it (src/net NetGuard satisfies this). */
 export interface ProbeGuard {
@@ -58,15 +61,6 @@ export type ProbeVerdict =
   | 'dns_error'
   | 'mx_host_not_found';
 
-export interface TlsReport {
-  offered: boolean;
-  used: boolean;
-  /** Certificate verified (chain, dates, host name); null when TLS was not used. */
-  certificate_valid: boolean | null;
-  /** Why it did not verify, or why STARTTLS failed. */
-  error: string | null;
-}
-
 export interface ProbeResult {
   verdict: ProbeVerdict;
   /** true: a random address was accepted too; false: it was refused; null: not tested or no answer. */
@@ -104,22 +98,6 @@ const FAILURE_RANK: ProbeVerdict[] = [
   'mx_host_not_found',
 ];
 
-type SessionOutcome =
-  | { kind: 'rcpt'; verdict: RcptVerdict; reply: SmtpReply; catchAll: boolean | null; tls: TlsReport }
-  | { kind: 'refused'; stage: 'banner' | 'helo' | 'mail'; reply: SmtpReply; tls: TlsReport }
-  | { kind: 'smtputf8_unsupported'; tls: TlsReport }
-  | { kind: 'failed'; error: SmtpSessionError; stage: string; tls: TlsReport };
-
-/** A local part nobody has: 20 random base-32 characters. */
-export function randomLocalPart(): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
-  return Array.from(randomBytes(20), (b) => alphabet[b % 32]).join('');
-}
-
-function describe(reply: SmtpReply): string {
-  return `${reply.code}${reply.enhanced ? ` ${reply.enhanced}` : ''} ${replyText(reply)}`.trim();
-}
-
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -144,6 +122,8 @@ export interface ProberDeps {
   resolveHost?: (name: string) => Promise<{ address: string; family: 4 | 6 }[]>;
   signal?: AbortSignal | undefined;
   log?: Logger | undefined;
+  /** Shared sessions per mail server (batches); without it every attempt opens its own session. */
+  pool?: SmtpSessionPool | undefined;
 }
 
 export class SmtpProber {
@@ -153,6 +133,7 @@ export class SmtpProber {
   private readonly resolveHost: (name: string) => Promise<{ address: string; family: 4 | 6 }[]>;
   private readonly signal: AbortSignal | undefined;
   private readonly log: Logger | undefined;
+  private readonly pool: SmtpSessionPool | undefined;
 
   constructor(
     private readonly settings: ProbeSettings,
@@ -162,6 +143,7 @@ export class SmtpProber {
     this.guard = deps.guard;
     this.signal = deps.signal;
     this.log = deps.log;
+    this.pool = deps.pool;
     this.resolveHost = deps.resolveHost ?? ((name) => deps.guard.resolveAll(name, { signal: deps.signal }));
   }
 
@@ -276,82 +258,36 @@ export class SmtpProber {
   }
 
   private async session(host: string, address: string, req: ProbeRequest, allowTls: boolean): Promise<SessionOutcome> {
-    const tls: TlsReport = { offered: false, used: false, certificate_valid: null, error: null };
-    let stage = 'connect';
-    let session: SmtpSession | undefined;
+    const deadline = Math.min(this.deadline, Date.now() + this.settings.hostTimeoutMs);
+    if (this.pool) {
+      // Queued behind other recipients of this server for at most the whole budget, not one session's time.
+      return this.pool.ask({
+        host,
+        address,
+        recipient: req.recipient,
+        domain: req.domain,
+        needsSmtpUtf8: req.needsSmtpUtf8,
+        allowTls,
+        testCatchAll: req.testCatchAll,
+        deadline: this.deadline,
+        signal: this.signal,
+      });
+    }
+    this.connections++;
+    const opened = await openMailTransaction(this.settings, { host, address, needsSmtpUtf8: req.needsSmtpUtf8, allowTls, deadline, signal: this.signal });
+    if (opened.kind !== 'open') return opened;
+    const { session, tls } = opened;
     try {
-      const deadline = Math.min(this.deadline, Date.now() + this.settings.hostTimeoutMs);
-      this.connections++;
-      session = await SmtpSession.connect({ address, port: this.settings.port, deadline, signal: this.signal });
-      stage = 'banner';
-      const banner = await session.readReply();
-      if (banner.code !== 220) return { kind: 'refused', stage: 'banner', reply: banner, tls };
-
-      stage = 'EHLO';
-      let greeting = await this.greet(session);
-      if (!greeting.ok) return { kind: 'refused', stage: 'helo', reply: greeting.reply, tls };
-      tls.offered = greeting.extensions.has('STARTTLS');
-      if (tls.offered && allowTls) {
-        stage = 'STARTTLS';
-        const reply = await session.command('STARTTLS');
-        if (reply.code === 220) {
-          const outcome: TlsOutcome = await session.startTls(host).catch((err: unknown) => {
-            if (err instanceof SmtpSessionError && err.kind === 'tls') tls.error = err.code ?? err.message;
-            throw err;
-          });
-          tls.used = true;
-          tls.certificate_valid = outcome.authorized;
-          tls.error = outcome.error;
-          stage = 'EHLO after STARTTLS';
-          greeting = await this.greet(session);
-          if (!greeting.ok) return { kind: 'refused', stage: 'helo', reply: greeting.reply, tls };
-        } else {
-          tls.error = `STARTTLS refused: ${describe(reply)}`;
-        }
-      }
-      if (req.needsSmtpUtf8 && !greeting.extensions.has('SMTPUTF8')) {
-        await session.quit();
-        return { kind: 'smtputf8_unsupported', tls };
-      }
-
-      stage = 'MAIL FROM';
-      const mail = await session.command(`MAIL FROM:<${this.settings.mailFrom}>${req.needsSmtpUtf8 ? ' SMTPUTF8' : ''}`);
-      if (mail.code < 200 || mail.code >= 300) {
-        await session.quit();
-        return { kind: 'refused', stage: 'mail', reply: mail, tls };
-      }
-
-      stage = 'RCPT TO';
-      const rcpt = await session.command(`RCPT TO:<${req.recipient}>`);
-      const verdict = classifyRcptReply(rcpt);
-      let catchAll: boolean | null = null;
-      if (verdict === 'accepted' && req.testCatchAll) {
-        stage = 'RCPT TO (catch-all test)';
-        const other = classifyRcptReply(await session.command(`RCPT TO:<${randomLocalPart()}@${req.domain}>`));
-        catchAll = other === 'accepted' ? true : other === 'mailbox_not_found' || other === 'recipient_rejected' || other === 'mailbox_disabled' ? false : null;
-      }
-      stage = 'RSET';
+      const answer = await askRecipient(session, req.recipient, req.testCatchAll ? req.domain : null);
       await session.command('RSET').catch(() => undefined);
       await session.quit();
-      return { kind: 'rcpt', verdict, reply: rcpt, catchAll, tls };
+      return { kind: 'rcpt', ...answer, tls };
     } catch (err) {
-      if (err instanceof SmtpSessionError) return { kind: 'failed', error: err, stage, tls };
+      if (err instanceof SmtpSessionError) return { kind: 'failed', error: err, stage: 'RCPT TO', tls };
       throw err;
     } finally {
-      session?.close();
+      session.close();
     }
-  }
-
-  /** EHLO, falling back to HELO (RFC 5321 §3.2); the extensions the server offers. */
-  private async greet(session: SmtpSession): Promise<{ ok: true; extensions: Set<string> } | { ok: false; reply: SmtpReply }> {
-    const ehlo = await session.command(`EHLO ${this.settings.heloName}`);
-    if (ehlo.code === 250) {
-      const extensions = new Set(ehlo.lines.slice(1).map((l) => (l.trim().split(/\s+/)[0] ?? '').toUpperCase()));
-      return { ok: true, extensions };
-    }
-    if (ehlo.code === 421) return { ok: false, reply: ehlo };
-    const helo = await session.command(`HELO ${this.settings.heloName}`);
-    return helo.code === 250 ? { ok: true, extensions: new Set() } : { ok: false, reply: helo };
   }
 }
 

@@ -7,6 +7,7 @@ import type { EmailDomainCache } from './domain-cache.js';
 import { isDisposableDomain, isFreeEmailDomain, isRoleBasedLocalPart } from './lists.js';
 import { lookupMailRoute, type MailRouteResolver } from './mail-route.js';
 import type { EmailVerifyResult } from './result.js';
+import type { SmtpSessionPool } from './smtp-session-pool.js';
 import { SmtpProber, type ProbeGuard, type ProbeResult, type ProbeSettings } from './smtp-probe.js';
 import { replyText } from './smtp-reply.js';
 import { qualityScore, statusOf, type StatusDetail } from './status.js';
@@ -20,6 +21,8 @@ export interface VerifyDeps {
   settings: ProbeSettings;
   signal?: AbortSignal | undefined;
   log?: Logger | undefined;
+  /** Shared SMTP sessions per mail server; without it each probe opens its own. */
+  pool?: SmtpSessionPool | undefined;
 }
 
 type Facts = Omit<EmailVerifyResult, 'status' | 'status_detail' | 'quality_score' | 'deliverable' | 'reason'>;
@@ -130,6 +133,7 @@ export async function verifyEmail(deps: VerifyDeps, input: string): Promise<Emai
     resolveHost: (name) => deps.cache.hostAddresses(name, () => deps.guard.resolveAll(name), deps.signal),
     signal: deps.signal,
     log: deps.log,
+    pool: deps.pool,
   });
   const probe = await prober.probe({
     hosts: route.hosts,

@@ -1,6 +1,7 @@
 // Batches: many inputs of one tool in one call. Every input is validated before anything is charged;
 // identical inputs become one task (run once, charged once); each distinct input is an ordinary task, so
-// workers, leases, retries and refunds need nothing new.
+// workers, leases, retries and refunds need nothing new. Tasks are created grouped by target (see
+// groupedOrder) so that what can be shared per target (an SMTP session) is.
 import { AppError, InvalidInput, PaymentRequired, Unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
 import { microsToUsd } from '../registry/registry.js';
@@ -65,17 +66,24 @@ export async function submitBatch(engine: Engine, tool: string, inputs: readonly
   const price = opts.free ? 0 : engine.registry.priceMicros(tool);
   const maxAttempts = engine.registry.get(tool).sideEffects ? 1 : engine.config.engine.maxAttempts;
   const byHash = new Map<string, number>();
-  const tasks: NewTask[] = [];
-  const itemTasks = inputs.map((input) => {
+  const distinct: unknown[] = [];
+  const itemDistinct = inputs.map((input) => {
     const hash = requestHash(tool, input);
     let index = byHash.get(hash);
     if (index === undefined) {
-      index = tasks.length;
+      index = distinct.push(input) - 1;
       byHash.set(hash, index);
-      tasks.push({ id: newId('task'), tool, input, payer: opts.payer, priceMicros: price, maxAttempts, now });
     }
     return index;
   });
+  // Tasks are created target by target (the tool's batchKey), with ids rising in that order, so workers
+  // claim the items of one target (e-mail domain) together and the tool can share work between them.
+  const order = groupedOrder(engine.registry.get(tool).batchKey, distinct);
+  const position = new Array<number>(distinct.length);
+  order.forEach((d, p) => (position[d] = p));
+  const ids = Array.from({ length: distinct.length }, () => newId('task')).sort();
+  const tasks: NewTask[] = order.map((d, p) => ({ id: ids[p]!, tool, input: distinct[d], payer: opts.payer, priceMicros: price, maxAttempts, now }));
+  const itemTasks = itemDistinct.map((d) => position[d]!);
   const outcome = await engine.store.createBatch(
     { id: newId('batch'), tool, payer: opts.payer, now, tasks, itemTasks },
     opts.chargeKeyId ? { chargeKeyId: opts.chargeKeyId } : {},
@@ -96,6 +104,20 @@ export async function submitBatch(engine: Engine, tool: string, inputs: readonly
     case 'key_invalid':
       throw new Unauthorized('The API key is revoked or unknown.', 'INVALID_API_KEY');
   }
+}
+
+/** Indexes of `inputs` grouped by key (groups in order of first appearance, inputs in order within one). */
+export function groupedOrder(key: ((input: never) => string) | undefined, inputs: readonly unknown[]): number[] {
+  const all = inputs.map((_, i) => i);
+  if (!key) return all;
+  const groups = new Map<string, number[]>();
+  for (const i of all) {
+    const k = key(inputs[i] as never);
+    const g = groups.get(k);
+    if (g) g.push(i);
+    else groups.set(k, [i]);
+  }
+  return [...groups.values()].flat();
 }
 
 /** All items settled (complete, failed or cancelled). */

@@ -70,6 +70,11 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
    * pay and before the task is created or charged, so an unpaying caller cannot make us resolve names.
    */
   admit?(ctx: SubmitContext, input: z.output<I>): Promise<void>;
+  /**
+   * The target an input reaches (e-mail domain, DNS zone, URL host). A batch creates its tasks grouped by
+   * it, so workers claim the items of one target together and the tool can share work between them.
+   */
+  batchKey?(input: z.output<I>): string;
   run(ctx: ToolContext, input: z.output<I>): Promise<z.output<O>>;
 }
 
