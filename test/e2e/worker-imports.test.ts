@@ -62,7 +62,8 @@ const NOT_FOR_WORKERS = [
   /^node_modules\/@aws-sdk\//,
   /^dist\/src\/(http|mcp|a2a|billing)\//,
   /^dist\/src\/leads\/(app|service|store|sqlite-store|postgres-store|import)\.js$/,
-  /^dist\/src\/browser\/(pool|playwright|navigate|guarded-proxy|markdown|links)\.js$/,
+  // browser/playwright.js is the lazy wrapper itself; playwright-core (above) is what must not load.
+  /^dist\/src\/browser\/(pool|navigate|guarded-proxy|markdown|links)\.js$/,
   /^dist\/src\/geo\/(ip|place)\//,
   /^dist\/src\/email\/(verify|smtp-client)\.js$/,
 ];
