@@ -20,7 +20,7 @@ export function createModernHttpHandler(d: FactoryDeps, bodyLimitBytes: number):
     (ctx) => {
       const caller = ctx.authInfo?.extra?.['caller'] as Caller | undefined;
       if (!caller) throw new Error('MCP request reached the 2026-07-28 handler without an authenticated caller.');
-      return buildModernMcpServer({ ...d, caller });
+      return buildModernMcpServer(d.log, () => ({ ...d, caller }));
     },
     {
       legacy: 'reject',

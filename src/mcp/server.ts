@@ -42,6 +42,7 @@ import { EngineTaskStore } from './task-store.js';
 import { setToolCallHandler, type ToolCallExtra } from './tool-call-request.js';
 import { callAndWait, waitUntilSettled, type CallDeps } from './call-and-wait.js';
 import { definitionsFor } from './tool-definitions.js';
+import { INSTRUCTIONS } from './instructions.js';
 
 export interface McpServerDeps {
   engine: Engine;
@@ -61,11 +62,6 @@ export interface McpServerDeps {
   inFlight?: InFlightCalls;
 }
 
-export const INSTRUCTIONS =
-  'Utility tools for agents. Every call runs as a task on the server and returns when it finishes; ' +
-  'results are in structuredContent (the same JSON is in the text block). Screenshots and PDFs come back ' +
-  'as a resource_link you can read with resources/read (and a signed file_url valid 24 hours). Task-aware ' +
-  'clients may run any tool as an MCP task and poll it. A failed call returns isError with the reason.';
 
 // One JSON Schema validator for every server instance: building an Ajv per (stateless) request would cost
 // more than the rest of the request. The SDK uses it only to check elicitation answers.

@@ -8,7 +8,7 @@ import { connectEraClient, CLIENT_KINDS, type EraClient } from '../support/mcp-e
 import { startMcpService, type McpTestService } from '../support/mcp-service.js';
 import { mcpTestTools } from '../support/mcp-test-tools.js';
 import { testTools } from '../support/test-tools.js';
-import { eraScenarios, TEST_SET_CALLS } from '../support/mcp-era-scenarios.js';
+import { eraScenarios, everyToolScenario, TEST_SET_CALLS, TEST_SET_PROFILE } from '../support/mcp-era-scenarios.js';
 
 let svc: McpTestService;
 let key: string;
@@ -32,7 +32,6 @@ describe.each(CLIENT_KINDS)('streamable HTTP, %s client', (kind) => {
   });
   // homeservices.search is registered for its prompt (find_home_service, completed below); no lead service
   // runs beside this in-process service, so its call must fail with the sentence saying so.
-  eraScenarios(() => ({ client }), {
-    tools: { ...TEST_SET_CALLS, homeservices_search: { args: { service: 'plumber', zip: '10001' }, error: /lead service is not configured/ } },
-  });
+  everyToolScenario(() => client, { ...TEST_SET_CALLS, homeservices_search: { args: { service: 'plumber', zip: '10001' }, error: /lead service is not configured/ } });
+  eraScenarios(() => client, TEST_SET_PROFILE);
 });
