@@ -43,12 +43,18 @@ export async function runMcpStdio(baseConfig: Config, args: string[]): Promise<'
     );
   };
   let closeServer: (() => Promise<void>) | undefined;
+  let opened = false;
   // The client closing our stdin is how a stdio session ends.
-  process.stdin.once('end', () => shutdown('stdin closed'));
+  // Before the first message, the opening code below handles the end itself (and reports a bad start).
+  process.stdin.once('end', () => {
+    if (opened) shutdown('stdin closed');
+  });
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 
   const first = await opening;
+  opened = true;
+  if (first && process.stdin.readableEnded) process.nextTick(() => shutdown('stdin closed'));
   if (!first) {
     // No message at all: still start (and stop), so a configuration mistake is reported as before.
     await boot();
