@@ -2,7 +2,7 @@
 // (2025-11-25, initialize) and the v2 SDK client pinned to 2026-07-28 and in auto mode (server/discover
 // probe) each list the tools, call every tool of the test set, get errors as tool results, cancel a
 // running call, receive progress and log messages, and complete a prompt argument.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import homeservicesSearch from '../../tools/homeservices.search.js';
 import { connectEraClient, CLIENT_KINDS, type EraClient } from '../support/mcp-era-clients.js';
 import { startMcpService, type McpTestService } from '../support/mcp-service.js';
