@@ -46,8 +46,14 @@ export function toWebRequest(req: ExpressRequest, res: ExpressResponse): Request
   return new Request(url, { method: req.method, headers, body: JSON.stringify(req.body), signal: aborted.signal });
 }
 
+/**
+ * Whether the 2026-07-28 leg answers this request. A body that is no JSON-RPC message at all (`{}`, an
+ * empty body) stays on the 2025 path, which has always answered it with a parse error.
+ */
 export async function isModernRequest(request: Request, body: unknown, bodyLimitBytes: number): Promise<boolean> {
-  return !(await isLegacyRequest(request, body, { maxRequestBodySize: bodyLimitBytes }));
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  const jsonRpc = messages.some((m) => typeof m === 'object' && m !== null && (m as { jsonrpc?: unknown }).jsonrpc === '2.0');
+  return jsonRpc && !(await isLegacyRequest(request, body, { maxRequestBodySize: bodyLimitBytes }));
 }
 
 export async function serveModern(handler: McpHttpHandler, request: Request, body: unknown, caller: Caller, res: ExpressResponse): Promise<void> {
