@@ -7,6 +7,7 @@ import {
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   SetLevelRequestSchema,
+  type CompleteRequest,
   type CompleteResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Engine } from '../engine/engine.js';
@@ -22,27 +23,35 @@ export const ASSIST_CAPABILITIES = { prompts: { listChanged: false }, completion
 
 const catalogs = new WeakMap<ToolRegistry, PromptCatalog>();
 
-export function registerAssistHandlers(server: Server, d: { engine: Engine; registry: ToolRegistry; caller: Caller; logLevels: LogLevels }): void {
-  let catalog = catalogs.get(d.registry);
-  if (!catalog) catalogs.set(d.registry, (catalog = new PromptCatalog(d.registry)));
-  const prompts = catalog;
+/** The prompts of a registry (those whose tools are all exposed), built once. */
+export function promptsFor(registry: ToolRegistry): PromptCatalog {
+  let catalog = catalogs.get(registry);
+  if (!catalog) catalogs.set(registry, (catalog = new PromptCatalog(registry)));
+  return catalog;
+}
 
+type CompleteParams = CompleteRequest['params'];
+
+/** completion/complete for both eras: prompt argument vocabularies and the task_id template variable. */
+export async function completeArgument(d: { engine: Engine; registry: ToolRegistry; caller: Caller }, params: CompleteParams): Promise<CompleteResult> {
+  const { ref, argument } = params;
+  if (ref.type === 'ref/prompt') {
+    const vocabulary = promptsFor(d.registry).vocabularyOf(ref.name, argument.name);
+    return { completion: vocabulary ? completeFrom(vocabulary, argument.value) : { values: [] } };
+  }
+  const templates: string[] = [TASK_TEMPLATE.uriTemplate, ARTIFACT_TEMPLATE.uriTemplate];
+  if (templates.includes(ref.uri) && argument.name === 'task_id') {
+    const ids = await recentTaskIds(d, argument.value);
+    return { completion: { values: ids.slice(0, MAX_COMPLETIONS), total: ids.length, hasMore: ids.length > MAX_COMPLETIONS } };
+  }
+  return { completion: { values: [] } };
+}
+
+export function registerAssistHandlers(server: Server, d: { engine: Engine; registry: ToolRegistry; caller: Caller; logLevels: LogLevels }): void {
+  const prompts = promptsFor(d.registry);
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: prompts.list() }));
   server.setRequestHandler(GetPromptRequestSchema, (request) => prompts.get(request.params.name, request.params.arguments));
-
-  server.setRequestHandler(CompleteRequestSchema, async (request): Promise<CompleteResult> => {
-    const { ref, argument } = request.params;
-    if (ref.type === 'ref/prompt') {
-      const vocabulary = prompts.vocabularyOf(ref.name, argument.name);
-      return { completion: vocabulary ? completeFrom(vocabulary, argument.value) : { values: [] } };
-    }
-    const templates: string[] = [TASK_TEMPLATE.uriTemplate, ARTIFACT_TEMPLATE.uriTemplate];
-    if (templates.includes(ref.uri) && argument.name === 'task_id') {
-      const ids = await recentTaskIds(d, argument.value);
-      return { completion: { values: ids.slice(0, MAX_COMPLETIONS), total: ids.length, hasMore: ids.length > MAX_COMPLETIONS } };
-    }
-    return { completion: { values: [] } };
-  });
+  server.setRequestHandler(CompleteRequestSchema, (request) => completeArgument(d, request.params));
 
   // Replaces the SDK's per-session handler: a stateless HTTP server instance lives for one request only.
   server.setRequestHandler(SetLevelRequestSchema, (request) => {

@@ -18,6 +18,7 @@ import type { Runtime } from '../runtime.js';
 import { artifactStoreService } from '../artifacts/service.js';
 import { keyCaller, localCaller, type Caller } from '../web/caller.js';
 import { InFlightCalls } from './in-flight.js';
+import { createModernHttpHandler, isModernRequest, serveModern, toWebRequest } from './modern-http.js';
 import { buildMcpServer } from './server.js';
 import { resolveToolNames } from '../registry/tool-names.js';
 import { allowedHostnames, isAllowedHost, isAllowedOrigin, isLoopback } from './http-guards.js';
@@ -36,6 +37,7 @@ export function createMcpRouter(rt: Runtime): Router {
   const keyLimiter = new RateLimiter(config.http.rateLimitPerKey, windowMs);
   const artifacts = () => rt.scope.use(artifactStoreService);
   const log = rt.log.child({ door: 'mcp-http' });
+  const modern = createModernHttpHandler({ engine: rt.engine, registry, config, log, artifacts }, config.http.bodyLimitBytes);
 
   const router = express.Router();
 
@@ -71,6 +73,11 @@ export function createMcpRouter(rt: Runtime): Router {
     // Each tools/call of a batch counts, so batching cannot multiply the key's rate.
     const calls = toolCalls(req.body);
     if (caller.chargeKeyId && calls > 0) applyRateLimit(keyLimiter, `key:${caller.chargeKeyId}`, res, calls);
+    const webRequest = toWebRequest(req, res);
+    if (await isModernRequest(webRequest, req.body, config.http.bodyLimitBytes)) {
+      await serveModern(modern, webRequest, req.body, caller, res);
+      return;
+    }
     const server = buildMcpServer({ engine: rt.engine, registry, config, log, caller, artifacts, cancelOnAbort: false, inFlight });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !mayTakeLong(req.body) });
     // The answer is out (or the client left): this request's server and transport are done.

@@ -21,9 +21,7 @@ import {
   type CallToolResult,
   type CreateTaskResult,
   type Request,
-  type RequestId,
   type ServerNotification,
-  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/engine.js';
@@ -31,21 +29,20 @@ import { isTerminal } from '../engine/task-view.js';
 import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
-import type { TaskRow } from '../store/port.js';
 import { VERSION } from '../version.js';
 import { ARTIFACT_TEMPLATE, listArtifactResources, readArtifactResource } from './artifacts.js';
 import { ASSIST_CAPABILITIES, registerAssistHandlers } from './assist-handlers.js';
 import { toCallToolResult, type CallResultDeps } from './call-result.js';
 import { callerKey, ownsTask, submitOptions, type Caller } from '../web/caller.js';
-import { appErrorResult, rpcError, toMcpError } from './errors.js';
+import { rpcError, toMcpError } from './errors.js';
 import type { InFlightCalls } from './in-flight.js';
-import { ProgressRelay } from './progress.js';
-import { logLevels, TaskLogRelay } from './task-log.js';
+import { logLevels } from './task-log.js';
 import { isTaskUri, readTaskResource, TASK_TEMPLATE } from './task-resource.js';
 import { EngineTaskStore } from './task-store.js';
 import { setToolCallHandler, type ToolCallExtra } from './tool-call-request.js';
-import { buildToolDefinitions } from './tool-definitions.js';
-import { mcpNameIndex } from '../registry/tool-names.js';
+import { callAndWait, waitUntilSettled, type CallDeps } from './call-and-wait.js';
+import { definitionsFor } from './tool-definitions.js';
+import { INSTRUCTIONS } from './instructions.js';
 
 export interface McpServerDeps {
   engine: Engine;
@@ -65,36 +62,18 @@ export interface McpServerDeps {
   inFlight?: InFlightCalls;
 }
 
-const INSTRUCTIONS =
-  'Utility tools for agents. Every call runs as a task on the server and returns when it finishes; ' +
-  'results are in structuredContent (the same JSON is in the text block). Screenshots and PDFs come back ' +
-  'as a resource_link you can read with resources/read (and a signed file_url valid 24 hours). Task-aware ' +
-  'clients may run any tool as an MCP task and poll it. A failed call returns isError with the reason.';
-
-/** Long calls re-check their task at least this often even without a settle event (another process). */
-const WAIT_SLICE_MS = 60_000;
 
 // One JSON Schema validator for every server instance: building an Ajv per (stateless) request would cost
 // more than the rest of the request. The SDK uses it only to check elicitation answers.
 let sharedValidator: AjvJsonSchemaValidator | undefined;
-
-// Tool definitions are computed once per registry (the registry never changes while the process runs).
-const definitionCache = new WeakMap<ToolRegistry, { tools: Tool[]; index: Map<string, string> }>();
-
-function definitionsFor(registry: ToolRegistry): { tools: Tool[]; index: Map<string, string> } {
-  let defs = definitionCache.get(registry);
-  if (!defs) {
-    defs = { tools: buildToolDefinitions(registry), index: mcpNameIndex(registry) };
-    definitionCache.set(registry, defs);
-  }
-  return defs;
-}
 
 export function buildMcpServer(d: McpServerDeps): Server {
   const { engine, config, caller } = d;
   const { tools, index } = definitionsFor(d.registry);
   const resultDeps: CallResultDeps = { artifacts: d.artifacts, inlineImageMaxBytes: config.mcp.inlineImageMaxBytes, log: d.log };
   const log = d.log.child({ component: 'mcp', caller: callerKey(caller) });
+  const who = callerKey(caller);
+  const callDeps: CallDeps = { engine, caller, log, resultDeps, cancelOnAbort: d.cancelOnAbort, ...(d.inFlight ? { inFlight: d.inFlight } : {}) };
 
   const toolFor = (mcpName: string): string => {
     const spec = index.get(mcpName);
@@ -156,7 +135,13 @@ export function buildMcpServer(d: McpServerDeps): Server {
       if (request.params.task) {
         return { task: await taskStore.createTask(request.params.task, extra.requestId, request) };
       }
-      return callAndWait(spec, request, extra);
+      return callAndWait(callDeps, spec, request.params.arguments, {
+        requestId: extra.requestId,
+        signal: extra.signal,
+        progressToken: request.params._meta?.progressToken,
+        notify: (n) => extra.sendNotification(n as ServerNotification),
+        wantsLog: (level) => logLevels.wants(who, level),
+      });
     }),
   );
 
@@ -196,72 +181,5 @@ export function buildMcpServer(d: McpServerDeps): Server {
     });
   }
 
-  async function callAndWait(
-    spec: string,
-    request: CallToolRequest,
-    extra: { signal: AbortSignal; requestId: RequestId; sendNotification: (n: ServerNotification) => Promise<void> },
-  ): Promise<CallToolResult> {
-    const args = request.params.arguments ?? {};
-    let input: unknown;
-    try {
-      input = await engine.validate(spec, args);
-    } catch (err) {
-      return appErrorResult(err, log);
-    }
-    const progressToken = request.params._meta?.progressToken;
-    const relay =
-      progressToken === undefined
-        ? undefined
-        : new ProgressRelay(
-            engine.events,
-            (p) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken, ...p } }),
-            (err) => log.debug('progress notification not sent', { err }),
-          );
-    const who = callerKey(caller);
-    const taskLog = new TaskLogRelay(
-      engine.events,
-      (level) => logLevels.wants(who, level),
-      extra.sendNotification,
-      (err) => log.debug('log notification not sent', { err }),
-    );
-    let task: TaskRow;
-    try {
-      task = (await engine.submitValidated(spec, input, submitOptions(caller))).task;
-    } catch (err) {
-      relay?.stop();
-      taskLog.stop();
-      return appErrorResult(err, log);
-    }
-    relay?.bind(task.id);
-    taskLog.bind(task);
-    const release = d.inFlight?.add(callerKey(caller), extra.requestId, task.id);
-    const taskId = task.id;
-    const onAbort = () => {
-      engine.cancel(taskId).catch((err: unknown) => log.warn('could not cancel task', { task: taskId, err }));
-    };
-    if (d.cancelOnAbort) extra.signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      const settled = await waitUntilSettled(engine, taskId, extra.signal);
-      // MCP drops progress that arrives after the result, and so does the client: send it first.
-      await relay?.finish();
-      await taskLog.finish();
-      return await toCallToolResult(settled, resultDeps);
-    } finally {
-      taskLog.stop();
-      extra.signal.removeEventListener('abort', onAbort);
-      release?.();
-      relay?.stop();
-    }
-  }
-
   return server;
-}
-
-/** The task once terminal, or as it is when `signal` aborts (the caller stopped waiting). */
-async function waitUntilSettled(engine: Engine, taskId: string, signal: AbortSignal): Promise<TaskRow> {
-  for (;;) {
-    const task = await engine.waitFor(taskId, WAIT_SLICE_MS, signal);
-    if (!task) throw rpcError(ErrorCode.InternalError, `Task ${taskId} disappeared while running.`);
-    if (isTerminal(task.status) || signal.aborted) return task;
-  }
 }

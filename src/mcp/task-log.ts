@@ -3,15 +3,26 @@
 // server per request), so a level set in one POST must still apply to the tools/call in the next.
 // Messages travel with the tools/call that created the task (its response stream), so they reach the
 // client on both transports; nothing is sent until the caller has set a level.
-import type { LoggingLevel, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { EngineEvents } from '../engine/events.js';
 import type { TaskRow } from '../store/port.js';
 
+export type LogLevelName = LoggingLevel;
+
 const SEVERITY: Record<LoggingLevel, number> = { debug: 0, info: 1, notice: 2, warning: 3, error: 4, critical: 5, alert: 6, emergency: 7 };
+
+/** Whether a message at `level` passes a minimum level `min` (nothing passes when no minimum was chosen). */
+export function passes(min: LoggingLevel | undefined, level: LoggingLevel): boolean {
+  return min !== undefined && SEVERITY[level] >= SEVERITY[min];
+}
 
 /** Each caller's chosen minimum level (keyed by callerKey). */
 export class LogLevels {
   private readonly levels = new Map<string, LoggingLevel>();
+
+  get(caller: string): LoggingLevel | undefined {
+    return this.levels.get(caller);
+  }
 
   set(caller: string, level: LoggingLevel): void {
     this.levels.set(caller, level);
@@ -19,15 +30,14 @@ export class LogLevels {
 
   /** Whether a message at `level` goes to this caller. */
   wants(caller: string, level: LoggingLevel): boolean {
-    const min = this.levels.get(caller);
-    return min !== undefined && SEVERITY[level] >= SEVERITY[min];
+    return passes(this.levels.get(caller), level);
   }
 }
 
 /** Process-wide, like the caller's tasks themselves. */
 export const logLevels = new LogLevels();
 
-type Send = (n: ServerNotification) => Promise<void>;
+type Send = (n: { method: 'notifications/message'; params: Record<string, unknown> }) => Promise<void>;
 
 /**
  * Logs one call's task: created (info), running (info), complete (notice), failed (error), cancelled

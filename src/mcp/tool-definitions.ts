@@ -4,7 +4,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import { leanSchema } from './lean-schema.js';
-import { mcpToolName } from '../registry/tool-names.js';
+import { mcpNameIndex, mcpToolName } from '../registry/tool-names.js';
 
 /** _meta key carrying the dotted tool name (dns.lookup) on each tool. */
 export const TOOL_META_KEY = 'agent-utility/tool';
@@ -24,4 +24,17 @@ export function buildToolDefinitions(registry: ToolRegistry): Tool[] {
     };
     return tool;
   });
+}
+
+// Computed once per registry (the registry never changes while the process runs), shared by both eras.
+const definitionCache = new WeakMap<ToolRegistry, { tools: Tool[]; index: Map<string, string> }>();
+
+/** The tools/list entries and the MCP-name → SPEC-name index of a registry. */
+export function definitionsFor(registry: ToolRegistry): { tools: Tool[]; index: Map<string, string> } {
+  let defs = definitionCache.get(registry);
+  if (!defs) {
+    defs = { tools: buildToolDefinitions(registry), index: mcpNameIndex(registry) };
+    definitionCache.set(registry, defs);
+  }
+  return defs;
 }

@@ -1,4 +1,6 @@
-// The official MCP conformance suite's server scenarios against /mcp. Scenarios that need the suite's own
+// The official MCP conformance suite's server scenarios against both transports: /mcp (streamable HTTP)
+// and `agent-utility mcp` (the built CLI over stdio, behind test/support/mcp-stdio-bridge.ts, since the
+// suite speaks HTTP only). Scenarios that need the suite's own
 // fixture tools, resources and prompts, or optional capabilities we do not offer, are listed in
 // test/fixtures/mcp/conformance-baseline.yml; the runner exits non-zero on any other failure and on a
 // baseline entry that starts passing. (0.1.13 is the newest release that loads on Node 20.)
@@ -9,7 +11,9 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CLI } from '../support/cli.js';
 import { startMcpService, type McpTestService } from '../support/mcp-service.js';
+import { startStdioBridge, type StdioBridge } from '../support/mcp-stdio-bridge.js';
 import { testTools } from '../support/test-tools.js';
 
 const require = createRequire(import.meta.url);
@@ -17,22 +21,27 @@ const RUNNER = path.join(path.dirname(require.resolve('@modelcontextprotocol/con
 const BASELINE = path.resolve(import.meta.dirname, '../fixtures/mcp/conformance-baseline.yml');
 
 let svc: McpTestService;
+let bridge: StdioBridge;
 let workDir: string;
 
 beforeAll(async () => {
   svc = await startMcpService({ MCP_AUTH: 'localhost-off' }, { tools: testTools });
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'au-conformance-'));
-});
+  const env = { PATH: process.env.PATH ?? '', HOME: workDir, DATA_DIR: path.join(workDir, 'stdio-data'), SECRET: 'c'.repeat(40), LOG_LEVEL: 'warn' };
+  bridge = await startStdioBridge(process.execPath, [CLI, 'mcp'], env);
+}, 60_000);
 
 afterAll(async () => {
   await svc?.close();
+  await bridge?.close();
   if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-it('passes every applicable server scenario, and fails exactly the baselined ones', async () => {
+it.each([['streamable HTTP'], ['stdio']])('%s: passes every applicable server scenario, and fails exactly the baselined ones', async (transport) => {
+  const url = transport === 'stdio' ? bridge.url : svc.mcpUrl;
   const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
     // cwd: the runner writes its results/ directory there.
-    const child = spawn(process.execPath, [RUNNER, 'server', '--url', svc.mcpUrl, '--expected-failures', BASELINE], { cwd: workDir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [RUNNER, 'server', '--url', url, '--expected-failures', BASELINE], { cwd: workDir, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -40,8 +49,8 @@ it('passes every applicable server scenario, and fails exactly the baselined one
     child.on('close', (c) => resolve({ code: c, output: out }));
   });
   const summary = output.slice(output.indexOf('=== SUMMARY ==='));
-  expect(code, summary).toBe(0);
+  expect(code, `${summary}\n${transport === 'stdio' ? bridge.stderr.join('') : ''}`).toBe(0);
   for (const scenario of ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection']) {
     expect(summary).toMatch(new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed`));
   }
-}, 180_000);
+}, 300_000);

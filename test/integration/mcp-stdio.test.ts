@@ -14,6 +14,8 @@ import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tools as registered } from '../../tools/index.js';
 import { CLI, runCli } from '../support/cli.js';
+import { CLIENT_KINDS, connectEraClient, type ClientKind, type EraClient } from '../support/mcp-era-clients.js';
+import { eraScenarios, text as resultText, type EraProfile } from '../support/mcp-era-scenarios.js';
 import { startKnot, type KnotServer } from '../support/knot.js';
 import { startLocalServer, type LocalServer } from '../support/local-http.js';
 import { startSmtpPeers, type SmtpPeerGroup } from '../support/smtp-peers.js';
@@ -71,6 +73,8 @@ beforeAll(async () => {
   smtp = await startSmtpPeers([{ host: SMTP_HOST, behaviour: 'strict', users: ['alice'] }]);
   web = await startLocalServer({
     handler: (req: IncomingMessage, res: ServerResponse) => {
+      // Never answers: a call to it runs until it is cancelled (the server closes the socket at the end).
+      if (req.url === '/hang') return;
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.end(PAGE);
     },
@@ -88,14 +92,17 @@ afterAll(async () => {
 
 const text = (r: CallToolResult) => r.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('\n');
 
+/** Calls a tool with whichever client the suite uses; fixtures that need real ids get them this way. */
+type CallFn = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
+
 interface Fixture {
-  args: () => Record<string, unknown> | Promise<Record<string, unknown>>;
+  args: (call: CallFn) => Record<string, unknown> | Promise<Record<string, unknown>>;
   check: (result: CallToolResult) => void | Promise<void>;
 }
 
 // One local fixture per production tool. A tool registered without one fails "has a fixture" below.
-async function firstPlumber(): Promise<string> {
-  const search = (await client.callTool({ name: 'homeservices_search', arguments: { service: 'plumber', zip: '20001', number_of_results: 1 } })) as CallToolResult;
+async function firstPlumber(call: CallFn): Promise<string> {
+  const search = await call('homeservices_search', { service: 'plumber', zip: '20001', number_of_results: 1 });
   return (search.structuredContent as { pros: { id: string }[] }).pros[0]!.id;
 }
 
@@ -126,7 +133,7 @@ const FIXTURES: Record<string, Fixture> = {
   },
   'homeservices.request': {
     // The pro comes from a real search, as an agent would get it.
-    args: async () => ({ pro_id: await firstPlumber(), requester: { name: 'Test Person', phone: '+12025550123' }, notes: 'Leaking kitchen tap.' }),
+    args: async (call) => ({ pro_id: await firstPlumber(call), requester: { name: 'Test Person', phone: '+12025550123' }, notes: 'Leaking kitchen tap.' }),
     check: (r) => expect(r.structuredContent).toMatchObject({ status: 'sent' }),
   },
   'browser.screenshot': {
@@ -190,7 +197,7 @@ describe('agent-utility mcp (stdio, built CLI)', () => {
     const fixture = FIXTURES[name];
     if (!fixture) throw new Error(`no fixture for ${name}`);
     await client.listTools(); // the client checks results against the output schemas it has seen
-    const args = await fixture.args();
+    const args = await fixture.args(async (n, a) => (await client.callTool({ name: n, arguments: a })) as CallToolResult);
     const result = (await client.callTool({ name: name.replace(/\./g, '_'), arguments: args })) as CallToolResult;
     expect(result.isError, text(result)).toBeFalsy();
     expect(JSON.parse(text(result))).toEqual(result.structuredContent);
@@ -299,4 +306,42 @@ describe('agent-utility mcp with MCP_API_KEY', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/MCP_API_KEY is not a key of this service/);
   });
+});
+
+// Both protocol eras over stdio: the v1 client (2025-11-25), the v2 client pinned to 2026-07-28 and in
+// auto mode (its server/discover probe runs on a throwaway process, answered before the engine boots).
+const STDIO_PROFILE: EraProfile = {
+  quick: { name: 'dns_lookup', args: { domain: 'example.test', record_type: 'A' } },
+  badInput: { name: 'dns_lookup', args: {}, error: /^domain: / },
+  progress: { name: 'browser_screenshot', args: { html: '<h1>Era</h1>', width: 200, height: 100 }, values: [0, 1, 2, 3, 4, 5] },
+  slow: { name: 'url_status', args: { get url() { return `${web.origin}/hang`; } } },
+};
+
+async function connectEra(kind: ClientKind): Promise<EraClient> {
+  return connectEraClient(kind, { command: process.execPath, args: [CLI, 'mcp'], env: env(), stderr: (c) => stderrChunks.push(c) });
+}
+
+describe.each(CLIENT_KINDS)('agent-utility mcp (stdio), %s client', (kind) => {
+  let era: EraClient;
+  beforeAll(async () => {
+    era = await connectEra(kind);
+  }, 120_000);
+  afterAll(async () => {
+    await era?.close();
+  });
+
+  eraScenarios(() => era, STDIO_PROFILE);
+
+  // The v1 client calls every tool in the suite above; the v2 clients do it here.
+  if (kind !== 'v1') {
+    it.each(registered.map((t) => [t.name]))('calls %s against its local fixture', async (name) => {
+      const fixture = FIXTURES[name]!;
+      await era.listTools(); // the client checks results against the output schemas it has seen
+      const args = await fixture.args((n, a) => era.callTool(n, a) as Promise<CallToolResult>);
+      const result = await era.callTool(name.replace(/\./g, '_'), args);
+      expect(result.isError, resultText(result)).toBeFalsy();
+      expect(JSON.parse(resultText(result))).toEqual(result.structuredContent);
+      await fixture.check(result);
+    });
+  }
 });
