@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { captureScreenshot } from '../src/browser/capture.js';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { imageSize } from '../src/browser/image-size.js';
 import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
-import { documentHeight } from '../src/browser/page-scripts.js';
 import { artifactLinkShape, publishArtifact } from '../src/storage/publish.js';
 
 /** Chromium cannot capture taller images reliably; longer pages are cut at this height. */
@@ -50,21 +50,13 @@ export default defineBrowserTool({
   example: { url: 'https://example.com/', width: 1280, height: 800, format: 'png' },
   viewport: (i) => ({ width: i.width, height: i.height }),
   async render(page, i, { ctx, budget, stage }) {
-    let clip: { x: number; y: number; width: number; height: number } | undefined;
-    if (i.full_page) {
-      const height = await page.evaluate(documentHeight);
-      if (height > MAX_CAPTURE_HEIGHT) clip = { x: 0, y: 0, width: i.width, height: MAX_CAPTURE_HEIGHT };
-    }
-    const image = await page.screenshot({
-      type: i.format,
-      ...(i.format === 'png' ? {} : { quality: i.quality ?? 80 }),
+    const image = await captureScreenshot(page, {
+      format: i.format,
+      quality: i.quality,
       fullPage: i.full_page,
-      ...(clip ? { clip } : {}),
+      maxHeight: MAX_CAPTURE_HEIGHT,
       omitBackground: i.transparent,
-      animations: 'disabled',
-      caret: 'hide',
-      scale: 'css',
-      timeout: budget.left(),
+      timeoutMs: budget.left(),
     });
     const { width, height } = imageSize(image);
     stage('storing');
