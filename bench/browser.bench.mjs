@@ -23,7 +23,7 @@ import { findChromium } from '../dist/src/browser/chromium-path.js';
 import { htmlToMarkdown } from '../dist/src/browser/markdown.js';
 import { fmt, percentile } from './lib/load.mjs';
 import { startBrowserless } from './lib/browserless.mjs';
-import { cpuByProcessType, cpuNow, cpuSince, descendants } from './lib/proc-cpu.mjs';
+import { CpuMeter, cpuByProcessType, descendants } from './lib/proc-cpu.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CONCURRENCY = [1, 2, 4];
@@ -61,7 +61,8 @@ async function closedLoop(task, concurrency, windowMs) {
   const started = performance.now();
   const stopAt = started + windowMs;
   let last = started;
-  const cpu0 = cpuNow();
+  const meter = new CpuMeter();
+  meter.start();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < stopAt) {
@@ -77,7 +78,7 @@ async function closedLoop(task, concurrency, windowMs) {
       }
     }),
   );
-  const cpu = cpuSince(cpu0);
+  const cpu = meter.stop();
   const sorted = latencies.sort((a, b) => a - b);
   const n = Math.max(1, sorted.length);
   return { count: sorted.length, errors, perSecond: (sorted.length / (last - started)) * 1000, p50: percentile(sorted, 50), cpuMs: cpu.total / n, nodeCpuMs: cpu.node / n, childCpuMs: cpu.children / n };
@@ -247,10 +248,11 @@ export default {
       // Where ours spends its CPU: Chromium's processes by type and this process, per screenshot.
       const PROFILE_TASKS = 20;
       const byType0 = cpuByProcessType();
-      const cpu0 = cpuNow();
+      const meter = new CpuMeter();
+      meter.start();
       for (let i = 0; i < PROFILE_TASKS; i++) await tasks.ours.screenshot();
       const byType1 = cpuByProcessType();
-      const profileCpu = cpuSince(cpu0);
+      const profileCpu = meter.stop();
       const profile = Object.fromEntries(Object.keys(byType1).map((k) => [k, (byType1[k] - (byType0[k] ?? 0)) / PROFILE_TASKS]));
       profile.node = profileCpu.node / PROFILE_TASKS;
 

@@ -41,18 +41,61 @@ export function descendants(root = process.pid) {
     .map((p) => p.pid);
 }
 
-/** CPU ms: `node` (this process) and `children` (every process it started, live or exited). */
-export function cpuNow() {
-  const self = readStat(process.pid);
-  let children = self.reaped;
-  for (const p of processTree(process.pid)) children += p.own + p.reaped;
-  const u = process.cpuUsage();
-  return { node: (u.user + u.system) / 1000, children: children * TICK_MS };
-}
+/**
+ * Measures the CPU of this process and of every process it started, including those that exit meanwhile.
+ * A process's own time is read from /proc while it lives; when it exits, its parent's cutime/cstime grows by
+ * its final total, so that total replaces what was read of it (exact for everything its parent waited for).
+ * Processes are read every `everyMs` (a short-lived one nobody we watch waits for may lose its last slice).
+ */
+export class CpuMeter {
+  constructor(everyMs = 200) {
+    this.everyMs = everyMs;
+  }
 
-export function cpuSince(start) {
-  const now = cpuNow();
-  return { node: now.node - start.node, children: now.children - start.children, total: now.node - start.node + now.children - start.children };
+  start() {
+    this.seen = new Map();
+    this.selfReaped0 = readStat(process.pid).reaped;
+    this.cpu0 = process.cpuUsage();
+    this.sample();
+    this.timer = setInterval(() => this.sample(), this.everyMs);
+    this.timer.unref?.();
+  }
+
+  sample() {
+    for (const p of processTree(process.pid)) {
+      const prev = this.seen.get(p.pid);
+      if (prev) {
+        prev.own = p.own;
+        prev.reaped = p.reaped;
+        prev.ppid = p.ppid;
+      } else {
+        // Present at the first reading: only what it uses from now counts.
+        const first = this.started ? { own: 0, reaped: 0 } : { own: p.own, reaped: p.reaped };
+        this.seen.set(p.pid, { firstOwn: first.own, firstReaped: first.reaped, own: p.own, reaped: p.reaped, ppid: p.ppid });
+      }
+    }
+    this.started = true;
+  }
+
+  /** { node, children, total } CPU ms since start(). */
+  stop() {
+    clearInterval(this.timer);
+    this.sample();
+    const alive = new Set(processTree(process.pid).map((p) => p.pid));
+    alive.add(process.pid);
+    const selfReaped = readStat(process.pid).reaped - this.selfReaped0;
+    let ticks = selfReaped;
+    for (const [pid, p] of this.seen) {
+      ticks += p.own - p.firstOwn + (p.reaped - p.firstReaped);
+      // Exited and waited for by a parent still here: the parent's reaped time (counted above) holds its
+      // whole total, including what was counted of it and what it used before start().
+      if (!alive.has(pid) && alive.has(p.ppid)) ticks -= p.own + p.reaped;
+    }
+    const u = process.cpuUsage(this.cpu0);
+    const node = (u.user + u.system) / 1000;
+    const children = ticks * TICK_MS;
+    return { node, children, total: node + children };
+  }
 }
 
 /** CPU ms of live descendants by Chromium process type (browser, renderer, gpu-process, utility...). */

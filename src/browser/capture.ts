@@ -37,9 +37,13 @@ const PREPARE = `(async () => {
       if (t && Number.isFinite(t.endTime)) a.finish(); else a.cancel();
     } catch {}
   }
-  const style = document.createElement('style');
-  style.textContent = '*{caret-color:transparent !important}';
-  (document.head ?? document.documentElement)?.append(style);
+  // A caret shows only in a focused editable element; restyling every element costs a full style pass.
+  const focused = document.activeElement;
+  if (focused && (focused.isContentEditable || focused.tagName === 'INPUT' || focused.tagName === 'TEXTAREA')) {
+    const style = document.createElement('style');
+    style.textContent = '*{caret-color:transparent !important}';
+    (document.head ?? document.documentElement)?.append(style);
+  }
   await document.fonts?.ready;
 })()`;
 

@@ -24,7 +24,8 @@ export function storageOrigin(url: string): string | undefined {
 
 /**
  * Wipes the tab; false when it cannot be wiped completely (a document came from an origin no frame shows
- * any more, so that origin's session storage is out of reach) and must be closed instead.
+ * any more, or from a frame this session cannot reach, so that origin's session storage is out of reach)
+ * and must be closed instead.
  */
 export async function resetTab(page: Page, origins: Iterable<string>, viewport: { width: number; height: number }): Promise<boolean> {
   const deadline = Date.now() + RESET_TIMEOUT_MS;
@@ -39,7 +40,12 @@ export async function resetTab(page: Page, origins: Iterable<string>, viewport: 
 
   const cdp = await within(cdpSession(page), left());
   await within(cdp.send('Emulation.setScriptExecutionDisabled', { value: true }), left());
-  await within(Promise.all([...shown].map((securityOrigin) => cdp.send('DOMStorage.clear', { storageId: { securityOrigin, isLocalStorage: false } }))), left());
+  try {
+    await within(Promise.all([...shown].map((securityOrigin) => cdp.send('DOMStorage.clear', { storageId: { securityOrigin, isLocalStorage: false } }))), left());
+  } catch {
+    // A frame this session does not reach (an out-of-process iframe of another site): not reusable.
+    return false;
+  }
   await page.goto('about:blank', { timeout: left() });
   const wipes: Promise<unknown>[] = [
     cdp.send('Emulation.setScriptExecutionDisabled', { value: false }),
