@@ -42,16 +42,36 @@ ${Array.from({ length: 12 }, (_, i) => `<h2>Section ${i + 1}</h2><p>${'Lorem ips
 <pre><code class="language-js">const answer = 42;\nconsole.log(answer);</code></pre>
 </article></main><footer>Footer text</footer></body></html>`;
 
+function articleHandler(req, res) {
+  if (req.url === '/article') {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(ARTICLE);
+  } else {
+    res.writeHead(404).end();
+  }
+}
+
 function startPageServer() {
-  const server = http.createServer((req, res) => {
-    if (req.url === '/article') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end(ARTICLE);
-    } else {
-      res.writeHead(404).end();
-    }
-  });
+  const server = http.createServer(articleHandler);
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+// The same page from other loopback addresses on the same port: each is a site of its own to Chromium,
+// so a task after one for another site cannot keep the renderer process (the worst case for reused tabs).
+const OTHER_SITES = [11, 12, 13, 14, 15, 16, 17].map((n) => `127.0.0.${n}`);
+
+async function startOtherSites(port) {
+  const servers = [];
+  for (const host of OTHER_SITES) {
+    const server = http.createServer(articleHandler);
+    const ok = await new Promise((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, host, () => resolve(true));
+    });
+    if (!ok) break;
+    servers.push(server);
+  }
+  return servers;
 }
 
 /** Keeps `concurrency` calls of `task` in flight until `windowMs` has passed; every started call finishes. */
@@ -168,9 +188,11 @@ export default {
     const dataDir = path.join(tmp, 'data');
     const server = await startPageServer();
     const url = `http://127.0.0.1:${server.address().port}/article`;
+    const otherSites = await startOtherSites(server.address().port);
+    const crossInputs = [url, ...otherSites.map((o) => `http://${o.address().address}:${o.address().port}/article`)].map((u) => screenshotTool.input.parse({ url: u, width: 1280, height: 800 }));
     const executablePath = findChromium(process.env.CHROMIUM_PATH);
     const browserlessChromium = process.env.BROWSERLESS_CHROMIUM ?? '/usr/bin/chromium';
-    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NETWORK_ALLOWLIST: '127.0.0.1/32', BROWSER_CONCURRENCY: String(Math.max(...CONCURRENCY)), SECRET: 'b'.repeat(40) });
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NETWORK_ALLOWLIST: '127.0.0.1/32,127.0.0.8/29,127.0.0.16/30', BROWSER_CONCURRENCY: String(Math.max(...CONCURRENCY)), SECRET: 'b'.repeat(40) });
     const scope = new ServiceScope(config, createLogger('silent'));
     const scopes = [scope];
     let taskNo = 0;
@@ -263,6 +285,11 @@ export default {
           log(`${kind} c=${c}: ${systems.map((s) => `${s} ${fmt(results[kind][s][c].perSecond)}/s ${fmt(results[kind][s][c].cpuMs, 0)} CPU-ms`).join(', ')}`);
         }
       }
+      // The worst case for reused tabs: every task for another site than the one before.
+      let crossNo = 0;
+      const crossC = 2;
+      const cross = crossInputs.length > 1 ? await closedLoop(() => screenshotTool.run(ctx(), crossInputs[crossNo++ % crossInputs.length]), crossC, WINDOW_MS.ours) : undefined;
+      if (cross) log(`screenshot, another site each task, c=${crossC}: ours ${fmt(cross.perSecond)}/s ${fmt(cross.cpuMs, 0)} CPU-ms`);
       const reuse = pool.stats();
 
       await scope.close();
@@ -296,6 +323,7 @@ export default {
       await memScope.close();
 
       await new Promise((r) => server.close(r));
+      for (const o of otherSites) o.close();
       for (let i = 0; i < 50 && descendants().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
       const leftoverProcesses = descendants().length;
       const leftoverProfiles = fs.readdirSync(tmp).filter((f) => f.startsWith('playwright')).length;
@@ -353,6 +381,9 @@ export default {
         `- Best throughput, screenshots: ${bestLine('screenshot')}.`,
         `- Best throughput, Markdown: ${bestLine('markdown')}.`,
         `- Goals: ≥ 3× the naive script, ≥ 2× browserless. Both cores are busy from concurrency 2, so throughput is about 2 cores ÷ CPU per task.`,
+        cross
+          ? `- The table's page is one site, so consecutive tasks in a tab keep its renderer process (the best case for reused tabs). With another site for every task (the same page from ${crossInputs.length} loopback addresses, concurrency ${crossC}), each task needs a new renderer: ours ${fmt(cross.perSecond)}/s at ${fmt(cross.cpuMs, 0)} CPU ms/task, **${fmt(cross.perSecond / results.screenshot.naive[crossC].perSecond)}×** the naive script at the same concurrency${results.screenshot.browserless ? ` and **${fmt(cross.perSecond / results.screenshot.browserless[crossC].perSecond)}×** browserless` : ''}.`
+          : '- (The other-site run was skipped: the loopback addresses were taken.)',
         `- Warm screenshot p50 (concurrency 1): ours ${fmt(p50('ours'), 0)} ms, naive ${fmt(p50('naive'), 0)} ms${results.screenshot.browserless ? `, browserless ${fmt(p50('browserless'), 0)} ms` : ''}: **${fmt(p50('naive') / p50('ours'))}× faster** than naive (goal ≥ 2×).`,
         `- Where ours spends a screenshot's CPU (${PROFILE_TASKS} in a row, ${fmt(profileTotal, 0)} ms): ${Object.entries(profile)
           .sort((a, b) => b[1] - a[1])
@@ -365,6 +396,7 @@ export default {
       await browserless?.stop().catch(() => {});
       for (const s of scopes) await s.close().catch(() => {});
       if (server.listening) server.close();
+      for (const o of otherSites ?? []) if (o.listening) o.close();
       if (savedTmp === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = savedTmp;
       fs.rmSync(tmp, { recursive: true, force: true });
