@@ -45,7 +45,18 @@ const PREPARE = `(async () => {
     (document.head ?? document.documentElement)?.append(style);
   }
   await document.fonts?.ready;
+  return devicePixelRatio;
 })()`;
+
+// Pages of the pool's standard tabs: no device emulation beyond the viewport. A capture through a
+// second DevTools session makes Chromium apply and then clear device metrics of that session, which
+// drops a page's emulated scale factor and mobile viewport (not a plain viewport size), so only these
+// pages take the fast path; any other goes through Playwright, whose session set the emulation.
+const plainPages = new WeakSet<Page>();
+
+export function markPlainPage(page: Page): void {
+  plainPages.add(page);
+}
 
 // Waits for the next frame: Chromium answers "Unable to capture screenshot" when asked before the page
 // has produced one.
@@ -53,13 +64,22 @@ const NEXT_FRAME = 'new Promise((resolve) => requestAnimationFrame(() => resolve
 const CAPTURE_ATTEMPTS = 5;
 
 export async function captureScreenshot(page: Page, opts: CaptureOptions): Promise<Buffer> {
+  if (!plainPages.has(page)) return playwrightCapture(page, opts);
   const deadline = Date.now() + opts.timeoutMs;
   const left = () => deadline - Date.now();
   const cdp = await within(cdpSession(page), left());
-  // Scripts may be switched off for the page; its animations then stay as they are.
-  await within(cdp.send('Runtime.evaluate', { expression: PREPARE, awaitPromise: true }), left()).catch((err: unknown) => {
+  // Scripts may be switched off for the page: its animations then stay as they are, and the scale
+  // factor is read all the same (DevTools may evaluate).
+  let scale = 1;
+  try {
+    const prepared = await within(cdp.send('Runtime.evaluate', { expression: PREPARE, awaitPromise: true, returnByValue: true }), left());
+    const dpr: unknown = prepared.result.value;
+    if (typeof dpr === 'number' && Number.isFinite(dpr) && dpr > 0) scale = dpr;
+  } catch (err) {
     if ((err as Error).name === 'ToolError') throw err;
-  });
+  }
+  // A plain page has a scale factor of 1; should one differ, the image must still be in device pixels.
+  if (scale !== 1) return playwrightCapture(page, { ...opts, timeoutMs: left() });
 
   let clip: (Clip & { scale: number }) | undefined;
   let beyondViewport = false;
@@ -97,4 +117,24 @@ export async function captureScreenshot(page: Page, opts: CaptureOptions): Promi
   } finally {
     if (transparent) await cdp.send('Emulation.setDefaultBackgroundColorOverride', {}).catch(() => undefined);
   }
+}
+
+/** Playwright's capture (device pixels), for pages with device emulation. */
+async function playwrightCapture(page: Page, opts: CaptureOptions): Promise<Buffer> {
+  let clip = opts.clip;
+  if (!clip && opts.fullPage && opts.maxHeight !== undefined) {
+    const height = await page.evaluate(() => Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0));
+    if (height > opts.maxHeight) clip = { x: 0, y: 0, width: page.viewportSize()?.width ?? 1280, height: opts.maxHeight };
+  }
+  return page.screenshot({
+    type: opts.format,
+    ...(opts.format !== 'png' ? { quality: opts.quality ?? 80 } : {}),
+    fullPage: opts.fullPage === true || clip !== undefined,
+    ...(clip ? { clip } : {}),
+    omitBackground: opts.omitBackground ?? false,
+    animations: 'disabled',
+    caret: 'hide',
+    scale: 'device',
+    timeout: Math.max(1, opts.timeoutMs),
+  });
 }

@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import { chromiumArgs } from './launch-args.js';
 import { Slots } from './slots.js';
 import { playwright } from './playwright.js';
+import { markPlainPage } from './capture.js';
 import { resetTab, storageOrigin } from './tab-reset.js';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
@@ -375,6 +376,7 @@ export class BrowserPool {
       const prepared = await this.prepare(gen);
       const tab: Tab = { ...prepared, uses: 0, origins: new Set(), broken: false };
       const { page, context } = prepared;
+      markPlainPage(page);
       page.on('crash', () => (tab.broken = true));
       page.on('close', () => (tab.broken = true));
       page.on('framenavigated', (frame) => {

@@ -16,6 +16,8 @@ import { startFixtureServer, type FixtureServer } from '../support/fixture-serve
 import { chromiumBrowsers, chromiumProcesses } from '../support/processes.js';
 import { makeToolContext } from '../support/tool-context.js';
 import content from '../../tools/browser.content.js';
+import { captureScreenshot } from '../../src/browser/capture.js';
+import { imageSize } from '../../src/browser/image-size.js';
 
 const log = createLogger(process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
 let fixture: FixtureServer;
@@ -164,6 +166,25 @@ describe('BrowserPool', () => {
       refetched: true,
       back: 'about:blank',
     });
+  });
+
+  it('captures device pixels under device emulation, and leaves the emulation in place', async () => {
+    const shot = async (page: Page, fullPage = false) => imageSize(await captureScreenshot(page, { format: 'png', fullPage, maxHeight: 1000, timeoutMs: 20_000 }));
+    const emulated = await rt.pool.withPage(
+      async (page) => {
+        await page.goto(`${fixture.origin}/tall?h=3000`);
+        return { view: await shot(page), full: await shot(page, true), again: await shot(page), dpr: await page.evaluate(() => devicePixelRatio) };
+      },
+      { contextOptions: { deviceScaleFactor: 2, viewport: { width: 300, height: 200 } } },
+    );
+    expect(emulated).toEqual({ view: { width: 600, height: 400 }, full: { width: 600, height: 2000 }, again: { width: 600, height: 400 }, dpr: 2 });
+    // A standard tab (the fast path): CSS pixels, the full height cut at the limit, the viewport kept.
+    const plain = await rt.pool.withPage(async (page) => {
+      await page.setViewportSize({ width: 300, height: 200 });
+      await page.goto(`${fixture.origin}/tall?h=3000`);
+      return { full: await shot(page, true), view: await shot(page) };
+    });
+    expect(plain).toEqual({ full: { width: 300, height: 1000 }, view: { width: 300, height: 200 } });
   });
 
   it('does not reuse a tab whose page crashed', async () => {
