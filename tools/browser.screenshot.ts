@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { captureScreenshot } from '../src/browser/capture.js';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { imageSize } from '../src/browser/image-size.js';
 import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { waitWhileBlank } from '../src/browser/blank-check.js';
 import { selectorProblem, SELECTOR_MAX_LENGTH } from '../src/browser/css-selector.js';
 import { cachedShape, PAGE_OPTIONS_DOC,  pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
-import { documentHeight } from '../src/browser/page-scripts.js';
 import { ToolError } from '../src/errors.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 import { artifactLinkShape } from '../src/artifacts/artifact-link.js';
@@ -88,16 +88,6 @@ export default defineBrowserTool({
   // A screenshot that stayed blank is not reused: the next request tries again.
   cacheable: (out) => !out.blank,
   async render(page, i, { ctx, budget, stage }) {
-    let clip: { x: number; y: number; width: number; height: number } | undefined = i.clip;
-    const common = {
-      type: i.format,
-      ...(i.format === 'png' ? {} : { quality: i.quality ?? 80 }),
-      omitBackground: i.transparent,
-      animations: 'disabled' as const,
-      caret: 'hide' as const,
-      // Device pixels: with a device scale factor above 1 the image is CSS px times that factor.
-      scale: 'device' as const,
-    };
     let image: Buffer;
     let blank = false;
     if (i.selector !== undefined) {
@@ -108,15 +98,27 @@ export default defineBrowserTool({
         if ((err as Error).name !== 'TimeoutError') throw err;
         throw new ToolError(`selector: no visible element matched "${i.selector.slice(0, 200)}".`, 'permanent');
       }
-      image = await element.screenshot({ ...common, timeout: budget.left() });
+      image = await element.screenshot({
+        type: i.format,
+        ...(i.format === 'png' ? {} : { quality: i.quality ?? 80 }),
+        omitBackground: i.transparent,
+        animations: 'disabled',
+        caret: 'hide',
+        // Device pixels: with a device scale factor above 1 the image is CSS px times that factor.
+        scale: 'device',
+        timeout: budget.left(),
+      });
     } else {
-      if (clip === undefined) blank = await waitWhileBlank(page, budget, i.javascript);
-      if (i.full_page) {
-        const height = await page.evaluate(documentHeight);
-        const width = page.viewportSize()?.width ?? i.width;
-        if (height > MAX_CAPTURE_HEIGHT) clip = { x: 0, y: 0, width, height: MAX_CAPTURE_HEIGHT };
-      }
-      image = await page.screenshot({ ...common, fullPage: i.full_page, ...(clip ? { clip } : {}), timeout: budget.left() });
+      if (i.clip === undefined) blank = await waitWhileBlank(page, budget, i.javascript);
+      image = await captureScreenshot(page, {
+        format: i.format,
+        quality: i.quality,
+        fullPage: i.full_page,
+        maxHeight: MAX_CAPTURE_HEIGHT,
+        clip: i.clip,
+        omitBackground: i.transparent,
+        timeoutMs: budget.left(),
+      });
     }
     const { width, height } = imageSize(image);
     stage('storing');

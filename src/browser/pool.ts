@@ -1,12 +1,16 @@
-// One warm Chromium, a fresh context (cookies, storage, cache) for every task, and at most `concurrency`
-// pages rendering at once. Creating a context and its page costs ~200 ms, so a few are prepared ahead
-// and a task only picks one up. The browser is relaunched when it crashes and replaced after
+// One warm Chromium and at most `concurrency` pages rendering at once. A task with the standard settings
+// gets a reused tab: a context and page of their own that earlier tasks used, wiped in between (see
+// ./tab-reset.ts), which saves the context, the page and, for the same site, the renderer process: about
+// 40 % of a screenshot's CPU. A task with settings of its own (user agent, device, headers...) gets a
+// fresh context, closed after it. The browser is relaunched when it crashes and replaced after
 // `recycleAfterPages` tasks (a standby is launched shortly before, so nobody waits for it).
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { Logger } from '../logger.js';
 import { chromiumArgs } from './launch-args.js';
 import { Slots } from './slots.js';
 import { playwright } from './playwright.js';
+import { markPlainPage } from './capture.js';
+import { resetTab, storageOrigin } from './tab-reset.js';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
 
@@ -26,8 +30,10 @@ export interface BrowserPoolOptions {
   executablePath: string;
   /** Pages rendering at once; more tasks wait in a FIFO queue. */
   concurrency: number;
-  /** Contexts+pages kept ready ahead of demand. */
+  /** Tabs kept ready ahead of demand. */
   prepared?: number;
+  /** A reused tab is closed and replaced after this many tasks. */
+  tabUses?: number;
   /** Replace the browser after this many tasks (bounds memory growth). */
   recycleAfterPages?: number;
   /** The guarded proxy every connection goes through (undefined only in tests of the pool itself). */
@@ -43,6 +49,8 @@ export interface PoolStats {
   active: number;
   queued: number;
   prepared: number;
+  /** Tasks that got a tab an earlier task had used (wiped in between). */
+  reused: number;
 }
 
 interface Prepared {
@@ -50,8 +58,26 @@ interface Prepared {
   page: Page;
 }
 
+/** A context and page kept for task after task; `dirty` once a task used it, until it is wiped. */
+interface Tab extends Prepared {
+  uses: number;
+  /** Origins the page's frames committed documents from since the last wipe (their storage is cleared). */
+  origins: Set<string>;
+  /** Crashed, closed, or a popup appeared: closed instead of being wiped and reused. */
+  broken: boolean;
+}
+
+type Lease = Prepared & { gen: Generation; tab: Tab | undefined };
+
 class Generation {
-  readonly spares: Promise<Prepared | null>[] = [];
+  /** Tabs ready for a task. */
+  readonly idle: Tab[] = [];
+  /** Tasks waiting for a tab being wiped (every tab is in use and no more may be made). */
+  readonly tabWaiters: ((tab: Tab | null) => void)[] = [];
+  /** Tabs in any state (ready, in use, being wiped, being made). */
+  tabs = 0;
+  /** Tabs being made. */
+  making = 0;
   served = 0;
   active = 0;
   retiring = false;
@@ -78,6 +104,8 @@ export class BrowserClosedError extends Error {
 export class BrowserPool {
   private readonly slots: Slots;
   private readonly preparedTarget: number;
+  private readonly tabCap: number;
+  private readonly tabUses: number;
   private readonly recycleAfter: number;
   private readonly generations = new Set<Generation>();
   private readonly contextsClosing = new Set<Promise<void>>();
@@ -87,11 +115,15 @@ export class BrowserPool {
   private launchError: unknown;
   private launches = 0;
   private served = 0;
+  private reused = 0;
   private closed = false;
 
   constructor(private readonly opts: BrowserPoolOptions) {
     this.slots = new Slots(opts.concurrency);
     this.preparedTarget = Math.max(1, Math.min(opts.prepared ?? 2, opts.concurrency));
+    // Every slot busy and a ready tab besides: the next task never waits for a wipe.
+    this.tabCap = opts.concurrency + this.preparedTarget;
+    this.tabUses = Math.max(1, opts.tabUses ?? 100);
     this.recycleAfter = Math.max(10, opts.recycleAfterPages ?? 200);
   }
 
@@ -106,19 +138,23 @@ export class BrowserPool {
       served: this.served,
       active: this.slots.active,
       queued: this.slots.queued,
-      prepared: this.current?.spares.length ?? 0,
+      prepared: this.current?.idle.length ?? 0,
+      reused: this.reused,
     };
   }
 
   /**
-   * Runs `fn` with a fresh page in a fresh context, waiting for a free slot first. Aborting `signal`
-   * closes the context, so whatever `fn` awaits on the page fails at once. The context is discarded after.
+   * Runs `fn` with a page nothing from another task can be seen in, waiting for a free slot first: a
+   * wiped reused tab, or with `contextOptions` a fresh context made with them (closed afterwards).
+   * `fn` may navigate, evaluate, capture and resize the viewport; anything else that changes the page or
+   * its context (headers, routes, cookies, emulation) needs `contextOptions`, so that it goes away with
+   * the context. Aborting `signal` closes the context, so whatever `fn` awaits on the page fails at once.
    */
   async withPage<T>(fn: (page: Page) => Promise<T>, opts: { signal?: AbortSignal | undefined; contextOptions?: BrowserContextOptions | undefined } = {}): Promise<T> {
     if (this.closed) throw new BrowserClosedError();
     const { signal } = opts;
     await this.slots.acquire(signal);
-    let lease: Prepared & { gen: Generation };
+    let lease: Lease;
     try {
       signal?.throwIfAborted();
       lease = await this.lease(opts.contextOptions);
@@ -148,21 +184,18 @@ export class BrowserPool {
     await Promise.allSettled([...this.generations].map((g) => this.closeGeneration(g)));
   }
 
-  /** `contextOptions` (a task's own user agent, device, headers…) gets a context made for it, not a spare. */
-  private async lease(contextOptions?: BrowserContextOptions): Promise<Prepared & { gen: Generation }> {
-    // A browser can die between handing out a spare and using it; one retry on a fresh one is enough.
+  private async lease(contextOptions: BrowserContextOptions | undefined): Promise<Lease> {
+    // A browser can die between handing out a tab and using it; one retry on a fresh one is enough.
     for (let attempt = 1; ; attempt++) {
       const gen = await this.generation();
       gen.served++;
       gen.active++;
       this.served++;
       try {
-        if (contextOptions) return { ...(await this.prepare(gen, contextOptions)), gen };
-        const spare = gen.spares.shift();
-        this.refill(gen);
-        let prepared = spare ? await spare : null;
-        if (!prepared || prepared.page.isClosed()) prepared = await this.prepare(gen);
-        return { ...prepared, gen };
+        if (contextOptions) return { ...(await this.prepare(gen, contextOptions)), gen, tab: undefined };
+        const tab = await this.takeTab(gen);
+        if (tab.uses++ > 0) this.reused++;
+        return { context: tab.context, page: tab.page, gen, tab };
       } catch (err) {
         gen.active--;
         this.maybeFinishRetiring(gen);
@@ -171,12 +204,76 @@ export class BrowserPool {
     }
   }
 
-  private release(lease: Prepared & { gen: Generation }): void {
-    const closing = lease.context.close().catch(() => undefined);
+  /** A ready tab, a new one while there may be more, or the next one a wipe gives back. */
+  private async takeTab(gen: Generation): Promise<Tab> {
+    for (;;) {
+      const ready = gen.idle.shift();
+      if (ready && !ready.broken && !ready.page.isClosed()) {
+        this.refill(gen);
+        return ready;
+      }
+      if (ready) {
+        this.discardTab(gen, ready);
+        continue;
+      }
+      if (gen.tabs < this.tabCap) return this.makeTab(gen);
+      const handed = await new Promise<Tab | null>((resolve) => gen.tabWaiters.push(resolve));
+      if (handed) return handed;
+      if (!gen.usable) throw new BrowserClosedError('The browser closed while waiting for a page.');
+    }
+  }
+
+  private release(lease: Lease): void {
+    lease.gen.active--;
+    if (lease.tab) void this.returnTab(lease.gen, lease.tab);
+    else this.closeContext(lease.context);
+    this.maybeFinishRetiring(lease.gen);
+  }
+
+  /** Wipes a used tab and hands it to a waiting task or back to the ready list; closes it when it cannot be reused. */
+  private async returnTab(gen: Generation, tab: Tab): Promise<void> {
+    let reusable = gen.usable && !tab.broken && tab.uses < this.tabUses && !tab.page.isClosed();
+    if (reusable) {
+      try {
+        reusable = await resetTab(tab.page, tab.origins, DEFAULT_VIEWPORT);
+        tab.origins.clear();
+      } catch (err) {
+        if (gen.usable && !tab.page.isClosed()) this.opts.log.warn('could not wipe a browser tab; closing it', { err });
+        reusable = false;
+      }
+      // A crash or popup while wiping counts too.
+      if (tab.broken || !gen.usable) reusable = false;
+    }
+    if (!reusable) {
+      this.discardTab(gen, tab);
+      return;
+    }
+    const waiter = gen.tabWaiters.shift();
+    if (waiter) waiter(tab);
+    else gen.idle.push(tab);
+  }
+
+  private discardTab(gen: Generation, tab: Tab): void {
+    gen.tabs--;
+    this.closeContext(tab.context);
+    // A task waiting for a tab now may have a new one made.
+    const waiter = gen.tabWaiters.shift();
+    if (waiter) {
+      if (!gen.usable) waiter(null);
+      else
+        void this.makeTab(gen).then(waiter, (err: unknown) => {
+          this.opts.log.warn('could not prepare a browser page', { err });
+          waiter(null);
+        });
+    } else {
+      this.refill(gen);
+    }
+  }
+
+  private closeContext(context: BrowserContext): void {
+    const closing = context.close().catch(() => undefined);
     this.contextsClosing.add(closing);
     void closing.finally(() => this.contextsClosing.delete(closing));
-    lease.gen.active--;
-    this.maybeFinishRetiring(lease.gen);
   }
 
   /** The generation to serve from: the current one, its standby once it is due, or a new launch. */
@@ -250,19 +347,54 @@ export class BrowserPool {
   private onDisconnected(gen: Generation): void {
     if (!gen.closed && !this.closed) this.opts.log.warn('browser disconnected; the next task relaunches it', { generation: gen.id });
     gen.closed = true;
+    for (const waiter of gen.tabWaiters.splice(0)) waiter(null);
     this.generations.delete(gen);
     if (this.current === gen) this.current = undefined;
     if (this.standby === gen) this.standby = undefined;
   }
 
+  /** Keeps `prepared` tabs ready (made in the background), within the cap. */
   private refill(gen: Generation): void {
-    while (gen.usable && gen.spares.length < this.preparedTarget) {
-      gen.spares.push(
-        this.prepare(gen).catch((err: unknown) => {
+    while (gen.usable && gen.idle.length + gen.making < this.preparedTarget && gen.tabs < this.tabCap) {
+      void this.makeTab(gen).then(
+        (tab) => {
+          const waiter = gen.tabWaiters.shift();
+          if (waiter) waiter(tab);
+          else gen.idle.push(tab);
+        },
+        (err: unknown) => {
           if (gen.usable) this.opts.log.warn('could not prepare a browser page', { err });
-          return null;
-        }),
+        },
       );
+    }
+  }
+
+  private async makeTab(gen: Generation): Promise<Tab> {
+    gen.tabs++;
+    gen.making++;
+    try {
+      const prepared = await this.prepare(gen);
+      const tab: Tab = { ...prepared, uses: 0, origins: new Set(), broken: false };
+      const { page, context } = prepared;
+      markPlainPage(page);
+      page.on('crash', () => (tab.broken = true));
+      page.on('close', () => (tab.broken = true));
+      page.on('framenavigated', (frame) => {
+        const origin = storageOrigin(frame.url());
+        if (origin) tab.origins.add(origin);
+      });
+      // A popup is closed at once (see prepare), but it may have stored something first under an origin
+      // nobody tracked: the tab is not reused.
+      context.on('page', (other) => {
+        if (other !== page) tab.broken = true;
+      });
+      if (!gen.usable) throw new BrowserClosedError('The browser closed while preparing a page.');
+      return tab;
+    } catch (err) {
+      gen.tabs--;
+      throw err;
+    } finally {
+      gen.making--;
     }
   }
 
@@ -295,11 +427,13 @@ export class BrowserPool {
   private closeGeneration(gen: Generation): Promise<void> {
     gen.closing ??= (async () => {
       gen.closed = true;
-      const spares = await Promise.all(gen.spares.splice(0));
-      await Promise.allSettled(spares.map((s) => s?.context.close()));
+      for (const waiter of gen.tabWaiters.splice(0)) waiter(null);
+      const idle = gen.idle.splice(0);
+      await Promise.allSettled(idle.map((t) => t.context.close()));
       await gen.browser.close().catch(() => undefined);
       this.generations.delete(gen);
     })();
     return gen.closing;
   }
 }
+

@@ -1,4 +1,5 @@
-// The pool on its own: bounded concurrency with a FIFO queue, a fresh context per task, relaunch after the
+// The pool on its own: bounded concurrency with a FIFO queue, reused tabs wiped between tasks (nothing
+// leaks from one task to the next), a fresh context for tasks with their own options, relaunch after the
 // browser dies, recycling after N pages, cancellation while queued, and a close() that leaves no
 // Chromium process and no temporary profile behind.
 import dgram from 'node:dgram';
@@ -15,6 +16,8 @@ import { startFixtureServer, type FixtureServer } from '../support/fixture-serve
 import { chromiumBrowsers, chromiumProcesses } from '../support/processes.js';
 import { makeToolContext } from '../support/tool-context.js';
 import content from '../../tools/browser.content.js';
+import { captureScreenshot } from '../../src/browser/capture.js';
+import { imageSize } from '../../src/browser/image-size.js';
 
 const log = createLogger(process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
 let fixture: FixtureServer;
@@ -95,14 +98,112 @@ describe('BrowserPool', () => {
     expect(rt.pool.stats()).toMatchObject({ active: 0, queued: 0 });
   });
 
-  it('gives every task a context of its own, closed afterwards', async () => {
+  it('gives a task with context options a context of its own, closed afterwards', async () => {
     const contexts: BrowserContext[] = [];
-    for (let i = 0; i < 3; i++) await rt.pool.withPage(async (page) => void contexts.push(page.context()));
+    for (let i = 0; i < 3; i++) await rt.pool.withPage(async (page) => void contexts.push(page.context()), { contextOptions: { userAgent: `agent ${i}` } });
     expect(new Set(contexts).size).toBe(3);
     // A closed context has no pages left. Closing finishes after withPage returns, so wait for it (bounded)
     // rather than for a fixed time.
     for (let i = 0; i < 200 && contexts.some((c) => c.pages().length > 0); i++) await new Promise((r) => setTimeout(r, 50));
     for (const c of contexts) expect(c.pages()).toEqual([]);
+  });
+
+  it('reuses a tab but shows the next task nothing of the last one', async () => {
+    const origin = fixture.origin;
+    let first: Page | undefined;
+    await rt.pool.withPage(async (page) => {
+      first = page;
+      // Cookies (from the server and from script), local and session storage come from /set-state.
+      await page.goto(`${origin}/set-state`);
+      await page.evaluate(async () => {
+        window.name = 'secret-name';
+        await caches.open('secret-cache');
+        await new Promise<void>((resolve, reject) => {
+          const req = indexedDB.open('secret-db');
+          req.onupgradeneeded = () => req.result.createObjectStore('s');
+          req.onsuccess = () => {
+            req.result.close();
+            resolve();
+          };
+          req.onerror = () => reject(req.error);
+        });
+      });
+      await page.goto(`${origin}/article?secret-history=1`);
+      await page.addScriptTag({ url: `${origin}/cacheable.js` });
+      await page.setViewportSize({ width: 500, height: 300 });
+    });
+    // The next tasks take the pool's ready tabs in turn; go on until one gets the first task's tab again
+    // (once its wipe has finished).
+    let seen: Record<string, unknown> | undefined;
+    for (let i = 0; i < 200 && !seen; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 25));
+      seen = await rt.pool.withPage(async (page) => {
+        if (page !== first) return undefined;
+        const before = fixture.paths.length;
+        await page.goto(`${origin}/show-state`);
+        await page.addScriptTag({ url: `${origin}/cacheable.js` });
+        const state = await page.evaluate(async () => ({
+          text: `${document.getElementById('server')?.textContent} ${document.getElementById('out')?.textContent}`,
+          name: window.name,
+          databases: (await indexedDB.databases()).map((d) => d.name),
+          caches: await caches.keys(),
+          history: history.length,
+          viewport: `${innerWidth}x${innerHeight}`,
+        }));
+        const refetched = fixture.paths.slice(before).includes('/cacheable.js');
+        await page.goBack();
+        return { ...state, refetched, back: page.url() };
+      });
+    }
+    expect(seen).toEqual({
+      text: 'server-saw=[] cookies=[] ls=[null] ss=[null]',
+      name: '',
+      databases: [],
+      caches: [],
+      // about:blank, where the wipe left the tab, and this page.
+      history: 2,
+      viewport: '1280x800',
+      refetched: true,
+      back: 'about:blank',
+    });
+  });
+
+  it('captures device pixels under device emulation, and leaves the emulation in place', async () => {
+    const shot = async (page: Page, fullPage = false) => imageSize(await captureScreenshot(page, { format: 'png', fullPage, maxHeight: 1000, timeoutMs: 20_000 }));
+    const emulated = await rt.pool.withPage(
+      async (page) => {
+        await page.goto(`${fixture.origin}/tall?h=3000`);
+        return { view: await shot(page), full: await shot(page, true), again: await shot(page), dpr: await page.evaluate(() => devicePixelRatio) };
+      },
+      { contextOptions: { deviceScaleFactor: 2, viewport: { width: 300, height: 200 } } },
+    );
+    expect(emulated).toEqual({ view: { width: 600, height: 400 }, full: { width: 600, height: 2000 }, again: { width: 600, height: 400 }, dpr: 2 });
+    // A standard tab (the fast path): CSS pixels, the full height cut at the limit, the viewport kept.
+    const plain = await rt.pool.withPage(async (page) => {
+      await page.setViewportSize({ width: 300, height: 200 });
+      await page.goto(`${fixture.origin}/tall?h=3000`);
+      return { full: await shot(page, true), view: await shot(page) };
+    });
+    expect(plain).toEqual({ full: { width: 300, height: 1000 }, view: { width: 300, height: 200 } });
+  });
+
+  it('does not reuse a tab whose page crashed', async () => {
+    let crashed: Page | undefined;
+    await expect(
+      rt.pool.withPage((page) => {
+        crashed = page;
+        return page.goto('chrome://crash');
+      }),
+    ).rejects.toThrow();
+    const pages: Page[] = [];
+    for (let i = 0; i < 4; i++) {
+      await rt.pool.withPage(async (page) => {
+        pages.push(page);
+        await page.goto(`${fixture.origin}/plain`);
+      });
+    }
+    expect(crashed).toBeDefined();
+    expect(pages).not.toContain(crashed);
   });
 
   it('lets a task waiting for a slot be cancelled', async () => {

@@ -299,6 +299,11 @@ export async function startFixtureServer(): Promise<FixtureServer> {
         ),
       );
     }
+    if (p === '/cacheable.js') {
+      // An HTTP cache may keep this for an hour: a second request shows the cache was emptied.
+      res.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'public, max-age=3600' });
+      return res.end('window.cacheableLoaded = true;');
+    }
     if (p === '/sw.js') {
       res.writeHead(200, { 'Content-Type': 'text/javascript' });
       return res.end("self.addEventListener('fetch', () => {});");
