@@ -19,6 +19,7 @@ import { artifactStoreService } from '../artifacts/service.js';
 import { keyCaller, localCaller, type Caller } from '../web/caller.js';
 import { InFlightCalls } from './in-flight.js';
 import { createModernHttpHandler, isModernRequest, serveModern, toWebRequest } from './modern-http.js';
+import { assertInputDepth, MAX_INPUT_DEPTH } from '../engine/input-depth.js';
 import { buildMcpServer } from './server.js';
 import { resolveToolNames } from '../registry/tool-names.js';
 import { allowedHostnames, isAllowedHost, isAllowedOrigin, isLoopback } from './http-guards.js';
@@ -73,10 +74,14 @@ export function createMcpRouter(rt: Runtime): Router {
     // Each tools/call of a batch counts, so batching cannot multiply the key's rate.
     const calls = toolCalls(req.body);
     if (caller.chargeKeyId && calls > 0) applyRateLimit(keyLimiter, `key:${caller.chargeKeyId}`, res, calls);
-    const webRequest = toWebRequest(req, res);
-    if (await isModernRequest(webRequest, req.body, config.http.bodyLimitBytes)) {
-      await serveModern(modern, webRequest, req.body, caller, res);
-      return;
+    // A body nested too deep for any tool input stays on the 2025 path, which answers it as invalid input;
+    // the 2026 leg would re-serialise and schema-check it recursively first.
+    if (!nestsTooDeep(req.body)) {
+      const webRequest = toWebRequest(req, res);
+      if (await isModernRequest(webRequest, req.body, config.http.bodyLimitBytes)) {
+        await serveModern(modern, webRequest, req.body, caller, res);
+        return;
+      }
     }
     const server = buildMcpServer({ engine: rt.engine, registry, config, log, caller, artifacts, cancelOnAbort: false, inFlight });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !mayTakeLong(req.body) });
@@ -147,4 +152,14 @@ function rpcError(message: string, code = TRANSPORT_ERROR, app?: AppError): Reco
     id: null,
     error: { code, message, ...(app ? { data: { code: app.code, status: app.status } } : {}) },
   };
+}
+
+/** Deeper than a tool input may be, plus the JSON-RPC envelope (message, params, arguments). */
+function nestsTooDeep(body: unknown): boolean {
+  try {
+    assertInputDepth(body, MAX_INPUT_DEPTH + 4);
+    return false;
+  } catch {
+    return true;
+  }
 }

@@ -52,7 +52,11 @@ export function buildModernMcpServer(baseLog: Logger, deps: () => ModernServerDe
   let prepared: Promise<Prepared> | undefined;
   const ready = () =>
     (prepared ??= Promise.resolve(deps()).then((d): Prepared => {
-      const { tools, index } = definitionsFor(d.registry);
+      const defs = definitionsFor(d.registry);
+      // This era has no tasks API to offer (it moved to an extension the SDK serves no side of): the
+      // definitions drop `execution.taskSupport`, and every call answers with its result.
+      const tools = defs.tools.map(({ execution: _execution, ...tool }) => tool);
+      const index = defs.index;
       const log = d.log.child({ component: 'mcp', era: '2026-07-28', caller: callerKey(d.caller) });
       const callDeps: CallDeps = {
         engine: d.engine,

@@ -132,7 +132,7 @@ beforeAll(async () => {
   // The proof runs the BUILT command: make sure dist/ is current (npm test has done this already).
   spawnSync(process.execPath, [path.join(ROOT, 'scripts/setup.mjs'), '--quiet', '--no-browser'], { cwd: ROOT, stdio: 'ignore' });
   for (const [built, source] of [
-    [CLI, 'src/store/postgres-store.ts'],
+    [CLI, 'src/db/tasks/postgres-store.ts'],
     [SIDE_EFFECT_WORKER, 'test/support/side-effect-worker.ts'],
   ] as const) {
     if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < fs.statSync(path.join(ROOT, source)).mtimeMs) {

@@ -23,7 +23,7 @@ export interface EraClient {
   kind: ClientKind;
   /** The protocol revision the connection ended up on. */
   protocolVersion(): string | undefined;
-  listTools(): Promise<{ name: string; inputSchema: unknown; outputSchema?: unknown }[]>;
+  listTools(): Promise<{ name: string; inputSchema: unknown; outputSchema?: unknown; execution?: { taskSupport?: string } }[]>;
   callTool(name: string, args: Record<string, unknown>, opts?: { onprogress?: (p: { progress: number; total?: number; message?: string }) => void; signal?: AbortSignal; logLevel?: string }): Promise<CallToolResult>;
   complete(prompt: string, argument: string, value: string): Promise<string[]>;
   listPrompts(): Promise<string[]>;

@@ -73,10 +73,12 @@ export function everyToolScenario(target: () => EraClient, calls: Record<string,
 }
 
 export function eraScenarios(target: () => EraClient, profile: EraProfile): void {
-  it('negotiates its era', () => {
+  it('negotiates its era, and offers the tasks API only where the era has one', async () => {
     const client = target();
     if (client.kind === 'v1') expect(client.protocolVersion()).toBeUndefined();
     else expect(client.protocolVersion()).toBe('2026-07-28');
+    const support = new Set((await client.listTools()).map((t) => t.execution?.taskSupport));
+    expect([...support]).toEqual([client.kind === 'v1' ? 'optional' : undefined]);
   });
 
   it('answers bad input as a tool error naming the field, an unknown tool as a JSON-RPC error', async () => {
