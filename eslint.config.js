@@ -16,10 +16,7 @@ const NO_TRANSPORT = new Set(['auth', 'registry', 'db', 'store', 'engine', 'dns'
 
 function layerRule(self, allowed) {
   const noTransport = NO_TRANSPORT.has(self);
-  return [
-    'error',
-    { paths: noTransport ? TRANSPORTS : [], patterns: [...forbiddenPatterns(self, allowed), ...(noTransport ? [PROTOCOL_SDKS] : [])] },
-  ];
+  return ['error', { paths: noTransport ? TRANSPORTS : [], patterns: [...forbiddenPatterns(self, allowed), ...(noTransport ? [PROTOCOL_SDKS] : [])] }];
 }
 
 export default tseslint.config(

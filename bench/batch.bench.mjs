@@ -37,7 +37,7 @@ function addresses() {
   return Array.from({ length: ITEMS }, (_, n) => {
     const d = n % DOMAINS;
     const round = Math.floor(n / DOMAINS);
-    return `${round % 2 === 0 ? USERS[(round / 2) % USERS.length | 0] : `nobody${n}`}@${domainName(d)}`;
+    return `${round % 2 === 0 ? USERS[((round / 2) % USERS.length) | 0] : `nobody${n}`}@${domainName(d)}`;
   });
 }
 
@@ -57,7 +57,11 @@ async function withService(env, fn) {
   const port = await freePort();
   const key = cli(['keys', 'create', '--credits', '1000'], { DATA_DIR: dataDir });
   const url = `http://127.0.0.1:${port}`;
-  const svc = await startService(['serve'], { DATA_DIR: dataDir, PORT: String(port), LEADS_PORT: '0', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', LOG_LEVEL: 'error', ...env }, `${url}/healthz`);
+  const svc = await startService(
+    ['serve'],
+    { DATA_DIR: dataDir, PORT: String(port), LEADS_PORT: '0', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', LOG_LEVEL: 'error', ...env },
+    `${url}/healthz`,
+  );
   try {
     return await fn({ url, key, pid: svc.child.pid });
   } finally {
@@ -70,7 +74,13 @@ async function runBatch(svc, tool, inputs, statusOf) {
   const auth = { authorization: `Bearer ${svc.key}` };
   const samples = [];
   const started = performance.now();
-  const created = await json(await fetch(`${svc.url}/v1/tools/${tool}/batches`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ inputs }) }));
+  const created = await json(
+    await fetch(`${svc.url}/v1/tools/${tool}/batches`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ inputs }),
+    }),
+  );
   const poll = { authorization: `Bearer ${created.poll_token}` };
   samples.push(rssMiB(svc.pid));
   for (;;) {
@@ -117,7 +127,9 @@ const dnsStatus = (r) => (r.status === 'complete' ? (r.result.exists ? 'exists' 
 
 function outcomeTable(a, b) {
   const keys = [...new Set([...Object.keys(a.outcomes), ...Object.keys(b.outcomes)])].sort();
-  return ['| outcome | single tasks | one batch |', '|---|---:|---:|', ...keys.map((k) => `| ${k} | ${a.outcomes[k] ?? 0} | ${b.outcomes[k] ?? 0} |`)].join('\n');
+  return ['| outcome | single tasks | one batch |', '|---|---:|---:|', ...keys.map((k) => `| ${k} | ${a.outcomes[k] ?? 0} | ${b.outcomes[k] ?? 0} |`)].join(
+    '\n',
+  );
 }
 
 const same = (a, b) => JSON.stringify(Object.entries(a.outcomes).sort()) === JSON.stringify(Object.entries(b.outcomes).sort());
@@ -157,7 +169,10 @@ export default {
       emailBatch.sessions = peers.connections() - c0;
 
       // Names a list would hold: every domain's hosts, one after another; a tenth do not exist.
-      const names = Array.from({ length: ITEMS }, (_, n) => ({ domain: `${n % 10 === 9 ? 'gone' : `h${n % 5}`}.d${String(Math.floor(n / 5) % DOMAINS).padStart(2, '0')}.batch.test`, record_type: 'A' }));
+      const names = Array.from({ length: ITEMS }, (_, n) => ({
+        domain: `${n % 10 === 9 ? 'gone' : `h${n % 5}`}.d${String(Math.floor(n / 5) % DOMAINS).padStart(2, '0')}.batch.test`,
+        record_type: 'A',
+      }));
       const dnsSingles = await withService(env, (svc) => runSingles(svc, 'dns.lookup', names, dnsStatus));
       const dnsBatch = await withService(env, (svc) => runBatch(svc, 'dns.lookup', names, dnsStatus));
 

@@ -101,7 +101,15 @@ async function closedLoop(task, concurrency, windowMs) {
   const cpu = meter.stop();
   const sorted = latencies.sort((a, b) => a - b);
   const n = Math.max(1, sorted.length);
-  return { count: sorted.length, errors, perSecond: (sorted.length / (last - started)) * 1000, p50: percentile(sorted, 50), cpuMs: cpu.total / n, nodeCpuMs: cpu.node / n, childCpuMs: cpu.children / n };
+  return {
+    count: sorted.length,
+    errors,
+    perSecond: (sorted.length / (last - started)) * 1000,
+    p50: percentile(sorted, 50),
+    cpuMs: cpu.total / n,
+    nodeCpuMs: cpu.node / n,
+    childCpuMs: cpu.children / n,
+  };
 }
 
 // ---- memory (Linux /proc) ----
@@ -152,7 +160,9 @@ function svgChart(series, title) {
     parts.push(`<polyline points="${pts}" fill="none" stroke="${s.color}" stroke-width="2.5"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
     for (const p of s.points) parts.push(`<circle cx="${x(CONCURRENCY.indexOf(p.x)).toFixed(1)}" cy="${y(p.y).toFixed(1)}" r="3.5" fill="${s.color}"/>`);
     const ly = m.top + 10 + k * 22;
-    parts.push(`<line x1="${W - m.right + 16}" x2="${W - m.right + 44}" y1="${ly}" y2="${ly}" stroke="${s.color}" stroke-width="2.5"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    parts.push(
+      `<line x1="${W - m.right + 16}" x2="${W - m.right + 44}" y1="${ly}" y2="${ly}" stroke="${s.color}" stroke-width="2.5"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`,
+    );
     parts.push(`<text x="${W - m.right + 50}" y="${ly + 4}" fill="#222">${esc(s.name)}</text>`);
   });
   parts.push('</svg>');
@@ -189,16 +199,33 @@ export default {
     const server = await startPageServer();
     const url = `http://127.0.0.1:${server.address().port}/article`;
     const otherSites = await startOtherSites(server.address().port);
-    const crossInputs = [url, ...otherSites.map((o) => `http://${o.address().address}:${o.address().port}/article`)].map((u) => screenshotTool.input.parse({ url: u, width: 1280, height: 800 }));
+    const crossInputs = [url, ...otherSites.map((o) => `http://${o.address().address}:${o.address().port}/article`)].map((u) =>
+      screenshotTool.input.parse({ url: u, width: 1280, height: 800 }),
+    );
     const executablePath = findChromium(process.env.CHROMIUM_PATH);
     const browserlessChromium = process.env.BROWSERLESS_CHROMIUM ?? '/usr/bin/chromium';
-    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NETWORK_ALLOWLIST: '127.0.0.1/32,127.0.0.8/29,127.0.0.16/30', BROWSER_CONCURRENCY: String(Math.max(...CONCURRENCY)), SECRET: 'b'.repeat(40) });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      NETWORK_ALLOWLIST: '127.0.0.1/32,127.0.0.8/29,127.0.0.16/30',
+      BROWSER_CONCURRENCY: String(Math.max(...CONCURRENCY)),
+      SECRET: 'b'.repeat(40),
+    });
     const scope = new ServiceScope(config, createLogger('silent'));
     const scopes = [scope];
     let taskNo = 0;
     const ctx = () => {
       const id = `task_bench${++taskNo}`;
-      return { taskId: id, idempotencyKey: id, attempt: 1, signal: new AbortController().signal, config, log: createLogger('silent'), use: (d) => scope.use(d), progress: () => {} };
+      return {
+        taskId: id,
+        idempotencyKey: id,
+        attempt: 1,
+        signal: new AbortController().signal,
+        config,
+        log: createLogger('silent'),
+        use: (d) => scope.use(d),
+        progress: () => {},
+      };
     };
     const shotInput = screenshotTool.input.parse({ url, width: 1280, height: 800 });
     const mdInput = markdownTool.input.parse({ url });
@@ -237,7 +264,11 @@ export default {
     try {
       browserless = await startBrowserless({ chromium: browserlessChromium, log });
       const post = async (route, body) => {
-        const r = await fetch(`${browserless.url}/chromium/${route}?token=${browserless.token}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        const r = await fetch(`${browserless.url}/chromium/${route}?token=${browserless.token}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         if (!r.ok) throw new Error(`browserless ${route}: HTTP ${r.status} ${(await r.text()).slice(0, 200)}`);
         return r;
       };
@@ -288,7 +319,10 @@ export default {
       // The worst case for reused tabs: every task for another site than the one before.
       let crossNo = 0;
       const crossC = 2;
-      const cross = crossInputs.length > 1 ? await closedLoop(() => screenshotTool.run(ctx(), crossInputs[crossNo++ % crossInputs.length]), crossC, WINDOW_MS.ours) : undefined;
+      const cross =
+        crossInputs.length > 1
+          ? await closedLoop(() => screenshotTool.run(ctx(), crossInputs[crossNo++ % crossInputs.length]), crossC, WINDOW_MS.ours)
+          : undefined;
       if (cross) log(`screenshot, another site each task, c=${crossC}: ours ${fmt(cross.perSecond)}/s ${fmt(cross.cpuMs, 0)} CPU-ms`);
       const reuse = pool.stats();
 
@@ -334,12 +368,23 @@ export default {
         const c = CONCURRENCY.reduce((a, b) => (results[kind][who][b].perSecond > results[kind][who][a].perSecond ? b : a));
         return results[kind][who][c].cpuMs;
       };
-      const header = ['task', 'concurrency', ...systems.flatMap((s) => [`${s} /s`, `${s} CPU ms/task`, `${s} p50 ms`]), 'ours ÷ naive', ...(systems.includes('browserless') ? ['ours ÷ browserless'] : [])];
+      const header = [
+        'task',
+        'concurrency',
+        ...systems.flatMap((s) => [`${s} /s`, `${s} CPU ms/task`, `${s} p50 ms`]),
+        'ours ÷ naive',
+        ...(systems.includes('browserless') ? ['ours ÷ browserless'] : []),
+      ];
       const rows = [`| ${header.join(' | ')} |`, `|${header.map((h, i) => (i < 2 ? '---' : '---:')).join('|')}|`];
       for (const kind of KINDS) {
         for (const c of CONCURRENCY) {
           const r = results[kind];
-          const cells = [kind, c, ...systems.flatMap((s) => [fmt(r[s][c].perSecond), fmt(r[s][c].cpuMs, 0), fmt(r[s][c].p50, 0)]), `${fmt(r.ours[c].perSecond / r.naive[c].perSecond)}×`];
+          const cells = [
+            kind,
+            c,
+            ...systems.flatMap((s) => [fmt(r[s][c].perSecond), fmt(r[s][c].cpuMs, 0), fmt(r[s][c].p50, 0)]),
+            `${fmt(r.ours[c].perSecond / r.naive[c].perSecond)}×`,
+          ];
           if (r.browserless) cells.push(`${fmt(r.ours[c].perSecond / r.browserless[c].perSecond)}×`);
           const errors = systems.map((s) => r[s][c].errors);
           rows.push(`| ${cells.join(' | ')} |${errors.some((e) => e > 0) ? ` errors ${systems.map((s, i) => `${s} ${errors[i]}`).join(', ')}` : ''}`);
@@ -350,14 +395,22 @@ export default {
       const memGrowth = (afterAll / after100 - 1) * 100;
 
       const series = systems.flatMap((s) =>
-        KINDS.map((kind, k) => ({ name: `${s}: ${kind}`, color: COLORS[s][k], dashed: s !== 'ours', points: CONCURRENCY.map((c) => ({ x: c, y: results[kind][s][c].perSecond })) })),
+        KINDS.map((kind, k) => ({
+          name: `${s}: ${kind}`,
+          color: COLORS[s][k],
+          dashed: s !== 'ours',
+          points: CONCURRENCY.map((c) => ({ x: c, y: results[kind][s][c].perSecond })),
+        })),
       );
       fs.writeFileSync(path.join(here, 'browser-throughput.svg'), svgChart(series, 'Browser tasks per second against concurrency (higher is better)'));
 
       const scaled = finished < MEMORY_TASKS;
       const profileTotal = Object.values(profile).reduce((a, b) => a + b, 0);
       const bestLine = (kind) => {
-        const parts = [`ours ${fmt(best(kind, 'ours'))}/s (${fmt(cpuAtBest(kind, 'ours'), 0)} CPU ms/task)`, `naive ${fmt(best(kind, 'naive'))}/s (${fmt(cpuAtBest(kind, 'naive'), 0)})`];
+        const parts = [
+          `ours ${fmt(best(kind, 'ours'))}/s (${fmt(cpuAtBest(kind, 'ours'), 0)} CPU ms/task)`,
+          `naive ${fmt(best(kind, 'naive'))}/s (${fmt(cpuAtBest(kind, 'naive'), 0)})`,
+        ];
         if (results[kind].browserless) parts.push(`browserless ${fmt(best(kind, 'browserless'))}/s (${fmt(cpuAtBest(kind, 'browserless'), 0)})`);
         const vs = [`**${fmt(ratio(kind, 'naive'))}×** the naive script`];
         if (results[kind].browserless) vs.push(`**${fmt(ratio(kind, 'browserless'))}×** browserless`);

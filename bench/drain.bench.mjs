@@ -100,7 +100,13 @@ async function drain(admin, { workers, spawnWorker, remaining, firstStart }) {
     await cpu.sample(children.map((c) => c.pid));
     const wal = await walBytes(admin, lsn);
     const first = await firstStart();
-    return { ms, rate: TASKS / (ms / 1000), cpuMsPerTask: (cpu.total() * 1000) / TASKS, walPerTask: wal / TASKS, firstMs: first === null ? null : first - started };
+    return {
+      ms,
+      rate: TASKS / (ms / 1000),
+      cpuMsPerTask: (cpu.total() * 1000) / TASKS,
+      walPerTask: wal / TASKS,
+      firstMs: first === null ? null : first - started,
+    };
   } finally {
     await Promise.all(children.map(stop));
   }
@@ -109,7 +115,14 @@ async function drain(admin, { workers, spawnWorker, remaining, firstStart }) {
 async function ours(admin, workers, analyzeEmpty) {
   const schema = `bench_drain_au_${process.pid}`;
   await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  const env = { ...process.env, DATABASE_URL, DATABASE_SCHEMA: schema, WORKER_CONCURRENCY: String(SLOTS), DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'au-drain-')), LOG_LEVEL: 'warn' };
+  const env = {
+    ...process.env,
+    DATABASE_URL,
+    DATABASE_SCHEMA: schema,
+    WORKER_CONCURRENCY: String(SLOTS),
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'au-drain-')),
+    LOG_LEVEL: 'warn',
+  };
   // Migrate once up front (as a deployed cluster would be), then queue.
   const { PostgresStore } = await import('../dist/src/db/tasks/postgres-store.js');
   const store = new PostgresStore({ connectionString: DATABASE_URL, schema, poolSize: 2 });
@@ -144,7 +157,10 @@ async function graphile(admin, workers, analyzeEmpty) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-drain-'));
   fs.mkdirSync(path.join(dir, 'tasks'));
   // Prints when its first job starts, so start-up to first job can be measured as for ours.
-  fs.writeFileSync(path.join(dir, 'tasks/noop.cjs'), "let first = true;\nmodule.exports = async () => { if (first) { first = false; process.stdout.write(`FIRST ${Date.now()}\\n`); } };\n");
+  fs.writeFileSync(
+    path.join(dir, 'tasks/noop.cjs'),
+    'let first = true;\nmodule.exports = async () => { if (first) { first = false; process.stdout.write(`FIRST ${Date.now()}\\n`); } };\n',
+  );
   const args = [GRAPHILE, '-c', DATABASE_URL, '--schema', schema, '--jobs', String(SLOTS)];
   await new Promise((resolve, reject) => {
     const c = spawn(process.execPath, [...args, '--schema-only'], { cwd: dir, stdio: 'ignore' });

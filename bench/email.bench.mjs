@@ -41,7 +41,7 @@ function addresses() {
   for (let n = 0; n < ADDRESSES; n++) {
     const d = n % DOMAINS;
     const known = Math.floor(n / DOMAINS) % 2 === 0;
-    list.push(`${known ? USERS[(n / DOMAINS) % USERS.length | 0] : `nobody${n}`}@${domainName(d)}`);
+    list.push(`${known ? USERS[((n / DOMAINS) % USERS.length) | 0] : `nobody${n}`}@${domainName(d)}`);
   }
   return list;
 }

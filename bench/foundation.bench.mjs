@@ -49,7 +49,9 @@ export default {
         body,
       });
 
-      const ceiling = await withServerCpu(bare.child.pid, () => closedLoop(`http://127.0.0.1:${bare.port}`, { concurrency: CONCURRENCY, durationMs: DURATION, makeRequest: post(), expectStatus: 202 }));
+      const ceiling = await withServerCpu(bare.child.pid, () =>
+        closedLoop(`http://127.0.0.1:${bare.port}`, { concurrency: CONCURRENCY, durationMs: DURATION, makeRequest: post(), expectStatus: 202 }),
+      );
 
       // API node without workers: creation and polling only.
       const apiDir = tempDir();
@@ -59,11 +61,19 @@ export default {
       const api = await startService(['serve', '--no-workers'], env, `http://127.0.0.1:${apiPort}/healthz`);
       cleanup.push(() => api.stop());
       const origin = `http://127.0.0.1:${apiPort}`;
-      const creation = await withServerCpu(api.child.pid, () => closedLoop(origin, { concurrency: CONCURRENCY, durationMs: DURATION, makeRequest: post(key), expectStatus: 202 }));
+      const creation = await withServerCpu(api.child.pid, () =>
+        closedLoop(origin, { concurrency: CONCURRENCY, durationMs: DURATION, makeRequest: post(key), expectStatus: 202 }),
+      );
       const at1000 = await openLoop(origin, { rate: 1000, durationMs: DURATION, makeRequest: post(key), expectStatus: 202 });
 
       // Poll rate: GET one task with its poll token.
-      const created = await (await fetch(`${origin}/v1/tools/dns.lookup/tasks`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body })).json();
+      const created = await (
+        await fetch(`${origin}/v1/tools/dns.lookup/tasks`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+          body,
+        })
+      ).json();
       const polling = await withServerCpu(api.child.pid, () =>
         closedLoop(origin, {
           concurrency: CONCURRENCY,
@@ -84,7 +94,13 @@ export default {
       const fullOrigin = `http://127.0.0.1:${fullPort}`;
       const roundTrip = async () => {
         const t0 = performance.now();
-        const c = await (await fetch(`${fullOrigin}/v1/tools/dns.lookup/tasks`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${fullKey}` }, body })).json();
+        const c = await (
+          await fetch(`${fullOrigin}/v1/tools/dns.lookup/tasks`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${fullKey}` },
+            body,
+          })
+        ).json();
         const t = await (await fetch(`${fullOrigin}${c.poll_url}?wait=10`, { headers: { authorization: `Bearer ${c.poll_token}` } })).json();
         if (t.status !== 'complete') throw new Error(`task ended ${t.status}: ${t.error}`);
         return performance.now() - t0;

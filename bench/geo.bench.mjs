@@ -40,9 +40,24 @@ function addresses(n) {
 }
 
 const PLACES = [
-  '94043', 'Springfield, IL', 'Paris, France', 'Paris', '1600 Amphitheatre Parkway, Mountain View, CA 94043',
-  'Berlin, Germany', 'London SW1A 2AA, UK', 'Toronto, ON', 'Boston, MA 02108', 'Tokyo', 'Sydney NSW', 'Austin TX',
-  'California', 'New York', 'Friedrichstraße 43, 10117 Berlin, Germany', 'Seattle, WA 98101', 'Lyon', 'Brazil',
+  '94043',
+  'Springfield, IL',
+  'Paris, France',
+  'Paris',
+  '1600 Amphitheatre Parkway, Mountain View, CA 94043',
+  'Berlin, Germany',
+  'London SW1A 2AA, UK',
+  'Toronto, ON',
+  'Boston, MA 02108',
+  'Tokyo',
+  'Sydney NSW',
+  'Austin TX',
+  'California',
+  'New York',
+  'Friedrichstraße 43, 10117 Berlin, Germany',
+  'Seattle, WA 98101',
+  'Lyon',
+  'Brazil',
 ];
 
 /** Load time and RSS of one data set in a fresh Node process. */

@@ -38,13 +38,19 @@ function gitShow(dir, file) {
 }
 
 function countryCases(dir) {
-  const files = execFileSync('git', ['--git-dir', dir, 'ls-tree', '--name-only', 'HEAD', 'settings/country-names/'], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  const files = execFileSync('git', ['--git-dir', dir, 'ls-tree', '--name-only', 'HEAD', 'settings/country-names/'], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
   const cases = [];
   for (const file of files) {
     const code = file.match(/([a-z]{2})\.yaml$/)?.[1]?.toUpperCase();
     if (!code) continue;
     const text = gitShow(dir, file);
-    const pick = (key) => text.match(new RegExp(`^    ${key}: (.+)$`, 'm'))?.[1]?.split(' / ')[0]?.trim();
+    const pick = (key) =>
+      text
+        .match(new RegExp(`^    ${key}: (.+)$`, 'm'))?.[1]
+        ?.split(' / ')[0]
+        ?.trim();
     const names = new Set([pick('en'), pick('default')].filter(Boolean));
     for (const name of names) cases.push({ category: 'countries', query: name, country: code, judge: 'country' });
   }
@@ -94,7 +100,12 @@ function usCapitalCases(dir) {
     const point = { country: 'US', lat: s.coordinates.lat, lng: s.coordinates.lon };
     cases.push({ category: 'US city/state', query: `${s.city}, ${s.state}`, ...point, judge: 'city' });
     cases.push({ category: 'US city/state', query: `${s.city} ${s.state_code}`, ...point, judge: 'city' });
-    cases.push({ category: 'street addresses (at locality)', query: `${s.street_address}, ${s.city}, ${s.state_code} ${s.zip}`, city: s.city, judge: 'cityName' });
+    cases.push({
+      category: 'street addresses (at locality)',
+      query: `${s.street_address}, ${s.city}, ${s.state_code} ${s.zip}`,
+      city: s.city,
+      judge: 'cityName',
+    });
     cases.push({ category: 'postal codes', query: s.zip, ...point, judge: 'city' });
   }
   return cases;
@@ -141,7 +152,12 @@ export default {
     const cases = [];
     const used = [];
     const skipped = [];
-    for (const [key, build] of [['nominatim', countryCases], ['naturalEarth', naturalEarthCases], ['libpostal', libpostalCases], ['usCapitals', usCapitalCases]]) {
+    for (const [key, build] of [
+      ['nominatim', countryCases],
+      ['naturalEarth', naturalEarthCases],
+      ['libpostal', libpostalCases],
+      ['usCapitals', usCapitalCases],
+    ]) {
       const dir = gitDir(SOURCES[key]);
       if (!dir) {
         skipped.push(`${SOURCES[key].repo} (set ${SOURCES[key].env} to a git directory of it)`);
@@ -149,7 +165,9 @@ export default {
       }
       const built = build(dir);
       cases.push(...built);
-      used.push(`${SOURCES[key].repo}${SOURCES[key].note ? ` (${SOURCES[key].note})` : ''} @ ${execFileSync('git', ['--git-dir', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()}: ${built.length} queries`);
+      used.push(
+        `${SOURCES[key].repo}${SOURCES[key].note ? ` (${SOURCES[key].note})` : ''} @ ${execFileSync('git', ['--git-dir', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()}: ${built.length} queries`,
+      );
     }
     if (cases.length === 0) return `Skipped: no evaluation source found (${skipped.join('; ')}).`;
 

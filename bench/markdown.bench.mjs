@@ -142,7 +142,12 @@ function extractors(defuddle) {
 }
 
 function score(cases, outputs) {
-  let withFound = 0, withTotal = 0, withoutAbsent = 0, withoutTotal = 0, outChars = 0, expectedChars = 0;
+  let withFound = 0,
+    withTotal = 0,
+    withoutAbsent = 0,
+    withoutTotal = 0,
+    outChars = 0,
+    expectedChars = 0;
   const perPage = [];
   outputs.forEach((out, i) => {
     if (out === undefined) return;
@@ -204,7 +209,9 @@ export default {
         const ms = (performance.now() - started) / ok.length;
         const s = score(cases, outputs);
         rows.push({ ex, s, ms, failures });
-        process.stderr.write(`  ${ex.name}: F1 ${s.f1.toFixed(3)} (P ${s.precision.toFixed(3)}, R ${s.recall.toFixed(3)}), ${ms.toFixed(1)} ms/page, ${failures} threw\n`);
+        process.stderr.write(
+          `  ${ex.name}: F1 ${s.f1.toFixed(3)} (P ${s.precision.toFixed(3)}, R ${s.recall.toFixed(3)}), ${ms.toFixed(1)} ms/page, ${failures} threw\n`,
+        );
       }
       return report(cases, ok.length, corpus.origin, rows);
     } finally {
@@ -223,7 +230,10 @@ function report(cases, rendered, origin, rows) {
     '',
     '| extractor | F1 | precision | recall | output chars per expected char | ms/page |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map(({ ex, s, ms, failures }) => `| ${ex.name}${failures ? ` (${failures} threw)` : ''} | **${s.f1.toFixed(3)}** | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${(s.outChars / s.expectedChars).toFixed(1)} | ${ms.toFixed(0)} |`),
+    ...rows.map(
+      ({ ex, s, ms, failures }) =>
+        `| ${ex.name}${failures ? ` (${failures} threw)` : ''} | **${s.f1.toFixed(3)}** | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${(s.outChars / s.expectedChars).toFixed(1)} | ${ms.toFixed(0)} |`,
+    ),
     '',
     'Worst five pages for ours (most snippets wrong):',
     '',
@@ -232,7 +242,12 @@ function report(cases, rendered, origin, rows) {
       .slice(0, 5)
       .map((p) => {
         const c = cases[p.i];
-        const why = [p.missing.length ? `missing ${p.missing.length}/${c.with.length} (e.g. “${p.missing[0].slice(0, 60)}”)` : '', p.leaked.length ? `kept ${p.leaked.length}/${c.without.length} boilerplate (e.g. “${p.leaked[0].slice(0, 60)}”)` : ''].filter(Boolean).join('; ');
+        const why = [
+          p.missing.length ? `missing ${p.missing.length}/${c.with.length} (e.g. “${p.missing[0].slice(0, 60)}”)` : '',
+          p.leaked.length ? `kept ${p.leaked.length}/${c.without.length} boilerplate (e.g. “${p.leaked[0].slice(0, 60)}”)` : '',
+        ]
+          .filter(Boolean)
+          .join('; ');
         return `- ${c.url} — ${why}; ${p.chars} chars out`;
       }),
   ];

@@ -63,7 +63,13 @@ export default {
       };
       const candidates = {
         'REST: POST /v1/tools/dns.lookup/tasks, then GET ?wait=10 (baseline)': async () => {
-          const created = await (await fetch(`${origin}/v1/tools/dns.lookup/tasks`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body })).json();
+          const created = await (
+            await fetch(`${origin}/v1/tools/dns.lookup/tasks`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+              body,
+            })
+          ).json();
           const task = await (await fetch(`${origin}${created.poll_url}?wait=10`, { headers: { authorization: `Bearer ${created.poll_token}` } })).json();
           if (task.status !== 'complete') throw new Error(`task ${task.status}: ${task.error}`);
         },

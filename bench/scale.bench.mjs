@@ -183,7 +183,9 @@ export default {
               const c = new pg.Client({ connectionString: DATABASE_URL, options: `-c search_path=${schema}` });
               await c.connect();
               const r = (
-                await c.query("SELECT COUNT(*)::int AS done, MIN(started_at)::float8 AS first, MAX(finished_at)::float8 AS last FROM tasks WHERE status = 'complete'")
+                await c.query(
+                  "SELECT COUNT(*)::int AS done, MIN(started_at)::float8 AS first, MAX(finished_at)::float8 AS last FROM tasks WHERE status = 'complete'",
+                )
               ).rows[0];
               await c.end();
               return r;

@@ -34,7 +34,11 @@ function startServer() {
     child.stdout.once('data', (chunk) =>
       resolve({
         port: Number(String(chunk).trim()),
-        stop: () => new Promise((done) => { child.once('exit', done); child.stdin.end(); }),
+        stop: () =>
+          new Promise((done) => {
+            child.once('exit', done);
+            child.stdin.end();
+          }),
       }),
     );
   });

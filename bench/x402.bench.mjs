@@ -37,7 +37,12 @@ async function run(pool, count, inFlight, headersFor) {
       while (next < count) {
         const i = next++;
         const start = performance.now();
-        const res = await pool.request({ method: 'POST', path: `/v1/tools/${TOOL}/tasks`, headers: { 'content-type': 'application/json', ...headersFor(i) }, body: BODY });
+        const res = await pool.request({
+          method: 'POST',
+          path: `/v1/tools/${TOOL}/tasks`,
+          headers: { 'content-type': 'application/json', ...headersFor(i) },
+          body: BODY,
+        });
         await res.body.dump();
         latencies.push(performance.now() - start);
         if (res.statusCode !== 202) errors++;
@@ -119,7 +124,12 @@ export default {
       const auth = sample.payload.authorization;
       const typed = {
         address: auth.from,
-        domain: { name: required.accepts[0].extra.name, version: required.accepts[0].extra.version, chainId: 8453, verifyingContract: required.accepts[0].asset },
+        domain: {
+          name: required.accepts[0].extra.name,
+          version: required.accepts[0].extra.version,
+          chainId: 8453,
+          verifyingContract: required.accepts[0].asset,
+        },
         types: transferWithAuthorizationTypes,
         primaryType: 'TransferWithAuthorization',
         message: { ...auth, value: BigInt(auth.value), validAfter: BigInt(auth.validAfter), validBefore: BigInt(auth.validBefore) },

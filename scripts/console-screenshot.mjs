@@ -21,7 +21,16 @@ const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/lib/
 if (!chromiumPath) throw new Error('No Chromium found: apt-get install chromium (or set CHROMIUM_PATH)');
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'au-console-shot-'));
-const config = loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LEADS_PORT: '0', ADMIN_TOKEN, LOG_LEVEL: 'error', DATABASE_URL: '' });
+const config = loadConfig({
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LEADS_PORT: '0',
+  ADMIN_TOKEN,
+  LOG_LEVEL: 'error',
+  DATABASE_URL: '',
+});
 const log = createLogger(config.logLevel);
 const doors = await buildFrontDoors(config, log);
 const rt = await createRuntime(doors.config, { log });
@@ -31,11 +40,23 @@ const base = server.url;
 try {
   // Some traffic for the charts: a spread of places and addresses, a few of which fail to resolve.
   const { row } = await createApiKey(rt.store, { creditsMicros: 20_000_000, label: 'demo' });
-  const places = ['Paris, France', 'Springfield, IL', 'Tokyo', '94043', 'Berlin', 'Nowhere-in-particular 123', 'São Paulo', 'Nairobi, Kenya', 'Zzyzx Qqq', 'Sydney'];
+  const places = [
+    'Paris, France',
+    'Springfield, IL',
+    'Tokyo',
+    '94043',
+    'Berlin',
+    'Nowhere-in-particular 123',
+    'São Paulo',
+    'Nairobi, Kenya',
+    'Zzyzx Qqq',
+    'Sydney',
+  ];
   const ips = ['8.8.8.8', '1.1.1.1', '9.9.9.9', '208.67.222.222'];
   const ids = [];
   for (let round = 0; round < 3; round++) {
-    for (const address of places) ids.push((await rt.engine.submit('geo.locate', { address }, { payer: { kind: 'key', id: row.id }, chargeKeyId: row.id })).task.id);
+    for (const address of places)
+      ids.push((await rt.engine.submit('geo.locate', { address }, { payer: { kind: 'key', id: row.id }, chargeKeyId: row.id })).task.id);
     for (const ip of ips) ids.push((await rt.engine.submit('ip.geolocate', { ip }, { payer: { kind: 'key', id: row.id }, chargeKeyId: row.id })).task.id);
   }
   for (const id of ids) await rt.engine.waitFor(id, 60_000);

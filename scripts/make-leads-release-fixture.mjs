@@ -75,12 +75,21 @@ async function fill(store) {
   );
   const pros = { one: await store.getPro(proIdFor('fx-1')), two: await store.getPro(proIdFor('fx-2')) };
 
-  const alice = await store.issueKey('alice@example.com', { id: 'key_alice_old', hash: sha256(secrets.aliceOld), prefix: secrets.aliceOld.slice(0, 8) }, T0 - 7200_000);
+  const alice = await store.issueKey(
+    'alice@example.com',
+    { id: 'key_alice_old', hash: sha256(secrets.aliceOld), prefix: secrets.aliceOld.slice(0, 8) },
+    T0 - 7200_000,
+  );
   await store.rotateKey('key_alice_old', { id: 'key_alice', hash: sha256(secrets.alice), prefix: secrets.alice.slice(0, 8) }, T0 - 3600_000);
   const bob = await store.issueKey('bob@example.com', { id: 'key_bob', hash: sha256(secrets.bob), prefix: secrets.bob.slice(0, 8) }, T0 - 3600_000);
 
   await store.createVerification({ tokenHash: sha256(secrets.verification), email: 'carol@example.com', createdAt: T0, expiresAt: Date.UTC(2100, 0, 1) });
-  await store.createVerification({ tokenHash: sha256('vt_fixture-used'), email: 'alice@example.com', createdAt: T0 - 7300_000, expiresAt: Date.UTC(2100, 0, 1) });
+  await store.createVerification({
+    tokenHash: sha256('vt_fixture-used'),
+    email: 'alice@example.com',
+    createdAt: T0 - 7300_000,
+    expiresAt: Date.UTC(2100, 0, 1),
+  });
   await store.consumeVerification(sha256('vt_fixture-used'), T0 - 7200_000);
   await store.recordRegisterAttempt('192.0.2.10', sha256('alice@example.com'), T0 - 7300_000);
   await store.recordRegisterAttempt('192.0.2.10', sha256('carol@example.com'), T0 - 60_000);
@@ -109,7 +118,20 @@ async function fill(store) {
   await store.createSearch(search('srch_complete', 'pending', alice.accountId));
   await store.completeSearch(
     'srch_complete',
-    [{ id: pros.one.id, name: pros.one.name, phone: pros.one.phone, address: pros.one.address, rating: 4.5, review_count: 12, distance_miles: 0.4, website: null, description: null, services: ['plumber', 'electrician'] }],
+    [
+      {
+        id: pros.one.id,
+        name: pros.one.name,
+        phone: pros.one.phone,
+        address: pros.one.address,
+        rating: 4.5,
+        review_count: 12,
+        distance_miles: 0.4,
+        website: null,
+        description: null,
+        services: ['plumber', 'electrician'],
+      },
+    ],
     { total: 1, dataset: 'imported', service: 'plumber', zip: '10001', radius_miles: 10, limit: 5 },
     T0 - 900,
   );
@@ -162,8 +184,25 @@ async function fill(store) {
 /** Rows in a stable order (by their JSON), whatever order the database returns them in. */
 const sorted = (rows) => rows.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
 
-const LEAD_TABLES_SQLITE = ['pros', 'pro_categories', 'accounts', 'api_keys', 'verifications', 'register_attempts', 'usage_daily', 'usage_categories', 'searches', 'requests', 'request_access', 'idempotency_keys', 'deliveries', 'lead_schema_migrations'];
-const LEAD_TABLES_POSTGRES = LEAD_TABLES_SQLITE.map((t) => (t === 'api_keys' || t === 'idempotency_keys' ? `leads_${t}` : t === 'lead_schema_migrations' ? 'leads_schema_migrations' : t));
+const LEAD_TABLES_SQLITE = [
+  'pros',
+  'pro_categories',
+  'accounts',
+  'api_keys',
+  'verifications',
+  'register_attempts',
+  'usage_daily',
+  'usage_categories',
+  'searches',
+  'requests',
+  'request_access',
+  'idempotency_keys',
+  'deliveries',
+  'lead_schema_migrations',
+];
+const LEAD_TABLES_POSTGRES = LEAD_TABLES_SQLITE.map((t) =>
+  t === 'api_keys' || t === 'idempotency_keys' ? `leads_${t}` : t === 'lead_schema_migrations' ? 'leads_schema_migrations' : t,
+);
 
 // ---- SQLite: DATA_DIR/leads.db ----
 fs.mkdirSync(outDir, { recursive: true });
@@ -183,7 +222,14 @@ const schema = `leads_fixture_${randomBytes(4).toString('hex')}`;
 const taskStore = new PostgresStore({ connectionString: databaseUrl, schema, poolSize: 2 });
 await taskStore.migrate();
 // A task-store API key: the lead tables must never be confused with the task store's own api_keys.
-await taskStore.createKey({ id: 'key_task_store', hash: sha256('sk_live_fixture-task-store-key'), prefix: 'sk_live_fixtur', label: 'fixture', balanceMicros: 5_000_000, now: T0 });
+await taskStore.createKey({
+  id: 'key_task_store',
+  hash: sha256('sk_live_fixture-task-store-key'),
+  prefix: 'sk_live_fixtur',
+  label: 'fixture',
+  balanceMicros: 5_000_000,
+  now: T0,
+});
 await taskStore.close();
 const pgStore = await openPostgresLeadStore({ connectionString: databaseUrl, schema, poolSize: 2 });
 const pgAccounts = await fill(pgStore);

@@ -71,18 +71,37 @@ for (const script of ['scripts/build-geo-data.mjs']) {
 
 // 4. system packages: a Chromium for the browser tools; with --for-tests also what the integration tests
 // run for real (Knot DNS, Postfix, openssl for test certificates, the full chromium the browser tests drive).
-const onPath = (name) => (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).some((d) => fs.existsSync(path.join(d, name)));
-const chromiumCandidates = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/google-chrome', '/usr/bin/chromium-browser'].filter(Boolean);
+const onPath = (name) =>
+  (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter(Boolean)
+    .some((d) => fs.existsSync(path.join(d, name)));
+const chromiumCandidates = [
+  process.env.CHROMIUM_PATH,
+  '/usr/lib/chromium/chromium-headless-shell',
+  '/usr/bin/chromium-headless-shell',
+  '/usr/bin/chromium',
+  '/usr/lib/chromium/chromium',
+  '/usr/bin/google-chrome',
+  '/usr/bin/chromium-browser',
+].filter(Boolean);
 const findChromium = () => chromiumCandidates.find((p) => fs.existsSync(p));
-let needs = [
-  { what: 'Chromium (browser tools)', packages: ['chromium-headless-shell', 'fonts-liberation'], present: () => findChromium() !== undefined },
-];
+let needs = [{ what: 'Chromium (browser tools)', packages: ['chromium-headless-shell', 'fonts-liberation'], present: () => findChromium() !== undefined }];
 if (forTests) {
   needs.push(
-    { what: 'Chromium for the browser tests', packages: ['chromium', 'fonts-liberation'], present: () => [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/google-chrome'].some((p) => p && fs.existsSync(p)) },
+    {
+      what: 'Chromium for the browser tests',
+      packages: ['chromium', 'fonts-liberation'],
+      present: () =>
+        [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/lib/chromium/chromium', '/usr/bin/google-chrome'].some((p) => p && fs.existsSync(p)),
+    },
     { what: 'Knot DNS (DNS tests)', packages: ['knot', 'knot-dnsutils'], present: () => fs.existsSync('/usr/sbin/knotd') || onPath('knotd') },
     { what: 'Postfix (email.verify tests)', packages: ['postfix'], present: () => fs.existsSync('/usr/sbin/postfix') },
-    { what: 'OpenSSL and CA certificates (test certificates)', packages: ['openssl', 'ca-certificates'], present: () => onPath('openssl') && fs.existsSync('/etc/ssl/certs') },
+    {
+      what: 'OpenSSL and CA certificates (test certificates)',
+      packages: ['openssl', 'ca-certificates'],
+      present: () => onPath('openssl') && fs.existsSync('/etc/ssl/certs'),
+    },
   );
 }
 // --no-browser: leave Chromium alone (e.g. an API node that runs no browser tools).
@@ -95,7 +114,8 @@ if (missing.length > 0 && isDebian && isRoot) {
   const packages = missingPackages();
   // Installing takes a while: say so even with --quiet.
   warn(`installing ${packages.join(' ')} (for ${missing.map((n) => n.what).join('; ')})`);
-  const apt = (args) => spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
+  const apt = (args) =>
+    spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0;
   if (apt(['update', '-q']) && apt(['install', '-y', '-q', '--no-install-recommends', ...packages])) {
     // The package starts a system Postfix on port 25; the tests run private instances on ephemeral ports.
     if (packages.includes('postfix')) spawnSync('postfix', ['stop'], { stdio: 'ignore' });
@@ -106,7 +126,9 @@ if (missing.length > 0) {
   warn(`missing: ${missing.map((n) => n.what).join('; ')}.`);
   const packages = missingPackages().join(' ');
   if (isDebian) {
-    warn(`  install them with: sudo apt-get update && sudo apt-get install -y --no-install-recommends ${packages}${packages.includes('postfix') ? ' && sudo postfix stop' : ''}`);
+    warn(
+      `  install them with: sudo apt-get update && sudo apt-get install -y --no-install-recommends ${packages}${packages.includes('postfix') ? ' && sudo postfix stop' : ''}`,
+    );
   } else {
     warn(`  install the Debian/Ubuntu packages ${packages} or their equivalents for your system;`);
     warn('  Chromium elsewhere: npx playwright-core install chromium (and set CHROMIUM_PATH)');

@@ -96,4 +96,3 @@ main(process.argv.slice(2)).then(
     process.exitCode = 1;
   },
 );
-

@@ -6,13 +6,14 @@ import { z } from 'zod';
 import { parseCidrList } from './net/address-policy.js';
 import { usdToMicros } from './registry/registry.js';
 
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
-  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+const bool = z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off']).transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 
-const csv = z
-  .string()
-  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+const csv = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
 
 const isCidrList = (list: string[]): boolean => {
   try {
@@ -41,7 +42,10 @@ function parseTrustProxy(raw: string): TrustProxy | string {
     return `"${raw}" would trust any client-written X-Forwarded-For; give the number of proxies in front of the service (e.g. 1) or their addresses (e.g. loopback or 10.0.0.0/8, comma-separated)`;
   }
   if (/^\d+$/.test(v)) return Number(v) === 0 ? false : Number(v);
-  const list = v.split(',').map((x) => x.trim()).filter(Boolean);
+  const list = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   const addresses = list.filter((x) => !PROXY_RANGE_NAMES.includes(x));
   if (list.length === 0 || !isCidrList(addresses)) {
     return 'must be a hop count (1), or proxy addresses: loopback, linklocal, uniquelocal, IPs or CIDRs, comma-separated';
@@ -63,7 +67,10 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
-  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case identifier (letters, digits, _)').default('public'),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case identifier (letters, digits, _)')
+    .default('public'),
   DATABASE_POOL_SIZE: intFrom(1, 1000).default(10),
   SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -86,14 +93,17 @@ const envSchema = z.object({
   RATE_LIMIT_PER_KEY: intFrom(0, 1_000_000).default(600),
   RATE_LIMIT_PER_IP: intFrom(0, 1_000_000).default(300),
   RATE_LIMIT_WINDOW_S: intFrom(1, 86_400).default(60),
-  TRUST_PROXY: z.string().transform((v, ctx) => {
-    const r = parseTrustProxy(v);
-    if (typeof r === 'string') {
-      ctx.addIssue({ code: 'custom', message: r });
-      return z.NEVER;
-    }
-    return r;
-  }).default(false),
+  TRUST_PROXY: z
+    .string()
+    .transform((v, ctx) => {
+      const r = parseTrustProxy(v);
+      if (typeof r === 'string') {
+        ctx.addIssue({ code: 'custom', message: r });
+        return z.NEVER;
+      }
+      return r;
+    })
+    .default(false),
 
   // Network tools
   DNS_SERVERS: csv.optional(),
@@ -130,17 +140,32 @@ const envSchema = z.object({
   LEADS_PORT: intFrom(0, 65535).default(8081),
   LEADS_BASE_URL: z.url().optional(),
   LEADS_API_KEY: z.string().min(8).optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
   LEADS_PUBLIC_URL: z.url().optional(),
   LEADS_MAIL_FROM: z.string().min(3).optional(),
 
   // x402
-  X402_PAY_TO: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address').optional(),
-  X402_NETWORK: z.string().regex(/^eip155:\d+$/, 'must be a CAIP-2 id such as eip155:8453').default('eip155:8453'),
-  X402_ASSET: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address').optional(),
+  X402_PAY_TO: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')
+    .optional(),
+  X402_NETWORK: z
+    .string()
+    .regex(/^eip155:\d+$/, 'must be a CAIP-2 id such as eip155:8453')
+    .default('eip155:8453'),
+  X402_ASSET: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')
+    .optional(),
   X402_RPC_URL: z.url().optional(),
   X402_FACILITATOR_URL: z.url().optional(),
-  X402_SETTLER_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte private key').optional(),
+  X402_SETTLER_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte private key')
+    .optional(),
   // Self-serve API keys bought with x402 (POST /v1/keys): the amounts a purchase or top-up may have.
   X402_KEY_MIN_USD: usdAmount.default('1'),
   X402_KEY_MAX_USD: usdAmount.default('500'),
@@ -156,7 +181,10 @@ const envSchema = z.object({
   // MCP
   MCP_TOOLS: csv.optional(),
   MCP_AUTH: z.enum(['required', 'localhost-off', 'off']).default('required'),
-  MCP_API_KEY: z.string().regex(/^sk_(live|test)_[A-Za-z0-9_-]{20,}$/, 'must be an API key (sk_live_…)').optional(),
+  MCP_API_KEY: z
+    .string()
+    .regex(/^sk_(live|test)_[A-Za-z0-9_-]{20,}$/, 'must be an API key (sk_live_…)')
+    .optional(),
   MCP_INLINE_IMAGE_MAX_BYTES: intFrom(0, 20 * 1024 * 1024).default(1_000_000),
 });
 
@@ -236,7 +264,14 @@ export interface Config {
       presignedDownloads: boolean;
     };
   };
-  leads: { port: number; baseUrl: string | undefined; apiKey: string | undefined; smtpUrl: string | undefined; publicUrl: string | undefined; mailFrom: string };
+  leads: {
+    port: number;
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    smtpUrl: string | undefined;
+    publicUrl: string | undefined;
+    mailFrom: string;
+  };
   x402: {
     payTo: string | undefined;
     network: string;
@@ -280,9 +315,7 @@ export class ConfigError extends Error {
 /** Reads configuration from `env` (process.env by default); fails listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // Empty strings mean "unset", as in most shells' `VAR= cmd`.
-  const cleaned = Object.fromEntries(
-    Object.entries(env).filter(([k, v]) => k in envSchema.shape && v !== undefined && v !== ''),
-  );
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([k, v]) => k in envSchema.shape && v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));

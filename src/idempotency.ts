@@ -4,7 +4,11 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { InvalidInput } from './errors.js';
 
-const idempotencyKey = z.string().min(1).max(255, 'must be at most 255 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+const idempotencyKey = z
+  .string()
+  .min(1)
+  .max(255, 'must be at most 255 characters')
+  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
 
 /** The Idempotency-Key header's value (undefined when absent), or a 400 naming the header. */
 export function parseIdempotencyKey(raw: string | undefined): string | undefined {
@@ -16,7 +20,11 @@ export function parseIdempotencyKey(raw: string | undefined): string | undefined
 
 /** Canonical hash of a request for idempotency (key order does not matter); `input` is validated, so shallow. */
 export function requestHash(scope: string, input: unknown): string {
-  return createHash('sha256').update(scope).update('\0').update(canonicalJson(input ?? {})).digest('hex');
+  return createHash('sha256')
+    .update(scope)
+    .update('\0')
+    .update(canonicalJson(input ?? {}))
+    .digest('hex');
 }
 
 function canonicalJson(v: unknown): string {

@@ -24,14 +24,16 @@ export function redact(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redact);
   if (value instanceof Error) return { name: value.name, message: redact(value.message), stack: redact(value.stack) };
   if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEYS.test(k) ? '[redacted]' : redact(v)]),
-    );
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEYS.test(k) ? '[redacted]' : redact(v)]));
   }
   return value;
 }
 
-export function createLogger(level: LogLevel = 'info', scope: Record<string, unknown> = {}, write: (line: string) => void = (l) => process.stderr.write(l)): Logger {
+export function createLogger(
+  level: LogLevel = 'info',
+  scope: Record<string, unknown> = {},
+  write: (line: string) => void = (l) => process.stderr.write(l),
+): Logger {
   const min = ORDER[level];
   const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return;

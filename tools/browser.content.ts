@@ -10,9 +10,7 @@ const MAX_HTML_BYTES = 10_000_000;
 export default defineBrowserTool({
   name: 'browser.content',
   title: 'Rendered HTML of a web page',
-  description:
-    'Loads a web page in headless Chromium (scripts run) and returns the live DOM as HTML (up to 10 MB) and its title. ' +
-    PAGE_OPTIONS_REF,
+  description: 'Loads a web page in headless Chromium (scripts run) and returns the live DOM as HTML (up to 10 MB) and its title. ' + PAGE_OPTIONS_REF,
   input: z.strictObject({ url: pageUrlInput, wait: waitInput, ...pageOptionsShape }).superRefine(pageOptionsRefine),
   output: z.object({
     html: z.string().describe('The rendered document as HTML.'),

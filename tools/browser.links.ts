@@ -17,12 +17,13 @@ export default defineBrowserTool({
     'Loads a web page in headless Chromium (scripts run) and lists its http(s) links as absolute URLs with text, in page order, de-duplicated, without fragments, in-page anchors or other schemes. ' +
     'filter: all (default), internal (same registrable domain as the final page, e.g. www. and blog.example.com) or external. At most 5000. ' +
     PAGE_OPTIONS_REF,
-  input: z.strictObject({
-    url: pageUrlInput,
-    filter: z.enum(['all', 'internal', 'external']).default('all').describe('Default all.'),
-    wait: waitInput,
-    ...pageOptionsShape,
-  })
+  input: z
+    .strictObject({
+      url: pageUrlInput,
+      filter: z.enum(['all', 'internal', 'external']).default('all').describe('Default all.'),
+      wait: waitInput,
+      ...pageOptionsShape,
+    })
     .superRefine(pageOptionsRefine),
   output: z.object({
     count: z.number().int().describe('Number of links returned.'),

@@ -18,20 +18,20 @@ export default defineBrowserTool({
     "Loads a web page in headless Chromium (scripts run) and returns it as Markdown. content 'main' (default): the article only (news, blog, docs, forum post, product), without navigation, comments, share bars, related links or cookie banners; a page without one gives its body without that chrome. 'full': the whole visible page. " +
     'GFM tables, fenced code with language, nested lists, images with alt, absolute links. Also title, source, bytes. ' +
     PAGE_OPTIONS_REF,
-  input: z.strictObject({
-    url: pageUrlInput,
-    wait: waitInput,
-    content: z
-      .enum(['main', 'full'])
-      .default('main')
-      .describe("'main' (default): the article only; 'full': the whole visible page."),
-    ...pageOptionsShape,
-  })
+  input: z
+    .strictObject({
+      url: pageUrlInput,
+      wait: waitInput,
+      content: z.enum(['main', 'full']).default('main').describe("'main' (default): the article only; 'full': the whole visible page."),
+      ...pageOptionsShape,
+    })
     .superRefine(pageOptionsRefine),
   output: z.object({
     markdown: z.string().describe('Main content as GitHub-flavoured Markdown.'),
     title: z.string().describe('The page title ("" if none).'),
-    source: z.enum(['article', 'page']).describe("'article' when an article was found and converted, 'page' when the page body was (always for content 'full')."),
+    source: z
+      .enum(['article', 'page'])
+      .describe("'article' when an article was found and converted, 'page' when the page body was (always for content 'full')."),
     bytes: z.number().int().describe('Size of markdown in bytes (UTF-8).'),
     ...documentShape,
     ...cachedShape,

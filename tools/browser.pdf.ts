@@ -46,11 +46,7 @@ const input = z
       .refine((s) => !(marginInches(s) > 2), { message: 'must be at most 2 inches' })
       .describe('Margin on all sides, a CSS length (px, in, cm, mm, pt, pc; max 2in). Default 0.5in.'),
     background: z.boolean().default(true).describe('Print backgrounds. Default true.'),
-    header_html: z
-      .string()
-      .max(TEMPLATE_MAX)
-      .optional()
-      .describe('HTML atop each page; class pageNumber, totalPages, date, title, url elements are filled.'),
+    header_html: z.string().max(TEMPLATE_MAX).optional().describe('HTML atop each page; class pageNumber, totalPages, date, title, url elements are filled.'),
     footer_html: z.string().max(TEMPLATE_MAX).optional().describe('Like header_html, at the bottom.'),
     page_ranges: z
       .string()
@@ -91,16 +87,16 @@ export default defineBrowserTool({
     const margin = marginLength(i.margins);
     const pdf = await page
       .pdf({
-      format: FORMATS[i.size],
-      landscape: i.landscape,
-      printBackground: i.background,
-      margin: { top: margin, right: margin, bottom: margin, left: margin },
-      scale: i.scale,
-      preferCSSPageSize: i.prefer_css_page_size,
-      ...(i.page_ranges !== undefined ? { pageRanges: i.page_ranges.replace(/\s+/g, '') } : {}),
-      ...(i.header_html !== undefined || i.footer_html !== undefined
-        ? { displayHeaderFooter: true, headerTemplate: i.header_html ?? EMPTY_TEMPLATE, footerTemplate: i.footer_html ?? EMPTY_TEMPLATE }
-        : {}),
+        format: FORMATS[i.size],
+        landscape: i.landscape,
+        printBackground: i.background,
+        margin: { top: margin, right: margin, bottom: margin, left: margin },
+        scale: i.scale,
+        preferCSSPageSize: i.prefer_css_page_size,
+        ...(i.page_ranges !== undefined ? { pageRanges: i.page_ranges.replace(/\s+/g, '') } : {}),
+        ...(i.header_html !== undefined || i.footer_html !== undefined
+          ? { displayHeaderFooter: true, headerTemplate: i.header_html ?? EMPTY_TEMPLATE, footerTemplate: i.footer_html ?? EMPTY_TEMPLATE }
+          : {}),
       })
       .catch((err: unknown) => {
         // Chromium refuses a range past the last page; that is the caller's to fix.

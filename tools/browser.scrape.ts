@@ -39,12 +39,11 @@ const input = z
           const s = select[key]!;
           const css = typeof s === 'string' ? s : s.selector;
           const problem = selectorProblem(css);
-          if (problem) ctx.addIssue({ code: 'custom', path: typeof s === 'string' ? [key] : [key, 'selector'], message: `selector "${css.slice(0, 100)}" ${problem}` });
+          if (problem)
+            ctx.addIssue({ code: 'custom', path: typeof s === 'string' ? [key] : [key, 'selector'], message: `selector "${css.slice(0, 100)}" ${problem}` });
         }
       })
-      .describe(
-        'Name to CSS selector or {selector, attr, all}, e.g. {"h": "h1", "links": {"selector": "a", "attr": "href", "all": true}}. At most 50.',
-      ),
+      .describe('Name to CSS selector or {selector, attr, all}, e.g. {"h": "h1", "links": {"selector": "a", "attr": "href", "all": true}}. At most 50.'),
     wait: waitInput,
     ...pageOptionsShape,
   })
@@ -91,6 +90,9 @@ export default defineBrowserTool({
       if ('error' in o) throw new ToolError(`select.${o.key}: the browser rejected the selector "${css(s)}" (${o.error})`, 'input');
       result[o.key] = shape(o.texts, typeof s === 'string' ? undefined : s.all);
     }
-    return { ...result, final_url: opened.url, status_code: opened.status } as { final_url: string; status_code: number | null } & Record<string, string | string[] | null>;
+    return { ...result, final_url: opened.url, status_code: opened.status } as { final_url: string; status_code: number | null } & Record<
+      string,
+      string | string[] | null
+    >;
   },
 });

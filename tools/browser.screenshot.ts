@@ -5,7 +5,7 @@ import { imageSize } from '../src/browser/image-size.js';
 import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { waitWhileBlank } from '../src/browser/blank-check.js';
 import { selectorProblem, SELECTOR_MAX_LENGTH } from '../src/browser/css-selector.js';
-import { cachedShape, PAGE_OPTIONS_DOC,  pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
+import { cachedShape, PAGE_OPTIONS_DOC, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { ToolError } from '../src/errors.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 import { artifactLinkShape } from '../src/artifacts/artifact-link.js';

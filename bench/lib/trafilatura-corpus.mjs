@@ -25,7 +25,11 @@ export async function locateCorpus(env = process.env) {
     const tar = execFileSync('git', ['--git-dir', gitDir, 'archive', '--format=tar', 'HEAD', 'tests'], { maxBuffer: 1 << 30 });
     execFileSync('tar', ['-x', '-C', tmp], { input: tar });
     const commit = execFileSync('git', ['--git-dir', gitDir, 'rev-parse', 'HEAD']).toString().trim();
-    return { testsDir: path.join(tmp, 'tests'), origin: `git mirror, commit ${commit.slice(0, 12)}`, cleanup: () => fs.rmSync(tmp, { recursive: true, force: true }) };
+    return {
+      testsDir: path.join(tmp, 'tests'),
+      origin: `git mirror, commit ${commit.slice(0, 12)}`,
+      cleanup: () => fs.rmSync(tmp, { recursive: true, force: true }),
+    };
   }
   if (env.BENCH_OFFLINE === '1') return { skip: 'no local copy of adbar/trafilatura and BENCH_OFFLINE=1' };
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'trafilatura-'));
@@ -111,8 +115,7 @@ export function parsePythonDict(src) {
           const digits = e === 'x' ? 2 : e === 'u' ? 4 : 8;
           out += String.fromCodePoint(parseInt(src.slice(i, i + digits), 16));
           i += digits;
-        }
-        else if ('\\\'"'.includes(e)) out += e;
+        } else if ('\\\'"'.includes(e)) out += e;
         else out += `\\${e}`;
       }
       ws();
@@ -124,7 +127,7 @@ export function parsePythonDict(src) {
     i++;
     for (;;) {
       ws();
-      if (src[i] === close) return i++, items;
+      if (src[i] === close) return (i++, items);
       items.push(value());
       ws();
       if (src[i] === ',') i++;
@@ -139,7 +142,7 @@ export function parsePythonDict(src) {
       i++;
       for (;;) {
         ws();
-        if (src[i] === '}') return i++, obj;
+        if (src[i] === '}') return (i++, obj);
         const k = value();
         ws();
         if (src[i++] !== ':') fail('expected :');

@@ -2,7 +2,17 @@
 // charged to the caller's API key exactly like REST, and (unless the client asked to return immediately)
 // waits for it; GetTask, ListTasks and CancelTask read and cancel the same tasks, the caller's own only.
 // Streaming, resubscription and push notifications are not offered (the card says so).
-import type { AgentCard, CancelTaskRequest, GetTaskRequest, ListTasksRequest, ListTasksResponse, Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
+import type {
+  AgentCard,
+  CancelTaskRequest,
+  GetTaskRequest,
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  SendMessageRequest,
+  StreamResponse,
+  Task,
+} from '@a2a-js/sdk';
 import {
   A2AError,
   ExtendedAgentCardNotConfiguredError,

@@ -31,7 +31,11 @@ export function createA2ARouter(rt: Runtime): Router {
     applyRateLimit(ipLimiter, `ip:${req.ip ?? 'unknown'}`, res);
     const credential = await readCredential(req, rt.store);
     if (credential.kind !== 'key') {
-      throw new Unauthorized('A2A calls need an API key: send "Authorization: Bearer sk_live_…".', credential.kind === 'none' ? 'MISSING_CREDENTIAL' : 'INVALID_API_KEY', BEARER);
+      throw new Unauthorized(
+        'A2A calls need an API key: send "Authorization: Bearer sk_live_…".',
+        credential.kind === 'none' ? 'MISSING_CREDENTIAL' : 'INVALID_API_KEY',
+        BEARER,
+      );
     }
     applyRateLimit(keyLimiter, `key:${credential.key.id}`, res);
     users.set(req, new ApiKeyUser(credential.key.id));

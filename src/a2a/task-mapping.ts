@@ -37,14 +37,20 @@ function resultArtifact(task: TaskRow): Artifact {
   const result = task.result as Record<string, unknown> | null;
   const parts: Part[] = [dataPart(result)];
   if (result && typeof result.file_url === 'string' && typeof result.content_type === 'string') {
-    parts.push({ content: { $case: 'url', value: result.file_url }, metadata: undefined, filename: String(result.file_id ?? ''), mediaType: result.content_type });
+    parts.push({
+      content: { $case: 'url', value: result.file_url },
+      metadata: undefined,
+      filename: String(result.file_id ?? ''),
+      mediaType: result.content_type,
+    });
   }
   return { artifactId: `${task.id}-result`, name: `${task.tool} result`, description: '', parts, metadata: undefined, extensions: [] };
 }
 
 export function toA2ATask(task: TaskRow): Task {
   const timestamp = new Date(task.finishedAt ?? task.startedAt ?? task.createdAt).toISOString();
-  const why = task.status === 'failed' || task.status === 'cancelled' ? (task.error ?? `The task ${task.status === 'failed' ? 'failed' : 'was cancelled'}.`) : undefined;
+  const why =
+    task.status === 'failed' || task.status === 'cancelled' ? (task.error ?? `The task ${task.status === 'failed' ? 'failed' : 'was cancelled'}.`) : undefined;
   return {
     id: task.id,
     contextId: task.id,

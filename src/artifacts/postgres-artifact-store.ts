@@ -32,7 +32,13 @@ export class PostgresArtifactStore implements ArtifactStore {
   private ready: Promise<void> | undefined;
 
   constructor(private readonly o: PostgresArtifactStoreOptions) {
-    this.pool = createPool({ connectionString: o.connectionString, schema: o.schema, poolSize: o.poolSize ?? 4, applicationName: 'agent-utility:artifacts', ...(o.onError ? { onError: o.onError } : {}) });
+    this.pool = createPool({
+      connectionString: o.connectionString,
+      schema: o.schema,
+      poolSize: o.poolSize ?? 4,
+      applicationName: 'agent-utility:artifacts',
+      ...(o.onError ? { onError: o.onError } : {}),
+    });
   }
 
   /** The table comes with the store's migrations; applying them here too makes the store usable on its own. */
@@ -49,15 +55,11 @@ export class PostgresArtifactStore implements ArtifactStore {
     const fileId = chosenFileId(opts, () => newId('file', 12));
     const createdAt = new Date();
     const expiresAt = new Date(createdAt.getTime() + (opts.ttlMs ?? ARTIFACT_TTL_MS));
-    await this.pool.query('INSERT INTO artifacts (file_id, content_type, bytes, body, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6) ' +
-        'ON CONFLICT (file_id) DO UPDATE SET content_type = EXCLUDED.content_type, bytes = EXCLUDED.bytes, body = EXCLUDED.body, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at', [
-      fileId,
-      contentType,
-      bytes.byteLength,
-      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      createdAt.getTime(),
-      expiresAt.getTime(),
-    ]);
+    await this.pool.query(
+      'INSERT INTO artifacts (file_id, content_type, bytes, body, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6) ' +
+        'ON CONFLICT (file_id) DO UPDATE SET content_type = EXCLUDED.content_type, bytes = EXCLUDED.bytes, body = EXCLUDED.body, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at',
+      [fileId, contentType, bytes.byteLength, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), createdAt.getTime(), expiresAt.getTime()],
+    );
     return { fileId, contentType, bytes: bytes.byteLength, createdAt, expiresAt };
   }
 

@@ -31,7 +31,9 @@ const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 
 /** A fresh file id that encodes when the artifact expires. */
 export function fileIdExpiringAt(expiresAt: Date): string {
-  const seconds = Math.ceil(expiresAt.getTime() / 1000).toString(36).padStart(EXPIRY_CHARS, '0');
+  const seconds = Math.ceil(expiresAt.getTime() / 1000)
+    .toString(36)
+    .padStart(EXPIRY_CHARS, '0');
   const random = [...randomBytes(16)].map((b) => CROCKFORD[b & 31]).join('');
   return `file_${seconds}${random}`;
 }
@@ -124,9 +126,7 @@ export class S3ArtifactStore implements ArtifactStore {
         });
       if (expired.length > 0) {
         // A listing page holds at most 1,000 keys, the most one DeleteObjects request takes.
-        const r = await this.s3.send(
-          new DeleteObjectsCommand({ Bucket: this.o.bucket, Delete: { Objects: expired.map((Key) => ({ Key })), Quiet: true } }),
-        );
+        const r = await this.s3.send(new DeleteObjectsCommand({ Bucket: this.o.bucket, Delete: { Objects: expired.map((Key) => ({ Key })), Quiet: true } }));
         removed += expired.length - (r.Errors?.length ?? 0);
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;

@@ -38,7 +38,8 @@ export async function serveArtifact(
   const expires = typeof query.expires === 'string' ? query.expires : undefined;
   const sig = typeof query.sig === 'string' ? query.sig : undefined;
   const check = checkFileSignature(secret, fileId, expires, sig, now);
-  if (check === 'invalid') return error(403, 'INVALID_SIGNATURE', 'This file link is not valid: its signature does not match. Use the file_url exactly as returned.');
+  if (check === 'invalid')
+    return error(403, 'INVALID_SIGNATURE', 'This file link is not valid: its signature does not match. Use the file_url exactly as returned.');
   if (check === 'expired') return error(410, 'EXPIRED', 'This file link has expired (links last 24 hours). Run the task again for a new one.');
   const remaining = Math.max(0, Math.floor((Number(expires) * 1000 - now.getTime()) / 1000));
   // Object stores can hand the download to the client (a presigned URL), so the bytes skip this node.

@@ -9,7 +9,8 @@ type Doc = ReturnType<typeof parseHTML>['document'];
 export type El = ReturnType<Doc['createElement']>;
 
 /** Comment threads and forms to comment. */
-const COMMENTS = /(^|[\s_-])(comments?|commentlist|comment-?(area|list|form|respond|section|thread|s-?block)|respond|replies|disqus|discussion|kommentare?|reactions|talkback|responses)([\s_-]|\d|$)/i;
+const COMMENTS =
+  /(^|[\s_-])(comments?|commentlist|comment-?(area|list|form|respond|section|thread|s-?block)|respond|replies|disqus|discussion|kommentare?|reactions|talkback|responses)([\s_-]|\d|$)/i;
 /** Site furniture that ends up inside the article container. */
 const FURNITURE =
   /(^|[\s_-])(share|sharing|sharedaddy|social|socials|shariff|addthis|sociable|related|relatedposts|yarpp|jp-relatedposts|more-stories|read-?more|more-?links?|further-?reading|recommended|recirc|outbrain|taboola|newsletter|subscribe|subscription|signup|breadcrumbs?|pagination|pager|post-?nav|nav-?links|navigation|author-?(bio|box|info)|about-?author|sidebar|sidebox|advert|advertisement|ads?|ad-?(slot|unit|container)|sponsor(ed)?|promo|teaser-?list|tags?|tag-?(list|cloud)|tagcloud|categories|post-?(meta|tags|footer|categories)|entry-?(meta|footer|utility)|byline|dateline|timestamp|credits?|photo-?credit|copyright|rating|toolbar|masthead|skip|footer|legal|cookie|consent|popup|modal|overlay|login|signin|register)([\s_-]|\d|$)/i;
@@ -41,7 +42,11 @@ export function pruneBoilerplate(root: El): void {
     const role = el.getAttribute('role') ?? '';
     const label = names(el);
     const len = textLength(el);
-    const byName = ROLES.has(role) || ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) || COMMENTS.test(label) || (FURNITURE.test(label) && !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label));
+    const byName =
+      ROLES.has(role) ||
+      ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) ||
+      COMMENTS.test(label) ||
+      (FURNITURE.test(label) && !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label));
     if (byName && len <= MAX_SHARE_BY_NAME * total) el.remove();
   }
   pruneLinkDense(root, total);
@@ -78,7 +83,13 @@ function nextBlock(el: El, root: El): El | undefined {
     for (let sib = node.nextElementSibling as El | null; sib; sib = sib.nextElementSibling as El | null) {
       if (textLength(sib) === 0 && !sib.querySelector('img') && sib.tagName !== 'IMG') continue;
       // A wrapper's first heading is what comes next.
-      return (/^H[1-6]$/.test(sib.tagName) ? sib : ((sib.querySelector('h1, h2, h3, h4, h5, h6') as El | null)?.parentElement === sib && firstChildBlock(sib)?.tagName.match(/^H[1-6]$/) ? firstChildBlock(sib) : sib)) ?? sib;
+      return (
+        (/^H[1-6]$/.test(sib.tagName)
+          ? sib
+          : (sib.querySelector('h1, h2, h3, h4, h5, h6') as El | null)?.parentElement === sib && firstChildBlock(sib)?.tagName.match(/^H[1-6]$/)
+            ? firstChildBlock(sib)
+            : sib) ?? sib
+      );
     }
   }
   return undefined;

@@ -90,7 +90,11 @@ export async function captureScreenshot(page: Page, opts: CaptureOptions): Promi
     const area = opts.clip ?? { x: 0, y: 0, width: Math.max(doc.width, view.clientWidth), height: Math.max(doc.height, view.clientHeight) };
     const height = opts.maxHeight !== undefined ? Math.min(area.height, opts.maxHeight) : area.height;
     clip = { x: area.x, y: area.y, width: Math.ceil(area.width), height: Math.ceil(height), scale: 1 };
-    beyondViewport = clip.x < view.pageX || clip.y < view.pageY || clip.x + clip.width > view.pageX + view.clientWidth || clip.y + clip.height > view.pageY + view.clientHeight;
+    beyondViewport =
+      clip.x < view.pageX ||
+      clip.y < view.pageY ||
+      clip.x + clip.width > view.pageX + view.clientWidth ||
+      clip.y + clip.height > view.pageY + view.clientHeight;
   }
 
   const transparent = opts.omitBackground && opts.format !== 'jpeg';

@@ -51,7 +51,10 @@ function stageReporter(ctx: ToolContext): (stage: BrowserStage) => void {
   return (stage) => ctx.progress(BROWSER_STAGES.indexOf(stage) + 1, BROWSER_STAGES.length, STAGE_MESSAGES[stage]);
 }
 
-export interface BrowserToolDefinition<I extends z.ZodType<BrowserToolInput>, O extends z.ZodType> extends Omit<ToolDefinition<I, O>, 'run' | 'precheck' | 'admit'> {
+export interface BrowserToolDefinition<I extends z.ZodType<BrowserToolInput>, O extends z.ZodType> extends Omit<
+  ToolDefinition<I, O>,
+  'run' | 'precheck' | 'admit'
+> {
   /** Viewport for this input; default 1280×800. */
   viewport?(input: z.output<I>): { width: number; height: number };
   /** Works with the opened page and returns the tool's output. */
@@ -113,7 +116,11 @@ export function defineBrowserTool<I extends z.ZodType<BrowserToolInput>, O exten
   });
 }
 
-async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.ZodType>(def: BrowserToolDefinition<I, O>, ctx: ToolContext, input: z.output<I>): Promise<z.output<O>> {
+async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.ZodType>(
+  def: BrowserToolDefinition<I, O>,
+  ctx: ToolContext,
+  input: z.output<I>,
+): Promise<z.output<O>> {
   const [{ openPage, RenderBudget }, { pageError }, { DEFAULT_VIEWPORT }, { browserPoolService }] = await pageModules();
   const budget = new RenderBudget(Math.min(def.timeoutMs, input.timeout_ms ?? def.timeoutMs));
   let runtime: BrowserRuntime;
@@ -135,7 +142,12 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
         stage('navigating');
         page.setDefaultTimeout(budget.left());
         page.setDefaultNavigationTimeout(budget.left());
-        if (input.device === undefined && !contextOptions?.viewport && size && (size.width !== DEFAULT_VIEWPORT.width || size.height !== DEFAULT_VIEWPORT.height)) {
+        if (
+          input.device === undefined &&
+          !contextOptions?.viewport &&
+          size &&
+          (size.width !== DEFAULT_VIEWPORT.width || size.height !== DEFAULT_VIEWPORT.height)
+        ) {
           await page.setViewportSize(size);
         }
         if (input.cookies?.length) await page.context().addCookies(playwrightCookies(input));

@@ -314,5 +314,7 @@ const REASONS: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 
 
 function refuseRaw(socket: Duplex, status: number, verdict: string): void {
   const challenge = status === 407 ? `Proxy-Authenticate: ${PROXY_CHALLENGE}\r\n` : '';
-  socket.end(`HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Gateway'}\r\n${challenge}${PROXY_VERDICT_HEADER}: ${verdict}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+  socket.end(
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Gateway'}\r\n${challenge}${PROXY_VERDICT_HEADER}: ${verdict}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+  );
 }

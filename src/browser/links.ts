@@ -13,7 +13,10 @@ export interface PageLink {
 }
 
 export function siteOf(hostname: string): string {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   return getDomain(host, { allowPrivateDomains: true }) ?? host;
 }
 

@@ -29,9 +29,27 @@ export interface MarkdownResult {
 type Doc = ReturnType<typeof parseHTML>['document'];
 
 const ALWAYS_REMOVE = [
-  'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'canvas', 'svg', 'dialog',
-  'button', 'input', 'select', 'textarea', 'option', 'link', 'meta',
-  '[role="dialog"]', '[role="alertdialog"]', '[aria-modal="true"]', '[role="search"]',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'canvas',
+  'svg',
+  'dialog',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'option',
+  'link',
+  'meta',
+  '[role="dialog"]',
+  '[role="alertdialog"]',
+  '[aria-modal="true"]',
+  '[role="search"]',
 ];
 /** A form with less text than this is a search box, a login or a newsletter sign-up; larger ones wrap content. */
 const SMALL_FORM_CHARS = 500;
@@ -76,7 +94,9 @@ function readArticle(html: string): { root: El; title: string } | null {
   try {
     const parsed = new Readability(copy as unknown as Document, { keepClasses: true, maxElemsToParse: 50_000, charThreshold: READABILITY_MIN_CHARS }).parse();
     if (!parsed?.content) return null;
-    const root = parseHTML(`<!doctype html><html><body><div id="md-root">${parsed.content}</div></body></html>`).document.getElementById('md-root') as unknown as El;
+    const root = parseHTML(`<!doctype html><html><body><div id="md-root">${parsed.content}</div></body></html>`).document.getElementById(
+      'md-root',
+    ) as unknown as El;
     return { root, title: parsed.title ?? '' };
   } catch {
     // Readability gives up on very large documents; the cleaned body is used instead.
@@ -182,14 +202,20 @@ function converter(): TurndownService {
         const index = Array.prototype.indexOf.call(parent.children, node);
         prefix = `${(Number.isFinite(start) ? start : 1) + index}. `;
       }
-      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/gm, `\n${' '.repeat(prefix.length)}`);
+      const body = content
+        .replace(/^\n+/, '')
+        .replace(/\n+$/, '\n')
+        .replace(/\n/gm, `\n${' '.repeat(prefix.length)}`);
       return `${prefix}${body}${node.nextSibling && !/\n$/.test(body) ? '\n' : ''}`;
     },
   });
   td.addRule('tableCellOnOneLine', {
     filter: ['th', 'td'],
     replacement: (content, node) => {
-      const cell = content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim();
+      const cell = content
+        .replace(/\s*\n+\s*/g, ' ')
+        .replace(/\|/g, '\\|')
+        .trim();
       const index = Array.prototype.indexOf.call(node.parentNode?.childNodes ?? [], node);
       return `${index === 0 ? '| ' : ' '}${cell} |`;
     },

@@ -91,7 +91,8 @@ export async function openPage(
   const protocol = url.slice(0, url.indexOf(':') + 1);
   // Chromium itself refuses file:, chrome: and friends from web content; this makes sure of it. (HTML
   // input stays at about:blank unless its script navigates, which then went through the proxy.)
-  if (!RENDERABLE.has(protocol)) throw new BlockedTargetError(`Blocked target: the page navigated to a ${protocol} URL; only http and https pages are rendered.`, url);
+  if (!RENDERABLE.has(protocol))
+    throw new BlockedTargetError(`Blocked target: the page navigated to a ${protocol} URL; only http and https pages are rendered.`, url);
   return { url, status: response?.status() ?? null };
 }
 

@@ -25,9 +25,11 @@ export function navigationError(err: unknown, failedUrl: string, proxy: GuardedP
   if (/ERR_ABORTED/.test(message)) return new ToolError(`The browser stopped loading ${failedUrl} (it may be a file download rather than a page).`, 'input');
   if (failure) return new ToolError(`Could not load ${failedUrl}: ${failure.message}`, failure.kind);
   if (err instanceof playwright().errors.TimeoutError) return new ToolError(`The page did not respond in time: ${failedUrl}`, 'transient');
-  if (/ERR_CERT_|ERR_SSL_/.test(message)) return new ToolError(`The site's TLS certificate or handshake is not valid: ${failedUrl} (${netCode(message)})`, 'input');
+  if (/ERR_CERT_|ERR_SSL_/.test(message))
+    return new ToolError(`The site's TLS certificate or handshake is not valid: ${failedUrl} (${netCode(message)})`, 'input');
   if (/ERR_TOO_MANY_REDIRECTS/.test(message)) return new ToolError(`Too many redirects: ${failedUrl}`, 'input');
-  if (/ERR_INVALID_URL|ERR_UNSAFE_PORT|ERR_BLOCKED_BY_CLIENT|ERR_DISALLOWED_URL_SCHEME/.test(message)) return new ToolError(`The browser refused ${failedUrl} (${netCode(message)}).`, 'input');
+  if (/ERR_INVALID_URL|ERR_UNSAFE_PORT|ERR_BLOCKED_BY_CLIENT|ERR_DISALLOWED_URL_SCHEME/.test(message))
+    return new ToolError(`The browser refused ${failedUrl} (${netCode(message)}).`, 'input');
   if (CLOSED.test(message)) return new ToolError('The browser closed while loading the page; the task will be retried.', 'transient');
   if (/net::ERR_/.test(message)) return new ToolError(`Could not load ${failedUrl} (${netCode(message)}).`, 'transient');
   return err instanceof Error ? err : new Error(message);

@@ -40,7 +40,10 @@ const cookieInput = z
       .max(4096)
       .refine((v) => !/[;\r\n\0]/.test(v), { message: 'must not contain ;, line breaks or NUL' }),
     domain: z.string().min(1).max(253).optional(),
-    url: z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).max(2048).optional(),
+    url: z
+      .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
+      .max(2048)
+      .optional(),
     path: z.string().startsWith('/').max(1024).optional(),
     secure: z.boolean().optional(),
     http_only: z.boolean().optional(),
@@ -66,7 +69,14 @@ export const pageOptionsShape = {
     .describe('CSS selector that must appear before the page counts as ready.')
     .meta(compact),
   delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).default(0).describe('Extra wait after ready, 0-10000 ms. Default 0.').meta(compact),
-  timeout_ms: z.number().int().min(1000).max(90_000).optional().describe("Page budget in ms, 1000-90000, at most the tool's limit. Default the tool's limit.").meta(compact),
+  timeout_ms: z
+    .number()
+    .int()
+    .min(1000)
+    .max(90_000)
+    .optional()
+    .describe("Page budget in ms, 1000-90000, at most the tool's limit. Default the tool's limit.")
+    .meta(compact),
   headers: z
     .record(z.string().min(1).max(256), z.string().max(8192))
     .superRefine((headers, ctx) => {
@@ -81,19 +91,27 @@ export const pageOptionsShape = {
     .optional()
     .describe('Extra request headers (no Host, hop-by-hop or Proxy-* headers).')
     .meta(compact),
-  cookies: z.array(cookieInput).max(50).optional().describe('Cookies to set before loading: name, value, domain or url, path, secure, http_only.').meta(compact),
+  cookies: z
+    .array(cookieInput)
+    .max(50)
+    .optional()
+    .describe('Cookies to set before loading: name, value, domain or url, path, secure, http_only.')
+    .meta(compact),
   user_agent: z
     .string()
     .min(1)
     .max(512)
     .refine((ua) => !/[\r\n\0]/.test(ua), { message: 'must not contain line breaks or NUL' })
-    .optional().describe('User-Agent string.').meta(compact),
+    .optional()
+    .describe('User-Agent string.')
+    .meta(compact),
   device: z
     .string()
     .min(1)
     .max(64)
     .superRefine((name, ctx) => {
-      if (!deviceNames().includes(name)) ctx.addIssue({ code: 'custom', message: `"${name.slice(0, 64)}" is not a Playwright device name (e.g. "iPhone 13", "Pixel 7", "iPad Mini")` });
+      if (!deviceNames().includes(name))
+        ctx.addIssue({ code: 'custom', message: `"${name.slice(0, 64)}" is not a Playwright device name (e.g. "iPhone 13", "Pixel 7", "iPad Mini")` });
     })
     .optional()
     .describe('Playwright device name (e.g. "iPhone 13"): viewport, user agent, scale and touch.')
@@ -102,7 +120,14 @@ export const pageOptionsShape = {
   mobile: z.boolean().optional().describe('Mobile viewport meta and touch. Default false.').meta(compact),
   block: z.array(z.enum(BLOCKABLE)).max(4).optional().describe('Resource types not to load: image, media, font, stylesheet.').meta(compact),
   javascript: z.boolean().default(true).describe('Run page scripts. Default true.').meta(compact),
-  cache_ttl_s: z.number().int().min(0).max(MAX_CACHE_TTL_S).default(0).describe('Reuse an identical earlier result up to this many seconds old, 0-3600. Default 0.').meta(compact),
+  cache_ttl_s: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_CACHE_TTL_S)
+    .default(0)
+    .describe('Reuse an identical earlier result up to this many seconds old, 0-3600. Default 0.')
+    .meta(compact),
 };
 
 /** One sentence documenting the shared controls with their defaults (in each browser tool's description). */
@@ -139,7 +164,8 @@ export function pageOptionsRefine(v: PageOptions, ctx: z.RefinementCtx): void {
   }
   if (v.url === undefined) {
     v.cookies?.forEach((c, i) => {
-      if (c.domain === undefined && c.url === undefined) ctx.addIssue({ code: 'custom', path: ['cookies', i, 'domain'], message: 'is required with html input (give domain or url)' });
+      if (c.domain === undefined && c.url === undefined)
+        ctx.addIssue({ code: 'custom', path: ['cookies', i, 'domain'], message: 'is required with html input (give domain or url)' });
     });
   }
 }
@@ -172,7 +198,9 @@ export function contextOptionsFor(v: PageOptions, viewport: { width: number; hei
 }
 
 /** Playwright's cookie shape for each requested cookie (those without domain or url apply to the page url). */
-export function playwrightCookies(v: PageOptions): { name: string; value: string; url?: string; domain?: string; path?: string; secure?: boolean; httpOnly?: boolean }[] {
+export function playwrightCookies(
+  v: PageOptions,
+): { name: string; value: string; url?: string; domain?: string; path?: string; secure?: boolean; httpOnly?: boolean }[] {
   return (v.cookies ?? []).map((c) => {
     // Without domain or url the cookie belongs to the page's host (html input requires one of them).
     const where = c.url !== undefined ? { url: c.url } : { domain: c.domain ?? new URL(v.url!).hostname, path: c.path ?? '/' };

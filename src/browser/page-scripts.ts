@@ -49,7 +49,13 @@ export function collectLinks(max: number): RawLink[] {
   for (const el of Array.from(document.querySelectorAll<HTMLAnchorElement | HTMLAreaElement>('a[href], area[href]'))) {
     if (out.length >= max) break;
     const img = el.querySelector('img[alt]');
-    const text = (el instanceof HTMLAnchorElement ? el.innerText : '') || el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('alt') || img?.getAttribute('alt') || '';
+    const text =
+      (el instanceof HTMLAnchorElement ? el.innerText : '') ||
+      el.getAttribute('aria-label') ||
+      el.getAttribute('title') ||
+      el.getAttribute('alt') ||
+      img?.getAttribute('alt') ||
+      '';
     out.push({ href: el.href, text: text.replace(/\s+/g, ' ').trim() });
   }
   return out;

@@ -17,7 +17,7 @@ export function decodePng(png: Buffer): Pixels {
   let height = 0;
   let channels = 0;
   const idat: Buffer[] = [];
-  for (let i = 8; i + 8 <= png.length; ) {
+  for (let i = 8; i + 8 <= png.length;) {
     const len = png.readUInt32BE(i);
     const type = png.toString('latin1', i + 4, i + 8);
     const data = png.subarray(i + 8, i + 8 + len);
@@ -46,10 +46,18 @@ export function decodePng(png: Buffer): Pixels {
       const c = x >= channels ? prev[x - channels]! : 0;
       const v = line[x]!;
       switch (filter) {
-        case 0: cur[x] = v; break;
-        case 1: cur[x] = v + a; break;
-        case 2: cur[x] = v + b; break;
-        case 3: cur[x] = v + ((a + b) >> 1); break;
+        case 0:
+          cur[x] = v;
+          break;
+        case 1:
+          cur[x] = v + a;
+          break;
+        case 2:
+          cur[x] = v + b;
+          break;
+        case 3:
+          cur[x] = v + ((a + b) >> 1);
+          break;
         case 4: {
           const p = a + b - c;
           const pa = Math.abs(p - a);

@@ -150,7 +150,10 @@ export class BrowserPool {
    * its context (headers, routes, cookies, emulation) needs `contextOptions`, so that it goes away with
    * the context. Aborting `signal` closes the context, so whatever `fn` awaits on the page fails at once.
    */
-  async withPage<T>(fn: (page: Page) => Promise<T>, opts: { signal?: AbortSignal | undefined; contextOptions?: BrowserContextOptions | undefined } = {}): Promise<T> {
+  async withPage<T>(
+    fn: (page: Page) => Promise<T>,
+    opts: { signal?: AbortSignal | undefined; contextOptions?: BrowserContextOptions | undefined } = {},
+  ): Promise<T> {
     if (this.closed) throw new BrowserClosedError();
     const { signal } = opts;
     await this.slots.acquire(signal);
@@ -436,4 +439,3 @@ export class BrowserPool {
     return gen.closing;
   }
 }
-

@@ -27,7 +27,9 @@ function canonical(value: unknown): string {
 /** The artifact id of a request's entry: file_ + 64 hex digits of SHA-256. */
 export function cacheKey(tool: string, input: Record<string, unknown>, payerScope: string): string {
   const { cache_ttl_s: _ttl, ...rest } = input;
-  const digest = createHash('sha256').update(canonical({ tool, input: rest, payer: payerScope })).digest('hex');
+  const digest = createHash('sha256')
+    .update(canonical({ tool, input: rest, payer: payerScope }))
+    .digest('hex');
   return `file_${digest}`;
 }
 

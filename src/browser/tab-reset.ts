@@ -41,7 +41,10 @@ export async function resetTab(page: Page, origins: Iterable<string>, viewport: 
   const cdp = await within(cdpSession(page), left());
   await within(cdp.send('Emulation.setScriptExecutionDisabled', { value: true }), left());
   try {
-    await within(Promise.all([...shown].map((securityOrigin) => cdp.send('DOMStorage.clear', { storageId: { securityOrigin, isLocalStorage: false } }))), left());
+    await within(
+      Promise.all([...shown].map((securityOrigin) => cdp.send('DOMStorage.clear', { storageId: { securityOrigin, isLocalStorage: false } }))),
+      left(),
+    );
   } catch {
     // A frame this session does not reach (an out-of-process iframe of another site): not reusable.
     return false;

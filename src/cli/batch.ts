@@ -148,7 +148,12 @@ async function batchRemote(config: Config, a: BatchArgs, upload: { type: string;
     const r: Response = await fetch(`${base}/v1/batches/${body.batch_id}/results?format=jsonl&cursor=${cursor}&limit=${PAGE}`, { headers: auth });
     if (!r.ok) throw new CliFailure(`Reading the results failed: the service answered ${r.status}.`);
     const text = await r.text();
-    writer.lines(text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as ResultLine));
+    writer.lines(
+      text
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as ResultLine),
+    );
     cursor = r.headers.get('x-next-cursor');
   }
 }

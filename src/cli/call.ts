@@ -50,7 +50,7 @@ export interface CallOutcome {
 
 export async function runCall(config: Config, args: string[]): Promise<number> {
   const [tool, ...rest] = args;
-  if (!tool || tool.startsWith('--')) throw new CliUsageError('Usage: agent-utility call <tool> [--field value …] [--json \'{…}\'] [--out file]');
+  if (!tool || tool.startsWith('--')) throw new CliUsageError("Usage: agent-utility call <tool> [--field value …] [--json '{…}'] [--out file]");
   const { input, out } = parseFieldArgs(rest);
   const spinner = statusSpinner();
   let outcome: CallOutcome;

@@ -16,7 +16,10 @@ import { CliUsageError } from './usage.js';
 
 export async function runMcpStdio(baseConfig: Config, args: string[]): Promise<'running'> {
   const { values } = parseArgs({ args, options: { tools: { type: 'string' } } });
-  const toolsArg = values.tools?.split(',').map((t) => t.trim()).filter(Boolean);
+  const toolsArg = values.tools
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const log = createLogger(baseConfig.logLevel).child({ door: 'mcp-stdio' });
   // The first message picks the era. A v2 client in auto mode probes with server/discover on a throwaway
   // process before it starts the real one, so a discover opening is answered before the engine boots: the
@@ -132,7 +135,12 @@ async function startSession(baseConfig: Config, toolsArg: string[] | undefined, 
   try {
     const registry = rt.registry.subset(resolveNames(rt, toolsArg ?? config.mcp.tools));
     const caller = await resolveCaller(rt, config.mcp.apiKey);
-    log.info('mcp stdio session started', { tools: registry.names.length, store: rt.store.dialect, data_dir: rt.config.dataDir, charged: caller.chargeKeyId !== undefined });
+    log.info('mcp stdio session started', {
+      tools: registry.names.length,
+      store: rt.store.dialect,
+      data_dir: rt.config.dataDir,
+      charged: caller.chargeKeyId !== undefined,
+    });
     return { deps: { engine: rt.engine, registry, config: rt.config, log, caller, artifacts: () => rt.scope.use(artifactStoreService) }, close };
   } catch (err) {
     await close();
@@ -159,7 +167,10 @@ async function resolveCaller(rt: Runtime, apiKey: string | undefined): Promise<C
   if (!apiKey) return localCaller('stdio');
   const { findApiKey } = await import('../billing/api-keys.js');
   const key = await findApiKey(rt.store, apiKey);
-  if (!key) throw new CliUsageError(`MCP_API_KEY is not a key of this service (data dir ${rt.config.dataDir}). Create one with: agent-utility keys create --credits <usd>`);
+  if (!key)
+    throw new CliUsageError(
+      `MCP_API_KEY is not a key of this service (data dir ${rt.config.dataDir}). Create one with: agent-utility keys create --credits <usd>`,
+    );
   if (key.revokedAt !== null) throw new CliUsageError('MCP_API_KEY was revoked; create a new key.');
   return keyCaller(key.id);
 }

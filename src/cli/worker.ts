@@ -11,7 +11,10 @@ export async function runWorker(config: Config, args: string[]): Promise<'runnin
   const { values } = parseArgs({ args, options: { tools: { type: 'string' } } });
   // Since the process started: the worker's start-up is the time before it drains anything (issue #19).
   const importedMs = Math.round(performance.now());
-  const tools = values.tools?.split(',').map((t) => t.trim()).filter(Boolean);
+  const tools = values.tools
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const log = createLogger(config.logLevel);
   const rt = await createRuntime(config, { log, workers: true, ...(tools ? { workerTools: tools } : {}) });
   const cpu = process.cpuUsage();

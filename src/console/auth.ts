@@ -66,12 +66,12 @@ export function sameOrigin(req: Request, publicUrl: string): boolean {
 
 function loginPage(message?: string, status = 200): { status: number; body: string } {
   const body = html`${message ? html`<p class="error" role="alert">${message}</p>` : html``}
-<form method="post" action="/console/login" class="card narrow">
-  <label for="token">Operator token (ADMIN_TOKEN)</label>
-  <input id="token" name="token" type="password" autocomplete="current-password" required autofocus>
-  <button type="submit">Sign in</button>
-</form>
-<p class="hint">Or run <code>agent-utility admin login</code> on the server for a one-time sign-in link.</p>`;
+    <form method="post" action="/console/login" class="card narrow">
+      <label for="token">Operator token (ADMIN_TOKEN)</label>
+      <input id="token" name="token" type="password" autocomplete="current-password" required autofocus />
+      <button type="submit">Sign in</button>
+    </form>
+    <p class="hint">Or run <code>agent-utility admin login</code> on the server for a one-time sign-in link.</p>`;
   return { status, body: page({ title: 'Sign in', body }) };
 }
 
@@ -144,7 +144,9 @@ export function requireConsoleSession(d: ConsoleAuthDeps) {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       const given = req.get('x-csrf-token') ?? (typeof req.body?._csrf === 'string' ? (req.body._csrf as string) : undefined);
       if (!sameOrigin(req, d.publicUrl) || !d.secrets.csrfMatches(session, given)) {
-        res.status(403).json({ error: 'Refused: the request did not come from a console page (missing or wrong CSRF token).', code: 'CSRF_REFUSED', retry: false });
+        res
+          .status(403)
+          .json({ error: 'Refused: the request did not come from a console page (missing or wrong CSRF token).', code: 'CSRF_REFUSED', retry: false });
         return;
       }
     }

@@ -47,18 +47,35 @@ export interface PageOptions {
 
 export function page(o: PageOptions): string {
   const nav = o.csrf
-    ? html`<nav aria-label="Console"><ul>${PAGES.map(
-        (p) => html`<li><a href="${p.path}"${new Html(p.path === o.current ? ' aria-current="page"' : '')}>${p.label}</a></li>`,
-      )}</ul>
-      <form method="post" action="/console/logout" class="logout"><input type="hidden" name="_csrf" value="${o.csrf}"><button type="submit">Sign out</button></form></nav>`
+    ? html`<nav aria-label="Console">
+        <ul>
+          ${PAGES.map((p) => html`<li><a href="${p.path}" ${new Html(p.path === o.current ? ' aria-current="page"' : '')}>${p.label}</a></li>`)}
+        </ul>
+        <form method="post" action="/console/logout" class="logout">
+          <input type="hidden" name="_csrf" value="${o.csrf}" /><button type="submit">Sign out</button>
+        </form>
+      </nav>`
     : html``;
-  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${o.title} · agent-utility console</title>
-${o.csrf ? html`<meta name="csrf-token" content="${o.csrf}">` : html``}
-<link rel="stylesheet" href="/console/assets/console.css">${o.head ?? html``}
-</head><body><header><a class="brand" href="/console">agent-utility console</a>${nav}</header>
-<main id="main"><h1>${o.title}</h1>${o.body}</main>
-<script src="/console/assets/console.js" defer></script></body></html>`.value}`;
+  return `<!doctype html>${
+    html`<html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${o.title} · agent-utility console</title>
+        ${o.csrf ? html`<meta name="csrf-token" content="${o.csrf}" />` : html``}
+        <link rel="stylesheet" href="/console/assets/console.css" />
+        ${o.head ?? html``}
+      </head>
+      <body>
+        <header><a class="brand" href="/console">agent-utility console</a>${nav}</header>
+        <main id="main">
+          <h1>${o.title}</h1>
+          ${o.body}
+        </main>
+        <script src="/console/assets/console.js" defer></script>
+      </body>
+    </html>`.value
+  }`;
 }
 
 export function iso(ms: number | null): string {

@@ -47,13 +47,22 @@ export function overviewSeries(rows: TimelineRow[], now: number, minutes: number
       failures.get(r.tool)![fb]!++;
     }
     if (r.status === 'complete' && r.startedAt !== null) {
-      if (!durations.has(r.tool)) durations.set(r.tool, Array.from({ length: minutes }, () => []));
+      if (!durations.has(r.tool))
+        durations.set(
+          r.tool,
+          Array.from({ length: minutes }, () => []),
+        );
       durations.get(r.tool)![fb]!.push(r.finishedAt - r.startedAt);
     }
   }
 
   // The busiest tools only, so the charts stay legible.
-  const top = new Set([...toolCounts.entries()].sort((a, b) => b[1] - a[1]).slice(0, maxTools).map(([t]) => t));
+  const top = new Set(
+    [...toolCounts.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, maxTools)
+      .map(([t]) => t),
+  );
   const failuresByTool: Record<string, number[]> = {};
   for (const [tool, s] of failures) if (top.has(tool)) failuresByTool[tool] = s;
   const p50ByTool: Record<string, (number | null)[]> = {};

@@ -41,14 +41,40 @@ export function overviewPages(d: OverviewDeps): Router {
     const byTool = new Map<string, Record<string, number>>();
     for (const s of stats.byToolStatus) byTool.set(s.tool, { ...(byTool.get(s.tool) ?? {}), [s.status]: s.count });
     const statuses = ['pending', 'running', 'complete', 'failed', 'cancelled'];
-    const body = html`<p class="stats"><span>Queue depth: <strong id="queue-depth">${stats.queueDepth}</strong></span> <span>Running: <strong>${stats.running}</strong></span></p>
-<section class="charts" aria-label="Last ${WINDOW_MINUTES} minutes">
-${CHARTS.map((c) => html`<figure class="chart"><figcaption id="${c.id}-title">${c.title}</figcaption><div id="${c.id}" role="img" aria-labelledby="${c.id}-title"></div></figure>`)}
-</section>
-<table><caption>Tasks kept, by tool and status</caption><thead><tr><th scope="col">Tool</th>${statuses.map((s) => html`<th scope="col">${s}</th>`)}</tr></thead><tbody>
-${[...byTool.entries()].sort().map(([tool, counts]) => html`<tr><td><a href="/console/tasks?tool=${encodeURIComponent(tool)}">${tool}</a></td>${statuses.map((s) => html`<td>${counts[s] ?? 0}</td>`)}</tr>`)}
-</tbody></table>`;
-    const head = html`<link rel="stylesheet" href="/console/assets/vendor/uPlot.min.css"><script src="/console/assets/vendor/uPlot.iife.min.js" defer></script>`;
+    const body = html`<p class="stats">
+        <span>Queue depth: <strong id="queue-depth">${stats.queueDepth}</strong></span> <span>Running: <strong>${stats.running}</strong></span>
+      </p>
+      <section class="charts" aria-label="Last ${WINDOW_MINUTES} minutes">
+        ${CHARTS.map(
+          (c) =>
+            html`<figure class="chart">
+              <figcaption id="${c.id}-title">${c.title}</figcaption>
+              <div id="${c.id}" role="img" aria-labelledby="${c.id}-title"></div>
+            </figure>`,
+        )}
+      </section>
+      <table>
+        <caption>
+          Tasks kept, by tool and status
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Tool</th>
+            ${statuses.map((s) => html`<th scope="col">${s}</th>`)}
+          </tr>
+        </thead>
+        <tbody>
+          ${[...byTool.entries()].sort().map(
+            ([tool, counts]) =>
+              html`<tr>
+                <td><a href="/console/tasks?tool=${encodeURIComponent(tool)}">${tool}</a></td>
+                ${statuses.map((s) => html`<td>${counts[s] ?? 0}</td>`)}
+              </tr>`,
+          )}
+        </tbody>
+      </table>`;
+    const head = html`<link rel="stylesheet" href="/console/assets/vendor/uPlot.min.css" />
+      <script src="/console/assets/vendor/uPlot.iife.min.js" defer></script>`;
     res.type('html').send(page({ title: 'Overview', current: '/console', csrf: d.secrets.csrfToken(req.consoleSession!), body, head }));
   });
   return r;

@@ -33,20 +33,41 @@ export function playgroundPages(d: PlaygroundDeps): Router {
       const t = registry.descriptor(n);
       return { name: t.name, title: t.title, description: t.description, price: t.price.usd, input_schema: t.input_schema, example: t.example };
     });
-    const body = html`<script type="application/json" id="tool-descriptors">${scriptJson(tools)}</script>
-<form id="playground" class="card" novalidate>
-<div class="row"><label for="pg-tool">Tool</label><select id="pg-tool" name="tool">${tools.map((t) => html`<option value="${t.name}">${t.name} (${t.price} USD)</option>`)}</select></div>
-<div class="row"><label for="pg-key">Run on key</label>${
-      keys.length
-        ? html`<select id="pg-key" name="key_id">${keys.map((k) => html`<option value="${k.id}">${k.prefix}… ${k.label ?? ''} (${microsToUsd(k.balanceMicros)} USD)</option>`)}</select>`
-        : html`<select id="pg-key" name="key_id" disabled><option value="">no active key</option></select> <a href="/console/keys">Create a key first</a>`
-    }</div>
-<p id="pg-description" class="hint"></p>
-<fieldset id="pg-fields"><legend>Input</legend></fieldset>
-<button type="submit" id="pg-run">Run</button>
-</form>
-<section aria-live="polite" id="pg-output" class="card" hidden><h2>Result</h2><p id="pg-status"></p><div id="pg-rendered"></div>
-<details><summary>JSON</summary><pre id="pg-json"></pre></details></section>`;
+    const body = html`<script type="application/json" id="tool-descriptors">
+        ${scriptJson(tools)}
+      </script>
+      <form id="playground" class="card" novalidate>
+        <div class="row">
+          <label for="pg-tool">Tool</label
+          ><select id="pg-tool" name="tool">
+            ${tools.map((t) => html`<option value="${t.name}">${t.name} (${t.price} USD)</option>`)}
+          </select>
+        </div>
+        <div class="row">
+          <label for="pg-key">Run on key</label>${
+            keys.length
+              ? html`<select id="pg-key" name="key_id">
+                  ${keys.map((k) => html`<option value="${k.id}">${k.prefix}… ${k.label ?? ''} (${microsToUsd(k.balanceMicros)} USD)</option>`)}
+                </select>`
+              : html`<select id="pg-key" name="key_id" disabled>
+                    <option value="">no active key</option>
+                  </select>
+                  <a href="/console/keys">Create a key first</a>`
+          }
+        </div>
+        <p id="pg-description" class="hint"></p>
+        <fieldset id="pg-fields"><legend>Input</legend></fieldset>
+        <button type="submit" id="pg-run">Run</button>
+      </form>
+      <section aria-live="polite" id="pg-output" class="card" hidden>
+        <h2>Result</h2>
+        <p id="pg-status"></p>
+        <div id="pg-rendered"></div>
+        <details>
+          <summary>JSON</summary>
+          <pre id="pg-json"></pre>
+        </details>
+      </section>`;
     res.type('html').send(page({ title: 'Playground', current: '/console/playground', csrf: d.secrets.csrfToken(req.consoleSession!), body }));
   });
 

@@ -49,7 +49,13 @@ export async function taskTimeline(sql: SqlRunner, from: number, limit: number):
     [from, from, limit],
   );
   const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  return rows.map((r) => ({ tool: String(r.tool), status: r.status as TaskStatus, createdAt: Number(r.created_at), startedAt: n(r.started_at), finishedAt: n(r.finished_at) }));
+  return rows.map((r) => ({
+    tool: String(r.tool),
+    status: r.status as TaskStatus,
+    createdAt: Number(r.created_at),
+    startedAt: n(r.started_at),
+    finishedAt: n(r.finished_at),
+  }));
 }
 
 export interface RecentPurchase {

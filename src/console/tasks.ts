@@ -29,8 +29,16 @@ export function artifactsIn(value: unknown, out: { url: string; type: string }[]
 }
 
 function preview(a: { url: string; type: string }): Html {
-  if (a.type.startsWith('image/')) return html`<figure><img src="${a.url}" alt="Artifact image (${a.type})" loading="lazy"><figcaption><a href="${a.url}">${a.type}</a></figcaption></figure>`;
-  if (a.type === 'application/pdf') return html`<figure><iframe src="${a.url}" title="PDF artifact" class="pdf"></iframe><figcaption><a href="${a.url}">PDF</a></figcaption></figure>`;
+  if (a.type.startsWith('image/'))
+    return html`<figure>
+      <img src="${a.url}" alt="Artifact image (${a.type})" loading="lazy" />
+      <figcaption><a href="${a.url}">${a.type}</a></figcaption>
+    </figure>`;
+  if (a.type === 'application/pdf')
+    return html`<figure>
+      <iframe src="${a.url}" title="PDF artifact" class="pdf"></iframe>
+      <figcaption><a href="${a.url}">PDF</a></figcaption>
+    </figure>`;
   return html`<p><a href="${a.url}">Download ${a.type}</a></p>`;
 }
 
@@ -49,38 +57,125 @@ export function taskPages(d: TaskPagesDeps): Router {
     const status = STATUSES.includes(q('status') as TaskStatus) ? (q('status') as TaskStatus) : undefined;
     let rows: TaskRow[] = [];
     if (d.sql) {
-      const ids = await searchTaskIds(d.sql, { ...(q('id') ? { id: q('id') } : {}), ...(q('tool') ? { tool: q('tool') } : {}), ...(status ? { status } : {}), ...(q('payer') ? { payer: q('payer') } : {}), limit: 100 });
+      const ids = await searchTaskIds(d.sql, {
+        ...(q('id') ? { id: q('id') } : {}),
+        ...(q('tool') ? { tool: q('tool') } : {}),
+        ...(status ? { status } : {}),
+        ...(q('payer') ? { payer: q('payer') } : {}),
+        limit: 100,
+      });
       rows = (await Promise.all(ids.map((id) => d.store.getTask(id)))).filter((t): t is TaskRow => t !== null);
     } else if (q('id')) {
       const t = await d.store.getTask(q('id'));
       if (t) rows = [t];
     }
     const body = html`<form method="get" action="/console/tasks" class="card search" role="search">
-<label for="q-id">Task id</label><input id="q-id" name="id" value="${q('id')}">
-<label for="q-tool">Tool</label><select id="q-tool" name="tool"><option value="">any</option>${d.tools.map((t) => html`<option${t === q('tool') ? html` selected` : html``}>${t}</option>`)}</select>
-<label for="q-status">Status</label><select id="q-status" name="status"><option value="">any</option>${STATUSES.map((s) => html`<option${s === status ? html` selected` : html``}>${s}</option>`)}</select>
-<label for="q-payer">Payer (key id or wallet)</label><input id="q-payer" name="payer" value="${q('payer')}">
-<button type="submit">Search</button></form>
-${rows.length === 0 ? html`<p>No matching tasks.</p>` : html`<table><caption>Tasks, newest first</caption><thead><tr><th scope="col">Task</th><th scope="col">Tool</th><th scope="col">Status</th><th scope="col">Payer</th><th scope="col">Created</th><th scope="col">Attempts</th></tr></thead><tbody>
-${rows.map((t) => html`<tr><td><a href="/console/tasks/${t.id}">${t.id}</a></td><td>${t.tool}</td><td class="status-${t.status}">${t.status}</td><td>${payerText(t)}</td><td>${iso(t.createdAt)}</td><td>${t.attempts}/${t.maxAttempts}</td></tr>`)}
-</tbody></table>`}`;
+        <label for="q-id">Task id</label><input id="q-id" name="id" value="${q('id')}" /> <label for="q-tool">Tool</label
+        ><select id="q-tool" name="tool">
+          <option value="">any</option>
+          ${d.tools.map((t) => html`<option${t === q('tool') ? html` selected` : html``}>${t}</option>`)}
+        </select>
+        <label for="q-status">Status</label
+        ><select id="q-status" name="status">
+          <option value="">any</option>
+          ${STATUSES.map((s) => html`<option${s === status ? html` selected` : html``}>${s}</option>`)}
+        </select>
+        <label for="q-payer">Payer (key id or wallet)</label><input id="q-payer" name="payer" value="${q('payer')}" /> <button type="submit">Search</button>
+      </form>
+      ${
+        rows.length === 0
+          ? html`<p>No matching tasks.</p>`
+          : html`<table>
+              <caption>
+                Tasks, newest first
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Task</th>
+                  <th scope="col">Tool</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Payer</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Attempts</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows.map(
+                  (t) =>
+                    html`<tr>
+                      <td><a href="/console/tasks/${t.id}">${t.id}</a></td>
+                      <td>${t.tool}</td>
+                      <td class="status-${t.status}">${t.status}</td>
+                      <td>${payerText(t)}</td>
+                      <td>${iso(t.createdAt)}</td>
+                      <td>${t.attempts}/${t.maxAttempts}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+      }`;
     res.type('html').send(page({ title: 'Tasks', current: '/console/tasks', csrf: csrfOf(req), body }));
   });
 
   r.get('/tasks/:id', async (req, res) => {
     const t = await d.store.getTask(String(req.params.id));
-    if (!t) return res.status(404).type('html').send(page({ title: 'Task not found', current: '/console/tasks', csrf: csrfOf(req), body: html`<p>No task ${req.params.id} (it may have been deleted by retention).</p>` }));
+    if (!t)
+      return res
+        .status(404)
+        .type('html')
+        .send(
+          page({
+            title: 'Task not found',
+            current: '/console/tasks',
+            csrf: csrfOf(req),
+            body: html`<p>No task ${req.params.id} (it may have been deleted by retention).</p>`,
+          }),
+        );
     const artifacts = t.status === 'complete' ? artifactsIn(t.result) : [];
     const body = html`<dl class="facts">
-<dt>Tool</dt><dd>${t.tool}</dd><dt>Status</dt><dd class="status-${t.status}">${t.status}${t.errorKind ? ` (${t.errorKind})` : ''}</dd>
-<dt>Payer</dt><dd>${payerText(t)}</dd><dt>Price</dt><dd>${microsToUsd(t.priceMicros)} USD (charged ${microsToUsd(t.chargedMicros)})</dd>
-<dt>Attempts</dt><dd>${t.attempts} of ${t.maxAttempts}</dd>
-<dt>Created</dt><dd>${iso(t.createdAt)}</dd><dt>Started</dt><dd>${iso(t.startedAt)}</dd><dt>Finished</dt><dd>${iso(t.finishedAt)}</dd></dl>
-${t.error ? html`<h2>Error</h2><p class="error">${t.error}</p>` : html``}
-${artifacts.length ? html`<h2>Artifacts</h2>${artifacts.map(preview)}` : html``}
-<h2>Input</h2><pre>${json(t.input)}</pre>
-${t.status === 'complete' ? html`<h2>Result</h2><pre>${json(toTaskView(t).result)}</pre>` : html``}
-${t.payment ? html`<h2>Payment</h2><pre>${json(t.payment)}</pre>` : html``}`;
+        <dt>Tool</dt>
+        <dd>${t.tool}</dd>
+        <dt>Status</dt>
+        <dd class="status-${t.status}">${t.status}${t.errorKind ? ` (${t.errorKind})` : ''}</dd>
+        <dt>Payer</dt>
+        <dd>${payerText(t)}</dd>
+        <dt>Price</dt>
+        <dd>${microsToUsd(t.priceMicros)} USD (charged ${microsToUsd(t.chargedMicros)})</dd>
+        <dt>Attempts</dt>
+        <dd>${t.attempts} of ${t.maxAttempts}</dd>
+        <dt>Created</dt>
+        <dd>${iso(t.createdAt)}</dd>
+        <dt>Started</dt>
+        <dd>${iso(t.startedAt)}</dd>
+        <dt>Finished</dt>
+        <dd>${iso(t.finishedAt)}</dd>
+      </dl>
+      ${
+        t.error
+          ? html`<h2>Error</h2>
+              <p class="error">${t.error}</p>`
+          : html``
+      }
+      ${
+        artifacts.length
+          ? html`<h2>Artifacts</h2>
+              ${artifacts.map(preview)}`
+          : html``
+      }
+      <h2>Input</h2>
+      <pre>${json(t.input)}</pre>
+      ${
+        t.status === 'complete'
+          ? html`<h2>Result</h2>
+              <pre>${json(toTaskView(t).result)}</pre>`
+          : html``
+      }
+      ${
+        t.payment
+          ? html`<h2>Payment</h2>
+              <pre>${json(t.payment)}</pre>`
+          : html``
+      }`;
     res.type('html').send(page({ title: `Task ${t.id}`, current: '/console/tasks', csrf: csrfOf(req), body }));
   });
   return r;

@@ -66,7 +66,9 @@ async function applyPending(c: Sql, set: MigrationSet, script: (sql: string) => 
       }
     });
   }
-  const applied = new Set((await c.all<{ version: number }>(`SELECT version FROM ${LEDGER} WHERE component = $1`, [set.component])).map((r) => Number(r.version)));
+  const applied = new Set(
+    (await c.all<{ version: number }>(`SELECT version FROM ${LEDGER} WHERE component = $1`, [set.component])).map((r) => Number(r.version)),
+  );
   for (const m of set.migrations.filter((m) => !applied.has(m.version))) {
     await atomically(async () => {
       await script(m.sql).catch((err: Error) => {
@@ -79,7 +81,14 @@ async function applyPending(c: Sql, set: MigrationSet, script: (sql: string) => 
 
 /** Applies the set's pending migrations on SQLite, all in one BEGIN IMMEDIATE transaction. */
 export function migrateSqlite(db: SqliteDb, set: MigrationSet): Promise<void> {
-  return db.transaction((tx) => applyPending(tx, set, async (sql) => db.raw.exec(sql), (fn) => fn()));
+  return db.transaction((tx) =>
+    applyPending(
+      tx,
+      set,
+      async (sql) => db.raw.exec(sql),
+      (fn) => fn(),
+    ),
+  );
 }
 
 /**

@@ -20,7 +20,10 @@ export function sqlRunnerOf(store: object): SqlRunner | undefined {
     dialect: db.dialect.name,
     all: (text, params) => {
       let n = 0;
-      return db.all<Record<string, unknown>>(text.replace(/\?/g, () => `$${++n}`), params);
+      return db.all<Record<string, unknown>>(
+        text.replace(/\?/g, () => `$${++n}`),
+        params,
+      );
     },
   };
 }

@@ -105,7 +105,12 @@ function emptyNote(type: RecordType, nxdomain: boolean): string {
  * Queries each type in parallel; throws a ToolError (transient unless every fault is permanent) when a
  * server fails. A cancelled lookup throws the abort reason, not the ECANCELLED faults it caused.
  */
-export async function lookupRecords(resolver: Resolver, domain: string, types: readonly RecordType[], signal: AbortSignal): Promise<{ records: Records; notes: Notes; exists: boolean }> {
+export async function lookupRecords(
+  resolver: Resolver,
+  domain: string,
+  types: readonly RecordType[],
+  signal: AbortSignal,
+): Promise<{ records: Records; notes: Notes; exists: boolean }> {
   const answers = await Promise.all(types.map((type) => answerFor(resolver, domain, type)));
   signal.throwIfAborted();
   const faults = answers.filter((a): a is Extract<TypeAnswer, { kind: 'fault' }> => a.kind === 'fault');

@@ -68,7 +68,10 @@ export class SmtpSession {
   ) {
     this.socket = socket;
     this.attach(socket);
-    this.timer = setTimeout(() => this.fail(new SmtpSessionError('timeout', 'the mail server did not answer in time')), Math.max(0, opts.deadline - Date.now()));
+    this.timer = setTimeout(
+      () => this.fail(new SmtpSessionError('timeout', 'the mail server did not answer in time')),
+      Math.max(0, opts.deadline - Date.now()),
+    );
     this.onAbort = () => this.fail(new SmtpSessionError('aborted', 'the verification was cancelled'));
     opts.signal?.addEventListener('abort', this.onAbort, { once: true });
   }

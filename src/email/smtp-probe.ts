@@ -191,7 +191,15 @@ export class SmtpProber {
     return { ...result, connections: this.connections };
   }
 
-  private result(verdict: ProbeVerdict, host: string | null, address: string | null, reply: SmtpReply | null, tls: TlsReport | null, note: string, catchAll: boolean | null = null): ProbeResult {
+  private result(
+    verdict: ProbeVerdict,
+    host: string | null,
+    address: string | null,
+    reply: SmtpReply | null,
+    tls: TlsReport | null,
+    note: string,
+    catchAll: boolean | null = null,
+  ): ProbeResult {
     return { verdict, catchAll, host, address, reply, tls, note, connections: 0 };
   }
 
@@ -231,14 +239,14 @@ export class SmtpProber {
     const at = `${host} [${address}]`;
     switch (o.kind) {
       case 'rcpt': {
-        const verdict: ProbeVerdict =
-          o.verdict === 'temporary_failure' ? 'greylisted' : o.verdict === 'protocol_error' ? 'smtp_error' : o.verdict;
+        const verdict: ProbeVerdict = o.verdict === 'temporary_failure' ? 'greylisted' : o.verdict === 'protocol_error' ? 'smtp_error' : o.verdict;
         return this.result(verdict, host, address, o.reply, o.tls, `${at} answered RCPT TO with ${describe(o.reply)}.`, o.catchAll);
       }
       case 'refused': {
         const temporary = o.reply.code < 500;
         const stage = o.stage === 'banner' ? 'its greeting' : o.stage === 'helo' ? 'EHLO/HELO' : 'MAIL FROM';
-        const verdict: ProbeVerdict = o.stage === 'mail' ? (temporary ? 'greylisted' : 'blocked_by_server') : temporary ? 'smtp_unavailable' : 'blocked_by_server';
+        const verdict: ProbeVerdict =
+          o.stage === 'mail' ? (temporary ? 'greylisted' : 'blocked_by_server') : temporary ? 'smtp_unavailable' : 'blocked_by_server';
         return this.result(verdict, host, address, o.reply, o.tls, `${at} refused at ${stage}: ${describe(o.reply)}.`);
       }
       case 'smtputf8_unsupported':
@@ -247,11 +255,15 @@ export class SmtpProber {
         const e = o.error;
         if (e.kind === 'aborted') throw this.signal?.reason ?? e;
         const verdict: ProbeVerdict =
-          e.kind === 'timeout' ? 'smtp_timeout'
-          : e.kind === 'refused' || e.kind === 'unreachable' ? 'connection_failed'
-          : e.kind === 'dropped' ? 'connection_dropped'
-          : e.kind === 'tls' ? 'tls_failed'
-          : 'smtp_error';
+          e.kind === 'timeout'
+            ? 'smtp_timeout'
+            : e.kind === 'refused' || e.kind === 'unreachable'
+              ? 'connection_failed'
+              : e.kind === 'dropped'
+                ? 'connection_dropped'
+                : e.kind === 'tls'
+                  ? 'tls_failed'
+                  : 'smtp_error';
         return this.result(verdict, host, address, null, o.tls, `${at}: ${e.message} (${o.stage}).`);
       }
     }

@@ -12,14 +12,7 @@ export interface SmtpReply {
 
 /** What a reply to RCPT TO says about the mailbox. */
 export type RcptVerdict =
-  | 'accepted'
-  | 'mailbox_not_found'
-  | 'mailbox_disabled'
-  | 'mailbox_full'
-  | 'recipient_rejected'
-  | 'blocked_by_server'
-  | 'temporary_failure'
-  | 'protocol_error';
+  'accepted' | 'mailbox_not_found' | 'mailbox_disabled' | 'mailbox_full' | 'recipient_rejected' | 'blocked_by_server' | 'temporary_failure' | 'protocol_error';
 
 const ENHANCED = /^([245])\.(\d{1,3})\.(\d{1,3})(?=\s|$)/;
 

@@ -88,9 +88,16 @@ export class SmtpSessionPool {
         if (i >= 0) theLane.queue.splice(i, 1);
         waiter.settle(outcome);
       };
-      const onAbort = () => leave({ kind: 'failed', error: new SmtpSessionError('aborted', 'the verification was cancelled'), stage: 'waiting for a session', tls: NO_TLS });
+      const onAbort = () =>
+        leave({ kind: 'failed', error: new SmtpSessionError('aborted', 'the verification was cancelled'), stage: 'waiting for a session', tls: NO_TLS });
       const timer = setTimeout(
-        () => leave({ kind: 'failed', error: new SmtpSessionError('timeout', 'the mail server did not answer in time'), stage: 'waiting for a session', tls: NO_TLS }),
+        () =>
+          leave({
+            kind: 'failed',
+            error: new SmtpSessionError('timeout', 'the mail server did not answer in time'),
+            stage: 'waiting for a session',
+            tls: NO_TLS,
+          }),
         Math.max(0, req.deadline - Date.now()),
       );
       const waiter: Waiter = {
@@ -218,6 +225,11 @@ export const smtpSessionPoolService = defineService({
   create: ({ config }) =>
     new SmtpSessionPool(
       { port: config.net.smtpProbePort, heloName: config.net.smtpHeloName, mailFrom: config.net.smtpMailFrom },
-      { sessionsPerHost: config.net.smtpSessionsPerHost, rcptsPerSession: config.net.smtpRcptsPerSession, stepTimeoutMs: config.net.smtpProbeTimeoutMs, lingerMs: SESSION_LINGER_MS },
+      {
+        sessionsPerHost: config.net.smtpSessionsPerHost,
+        rcptsPerSession: config.net.smtpRcptsPerSession,
+        stepTimeoutMs: config.net.smtpProbeTimeoutMs,
+        lingerMs: SESSION_LINGER_MS,
+      },
     ),
 });

@@ -25,7 +25,11 @@ export const STATUS_DETAILS = {
   mailbox_not_found: { status: 'UNDELIVERABLE', base: 0, meaning: 'The server says the mailbox does not exist (X.1.1 and kin, "user unknown").' },
   mailbox_disabled: { status: 'UNDELIVERABLE', base: 0, meaning: 'The mailbox exists but is disabled (X.2.1).' },
   recipient_rejected: { status: 'UNDELIVERABLE', base: 0, meaning: 'A permanent refusal of the recipient with no more specific reason given.' },
-  accepts_all_provider: { status: 'UNKNOWN', base: 0.5, meaning: 'A provider that accepts every recipient at SMTP time (Yahoo, AOL, consumer Outlook); not probed.' },
+  accepts_all_provider: {
+    status: 'UNKNOWN',
+    base: 0.5,
+    meaning: 'A provider that accepts every recipient at SMTP time (Yahoo, AOL, consumer Outlook); not probed.',
+  },
   blocked_by_server: { status: 'UNKNOWN', base: 0.3, meaning: 'The server refused us (policy, blocklist, X.7.x), not the mailbox.' },
   greylisted: { status: 'UNKNOWN', base: 0.3, meaning: 'Temporary (4xx) answers, still after one retry.' },
   smtp_timeout: { status: 'UNKNOWN', base: 0.3, meaning: 'The mail servers did not answer in time.' },
@@ -62,7 +66,6 @@ export interface ScoreInputs {
 export function qualityScore(r: ScoreInputs): number {
   const info: DetailInfo = STATUS_DETAILS[r.status_detail];
   if (info.status === 'UNDELIVERABLE') return 0;
-  const raw =
-    info.base + (r.is_mx_valid ? 0.1 : 0) - (r.is_disposable ? 0.4 : 0) - (r.is_role_based ? 0.2 : 0) - (r.suggestion !== null ? 0.2 : 0);
+  const raw = info.base + (r.is_mx_valid ? 0.1 : 0) - (r.is_disposable ? 0.4 : 0) - (r.is_role_based ? 0.2 : 0) - (r.suggestion !== null ? 0.2 : 0);
   return Math.round(Math.min(1, Math.max(0, raw)) * 100) / 100;
 }

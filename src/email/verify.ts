@@ -118,7 +118,11 @@ export async function verifyEmail(deps: VerifyDeps, input: string): Promise<Emai
   const acceptAll = matchAcceptAllProvider(domain, facts.mx_records);
   if (acceptAll) {
     const via = acceptAll.by === 'domain' ? domain : `its MX host ${acceptAll.value}`;
-    return finish(facts, 'accepts_all_provider', `Mail for ${domain} is handled by a provider that accepts every address at SMTP time (${via}), so a probe cannot tell; it was skipped.`);
+    return finish(
+      facts,
+      'accepts_all_provider',
+      `Mail for ${domain} is handled by a provider that accepts every address at SMTP time (${via}), so a probe cannot tell; it was skipped.`,
+    );
   }
 
   const knownCatchAll = deps.cache.catchAll(domain);
@@ -172,7 +176,11 @@ function fromProbe(facts: Facts, p: ProbeResult, knownNotCatchAll: boolean): Ema
     facts.is_catchall = true;
     return finish(facts, 'catch_all', `${p.note} A random address at the same domain was accepted too: the domain accepts any address.`);
   }
-  const how = knownNotCatchAll ? 'The domain was recently found to refuse unknown addresses.' : p.catchAll === false ? 'A random address at the same domain was refused.' : 'The catch-all test got no clear answer.';
+  const how = knownNotCatchAll
+    ? 'The domain was recently found to refuse unknown addresses.'
+    : p.catchAll === false
+      ? 'A random address at the same domain was refused.'
+      : 'The catch-all test got no clear answer.';
   if (facts.is_role_based) return finish(facts, 'role_based', `${p.note} ${how} The address is a role mailbox.`, true);
   return finish(facts, 'accepted', `${p.note} ${how}`, true);
 }

@@ -45,10 +45,15 @@ export async function validateBatch(engine: Engine, tool: string, inputs: readon
   if (errors.length > 0) {
     errors.sort((a, b) => a.row - b.row);
     const first = errors[0]!;
-    throw new AppError(400, 'BATCH_INVALID', `${errors.length} of ${inputs.length} inputs are invalid (row ${first.row}: ${first.problem}); nothing was charged.`, {
-      field: 'inputs',
-      extra: { invalid_count: errors.length, errors: errors.slice(0, MAX_LISTED_ERRORS) },
-    });
+    throw new AppError(
+      400,
+      'BATCH_INVALID',
+      `${errors.length} of ${inputs.length} inputs are invalid (row ${first.row}: ${first.problem}); nothing was charged.`,
+      {
+        field: 'inputs',
+        extra: { invalid_count: errors.length, errors: errors.slice(0, MAX_LISTED_ERRORS) },
+      },
+    );
   }
   return out;
 }
@@ -128,8 +133,25 @@ export function batchDone(counts: BatchCounts): boolean {
 /** The row the store inserted for `t` (what submission listeners see), without reading it back. */
 function pendingRow(t: NewTask): TaskRow {
   return {
-    id: t.id, tool: t.tool, input: t.input, status: 'pending', result: null, error: null, errorKind: null, payer: t.payer,
-    priceMicros: t.priceMicros, chargedMicros: 0, payment: null, attempts: 0, maxAttempts: t.maxAttempts, leaseOwner: null,
-    leaseExpiresAt: null, runAfter: t.now, cancelRequested: false, createdAt: t.now, startedAt: null, finishedAt: null,
+    id: t.id,
+    tool: t.tool,
+    input: t.input,
+    status: 'pending',
+    result: null,
+    error: null,
+    errorKind: null,
+    payer: t.payer,
+    priceMicros: t.priceMicros,
+    chargedMicros: 0,
+    payment: null,
+    attempts: 0,
+    maxAttempts: t.maxAttempts,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    runAfter: t.now,
+    cancelRequested: false,
+    createdAt: t.now,
+    startedAt: null,
+    finishedAt: null,
   };
 }

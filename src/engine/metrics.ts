@@ -49,7 +49,10 @@ export class TaskMetrics {
     const lines: string[] = [];
     lines.push('# HELP agent_utility_tasks_created_total Tasks accepted by this process.', '# TYPE agent_utility_tasks_created_total counter');
     for (const [tool, n] of this.created) lines.push(`agent_utility_tasks_created_total{tool="${tool}"} ${n}`);
-    lines.push('# HELP agent_utility_tasks_finished_total Tasks settled by this process, by final status.', '# TYPE agent_utility_tasks_finished_total counter');
+    lines.push(
+      '# HELP agent_utility_tasks_finished_total Tasks settled by this process, by final status.',
+      '# TYPE agent_utility_tasks_finished_total counter',
+    );
     for (const [k, n] of this.finished) {
       const [tool, status] = k.split('\u0000');
       lines.push(`agent_utility_tasks_finished_total{tool="${tool}",status="${status}"} ${n}`);

@@ -16,7 +16,10 @@ export type AttemptOutcome =
   | { kind: 'abandon' };
 
 export class AbortReason extends Error {
-  constructor(readonly reason: 'cancelled' | 'timeout' | 'lease-lost' | 'shutdown', message: string) {
+  constructor(
+    readonly reason: 'cancelled' | 'timeout' | 'lease-lost' | 'shutdown',
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -177,7 +177,12 @@ export class WorkerPool {
     const started = Date.now();
     events.emit('started', task);
     if (!registry.has(task.tool)) {
-      const failed = await store.failTask(task.id, this.owner, { error: `Tool ${task.tool} is not available on this server.`, kind: 'permanent', refund: true }, Date.now());
+      const failed = await store.failTask(
+        task.id,
+        this.owner,
+        { error: `Tool ${task.tool} is not available on this server.`, kind: 'permanent', refund: true },
+        Date.now(),
+      );
       if (failed) events.emit('settled', failed, null);
       return;
     }

@@ -66,7 +66,15 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
     }),
   );
   if (perAddress.length > 0) app.use('/v1', ...perAddress);
-  app.use(discoveryRoutes({ engine: rt.engine, metrics, publicUrl: config.publicUrl, x402Enabled: opts.paymentGate !== undefined, leadsBaseUrl: config.leads.baseUrl }));
+  app.use(
+    discoveryRoutes({
+      engine: rt.engine,
+      metrics,
+      publicUrl: config.publicUrl,
+      x402Enabled: opts.paymentGate !== undefined,
+      leadsBaseUrl: config.leads.baseUrl,
+    }),
+  );
   for (const m of opts.mounts ?? []) app.use(m.path, m.router);
   // Before the /v1 JSON parser: a batch upload has its own (larger) body limit and CSV/NDJSON parsers.
   app.use(batchRoutes({ engine: rt.engine, pollTokens, keyLimiter, x402Enabled: opts.paymentGate !== undefined }));

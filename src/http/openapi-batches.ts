@@ -26,7 +26,11 @@ export const BATCH_SCHEMAS: Record<string, unknown> = {
     properties: {
       batch_id: { type: 'string' },
       tool: { type: 'string' },
-      status: { type: 'string', enum: ['pending', 'running', 'complete', 'cancelled'], description: '"complete" once every item settled (some may have failed).' },
+      status: {
+        type: 'string',
+        enum: ['pending', 'running', 'complete', 'cancelled'],
+        description: '"complete" once every item settled (some may have failed).',
+      },
       total: { type: 'integer' },
       unique: { type: 'integer' },
       counts: {
@@ -83,7 +87,13 @@ export const BATCH_PATHS: Record<string, unknown> = {
       tags: ['batches'],
       security: readSecurity,
       parameters: [batchIdParam, { name: 'wait', in: 'query', required: false, schema: { type: 'number', minimum: 0, maximum: 30 } }],
-      responses: { '200': batchJson('The batch.'), '401': error('Missing or invalid token.'), '403': error('Another credential.'), '404': error('Unknown batch.'), '429': error('Rate limit exceeded.') },
+      responses: {
+        '200': batchJson('The batch.'),
+        '401': error('Missing or invalid token.'),
+        '403': error('Another credential.'),
+        '404': error('Unknown batch.'),
+        '429': error('Rate limit exceeded.'),
+      },
     },
   },
   '/v1/batches/{batch_id}/results': {
@@ -118,7 +128,12 @@ export const BATCH_PATHS: Record<string, unknown> = {
       tags: ['batches'],
       security: readSecurity,
       parameters: [batchIdParam],
-      responses: { '200': batchJson('The batch after the request, with cancelled_now.'), '401': error('Missing or invalid token.'), '404': error('Unknown batch.'), '429': error('Rate limit exceeded.') },
+      responses: {
+        '200': batchJson('The batch after the request, with cancelled_now.'),
+        '401': error('Missing or invalid token.'),
+        '404': error('Unknown batch.'),
+        '429': error('Rate limit exceeded.'),
+      },
     },
   },
 };

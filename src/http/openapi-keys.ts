@@ -22,7 +22,9 @@ const paymentRequired = {
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 };
 
-const settlementFailed = error('SETTLEMENT_FAILED: the payment could not be settled on chain, so no credit was granted; sign a new payment. PURCHASE_CONFLICT: settled elsewhere.');
+const settlementFailed = error(
+  'SETTLEMENT_FAILED: the payment could not be settled on chain, so no credit was granted; sign a new payment. PURCHASE_CONFLICT: settled elsewhere.',
+);
 
 export const KEY_SCHEMAS: Record<string, unknown> = {
   KeyPurchaseAmount: {
@@ -72,9 +74,13 @@ export const KEY_SCHEMAS: Record<string, unknown> = {
           required: ['kind', 'key_id', 'usd', 'status', 'created_at'],
           properties: {
             kind: { type: 'string', enum: ['create', 'topup'] },
-            key_id: { type: ['string', 'null'], description: 'Null while a new key\'s purchase is not settled.' },
+            key_id: { type: ['string', 'null'], description: "Null while a new key's purchase is not settled." },
             usd: { type: 'string' },
-            status: { type: 'string', enum: ['pending', 'settled', 'unpaid'], description: 'pending: settlement under way (or being reconciled after a crash).' },
+            status: {
+              type: 'string',
+              enum: ['pending', 'settled', 'unpaid'],
+              description: 'pending: settlement under way (or being reconciled after a crash).',
+            },
             created_at: { type: 'string', format: 'date-time' },
           },
         },
@@ -93,7 +99,10 @@ export const KEY_PATHS: Record<string, unknown> = {
       security: [{ x402: [] }, {}],
       requestBody: amountBody,
       responses: {
-        '201': { description: 'The new key (shown once) and its credits.', content: { 'application/json': { schema: { $ref: '#/components/schemas/KeyBought' } } } },
+        '201': {
+          description: 'The new key (shown once) and its credits.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/KeyBought' } } },
+        },
         '400': error('usd missing, malformed or out of range.'),
         '402': paymentRequired,
         '415': error('The body is not JSON.'),
@@ -122,7 +131,10 @@ export const KEY_PATHS: Record<string, unknown> = {
       security: [{ apiKey: [], x402: [] }, { apiKey: [] }],
       requestBody: amountBody,
       responses: {
-        '200': { description: 'The amount added and the new balance.', content: { 'application/json': { schema: { $ref: '#/components/schemas/KeyToppedUp' } } } },
+        '200': {
+          description: 'The amount added and the new balance.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/KeyToppedUp' } } },
+        },
         '400': error('usd missing, malformed or out of range.'),
         '401': error('No API key, or an unknown or revoked one.'),
         '402': paymentRequired,

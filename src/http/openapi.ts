@@ -40,7 +40,8 @@ const PAYMENT_SCHEMA = {
     status: {
       type: 'string',
       enum: ['pending', 'settled', 'unpaid', 'void'],
-      description: 'pending: authorized, waiting for the task; settled: transferred; unpaid: settlement gave up; void: the task did not complete, nothing charged.',
+      description:
+        'pending: authorized, waiting for the task; settled: transferred; unpaid: settlement gave up; void: the task did not complete, nothing charged.',
     },
     scheme: { type: 'string', enum: ['exact'] },
     x402_version: { type: 'integer', enum: [1, 2] },
@@ -64,7 +65,10 @@ const PAYMENT_SCHEMA = {
 };
 
 const TASKS_TAG = { name: 'tasks', description: 'Read, wait for and cancel the asynchronous tasks that tool calls create.' };
-const BATCHES_TAG = { name: 'batches', description: 'One tool over many inputs: create a batch, follow its progress, read its results in input order, cancel it.' };
+const BATCHES_TAG = {
+  name: 'batches',
+  description: 'One tool over many inputs: create a batch, follow its progress, read its results in input order, cancel it.',
+};
 const DISCOVERY_TAG = { name: 'discovery', description: 'Tool descriptors, service metadata, the A2A agent card and health.' };
 
 /** One tag per tool family (the part before the dot), described by the titles of its tools. */
@@ -204,7 +208,13 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       security: [{ pollToken: [] }, { apiKey: [] }],
       parameters: [
         taskIdParam,
-        { name: 'wait', in: 'query', required: false, schema: { type: 'number', minimum: 0, maximum: 30 }, description: 'Seconds to wait for the task to settle before answering.' },
+        {
+          name: 'wait',
+          in: 'query',
+          required: false,
+          schema: { type: 'number', minimum: 0, maximum: 30 },
+          description: 'Seconds to wait for the task to settle before answering.',
+        },
       ],
       responses: {
         '200': { description: 'The task.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Task' } } } },
@@ -229,7 +239,8 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Task' } } },
         },
         '202': {
-          description: 'The task is running and its worker was asked to stop: status "running" with cancel_requested true. Poll until it is "cancelled" (refunded).',
+          description:
+            'The task is running and its worker was asked to stop: status "running" with cancel_requested true. Poll until it is "cancelled" (refunded).',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Task' } } },
         },
         '401': errorResponse('Missing or invalid token.'),
@@ -249,7 +260,9 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
   paths['/v1/tasks'] = {
     get: {
       operationId: 'list_tasks',
-      summary: opts.x402 ? 'List the tasks an API key created (or a signed-in wallet paid for), newest first' : 'List the tasks an API key created, newest first',
+      summary: opts.x402
+        ? 'List the tasks an API key created (or a signed-in wallet paid for), newest first'
+        : 'List the tasks an API key created, newest first',
       tags: ['tasks'],
       security: [...(opts.x402 ? [{ siwx: [] }] : []), { apiKey: [] }],
       parameters: [
@@ -258,7 +271,13 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
         { name: 'tool', in: 'query', required: false, schema: { type: 'string', enum: registry.names } },
         { name: 'since', in: 'query', required: false, schema: dateTime('Only tasks created at or after this time.') },
         { name: 'cursor', in: 'query', required: false, schema: { type: 'string' }, description: 'next_cursor of the previous page.' },
-        { name: 'before', in: 'query', required: false, schema: { type: 'string', format: 'date-time' }, description: 'next_before of the previous page (next_cursor is exact when tasks share a millisecond).' },
+        {
+          name: 'before',
+          in: 'query',
+          required: false,
+          schema: { type: 'string', format: 'date-time' },
+          description: 'next_before of the previous page (next_cursor is exact when tasks share a millisecond).',
+        },
       ],
       responses: {
         '200': {
@@ -280,7 +299,11 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
           },
         },
         '400': errorResponse('Invalid limit, status, tool, since, cursor or before.'),
-        '401': errorResponse(opts.x402 ? 'An unknown or revoked key, or a sign-in that is forged, expired, for another service or already used.' : 'No API key, or an unknown or revoked one.'),
+        '401': errorResponse(
+          opts.x402
+            ? 'An unknown or revoked key, or a sign-in that is forged, expired, for another service or already used.'
+            : 'No API key, or an unknown or revoked one.',
+        ),
         ...(opts.x402 ? { '402': errorResponse('No credential: PAYMENT-REQUIRED carries a sign-in-with-x challenge to sign.') } : {}),
         '429': rateLimited,
       },
@@ -293,7 +316,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       failed: { type: 'integer' },
       cancelled: { type: 'integer' },
       spent_usd: { type: 'string', description: 'Charged for these tasks.' },
-      refunded_usd: { type: 'string', description: 'Given back for failures that were not the input\'s fault, and for cancellations.' },
+      refunded_usd: { type: 'string', description: "Given back for failures that were not the input's fault, and for cancellations." },
       net_usd: { type: 'string' },
     },
   };
@@ -323,7 +346,10 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
                   to: { type: 'string', format: 'date-time' },
                   group: { type: 'string', enum: ['tool', 'day'] },
                   balance_usd: { type: 'string' },
-                  rows: { type: 'array', items: { ...usageTotals, properties: { tool: { type: 'string' }, day: { type: 'string', format: 'date' }, ...usageTotals.properties } } },
+                  rows: {
+                    type: 'array',
+                    items: { ...usageTotals, properties: { tool: { type: 'string' }, day: { type: 'string', format: 'date' }, ...usageTotals.properties } },
+                  },
                   total: usageTotals,
                 },
               },
@@ -350,7 +376,9 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       responses: { '200': json('Tool descriptor.'), '404': errorResponse('Unknown tool.') },
     },
   };
-  paths['/.well-known/agent-service.json'] = discovery('service_metadata', 'Service metadata: endpoints, authentication, tools', { '200': json('Service metadata.') });
+  paths['/.well-known/agent-service.json'] = discovery('service_metadata', 'Service metadata: endpoints, authentication, tools', {
+    '200': json('Service metadata.'),
+  });
   paths['/.well-known/agent-card.json'] = discovery('agent_card', 'A2A agent card (a skill per tool)', { '200': json('A2A agent card.') });
   paths['/.well-known/agent.json'] = discovery('agent_card_legacy', 'A2A agent card at its pre-1.0 path (same document)', { '200': json('A2A agent card.') });
   paths['/healthz'] = discovery('health', 'Health of the service and its store', { '200': json('Healthy.'), '503': json('Unhealthy.') });
@@ -381,7 +409,12 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
         ...(opts.x402
           ? {
               x402: { type: 'apiKey', in: 'header', name: 'PAYMENT-SIGNATURE', description: 'x402 v2 payment payload (base64).' },
-              siwx: { type: 'apiKey', in: 'header', name: 'SIGN-IN-WITH-X', description: 'Signed sign-in-with-x (SIWE) payload (base64) for a challenge from a 402 answer; single use.' },
+              siwx: {
+                type: 'apiKey',
+                in: 'header',
+                name: 'SIGN-IN-WITH-X',
+                description: 'Signed sign-in-with-x (SIWE) payload (base64) for a challenge from a 402 answer; single use.',
+              },
             }
           : {}),
       },

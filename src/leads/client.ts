@@ -81,7 +81,10 @@ export class LeadsClient {
     } catch (err) {
       if (opts.signal.aborted) throw opts.signal.reason;
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new ToolError(`The lead service could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message}); try again shortly.`, 'transient');
+      throw new ToolError(
+        `The lead service could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message}); try again shortly.`,
+        'transient',
+      );
     }
     const text = await res.text();
     let data: unknown;

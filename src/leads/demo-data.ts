@@ -9,25 +9,62 @@ import type { ProInput } from './types.js';
 
 /** A central ZIP and its area code for the largest city of each state, DC, and a few more big metros. */
 export const DEMO_METROS: readonly { zip: string; areaCode: string }[] = [
-  { zip: '35203', areaCode: '205' }, { zip: '99501', areaCode: '907' }, { zip: '85004', areaCode: '602' },
-  { zip: '72201', areaCode: '501' }, { zip: '90012', areaCode: '213' }, { zip: '80202', areaCode: '303' },
-  { zip: '06604', areaCode: '203' }, { zip: '19801', areaCode: '302' }, { zip: '20001', areaCode: '202' },
-  { zip: '32202', areaCode: '904' }, { zip: '30303', areaCode: '404' }, { zip: '96813', areaCode: '808' },
-  { zip: '83702', areaCode: '208' }, { zip: '60601', areaCode: '312' }, { zip: '46204', areaCode: '317' },
-  { zip: '50309', areaCode: '515' }, { zip: '67202', areaCode: '316' }, { zip: '40202', areaCode: '502' },
-  { zip: '70112', areaCode: '504' }, { zip: '04101', areaCode: '207' }, { zip: '21202', areaCode: '410' },
-  { zip: '02108', areaCode: '617' }, { zip: '48226', areaCode: '313' }, { zip: '55401', areaCode: '612' },
-  { zip: '39201', areaCode: '601' }, { zip: '64106', areaCode: '816' }, { zip: '59101', areaCode: '406' },
-  { zip: '68102', areaCode: '402' }, { zip: '89101', areaCode: '702' }, { zip: '03101', areaCode: '603' },
-  { zip: '07102', areaCode: '973' }, { zip: '87102', areaCode: '505' }, { zip: '10001', areaCode: '212' },
-  { zip: '28202', areaCode: '704' }, { zip: '58102', areaCode: '701' }, { zip: '43215', areaCode: '614' },
-  { zip: '73102', areaCode: '405' }, { zip: '97204', areaCode: '503' }, { zip: '19103', areaCode: '215' },
-  { zip: '02903', areaCode: '401' }, { zip: '29401', areaCode: '843' }, { zip: '57104', areaCode: '605' },
-  { zip: '37203', areaCode: '615' }, { zip: '77002', areaCode: '713' }, { zip: '84111', areaCode: '801' },
-  { zip: '05401', areaCode: '802' }, { zip: '23451', areaCode: '757' }, { zip: '98101', areaCode: '206' },
-  { zip: '25301', areaCode: '304' }, { zip: '53202', areaCode: '414' }, { zip: '82001', areaCode: '307' },
-  { zip: '94103', areaCode: '415' }, { zip: '75201', areaCode: '214' }, { zip: '92101', areaCode: '619' },
-  { zip: '33130', areaCode: '305' }, { zip: '78205', areaCode: '210' },
+  { zip: '35203', areaCode: '205' },
+  { zip: '99501', areaCode: '907' },
+  { zip: '85004', areaCode: '602' },
+  { zip: '72201', areaCode: '501' },
+  { zip: '90012', areaCode: '213' },
+  { zip: '80202', areaCode: '303' },
+  { zip: '06604', areaCode: '203' },
+  { zip: '19801', areaCode: '302' },
+  { zip: '20001', areaCode: '202' },
+  { zip: '32202', areaCode: '904' },
+  { zip: '30303', areaCode: '404' },
+  { zip: '96813', areaCode: '808' },
+  { zip: '83702', areaCode: '208' },
+  { zip: '60601', areaCode: '312' },
+  { zip: '46204', areaCode: '317' },
+  { zip: '50309', areaCode: '515' },
+  { zip: '67202', areaCode: '316' },
+  { zip: '40202', areaCode: '502' },
+  { zip: '70112', areaCode: '504' },
+  { zip: '04101', areaCode: '207' },
+  { zip: '21202', areaCode: '410' },
+  { zip: '02108', areaCode: '617' },
+  { zip: '48226', areaCode: '313' },
+  { zip: '55401', areaCode: '612' },
+  { zip: '39201', areaCode: '601' },
+  { zip: '64106', areaCode: '816' },
+  { zip: '59101', areaCode: '406' },
+  { zip: '68102', areaCode: '402' },
+  { zip: '89101', areaCode: '702' },
+  { zip: '03101', areaCode: '603' },
+  { zip: '07102', areaCode: '973' },
+  { zip: '87102', areaCode: '505' },
+  { zip: '10001', areaCode: '212' },
+  { zip: '28202', areaCode: '704' },
+  { zip: '58102', areaCode: '701' },
+  { zip: '43215', areaCode: '614' },
+  { zip: '73102', areaCode: '405' },
+  { zip: '97204', areaCode: '503' },
+  { zip: '19103', areaCode: '215' },
+  { zip: '02903', areaCode: '401' },
+  { zip: '29401', areaCode: '843' },
+  { zip: '57104', areaCode: '605' },
+  { zip: '37203', areaCode: '615' },
+  { zip: '77002', areaCode: '713' },
+  { zip: '84111', areaCode: '801' },
+  { zip: '05401', areaCode: '802' },
+  { zip: '23451', areaCode: '757' },
+  { zip: '98101', areaCode: '206' },
+  { zip: '25301', areaCode: '304' },
+  { zip: '53202', areaCode: '414' },
+  { zip: '82001', areaCode: '307' },
+  { zip: '94103', areaCode: '415' },
+  { zip: '75201', areaCode: '214' },
+  { zip: '92101', areaCode: '619' },
+  { zip: '33130', areaCode: '305' },
+  { zip: '78205', areaCode: '210' },
 ];
 
 export const DEMO_PROS_PER_CATEGORY = 3;
@@ -60,7 +97,12 @@ function prng(seed: number): () => number {
   };
 }
 
-const slugify = (s: string) => s.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slugify = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 export function demoPros(): ProInput[] {
   const rand = prng(20240601);

@@ -73,10 +73,19 @@ export class ImportFileError extends Error {}
 type RawRow = Record<string, unknown>;
 
 const optionalText = (max: number) =>
-  z.preprocess((v) => (v === null || v === undefined || (typeof v === 'string' && v.trim() === '') ? undefined : typeof v === 'string' ? v.trim() : v), z.string().max(max).optional());
+  z.preprocess(
+    (v) => (v === null || v === undefined || (typeof v === 'string' && v.trim() === '') ? undefined : typeof v === 'string' ? v.trim() : v),
+    z.string().max(max).optional(),
+  );
 
 const blankToUndefined = (v: unknown) =>
-  v === null || v === undefined || (typeof v === 'string' && v.trim() === '') ? undefined : typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : v;
+  v === null || v === undefined || (typeof v === 'string' && v.trim() === '')
+    ? undefined
+    : typeof v === 'string'
+      ? v.trim()
+      : typeof v === 'number'
+        ? String(v)
+        : v;
 
 // Missing and blank both count as absent; a required field says so by name.
 const requiredText = (max: number) => z.preprocess(blankToUndefined, z.string({ error: 'is required' }).max(max));
@@ -279,9 +288,7 @@ export async function importPros(file: string, opts: ImportOptions): Promise<Imp
 
 /** The summary as the CLI prints it. */
 export function formatImportSummary(s: ImportSummary): string {
-  const lines = [
-    `${s.dryRun ? 'Dry run of' : 'Imported'} ${s.file} (${s.format}): ${s.rows} rows read, ${s.valid} valid, ${s.rejected.length} rejected.`,
-  ];
+  const lines = [`${s.dryRun ? 'Dry run of' : 'Imported'} ${s.file} (${s.format}): ${s.rows} rows read, ${s.valid} valid, ${s.rejected.length} rejected.`];
   if (s.nothingToDo) {
     lines.push('No valid rows: the directory was left unchanged.');
   } else {

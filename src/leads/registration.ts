@@ -11,8 +11,7 @@ import { randomSecret, sha256Hex } from './ids.js';
 import type { Mailer } from './mailer.js';
 import type { LeadStore } from './store.js';
 
-export const REGISTER_MESSAGE =
-  'If this address can receive mail, a verification link is on its way. Follow it to receive your API key by e-mail.';
+export const REGISTER_MESSAGE = 'If this address can receive mail, a verification link is on its way. Follow it to receive your API key by e-mail.';
 
 export interface RegistrationLimits {
   /** Registration calls per client IP per window (over it: 429). */

@@ -56,11 +56,7 @@ function pickCategory(body: RequestBody, pro: Pro): Category {
   if (body.service !== undefined) {
     const category = resolveCategory(body.service);
     if (!pro.services.includes(category)) {
-      throw new InvalidInput(
-        `service: ${pro.name} does not offer ${category}; it offers ${pro.services.join(', ')}.`,
-        'service',
-        'SERVICE_NOT_OFFERED',
-      );
+      throw new InvalidInput(`service: ${pro.name} does not offer ${category}; it offers ${pro.services.join(', ')}.`, 'service', 'SERVICE_NOT_OFFERED');
     }
     return category;
   }
@@ -77,7 +73,11 @@ export function bodyHash(body: RequestBody): string {
 
 /** How releases up to 1d6b9d1 hashed a body: records they wrote keep matching a replay of that body. */
 function legacyBodyHash(body: RequestBody): string {
-  const canonical = JSON.stringify(Object.keys(body).sort().map((k) => [k, body[k as keyof RequestBody]]));
+  const canonical = JSON.stringify(
+    Object.keys(body)
+      .sort()
+      .map((k) => [k, body[k as keyof RequestBody]]),
+  );
   return createHash('sha256').update(canonical).digest('hex');
 }
 

@@ -57,8 +57,7 @@ export async function startLeadsService(opts: StartLeadsOptions): Promise<Runnin
   const o = opts.overrides ?? {};
   const store = await openLeadStore(config, log);
   const scope = new ServiceScope(config, log);
-  const mailer =
-    o.mailer ?? createMailer({ smtpUrl: config.leads.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.leads.mailFrom });
+  const mailer = o.mailer ?? createMailer({ smtpUrl: config.leads.smtpUrl, outboxDir: path.join(config.dataDir, 'outbox'), from: config.leads.mailFrom });
   try {
     await ensureDirectory(store, log);
     const postWebhook = o.postWebhook ?? webhookPosterFor(await scope.use(httpClientService));

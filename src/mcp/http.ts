@@ -53,7 +53,9 @@ export function createMcpRouter(rt: Runtime): Router {
     applyRateLimit(ipLimiter, `ip:${req.ip ?? 'unknown'}`, res);
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
-      res.status(405).json(rpcError('This MCP server is stateless: send each JSON-RPC message as a POST to /mcp (no SSE stream via GET, no sessions to DELETE).'));
+      res
+        .status(405)
+        .json(rpcError('This MCP server is stateless: send each JSON-RPC message as a POST to /mcp (no SSE stream via GET, no sessions to DELETE).'));
       return;
     }
     if (!req.is('application/json')) {
@@ -116,7 +118,8 @@ const BEARER = { 'WWW-Authenticate': 'Bearer realm="agent-utility"' };
 async function authenticate(req: Request, rt: Runtime): Promise<Caller> {
   const credential = await readCredential(req, rt.store);
   if (credential.kind === 'key') return keyCaller(credential.key.id);
-  if (credential.kind === 'poll-token') throw new Unauthorized('A poll token only reads its task; MCP needs an API key (Bearer sk_…).', 'WRONG_CREDENTIAL', BEARER);
+  if (credential.kind === 'poll-token')
+    throw new Unauthorized('A poll token only reads its task; MCP needs an API key (Bearer sk_…).', 'WRONG_CREDENTIAL', BEARER);
   if (credential.kind === 'bearer') throw new Unauthorized('Unrecognised bearer token: API keys start with sk_.', 'INVALID_API_KEY', BEARER);
   const auth = rt.config.mcp.auth;
   if (auth === 'off') return localCaller('http');

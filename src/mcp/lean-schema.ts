@@ -17,14 +17,39 @@ type Schema = Record<string, unknown>;
 /** Keywords whose value is a map of name → schema. */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 /** Keywords whose value is one schema. */
-const SCHEMA_VALUES = new Set(['items', 'additionalProperties', 'not', 'propertyNames', 'contains', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems']);
+const SCHEMA_VALUES = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'propertyNames',
+  'contains',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]);
 /** Keywords whose value is a list of schemas. */
 const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
 /** Output keywords that restate guarantees our own code enforces; a model needs the shape and the types. */
-const OUTPUT_BOUNDS = new Set(['enum', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'pattern', 'format', 'propertyNames', 'required']);
+const OUTPUT_BOUNDS = new Set([
+  'enum',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'pattern',
+  'format',
+  'propertyNames',
+  'required',
+]);
 
 export function leanSchema(schema: Schema, kind: 'input' | 'output'): Schema {
   return lean(schema, kind === 'output');

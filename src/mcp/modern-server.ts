@@ -68,7 +68,10 @@ export function buildModernMcpServer(baseLog: Logger, deps: () => ModernServerDe
       return { d, tools, index, who: callerKey(d.caller), log, callDeps };
     }));
 
-  const server = new Server({ name: 'agent-utility', title: 'agent-utility', version: VERSION }, { capabilities: MODERN_CAPABILITIES, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'agent-utility', title: 'agent-utility', version: VERSION },
+    { capabilities: MODERN_CAPABILITIES, instructions: INSTRUCTIONS },
+  );
   server.onerror = (err) => baseLog.debug('mcp protocol error', { err });
 
   /** Runs a handler once the deps are ready; real faults are logged and answered generically. */
@@ -83,7 +86,10 @@ export function buildModernMcpServer(baseLog: Logger, deps: () => ModernServerDe
       }
     };
 
-  server.setRequestHandler('tools/list', guard((p) => ({ tools: p.tools as never })));
+  server.setRequestHandler(
+    'tools/list',
+    guard((p) => ({ tools: p.tools as never })),
+  );
 
   server.setRequestHandler(
     'tools/call',
@@ -104,8 +110,14 @@ export function buildModernMcpServer(baseLog: Logger, deps: () => ModernServerDe
     }),
   );
 
-  server.setRequestHandler('resources/list', guard(async (p) => ({ resources: (await listArtifactResources(p.d)) as never })));
-  server.setRequestHandler('resources/templates/list', guard(() => ({ resourceTemplates: [TASK_TEMPLATE, ARTIFACT_TEMPLATE] as never })));
+  server.setRequestHandler(
+    'resources/list',
+    guard(async (p) => ({ resources: (await listArtifactResources(p.d)) as never })),
+  );
+  server.setRequestHandler(
+    'resources/templates/list',
+    guard(() => ({ resourceTemplates: [TASK_TEMPLATE, ARTIFACT_TEMPLATE] as never })),
+  );
   server.setRequestHandler(
     'resources/read',
     guard(async (p, request) => {
@@ -113,8 +125,17 @@ export function buildModernMcpServer(baseLog: Logger, deps: () => ModernServerDe
       return (isTaskUri(uri) ? await readTaskResource(uri, p.d) : await readArtifactResource(uri, p.d)) as never;
     }),
   );
-  server.setRequestHandler('prompts/list', guard((p) => ({ prompts: promptsFor(p.d.registry).list() as never })));
-  server.setRequestHandler('prompts/get', guard((p, request) => promptsFor(p.d.registry).get(request.params.name, request.params.arguments) as never));
-  server.setRequestHandler('completion/complete', guard((p, request) => completeArgument(p.d, request.params as never)));
+  server.setRequestHandler(
+    'prompts/list',
+    guard((p) => ({ prompts: promptsFor(p.d.registry).list() as never })),
+  );
+  server.setRequestHandler(
+    'prompts/get',
+    guard((p, request) => promptsFor(p.d.registry).get(request.params.name, request.params.arguments) as never),
+  );
+  server.setRequestHandler(
+    'completion/complete',
+    guard((p, request) => completeArgument(p.d, request.params as never)),
+  );
   return server;
 }

@@ -52,7 +52,13 @@ const PROMPTS: readonly PromptDefinition[] = [
     description: 'Finds local professionals for a service (plumber, electrician, hvac, ...) near a US ZIP code.',
     tools: ['homeservices.search'],
     arguments: [
-      { name: 'service', description: 'The service needed: a category such as plumber, or an everyday word such as "leaky faucet".', required: true, vocabulary: SERVICE_WORDS, openVocabulary: true },
+      {
+        name: 'service',
+        description: 'The service needed: a category such as plumber, or an everyday word such as "leaky faucet".',
+        required: true,
+        vocabulary: SERVICE_WORDS,
+        openVocabulary: true,
+      },
       { name: 'zip', description: 'Five-digit US ZIP code.', required: true },
     ],
     text: (a) =>
@@ -125,7 +131,8 @@ export class PromptCatalog {
 
   private find(name: string): PromptDefinition {
     const p = this.prompts.find((x) => x.name === name);
-    if (!p) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${name}". Available prompts: ${this.prompts.map((x) => x.name).join(', ') || 'none'}.`);
+    if (!p)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${name}". Available prompts: ${this.prompts.map((x) => x.name).join(', ') || 'none'}.`);
     return p;
   }
 }

@@ -62,7 +62,6 @@ export interface McpServerDeps {
   inFlight?: InFlightCalls;
 }
 
-
 // One JSON Schema validator for every server instance: building an Ajv per (stateless) request would cost
 // more than the rest of the request. The SDK uses it only to check elicitation answers.
 let sharedValidator: AjvJsonSchemaValidator | undefined;
@@ -159,7 +158,10 @@ export function buildMcpServer(d: McpServerDeps): Server {
     }),
   );
 
-  server.setRequestHandler(ListResourcesRequestSchema, guard(async () => ({ resources: await listArtifactResources({ engine, caller }) })));
+  server.setRequestHandler(
+    ListResourcesRequestSchema,
+    guard(async () => ({ resources: await listArtifactResources({ engine, caller }) })),
+  );
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [TASK_TEMPLATE, ARTIFACT_TEMPLATE] }));
   server.setRequestHandler(
     ReadResourceRequestSchema,

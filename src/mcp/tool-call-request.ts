@@ -35,6 +35,10 @@ export function parseToolCall(request: unknown): CallToolRequest {
 }
 
 export function setToolCallHandler(server: Server, handler: ToolCallHandler): void {
-  const register = Protocol.prototype.setRequestHandler as (this: Server, schema: typeof ANY_TOOL_CALL, h: (request: unknown, extra: ToolCallExtra) => Promise<unknown>) => void;
+  const register = Protocol.prototype.setRequestHandler as (
+    this: Server,
+    schema: typeof ANY_TOOL_CALL,
+    h: (request: unknown, extra: ToolCallExtra) => Promise<unknown>,
+  ) => void;
   register.call(server, ANY_TOOL_CALL, (request, extra) => handler(parseToolCall(request), extra));
 }

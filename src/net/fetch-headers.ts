@@ -79,10 +79,7 @@ export function fetchHeaders(url: URL, opts: FetchHeadersOptions): Promise<Heade
       },
     };
     try {
-      client.dispatch(
-        { origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers: opts.headers ?? {}, reset: true },
-        handler,
-      );
+      client.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers: opts.headers ?? {}, reset: true }, handler);
     } catch (err) {
       settle(() => reject(err as Error));
     }

@@ -151,7 +151,7 @@ export class NetGuard {
     if (addresses.length > 0) return addresses;
     const codes = [a, aaaa].filter((r) => r.status === 'rejected').map((r) => errorCode(r.reason) ?? 'ENOTFOUND');
     // NXDOMAIN from either query is definitive; two "no data" answers mean the name has no addresses.
-    const code = codes.includes('ENOTFOUND') ? 'ENOTFOUND' : codes.find((c) => c !== 'ENODATA') ?? 'ENODATA';
+    const code = codes.includes('ENOTFOUND') ? 'ENOTFOUND' : (codes.find((c) => c !== 'ENODATA') ?? 'ENODATA');
     throw new DnsResolutionError(name, code);
   }
 }

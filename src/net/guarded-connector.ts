@@ -114,11 +114,24 @@ function tcpConnect(target: ResolvedAddress, port: number, signal: AbortLike | u
   const socket = net.connect({ host: target.address, port, family: target.family, noDelay: true });
   return settle(socket, 'connect', signal, deadline, (err) => {
     const code = (err as NodeJS.ErrnoException).code ?? 'ECONNECT';
-    return new ConnectError(`${describeConnectCode(code)} connecting to ${formatHostPort(target.address, port)} (${code})`, 'connect', code, target.address, port, { cause: err });
+    return new ConnectError(
+      `${describeConnectCode(code)} connecting to ${formatHostPort(target.address, port)} (${code})`,
+      'connect',
+      code,
+      target.address,
+      port,
+      { cause: err },
+    );
   });
 }
 
-function tlsHandshake(socket: Socket, attempt: ConnectionAttempt, ca: string[] | undefined, signal: AbortLike | undefined, deadline: number): Promise<TLSSocket> {
+function tlsHandshake(
+  socket: Socket,
+  attempt: ConnectionAttempt,
+  ca: string[] | undefined,
+  signal: AbortLike | undefined,
+  deadline: number,
+): Promise<TLSSocket> {
   const isLiteral = net.isIP(attempt.hostname) !== 0;
   // Verification is done by us after the handshake (tlsReportOf) so a bad certificate can still be
   // described; an unverified socket is destroyed before any request is written to it. No session is
@@ -136,12 +149,25 @@ function tlsHandshake(socket: Socket, attempt: ConnectionAttempt, ca: string[] |
     // OpenSSL errors carry a short `reason` ("wrong version number"); the message is a raw error-stack line.
     const reason = (err as { reason?: unknown }).reason;
     const text = typeof reason === 'string' && reason !== '' ? reason : err.message;
-    return new ConnectError(`TLS handshake with ${formatHostPort(attempt.address ?? attempt.hostname, attempt.port)} failed: ${text} (${code})`, 'tls', code, attempt.address ?? '', attempt.port, { cause: err });
+    return new ConnectError(
+      `TLS handshake with ${formatHostPort(attempt.address ?? attempt.hostname, attempt.port)} failed: ${text} (${code})`,
+      'tls',
+      code,
+      attempt.address ?? '',
+      attempt.port,
+      { cause: err },
+    );
   });
 }
 
 /** Resolves when `event` fires; rejects on error, abort or deadline, destroying the socket. */
-function settle<S extends Socket>(socket: S, event: 'connect' | 'secureConnect', signal: AbortLike | undefined, deadline: number, wrap: (err: Error) => Error): Promise<S> {
+function settle<S extends Socket>(
+  socket: S,
+  event: 'connect' | 'secureConnect',
+  signal: AbortLike | undefined,
+  deadline: number,
+  wrap: (err: Error) => Error,
+): Promise<S> {
   return new Promise<S>((resolve, reject) => {
     const cleanup = () => {
       clearTimeout(timer);
@@ -160,10 +186,13 @@ function settle<S extends Socket>(socket: S, event: 'connect' | 'secureConnect',
     };
     const onError = (err: Error) => fail(wrap(err));
     const onAbort = () => fail(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
-    const timer = setTimeout(() => {
-      const e = Object.assign(new Error('connection timed out'), { code: 'ETIMEDOUT' });
-      fail(wrap(e));
-    }, Math.max(0, deadline - performance.now()));
+    const timer = setTimeout(
+      () => {
+        const e = Object.assign(new Error('connection timed out'), { code: 'ETIMEDOUT' });
+        fail(wrap(e));
+      },
+      Math.max(0, deadline - performance.now()),
+    );
     socket.once(event, onReady);
     socket.once('error', onError);
     signal?.addEventListener('abort', onAbort, { once: true });

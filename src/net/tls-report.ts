@@ -25,7 +25,7 @@ export function tlsReportOf(socket: TLSSocket, now: number = Date.now()): TlsRep
   const has = cert && Object.keys(cert).length > 0;
   const validTo = has ? toIso(cert.valid_to) : null;
   const authorizationError = socket.authorizationError as unknown as Error | string | null | undefined;
-  const error = socket.authorized ? null : errorCode(authorizationError) ?? 'UNVERIFIED';
+  const error = socket.authorized ? null : (errorCode(authorizationError) ?? 'UNVERIFIED');
   return {
     valid: socket.authorized && has === true,
     error,

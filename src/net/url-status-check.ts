@@ -69,7 +69,10 @@ export async function checkUrlStatus(http: HttpClient, input: UrlStatusInput, ca
       final_url: finalUrl?.href ?? input.url,
       ...fields,
       reachable: fields.status_code >= 200 && fields.status_code < 300,
-      ssl: finalUrl?.protocol === 'https:' ? (a?.tls ?? failedTlsReport(a?.phase === 'failed' && a.tlsMs === null && a.connectMs !== null ? tlsFailureCode(a.error) : null)) : null,
+      ssl:
+        finalUrl?.protocol === 'https:'
+          ? (a?.tls ?? failedTlsReport(a?.phase === 'failed' && a.tlsMs === null && a.connectMs !== null ? tlsFailureCode(a.error) : null))
+          : null,
       response_time_ms: Math.round(performance.now() - started),
       checked_at: checkedAt,
       redirects,
@@ -101,14 +104,23 @@ export async function checkUrlStatus(http: HttpClient, input: UrlStatusInput, ca
         try {
           next = new URL(location, current);
         } catch {
-          return finish({ status_code: 0, status_text: `Redirect from ${current.href} has an invalid Location: ${location}`, headers: response.headers }, firstByteMs);
+          return finish(
+            { status_code: 0, status_text: `Redirect from ${current.href} has an invalid Location: ${location}`, headers: response.headers },
+            firstByteMs,
+          );
         }
         redirects.push({ url: current.href, status_code: response.statusCode });
         if (visited.has(withoutHash(next))) {
-          return finish({ status_code: 0, status_text: `Redirect loop: ${current.href} redirects back to ${next.href}`, headers: response.headers }, firstByteMs);
+          return finish(
+            { status_code: 0, status_text: `Redirect loop: ${current.href} redirects back to ${next.href}`, headers: response.headers },
+            firstByteMs,
+          );
         }
         if (redirects.length > MAX_REDIRECTS) {
-          return finish({ status_code: 0, status_text: `Too many redirects (more than ${MAX_REDIRECTS}); the last pointed to ${next.href}`, headers: response.headers }, firstByteMs);
+          return finish(
+            { status_code: 0, status_text: `Too many redirects (more than ${MAX_REDIRECTS}); the last pointed to ${next.href}`, headers: response.headers },
+            firstByteMs,
+          );
         }
         current = next;
       } catch (err) {

@@ -34,7 +34,9 @@ export function microsToUsd(micros: number): string {
   const sign = micros < 0 ? '-' : '';
   const abs = Math.abs(micros);
   const whole = Math.floor(abs / 1_000_000);
-  const frac = String(abs % 1_000_000).padStart(6, '0').replace(/0+$/, '');
+  const frac = String(abs % 1_000_000)
+    .padStart(6, '0')
+    .replace(/0+$/, '');
   return `${sign}${whole}${frac ? `.${frac}` : ''}`;
 }
 

@@ -41,7 +41,10 @@ export async function buildFrontDoors(baseConfig: Config, log: Logger, opts: { w
       const metrics = new TaskMetrics(rt.engine.events);
       const options: HttpAppOptions = { metrics, mounts: [], readAuthorizers: [] };
       // Signed artifact downloads (screenshots, PDFs).
-      options.mounts = [...(options.mounts ?? []), { path: '/files', router: createFilesRouter({ getStore: () => rt.scope.use(artifactStoreService), secret: resolveSecret(rt.config) }) }];
+      options.mounts = [
+        ...(options.mounts ?? []),
+        { path: '/files', router: createFilesRouter({ getStore: () => rt.scope.use(artifactStoreService), secret: resolveSecret(rt.config) }) },
+      ];
       // MCP over streamable HTTP and A2A (JSON-RPC), both on the same engine as REST.
       options.mounts = [...(options.mounts ?? []), { path: '/mcp', router: createMcpRouter(rt) }, { path: '/a2a', router: createA2ARouter(rt) }];
       // The operator console (only with ADMIN_TOKEN; it never accepts API keys), with the in-process lead service's data.

@@ -6,7 +6,11 @@ import type { Runtime } from '../runtime.js';
 import type { HttpAppOptions } from '../http/app.js';
 import { walletReadAuthorizer } from '../http/routes/wallet-tasks.js';
 
-export function x402HttpOptions(x402: X402Payments, _rt: Runtime, metrics: TaskMetrics): Required<Pick<HttpAppOptions, 'paymentGate' | 'readAuthorizers' | 'mounts' | 'x402'>> {
+export function x402HttpOptions(
+  x402: X402Payments,
+  _rt: Runtime,
+  metrics: TaskMetrics,
+): Required<Pick<HttpAppOptions, 'paymentGate' | 'readAuthorizers' | 'mounts' | 'x402'>> {
   metrics.addCollector(() => x402.metrics.render());
   return { paymentGate: x402.gate, readAuthorizers: [walletReadAuthorizer(x402)], mounts: [], x402 };
 }

@@ -26,10 +26,7 @@ export interface NewBatch {
   itemTasks: number[];
 }
 
-export type CreateBatchOutcome =
-  | { kind: 'created'; batch: BatchRow }
-  | { kind: 'insufficient_credits'; balanceMicros: number }
-  | { kind: 'key_invalid' };
+export type CreateBatchOutcome = { kind: 'created'; batch: BatchRow } | { kind: 'insufficient_credits'; balanceMicros: number } | { kind: 'key_invalid' };
 
 export type BatchCounts = Record<TaskStatus, number>;
 

@@ -6,11 +6,7 @@ import type { ApiKeyRow, TaskStore } from '../store/port.js';
 import type { ApiKeyCache } from './api-key-cache.js';
 import { POLL_TOKEN_PREFIX } from '../auth/poll-token.js';
 
-export type Credential =
-  | { kind: 'none' }
-  | { kind: 'key'; key: ApiKeyRow }
-  | { kind: 'poll-token'; token: string }
-  | { kind: 'bearer'; token: string };
+export type Credential = { kind: 'none' } | { kind: 'key'; key: ApiKeyRow } | { kind: 'poll-token'; token: string } | { kind: 'bearer'; token: string };
 
 export function bearerToken(req: Request): string | undefined {
   const header = req.get('authorization');

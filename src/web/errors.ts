@@ -15,7 +15,11 @@ export function toAppError(err: unknown): AppError | undefined {
   const e = err as BodyParserError;
   switch (e?.type) {
     case 'entity.parse.failed':
-      return new InvalidInput(`The request body is not valid JSON: ${e.message.replace(/^Unexpected token.*?in JSON/, 'unexpected token in JSON')}`, undefined, 'INVALID_JSON');
+      return new InvalidInput(
+        `The request body is not valid JSON: ${e.message.replace(/^Unexpected token.*?in JSON/, 'unexpected token in JSON')}`,
+        undefined,
+        'INVALID_JSON',
+      );
     case 'entity.too.large':
       return new PayloadTooLarge(`The request body is larger than the ${e.limit ?? ''} byte limit.`.replace('  ', ' '));
     case 'encoding.unsupported':

@@ -49,7 +49,15 @@ beforeAll(async () => {
   fs.mkdirSync(dataDir);
   const port = await freePort();
   const key = runCli(['keys', 'create', '--credits', '1'], { DATA_DIR: dataDir, LOG_LEVEL: 'silent' }).stdout.trim();
-  const child = spawnCli(['serve'], { DATA_DIR: dataDir, PORT: String(port), DNS_SERVERS: proxy.server, POLL_INTERVAL_MS: '100', LOG_LEVEL: 'warn', LEADS_PORT: '0', RATE_LIMIT_PER_IP: '0' });
+  const child = spawnCli(['serve'], {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    DNS_SERVERS: proxy.server,
+    POLL_INTERVAL_MS: '100',
+    LOG_LEVEL: 'warn',
+    LEADS_PORT: '0',
+    RATE_LIMIT_PER_IP: '0',
+  });
   served = { url: `http://127.0.0.1:${port}`, key, child };
   await waitForHttp(`${served.url}/healthz`);
 }, 60_000);
@@ -96,7 +104,12 @@ describe('agent-utility batch', () => {
     // test.echo and test.fail take different inputs: run each as its own batch.
     const ok = await cli(['batch', 'test.echo', write('echo.jsonl', '{"value":"a"}\n{"value":"b"}\n')], env);
     expect(ok.code).toBe(0);
-    expect(ok.stdout.trim().split('\n').map((l) => JSON.parse(l).result)).toEqual([{ value: 'a' }, { value: 'b' }]);
+    expect(
+      ok.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).result),
+    ).toEqual([{ value: 'a' }, { value: 'b' }]);
     const failed = await cli(['batch', 'test.fail', write('fail.jsonl', '{"kind":"permanent"}\n')], env);
     expect(failed.code).toBe(1);
     const line = JSON.parse(failed.stdout.trim());
@@ -124,9 +137,16 @@ describe('agent-utility batch', () => {
     const r = await cli(['batch', 'dns.lookup', input, '--out', out], { DATA_DIR: dataDir, DNS_SERVERS: proxy.server });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const lines = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = fs
+      .readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.index, l.status, l.result.records.A[0]])).toEqual(DOMAINS.map((d, i) => [i, 'complete', ADDRESSES[d]]));
-    const invalid = await cli(['batch', 'dns.lookup', write('bad.csv', 'domain\nbatch.test\n\nnot a domain\n')], { DATA_DIR: dataDir, DNS_SERVERS: proxy.server });
+    const invalid = await cli(['batch', 'dns.lookup', write('bad.csv', 'domain\nbatch.test\n\nnot a domain\n')], {
+      DATA_DIR: dataDir,
+      DNS_SERVERS: proxy.server,
+    });
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toMatch(/row 2 \(domain\)/);
   });

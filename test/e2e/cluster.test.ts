@@ -112,9 +112,7 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 function start(name: string, args: string[], extra: Record<string, string> = {}): Proc {
   const e = env(extra);
   const child =
-    args[0] === SIDE_EFFECT_WORKER
-      ? spawn(process.execPath, args, { env: { ...process.env, ...e }, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawnCli(args, e);
+    args[0] === SIDE_EFFECT_WORKER ? spawn(process.execPath, args, { env: { ...process.env, ...e }, stdio: ['ignore', 'pipe', 'pipe'] }) : spawnCli(args, e);
   const log: string[] = [];
   const p: Proc = { name, args, child, log, ready: false };
   child.stderr?.setEncoding('utf8');
@@ -207,7 +205,9 @@ describe('a cluster on PostgreSQL survives SIGKILLed workers', () => {
     }
     // Workers log at info level only so the test sees "worker started" (handlers installed, ready to kill).
     const startWorker = (i: number) =>
-      i === 3 ? start('side-effect-worker', [SIDE_EFFECT_WORKER], { LOG_LEVEL: 'info', WORKER_CONCURRENCY: '8' }) : start(`worker${i}`, ['worker'], { LOG_LEVEL: 'info' });
+      i === 3
+        ? start('side-effect-worker', [SIDE_EFFECT_WORKER], { LOG_LEVEL: 'info', WORKER_CONCURRENCY: '8' })
+        : start(`worker${i}`, ['worker'], { LOG_LEVEL: 'info' });
     const workers: Proc[] = [];
     for (const i of [0, 1, 2]) {
       workers.push(startWorker(i));
@@ -275,7 +275,11 @@ describe('a cluster on PostgreSQL survives SIGKILLed workers', () => {
         Array.from({ length: SIDE_EFFECT_TASKS }, (_, i) => i),
         2,
         async (i) => {
-          const r = await local.engine.submit('test.side_effect', { hold_ms: 200 + ((i * 37) % 1300) }, { payer: { kind: 'key', id: sideKey.id }, chargeKeyId: sideKey.id });
+          const r = await local.engine.submit(
+            'test.side_effect',
+            { hold_ms: 200 + ((i * 37) % 1300) },
+            { payer: { kind: 'key', id: sideKey.id }, chargeKeyId: sideKey.id },
+          );
           expect(r.task.maxAttempts).toBe(1);
           side.push(r.task.id);
           await new Promise((done) => setTimeout(done, 50));
@@ -329,11 +333,15 @@ describe('a cluster on PostgreSQL survives SIGKILLed workers', () => {
           const nonce = `0x${randomBytes(32).toString('hex')}`;
           const submit = () =>
             local.engine
-              .submit('dns.lookup', { domain: name, record_type: 'A' }, {
-                payer: { kind: 'x402', id: wallet },
-                nonce: { network: 'eip155:84532', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', payer: wallet, nonce },
-                payment: { status: 'verified', nonce },
-              })
+              .submit(
+                'dns.lookup',
+                { domain: name, record_type: 'A' },
+                {
+                  payer: { kind: 'x402', id: wallet },
+                  nonce: { network: 'eip155:84532', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', payer: wallet, nonce },
+                  payment: { status: 'verified', nonce },
+                },
+              )
               .then(
                 (r) => ({ ok: true as const, id: r.task.id }),
                 (err: unknown) => ({ ok: false as const, code: err instanceof AppError ? err.code : String(err) }),
@@ -422,7 +430,7 @@ describe('a cluster on PostgreSQL survives SIGKILLed workers', () => {
 
       // --- Money: one charge per key-paid task, a refund exactly when it did not complete, balances = ledgers.
       const ledger = await schema.query<{ task_id: string; reason: string; n: number; sum: number }>(
-        "SELECT task_id, reason, COUNT(*)::int AS n, SUM(delta_micros)::bigint AS sum FROM credit_ledger WHERE task_id IS NOT NULL GROUP BY task_id, reason",
+        'SELECT task_id, reason, COUNT(*)::int AS n, SUM(delta_micros)::bigint AS sum FROM credit_ledger WHERE task_id IS NOT NULL GROUP BY task_id, reason',
       );
       const entries = new Map(ledger.map((l) => [`${l.task_id}/${l.reason}`, l]));
       const expectedSpend = new Map<string, number>();

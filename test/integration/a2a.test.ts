@@ -70,7 +70,9 @@ describe('A2A', () => {
   it('runs a tool from a data part, billed to the key, and returns the result as an artifact', async () => {
     const client = await a2aClient(key);
     const before = (await svc.rt.store.findKey(keyId))!.balanceMicros;
-    const task = asTask(await client.sendMessage({ tenant: '', message: toolMessage('test.echo', { value: 'over a2a' }), configuration: undefined, metadata: undefined }));
+    const task = asTask(
+      await client.sendMessage({ tenant: '', message: toolMessage('test.echo', { value: 'over a2a' }), configuration: undefined, metadata: undefined }),
+    );
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const part = task.artifacts[0]?.parts[0]?.content;
     expect(part).toEqual({ $case: 'data', value: { value: 'over a2a' } });
@@ -78,13 +80,21 @@ describe('A2A', () => {
     expect((await svc.rt.store.findKey(keyId))!.balanceMicros).toBe(before - 10_000);
     const got = await client.getTask({ tenant: '', id: task.id, historyLength: undefined });
     expect(got.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    const listed = await client.listTasks({ tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined });
+    const listed = await client.listTasks({
+      tenant: '',
+      contextId: '',
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageToken: '',
+      statusTimestampAfter: undefined,
+    });
     expect(listed.tasks.map((t) => t.id)).toContain(task.id);
   });
 
   it('accepts MCP-style tool names and reports a failed task with its sentence', async () => {
     const client = await a2aClient(key);
-    const task = asTask(await client.sendMessage({ tenant: '', message: toolMessage('test_fail', { kind: 'permanent' }), configuration: undefined, metadata: undefined }));
+    const task = asTask(
+      await client.sendMessage({ tenant: '', message: toolMessage('test_fail', { kind: 'permanent' }), configuration: undefined, metadata: undefined }),
+    );
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     const text = task.status?.message?.parts[0]?.content;
     expect(text).toEqual({ $case: 'text', value: expect.stringContaining('failed as asked (permanent)') });
@@ -92,7 +102,14 @@ describe('A2A', () => {
 
   it('cancels a running task, reaching the worker', async () => {
     const client = await a2aClient(key, { polling: true });
-    const task = asTask(await client.sendMessage({ tenant: '', message: toolMessage('test.sleep', { ms: 1400, key: 'a2a-cancel' }), configuration: undefined, metadata: undefined }));
+    const task = asTask(
+      await client.sendMessage({
+        tenant: '',
+        message: toolMessage('test.sleep', { ms: 1400, key: 'a2a-cancel' }),
+        configuration: undefined,
+        metadata: undefined,
+      }),
+    );
     expect([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING]).toContain(task.status?.state);
     const deadline = Date.now() + 10_000;
     while ((await svc.rt.store.getTask(task.id))?.status !== 'running') {
@@ -106,20 +123,34 @@ describe('A2A', () => {
 
   it('rejects bad input, naming the field, without creating a task', async () => {
     const client = await a2aClient(key);
-    await expect(client.sendMessage({ tenant: '', message: toolMessage('test.echo', {}), configuration: undefined, metadata: undefined })).rejects.toThrow(/value: is required/);
-    await expect(client.sendMessage({ tenant: '', message: toolMessage('no.such', {}), configuration: undefined, metadata: undefined })).rejects.toThrow(/Unknown tool "no.such"/);
+    await expect(client.sendMessage({ tenant: '', message: toolMessage('test.echo', {}), configuration: undefined, metadata: undefined })).rejects.toThrow(
+      /value: is required/,
+    );
+    await expect(client.sendMessage({ tenant: '', message: toolMessage('no.such', {}), configuration: undefined, metadata: undefined })).rejects.toThrow(
+      /Unknown tool "no.such"/,
+    );
   });
 
   it("hides another key's tasks", async () => {
-    const mine = asTask(await (await a2aClient(key)).sendMessage({ tenant: '', message: toolMessage('test.echo', { value: 'mine' }), configuration: undefined, metadata: undefined }));
+    const mine = asTask(
+      await (
+        await a2aClient(key)
+      ).sendMessage({ tenant: '', message: toolMessage('test.echo', { value: 'mine' }), configuration: undefined, metadata: undefined }),
+    );
     const other = await a2aClient((await svc.createKey(1)).key);
     await expect(other.getTask({ tenant: '', id: mine.id, historyLength: undefined })).rejects.toThrow(/No task/);
   });
 
   it('needs an API key', async () => {
     const client = await a2aClient(undefined);
-    await expect(client.sendMessage({ tenant: '', message: toolMessage('test.echo', { value: 'x' }), configuration: undefined, metadata: undefined })).rejects.toThrow();
-    const res = await fetch(`${svc.url}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'task_x' } }) });
+    await expect(
+      client.sendMessage({ tenant: '', message: toolMessage('test.echo', { value: 'x' }), configuration: undefined, metadata: undefined }),
+    ).rejects.toThrow();
+    const res = await fetch(`${svc.url}/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'task_x' } }),
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
   });
@@ -132,7 +163,9 @@ describe('A2A', () => {
         jsonrpc: '2.0',
         id: 7,
         method: 'message/send',
-        params: { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'data', data: { tool: 'test.echo', input: { value: 'v0.3' } } }] } },
+        params: {
+          message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'data', data: { tool: 'test.echo', input: { value: 'v0.3' } } }] },
+        },
       }),
     });
     const body = await res.json();

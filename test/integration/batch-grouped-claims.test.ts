@@ -22,7 +22,12 @@ describe.each(stores)('batch claim order ($name)', ({ open }) => {
     runtimes.push(rt);
     const domains = ['a.test', 'b.test', 'c.test'];
     const emails = Array.from({ length: 12 }, (_, i) => `user${i}@${domains[i % 3]}`);
-    const batch = await submitBatch(rt.engine, 'email.verify', emails.map((email) => ({ email })), { payer: { kind: 'local', id: 'test' }, free: true });
+    const batch = await submitBatch(
+      rt.engine,
+      'email.verify',
+      emails.map((email) => ({ email })),
+      { payer: { kind: 'local', id: 'test' }, free: true },
+    );
     const claimed = await rt.store.claimTasks({ owner: 'test', limit: 12, leaseMs: 60_000, now: Date.now(), onlyTools: ['email.verify'] });
     const claimedDomains = claimed.map((t) => (t.input as { email: string }).email.split('@')[1]);
     expect(claimedDomains).toEqual([...Array(4).fill('a.test'), ...Array(4).fill('b.test'), ...Array(4).fill('c.test')]);

@@ -14,7 +14,14 @@ beforeAll(async () => {
   fixture = await startFixtureServer();
   knot = await startKnot([{ origin: 'fixture.test', records: ['site 300 IN A 127.0.0.1'] }]);
   const chromiumPath = process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {};
-  svc = await startTestService({ NETWORK_ALLOWLIST: '127.0.0.1/32', DNS_SERVERS: knot.server, BROWSER_CONCURRENCY: '2', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0', ...chromiumPath });
+  svc = await startTestService({
+    NETWORK_ALLOWLIST: '127.0.0.1/32',
+    DNS_SERVERS: knot.server,
+    BROWSER_CONCURRENCY: '2',
+    RATE_LIMIT_PER_IP: '0',
+    RATE_LIMIT_PER_KEY: '0',
+    ...chromiumPath,
+  });
 });
 afterAll(async () => {
   await svc?.close();

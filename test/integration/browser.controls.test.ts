@@ -44,7 +44,9 @@ describe('waiting for a page that renders after load', () => {
   });
 
   it('fails naming wait_for when the selector never appears', async () => {
-    await expect(h.run(content, { url: h.siteUrl('/article?never'), wait_for: '#does-not-exist', timeout_ms: 4000 })).rejects.toThrow(/wait_for: no element matched "#does-not-exist"/);
+    await expect(h.run(content, { url: h.siteUrl('/article?never'), wait_for: '#does-not-exist', timeout_ms: 4000 })).rejects.toThrow(
+      /wait_for: no element matched "#does-not-exist"/,
+    );
   });
 
   it('the screenshot waits out a blank page while its DOM is still changing', async () => {
@@ -69,7 +71,10 @@ describe('headers and cookies', () => {
     const out = await h.run(content, {
       url: h.siteUrl('/controls/echo?with'),
       headers: { 'X-Test-Token': 'token-1', 'Accept-Language': 'de-DE' },
-      cookies: [{ name: 'session', value: 'abc123' }, { name: 'pref', value: 'dark', url: h.siteUrl('/') }],
+      cookies: [
+        { name: 'session', value: 'abc123' },
+        { name: 'pref', value: 'dark', url: h.siteUrl('/') },
+      ],
     });
     expect(out.status_code).toBe(200);
     const [withOptions] = requestsFor('/controls/echo?with');
@@ -158,8 +163,12 @@ describe('screenshot of one element or a rectangle', () => {
   });
 
   it('refuses selector with clip and a selector that matches nothing', async () => {
-    expect(() => parseOrInvalid(screenshot.input, { url: 'https://example.com/', selector: '#a', clip: { x: 0, y: 0, width: 10, height: 10 } })).toThrow(/clip/);
-    await expect(h.run(screenshot, { url: h.siteUrl('/controls/box?missing'), selector: '#nothing', timeout_ms: 4000 })).rejects.toThrow(/selector: no visible element/);
+    expect(() => parseOrInvalid(screenshot.input, { url: 'https://example.com/', selector: '#a', clip: { x: 0, y: 0, width: 10, height: 10 } })).toThrow(
+      /clip/,
+    );
+    await expect(h.run(screenshot, { url: h.siteUrl('/controls/box?missing'), selector: '#nothing', timeout_ms: 4000 })).rejects.toThrow(
+      /selector: no visible element/,
+    );
   });
 });
 

@@ -169,7 +169,8 @@ describe('BrowserPool', () => {
   });
 
   it('captures device pixels under device emulation, and leaves the emulation in place', async () => {
-    const shot = async (page: Page, fullPage = false) => imageSize(await captureScreenshot(page, { format: 'png', fullPage, maxHeight: 1000, timeoutMs: 20_000 }));
+    const shot = async (page: Page, fullPage = false) =>
+      imageSize(await captureScreenshot(page, { format: 'png', fullPage, maxHeight: 1000, timeoutMs: 20_000 }));
     const emulated = await rt.pool.withPage(
       async (page) => {
         await page.goto(`${fixture.origin}/tall?h=3000`);

@@ -62,7 +62,14 @@ describe('the guarded proxy', () => {
   });
 
   it('refuses a blocked page at submission (403 BLOCKED_TARGET naming url)', async () => {
-    for (const url of [`http://${canaryName()}/`, `http://127.0.0.2:${canary.port}/`, `http://mixed.fixture.test:${canary.port}/`, 'http://10.1.2.3/', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/']) {
+    for (const url of [
+      `http://${canaryName()}/`,
+      `http://127.0.0.2:${canary.port}/`,
+      `http://mixed.fixture.test:${canary.port}/`,
+      'http://10.1.2.3/',
+      'http://[::1]/',
+      'http://169.254.169.254/latest/meta-data/',
+    ]) {
       const err = await h.run(content, { url }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(Forbidden);
       expect(err).toMatchObject({ status: 403, code: 'BLOCKED_TARGET', field: 'url' });
@@ -82,7 +89,10 @@ describe('the guarded proxy', () => {
       // precheck runs before the caller is asked to pay (the 402): no DNS there.
       await content.precheck!(submit, input);
       expect(lookups).toBe(0);
-      const err = await content.admit!(submit, input).then(() => null, (e: unknown) => e);
+      const err = await content.admit!(submit, input).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(lookups).toBe(1);
       expect(err).toMatchObject({ status: 403, code: 'BLOCKED_TARGET', field: 'url' });
       expect((err as Error).message).toContain('Blocked: private address');
@@ -98,11 +108,14 @@ describe('the guarded proxy', () => {
     const { proxy } = await h.base.use(browserPoolService);
     const auth = Buffer.from(`${proxy.credentials.username}:${proxy.credentials.password}`).toString('base64');
     const refusal = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port: proxy.port, path: `http://${canaryName()}/`, headers: { 'Proxy-Authorization': `Basic ${auth}` } }, (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = http.request(
+        { host: '127.0.0.1', port: proxy.port, path: `http://${canaryName()}/`, headers: { 'Proxy-Authorization': `Basic ${auth}` } },
+        (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -118,7 +131,9 @@ describe('the guarded proxy', () => {
     const viaRedirect = await h.run(content, { url: h.siteUrl(`/redirect-to?url=${encodeURIComponent(`http://${canaryName()}/`)}`) }).catch((e: unknown) => e);
     expect(viaRedirect).toBeInstanceOf(BlockedTargetError);
     expect((viaRedirect as Error).message).toMatch(/blocked/i);
-    const httpsRedirect = await h.run(content, { url: h.siteUrl(`/redirect-to?url=${encodeURIComponent(`https://${canaryName()}/`)}`) }).catch((e: unknown) => e);
+    const httpsRedirect = await h
+      .run(content, { url: h.siteUrl(`/redirect-to?url=${encodeURIComponent(`https://${canaryName()}/`)}`) })
+      .catch((e: unknown) => e);
     expect(httpsRedirect).toBeInstanceOf(BlockedTargetError);
     expect(canary.connections).toBe(0);
   });
@@ -161,7 +176,9 @@ describe('the guarded proxy', () => {
       const connect = await rawRequest(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`);
       expect(connect).toMatch(/^HTTP\/1\.1 407 /);
       expect(connect).toMatch(/proxy-authenticate: basic/i);
-      const wrong = await rawRequest(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\nProxy-Authorization: Basic ${Buffer.from('agent-utility:guess').toString('base64')}\r\n\r\n`);
+      const wrong = await rawRequest(
+        `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\nProxy-Authorization: Basic ${Buffer.from('agent-utility:guess').toString('base64')}\r\n\r\n`,
+      );
       expect(wrong).toMatch(/^HTTP\/1\.1 407 /);
       const get = await rawRequest(`GET http://${target}/ HTTP/1.1\r\nHost: ${target}\r\nConnection: close\r\n\r\n`);
       expect(get).toMatch(/^HTTP\/1\.1 407 /);

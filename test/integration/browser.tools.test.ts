@@ -38,7 +38,7 @@ function readPng(png: Buffer): { width: number; height: number; colorType: numbe
   expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   const idat: Buffer[] = [];
   let ihdr: Buffer | undefined;
-  for (let i = 8; i < png.length; ) {
+  for (let i = 8; i < png.length;) {
     const len = png.readUInt32BE(i);
     const type = png.toString('latin1', i + 4, i + 8);
     const data = png.subarray(i + 8, i + 8 + len);
@@ -224,7 +224,11 @@ describe('browser.markdown', () => {
       // an update run can never count as a green run.
       const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
       fs.writeFileSync(file, normalised);
-      expect.fail(before === normalised ? `golden ${name}.md unchanged; rerun without UPDATE_GOLDEN` : `golden ${name}.md updated; review the diff and rerun without UPDATE_GOLDEN`);
+      expect.fail(
+        before === normalised
+          ? `golden ${name}.md unchanged; rerun without UPDATE_GOLDEN`
+          : `golden ${name}.md updated; review the diff and rerun without UPDATE_GOLDEN`,
+      );
     }
     expect(normalised).toBe(fs.readFileSync(file, 'utf8'));
   };

@@ -79,7 +79,10 @@ describe('per-IP limits cannot be escaped with a fresh spoofed address per reque
   it('the lead service counts registrations by the address the proxy saw', async () => {
     const statuses: number[] = [];
     for (const n of [1, 2, 3]) {
-      const r = await leadsApi(leads.url, 'POST', '/v1/register', { body: { email: `spoof${n}@agent-utility.test` }, headers: forwarded(`198.51.100.${n}`, '203.0.113.3') });
+      const r = await leadsApi(leads.url, 'POST', '/v1/register', {
+        body: { email: `spoof${n}@agent-utility.test` },
+        headers: forwarded(`198.51.100.${n}`, '203.0.113.3'),
+      });
       statuses.push(r.status);
     }
     expect(statuses).toEqual([202, 202, 429]);

@@ -66,7 +66,16 @@ for (const adapter of adapters) {
       const payment = { scheme: 'exact', status: 'pending', authorization: { nonce: '0x01' } };
       const nonce = { network: 'eip155:8453', asset: '0xasset', payer: '0xpayer', nonce: '0x01' };
       await store.reserveKeyPurchase({ id: 'kp_1', kind: 'topup', keyId: 'key_a', wallet: '0xpayer', micros: 2_000_000, payment, nonce, now: t0 });
-      await store.reserveKeyPurchase({ id: 'kp_2', kind: 'create', keyId: null, wallet: '0xpayer', micros: 1_000_000, payment, nonce: { ...nonce, nonce: '0x02' }, now: t0 + 10 });
+      await store.reserveKeyPurchase({
+        id: 'kp_2',
+        kind: 'create',
+        keyId: null,
+        wallet: '0xpayer',
+        micros: 1_000_000,
+        payment,
+        nonce: { ...nonce, nonce: '0x02' },
+        now: t0 + 10,
+      });
       await store.markKeyPurchaseUnpaid('kp_2', { ...payment, status: 'unpaid' });
       expect(await pendingKeyPurchases(sql, t0 + 1, 10)).toEqual([
         { id: 'kp_1', kind: 'topup', keyId: 'key_a', wallet: '0xpayer', micros: 2_000_000, payment, createdAt: t0 },

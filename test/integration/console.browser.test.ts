@@ -34,7 +34,9 @@ async function signIn(page: Page): Promise<void> {
 }
 
 beforeAll(async () => {
-  knot = await startKnot([{ origin: 'console.test', records: ['@ 300 IN A 127.0.0.10', '@ 300 IN MX 10 mail.console.test.', 'mail 300 IN A 127.0.0.11', 'site 300 IN A 127.0.0.1'] }]);
+  knot = await startKnot([
+    { origin: 'console.test', records: ['@ 300 IN A 127.0.0.10', '@ 300 IN MX 10 mail.console.test.', 'mail 300 IN A 127.0.0.11', 'site 300 IN A 127.0.0.1'] },
+  ]);
   const port = await freePort();
   const config = testConfig({
     PORT: String(port),
@@ -55,7 +57,9 @@ beforeAll(async () => {
   attacker = http.createServer((req, res) => {
     if (req.url === '/article') {
       res.setHeader('content-type', 'text/html');
-      res.end('<html><head><title>Notes</title></head><body><article><h1>Console notes</h1><p>Rendered as <strong>Markdown</strong> in the playground.</p><ul><li>one</li><li>two</li></ul></article></body></html>');
+      res.end(
+        '<html><head><title>Notes</title></head><body><article><h1>Console notes</h1><p>Rendered as <strong>Markdown</strong> in the playground.</p><ul><li>one</li><li>two</li></ul></article></body></html>',
+      );
       return;
     }
     const target = decodeURIComponent((req.url ?? '/').slice(1));
@@ -81,7 +85,10 @@ describe('operator console in Chromium', () => {
     await page.goto(`${base}/console/keys`);
     expect(page.url()).toBe(`${base}/console/login`);
     await page.getByLabel('Operator token (ADMIN_TOKEN)').fill('not-the-operator-token');
-    const [answer] = await Promise.all([page.waitForResponse((r) => r.url() === `${base}/console/login` && r.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url() === `${base}/console/login` && r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
     expect(answer.status()).toBe(401);
     await expect(page.getByRole('alert').textContent()).resolves.toContain('not the operator token');
     await page.close();
@@ -176,7 +183,10 @@ describe('operator console in Chromium', () => {
     await page.goto(`${base}/console/keys/${keyId}`);
     await expect(page.locator('main').textContent()).resolves.toContain('browser.screenshot');
     await page.getByRole('link', { name: 'Keys' }).click();
-    await page.locator(`tr[data-key-id="${keyId}"]`).getByRole('button', { name: /Revoke/ }).click();
+    await page
+      .locator(`tr[data-key-id="${keyId}"]`)
+      .getByRole('button', { name: /Revoke/ })
+      .click();
     await expect(page.locator(`tr[data-key-id="${keyId}"]`).textContent()).resolves.toContain('revoked');
     expect((await rt.store.findKey(keyId!))?.revokedAt).not.toBeNull();
     const refused = await fetch(`${base}/v1/tools/dns.lookup/tasks`, {

@@ -52,20 +52,25 @@ describe.each(dialects)('plans on $name', ({ open }) => {
   it('commits together, undoes everything on a throw, and hands a Rollback value out with nothing written', async () => {
     const [db] = await open();
     await db.run('CREATE TABLE counters (name text PRIMARY KEY, n integer NOT NULL)');
-    const count = () => runReads(db, function* () {
-      return Number((yield* one<{ n: number }>('SELECT COALESCE(SUM(n), 0) AS n FROM counters'))?.n);
-    });
+    const count = () =>
+      runReads(db, function* () {
+        return Number((yield* one<{ n: number }>('SELECT COALESCE(SUM(n), 0) AS n FROM counters'))?.n);
+      });
 
-    expect(await runPlan(db, function* () {
-      yield* run('INSERT INTO counters (name, n) VALUES ($1, $2)', ['a', 1]);
-      return yield* run("UPDATE counters SET n = n + $1 WHERE name = 'a'", [2]);
-    })).toBe(1);
+    expect(
+      await runPlan(db, function* () {
+        yield* run('INSERT INTO counters (name, n) VALUES ($1, $2)', ['a', 1]);
+        return yield* run("UPDATE counters SET n = n + $1 WHERE name = 'a'", [2]);
+      }),
+    ).toBe(1);
     expect(await count()).toBe(3);
 
-    await expect(runPlan(db, function* () {
-      yield* run('INSERT INTO counters (name, n) VALUES ($1, $2)', ['b', 10]);
-      yield* run('INSERT INTO counters (name, n) VALUES ($1, $2)', ['a', 10]); // primary key taken
-    })).rejects.toThrow();
+    await expect(
+      runPlan(db, function* () {
+        yield* run('INSERT INTO counters (name, n) VALUES ($1, $2)', ['b', 10]);
+        yield* run('INSERT INTO counters (name, n) VALUES ($1, $2)', ['a', 10]); // primary key taken
+      }),
+    ).rejects.toThrow();
     const refused = await runPlan(db, function* () {
       yield* run('INSERT INTO counters (name, n) VALUES ($1, $2)', ['c', 100]);
       throw new Rollback('refused');
@@ -79,10 +84,11 @@ describe.each(dialects)('plans on $name', ({ open }) => {
     await a.run('CREATE TABLE hits (name text PRIMARY KEY, n integer NOT NULL)');
     await a.run("INSERT INTO hits (name, n) VALUES ('x', 0)");
     // Read-then-write: correct only if each plan is one transaction holding its row (or the database).
-    const bump = (db: PlanDb) => runPlan(db, function* (d) {
-      const row = yield* one<{ n: number }>(`SELECT n FROM hits WHERE name = 'x'${d.name === 'postgres' ? ' FOR UPDATE' : ''}`);
-      yield* run("UPDATE hits SET n = $1 WHERE name = 'x'", [Number(row?.n) + 1]);
-    });
+    const bump = (db: PlanDb) =>
+      runPlan(db, function* (d) {
+        const row = yield* one<{ n: number }>(`SELECT n FROM hits WHERE name = 'x'${d.name === 'postgres' ? ' FOR UPDATE' : ''}`);
+        yield* run("UPDATE hits SET n = $1 WHERE name = 'x'", [Number(row?.n) + 1]);
+      });
     await Promise.all(Array.from({ length: 20 }, (_, i) => bump(i % 2 ? a : b)));
     expect(Number((await b.one<{ n: number }>("SELECT n FROM hits WHERE name = 'x'"))?.n)).toBe(20);
   });

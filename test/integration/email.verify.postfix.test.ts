@@ -42,7 +42,14 @@ afterAll(async () => {
 describe('email.verify against Postfix', { timeout: 30_000 }, () => {
   it('DELIVERABLE for a real recipient (an alias of root), the random address refused', async () => {
     const r = await verify('jane.doe@pf.test');
-    expect(r).toMatchObject({ status: 'DELIVERABLE', status_detail: 'accepted', deliverable: true, is_smtp_valid: true, is_catchall: false, mx_records: ['mx.pf.test'] });
+    expect(r).toMatchObject({
+      status: 'DELIVERABLE',
+      status_detail: 'accepted',
+      deliverable: true,
+      is_smtp_valid: true,
+      is_catchall: false,
+      mx_records: ['mx.pf.test'],
+    });
     expect(r.smtp).toMatchObject({ host: 'mx.pf.test', code: 250, enhanced_code: '2.1.5' });
     expect(r.reason).toMatch(/random address at the same domain was refused/);
   });

@@ -266,10 +266,16 @@ describe('email.verify over SMTP', { timeout: 30_000 }, () => {
     expect(r.reason).toMatch(/^Blocked: private address\. mx\.guarded\.ev\.test /);
   });
 
-  it('skips the probe for providers that accept every address (MX in Yahoo\'s network)', async () => {
+  it("skips the probe for providers that accept every address (MX in Yahoo's network)", async () => {
     const before = smtp.connections();
     const r = await verify('someone@yahoohosted.ev.test');
-    expect(r).toMatchObject({ status: 'UNKNOWN', status_detail: 'accepts_all_provider', deliverable: false, is_smtp_valid: false, mx_records: ['mta5.am0.yahoodns.net'] });
+    expect(r).toMatchObject({
+      status: 'UNKNOWN',
+      status_detail: 'accepts_all_provider',
+      deliverable: false,
+      is_smtp_valid: false,
+      mx_records: ['mta5.am0.yahoodns.net'],
+    });
     expect(smtp.connections()).toBe(before);
   });
 
@@ -410,7 +416,21 @@ describe('email.verify through REST', { timeout: 30_000 }, () => {
       }
       expect(task.body).toMatchObject({ status: 'complete', tool: 'email.verify' });
       const result = task.body.result;
-      for (const field of ['email', 'deliverable', 'status', 'status_detail', 'quality_score', 'is_format_valid', 'is_smtp_valid', 'is_mx_valid', 'mx_records', 'is_disposable', 'is_free_email', 'is_role_based', 'is_catchall']) {
+      for (const field of [
+        'email',
+        'deliverable',
+        'status',
+        'status_detail',
+        'quality_score',
+        'is_format_valid',
+        'is_smtp_valid',
+        'is_mx_valid',
+        'mx_records',
+        'is_disposable',
+        'is_free_email',
+        'is_role_based',
+        'is_catchall',
+      ]) {
         expect(result, field).toHaveProperty(field);
       }
       expect(result).toMatchObject({ email: 'alice@strict.ev.test', status: 'DELIVERABLE', deliverable: true, mx_records: ['mx.strict.ev.test'] });

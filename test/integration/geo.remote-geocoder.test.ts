@@ -82,7 +82,7 @@ const PHOTON_ANSWER = {
   features: [
     {
       type: 'Feature',
-      geometry: { type: 'Point', coordinates: [13.3889, 52.5170] },
+      geometry: { type: 'Point', coordinates: [13.3889, 52.517] },
       properties: {
         osm_id: 3,
         osm_type: 'N',
@@ -235,7 +235,15 @@ describe('Photon', () => {
     expect(r).toMatchObject({
       precision: 'address',
       confidence: 0.95,
-      components: { house_number: '43', street: 'Friedrichstraße', city: 'Berlin', state: 'Berlin', country: 'Germany', country_code: 'DE', postal_code: '10117' },
+      components: {
+        house_number: '43',
+        street: 'Friedrichstraße',
+        city: 'Berlin',
+        state: 'Berlin',
+        country: 'Germany',
+        country_code: 'DE',
+        postal_code: '10117',
+      },
       formatted_address: 'Quartier 206, 43 Friedrichstraße, 10117 Berlin, Germany',
     });
     expect(r.source.kind).toBe('photon');
@@ -260,7 +268,9 @@ describe('fallback to the embedded data', () => {
     const err = await locate(ctx, 'nothing qwxzv plorkt').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ToolError);
     expect((err as ToolError).kind).toBe('permanent');
-    expect((err as ToolError).message).toMatch(/^No place matches "nothing qwxzv plorkt" \(nominatim found no match; the embedded data has no match either\)\.$/);
+    expect((err as ToolError).message).toMatch(
+      /^No place matches "nothing qwxzv plorkt" \(nominatim found no match; the embedded data has no match either\)\.$/,
+    );
   });
 
   it('goes through the network guard: a loopback geocoder without NETWORK_ALLOWLIST is never contacted', async () => {

@@ -96,7 +96,10 @@ describe('group commit of task creations', () => {
     const store = await openStore();
     const group = new GroupCommit(store);
     store.failNext = true;
-    const failed = await Promise.allSettled([group.create(newTask({ payer: { kind: 'local', id: 'test' } })), group.create(newTask({ payer: { kind: 'local', id: 'test' } }))]);
+    const failed = await Promise.allSettled([
+      group.create(newTask({ payer: { kind: 'local', id: 'test' } })),
+      group.create(newTask({ payer: { kind: 'local', id: 'test' } })),
+    ]);
     expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect((failed[0] as PromiseRejectedResult).reason).toMatchObject({ message: 'the database went away' });
     const next = await group.create(newTask({ payer: { kind: 'local', id: 'test' } }));
@@ -108,7 +111,9 @@ describe('group commit of task creations', () => {
     const store = await openStore(true);
     const rt = await createRuntime(testConfig(), { tools: testTools, workers: false, store });
     runtimes.push(rt);
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => rt.engine.submit('test.echo', { value: `m${i}` }, { payer: { kind: 'local', id: 'test' } })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => rt.engine.submit('test.echo', { value: `m${i}` }, { payer: { kind: 'local', id: 'test' } })),
+    );
     expect(store.batches).toEqual([12]);
     expect(new Set(results.map((r) => r.task.id)).size).toBe(12);
     for (const r of results) expect((await store.getTask(r.task.id))?.status).toBe('pending');

@@ -103,7 +103,12 @@ describe('homeservices.request', () => {
     });
     const out = await requestTool.run(ctx, input);
     expect(requestTool.output.parse(out)).toEqual(out);
-    expect(out).toMatchObject({ request_id: expect.stringMatching(/^req_/), pro_id: proIdFor('nyc-west-village'), pro_name: 'West Village Plumbing', status: 'sent' });
+    expect(out).toMatchObject({
+      request_id: expect.stringMatching(/^req_/),
+      pro_id: proIdFor('nyc-west-village'),
+      pro_name: 'West Village Plumbing',
+      status: 'sent',
+    });
     expect(out.message).toContain('West Village Plumbing');
 
     const again = await requestTool.run({ ...ctx, attempt: 2 }, input);
@@ -121,26 +126,23 @@ describe('homeservices.request', () => {
 
   it('an unknown pro_id fails clearly as an input error', async () => {
     const ctx = ctxFor(leadsEnv());
-    const err = await failure(
-      requestTool.run(ctx, { pro_id: 'pro_nosuchpro', requester: { name: 'A', phone: '2015550100' }, notes: 'Fix the sink' }),
-    );
+    const err = await failure(requestTool.run(ctx, { pro_id: 'pro_nosuchpro', requester: { name: 'A', phone: '2015550100' }, notes: 'Fix the sink' }));
     expect(err.kind).toBe('input');
     expect(err.message).toMatch(/pro_id: no professional "pro_nosuchpro"/);
   });
 
   it('precheck refuses an invalid phone before anyone pays', async () => {
     const ctx = ctxFor(leadsEnv());
-    await expect(
-      requestTool.precheck!(ctx, { pro_id: proIdFor('nyc-brooklyn'), requester: { name: 'A', phone: '555' }, notes: 'x' }),
-    ).rejects.toMatchObject({ status: 400, field: 'requester.phone' });
+    await expect(requestTool.precheck!(ctx, { pro_id: proIdFor('nyc-brooklyn'), requester: { name: 'A', phone: '555' }, notes: 'x' })).rejects.toMatchObject({
+      status: 400,
+      field: 'requester.phone',
+    });
   });
 
   it('a lead-service outage is a transient failure', async () => {
     const closed = await freePort();
     const ctx = ctxFor({ LEADS_BASE_URL: `http://127.0.0.1:${closed}`, LEADS_API_KEY: 'lk_whatever_key' });
-    const err = await failure(
-      requestTool.run(ctx, { pro_id: proIdFor('nyc-brooklyn'), requester: { name: 'A', phone: '2015550100' }, notes: 'Fix the sink' }),
-    );
+    const err = await failure(requestTool.run(ctx, { pro_id: proIdFor('nyc-brooklyn'), requester: { name: 'A', phone: '2015550100' }, notes: 'Fix the sink' }));
     expect(err.kind).toBe('transient');
   });
 

@@ -29,7 +29,10 @@ beforeAll(async () => {
     return fetch(input, { ...init, headers });
   };
   const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: withKey })], clientConfig: { polling: false } }),
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl: withKey })],
+      clientConfig: { polling: false },
+    }),
   );
   a2a = await factory.createFromUrl(svc.url);
 });
@@ -122,7 +125,10 @@ describe('numbers for digit-only string fields', () => {
 
   it('keeps the published schema honest: zip is still a string', async () => {
     const { tools } = await mcp.listTools();
-    const schema = tools.find((t) => t.name === 'test_zip')!.inputSchema as unknown as { properties: Record<string, { type: string }>; additionalProperties: boolean };
+    const schema = tools.find((t) => t.name === 'test_zip')!.inputSchema as unknown as {
+      properties: Record<string, { type: string }>;
+      additionalProperties: boolean;
+    };
     expect(schema.properties.zip!.type).toBe('string');
     expect(schema.additionalProperties).toBe(false);
   });
@@ -139,7 +145,9 @@ describe('MCP protocol errors', () => {
   }
 
   it('answers malformed tools/call params with InvalidParams and one sentence', async () => {
-    const notObject = await rpcErrorOf(mcp.request({ method: 'tools/call', params: { name: 'test_zip', arguments: 'zip=10001' } } as never, CallToolResultSchema));
+    const notObject = await rpcErrorOf(
+      mcp.request({ method: 'tools/call', params: { name: 'test_zip', arguments: 'zip=10001' } } as never, CallToolResultSchema),
+    );
     expect(notObject.code).toBe(ErrorCode.InvalidParams);
     expect(notObject.message).toBe(`MCP error ${ErrorCode.InvalidParams}: arguments: must be an object`);
 
@@ -154,7 +162,9 @@ describe('MCP protocol errors', () => {
     expect(unknown.message.match(/MCP error/g)).toHaveLength(1);
 
     // A task-augmented call with bad arguments is refused as a JSON-RPC error: the same sentence.
-    const asTask = await rpcErrorOf(mcp.request({ method: 'tools/call', params: { name: 'test_zip', arguments: { zip: 'x' }, task: {} } }, CreateTaskResultSchema));
+    const asTask = await rpcErrorOf(
+      mcp.request({ method: 'tools/call', params: { name: 'test_zip', arguments: { zip: 'x' }, task: {} } }, CreateTaskResultSchema),
+    );
     expect(asTask.code).toBe(ErrorCode.InvalidParams);
     expect(asTask.message).toBe(`MCP error ${ErrorCode.InvalidParams}: zip: must be exactly five digits`);
     expect(asTask.data).toMatchObject({ code: 'INVALID_INPUT', field: 'zip' });

@@ -109,7 +109,21 @@ describe('non-public addresses: a complete result naming the range', () => {
     expect(r.reserved_range).toBe(kind);
     expect(r.network).toBe(cidr);
     expect(r.message).toContain(cidr);
-    for (const field of ['city', 'region', 'region_code', 'country', 'country_code', 'zip', 'lat', 'lng', 'timezone', 'isp', 'organization', 'as', 'asn'] as const) {
+    for (const field of [
+      'city',
+      'region',
+      'region_code',
+      'country',
+      'country_code',
+      'zip',
+      'lat',
+      'lng',
+      'timezone',
+      'isp',
+      'organization',
+      'as',
+      'asn',
+    ] as const) {
       expect(r[field], field).toBeNull();
     }
     expect([r.is_mobile, r.is_proxy, r.is_hosting]).toEqual([false, false, false]);
@@ -147,7 +161,10 @@ describe('the curated hosting table', () => {
     }
     for (const { asn, org } of HOSTING_ASNS) {
       const names = [...(orgs.get(asn) ?? [])];
-      expect(names.some((n) => n.includes(org.toLowerCase())), `AS${asn} should be ${org}, data says ${names.join(' / ') || 'nothing'}`).toBe(true);
+      expect(
+        names.some((n) => n.includes(org.toLowerCase())),
+        `AS${asn} should be ${org}, data says ${names.join(' / ') || 'nothing'}`,
+      ).toBe(true);
     }
   });
 });
@@ -182,7 +199,24 @@ describe('through REST', () => {
     expect(created.status).toBe(202);
     const polled = await api(svc.url, 'GET', `${created.body.poll_url}?wait=30`, { token: created.body.poll_token });
     expect(polled.body.status).toBe('complete');
-    const spec = ['ip', 'city', 'region', 'region_code', 'country', 'zip', 'country_code', 'lat', 'lng', 'timezone', 'isp', 'organization', 'as', 'is_mobile', 'is_proxy', 'is_hosting'];
+    const spec = [
+      'ip',
+      'city',
+      'region',
+      'region_code',
+      'country',
+      'zip',
+      'country_code',
+      'lat',
+      'lng',
+      'timezone',
+      'isp',
+      'organization',
+      'as',
+      'is_mobile',
+      'is_proxy',
+      'is_hosting',
+    ];
     for (const field of spec) expect(polled.body.result, field).toHaveProperty(field);
     expect(polled.body.result.as).toBe('AS13335 Cloudflare, Inc.');
   });

@@ -70,7 +70,10 @@ describe.each(LEAD_STORES)('requests and notifications (%s store)', (store) => {
     okHook = await startWebhookReceiver();
     flakyHook = await startWebhookReceiver((n) => (n <= 2 ? 503 : 200));
     deadHook = await startWebhookReceiver(() => 500);
-    t = await startLeadsForTest({ store, overrides: { retry: { emailMaxAttempts: 3, webhookMaxAttempts: 3 }, limits: { searchesPerDay: 100, requestsPerDay: 4, categoriesPerDay: 10 } } });
+    t = await startLeadsForTest({
+      store,
+      overrides: { retry: { emailMaxAttempts: 3, webhookMaxAttempts: 3 }, limits: { searchesPerDay: 100, requestsPerDay: 4, categoriesPerDay: 10 } },
+    });
     await t.svc.store.upsertPros(
       [
         pro('hooked', { webhookUrl: okHook.url, webhookSecret: SECRET }),
@@ -95,7 +98,14 @@ describe.each(LEAD_STORES)('requests and notifications (%s store)', (store) => {
     const proId = proIdFor('hooked');
     const res = await api(t.url, 'POST', '/v1/requests', { key, body: body(proId) });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ request_id: expect.stringMatching(/^req_/), status: 'submitted', pro_id: proId, pro_name: 'Pro hooked', service: 'plumber', duplicate: false });
+    expect(res.body).toMatchObject({
+      request_id: expect.stringMatching(/^req_/),
+      status: 'submitted',
+      pro_id: proId,
+      pro_name: 'Pro hooked',
+      service: 'plumber',
+      duplicate: false,
+    });
     expect(String(res.body.message)).toContain('Pro hooked');
 
     const mail = await t.mail.waitFor((m) => m.to.includes('hooked@pros.test'), 'notification mail');
@@ -110,7 +120,12 @@ describe.each(LEAD_STORES)('requests and notifications (%s store)', (store) => {
     expect(signatureValid({ ...hook, body: hook.body.replace('Sam Lee', 'Eve') }, SECRET)).toBe(false);
     const event = JSON.parse(hook.body) as { type: string; data: Record<string, unknown> };
     expect(event.type).toBe('request.created');
-    expect(event.data).toMatchObject({ request_id: res.body.request_id, pro_id: proId, service: 'plumber', requester: { name: 'Sam Lee', phone: '+12015550123', email: 'sam@agent-utility.test' } });
+    expect(event.data).toMatchObject({
+      request_id: res.body.request_id,
+      pro_id: proId,
+      service: 'plumber',
+      requester: { name: 'Sam Lee', phone: '+12015550123', email: 'sam@agent-utility.test' },
+    });
 
     const status = await waitFor('both channels delivered', async () => {
       const s = await api(t.url, 'GET', `/v1/requests/${String(res.body.request_id)}`, { key });
@@ -186,7 +201,9 @@ describe.each(LEAD_STORES)('requests and notifications (%s store)', (store) => {
       const s = await api(t.url, 'GET', `/v1/requests/${String(res.body.request_id)}`, { key: t.svc.internalApiKey });
       return s.body.delivery_status === 'failed' ? s : undefined;
     });
-    expect(failed.body.deliveries).toEqual([expect.objectContaining({ channel: 'webhook', status: 'failed', attempts: 3, last_error: 'webhook answered HTTP 500' })]);
+    expect(failed.body.deliveries).toEqual([
+      expect.objectContaining({ channel: 'webhook', status: 'failed', attempts: 3, last_error: 'webhook answered HTTP 500' }),
+    ]);
     expect(deadHook.received).toHaveLength(3);
   });
 
@@ -216,7 +233,7 @@ describe.each(LEAD_STORES)('requests and notifications (%s store)', (store) => {
     expect(missing.body.field).toBe('notes');
   });
 
-  it('the 5th request of the day is over this test\'s quota of 4 (duplicates are not counted)', async () => {
+  it("the 5th request of the day is over this test's quota of 4 (duplicates are not counted)", async () => {
     const usage = await api(t.url, 'GET', '/v1/usage', { key });
     // Created so far with this key: hooked, mail-only plumber, mail-only electrician, the idempotent one.
     expect(usage.body.requests).toEqual({ used: 4, limit: 4 });

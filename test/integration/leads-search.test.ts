@@ -110,7 +110,11 @@ describe.each(LEAD_STORES)('search over imported pros (%s store)', (store) => {
     const badLimit = await api(t.url, 'POST', '/v1/searches', { key, body: { service: 'plumber', zip: '10001', limit: 101 } });
     expect(badLimit.status).toBe(400);
     expect(badLimit.body.field).toBe('limit');
-    const notJson = await fetch(`${t.url}/v1/searches`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' }, body: 'plumber' });
+    const notJson = await fetch(`${t.url}/v1/searches`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' },
+      body: 'plumber',
+    });
     expect(notJson.status).toBe(415);
   });
 

@@ -135,7 +135,10 @@ for (const adapter of adapters) {
       expect(real).toEqual({ inserted: 3, updated: 0, removed: 0, demoRemoved: 2 });
       expect(await store.hasDemoPros()).toBe(false);
 
-      const again = await other.upsertPros([pro('u-1', { name: 'Renamed', rating: null, services: ['electrician'] }), pro('u-4')], { replace: false, now: now + 5 });
+      const again = await other.upsertPros([pro('u-1', { name: 'Renamed', rating: null, services: ['electrician'] }), pro('u-4')], {
+        replace: false,
+        now: now + 5,
+      });
       expect(again).toEqual({ inserted: 1, updated: 1, removed: 0, demoRemoved: 0 });
       const renamed = await store.getPro(proIdFor('u-1'));
       expect(renamed).toMatchObject({ name: 'Renamed', rating: null, services: ['electrician'], isDemo: false, createdAt: now, updatedAt: now + 5 });
@@ -179,7 +182,7 @@ for (const adapter of adapters) {
       expect(deliveries).toEqual(n.deliveries);
     });
 
-    it('returns the same account\'s existing request for the same phone, pro and category within the window', async () => {
+    it("returns the same account's existing request for the same phone, pro and category within the window", async () => {
       const t0 = Date.now();
       const first = newRequest({ proId: 'pro_dedup', phone: '+12015550999', accountId: 'acct_one', createdAt: t0 });
       expect((await store.createRequest(first)).created).toBe(true);
@@ -214,7 +217,9 @@ for (const adapter of adapters) {
     });
 
     it('records idempotency keys with the body hash, for replays and for mismatches', async () => {
-      const n = newRequest({ proId: 'pro_idem', accountId: 'acct_idem', phone: '+12015550555' }, 1, { idempotency: { key: 'idem-1', bodyHash: sha256Hex('body-a') } });
+      const n = newRequest({ proId: 'pro_idem', accountId: 'acct_idem', phone: '+12015550555' }, 1, {
+        idempotency: { key: 'idem-1', bodyHash: sha256Hex('body-a') },
+      });
       await store.createRequest(n);
       const found = await other.findIdempotency('acct_idem', 'idem-1');
       expect(found).toEqual({ requestId: n.request.id, bodyHash: sha256Hex('body-a') });
@@ -298,11 +303,37 @@ for (const adapter of adapters) {
 
     it('stores searches and their results', async () => {
       const now = Date.now();
-      const base = { accountId: 'acct_s', service: 'plumbing', category: 'plumber' as const, zip: '10001', radiusMiles: 12.5, limit: 5, status: 'pending' as const, results: null, meta: null, error: null, createdAt: now, completedAt: null };
+      const base = {
+        accountId: 'acct_s',
+        service: 'plumbing',
+        category: 'plumber' as const,
+        zip: '10001',
+        radiusMiles: 12.5,
+        limit: 5,
+        status: 'pending' as const,
+        results: null,
+        meta: null,
+        error: null,
+        createdAt: now,
+        completedAt: null,
+      };
       await store.createSearch({ ...base, id: 'srch_contract_a' });
       await store.createSearch({ ...base, id: 'srch_contract_b', createdAt: now + 1 });
       expect(await other.pendingSearchIds()).toEqual(expect.arrayContaining(['srch_contract_a', 'srch_contract_b']));
-      const results = [{ id: 'pro_x', name: 'X', phone: null, address: null, rating: 4.5, review_count: 3, distance_miles: 1.2, website: null, description: null, services: ['plumber' as const] }];
+      const results = [
+        {
+          id: 'pro_x',
+          name: 'X',
+          phone: null,
+          address: null,
+          rating: 4.5,
+          review_count: 3,
+          distance_miles: 1.2,
+          website: null,
+          description: null,
+          services: ['plumber' as const],
+        },
+      ];
       const meta = { total: 1, dataset: 'imported' as const, service: 'plumber' as const, zip: '10001', radius_miles: 12.5, limit: 5 };
       await store.completeSearch('srch_contract_a', results, meta, now + 5);
       await other.failSearch('srch_contract_a', 'too late', now + 6); // a finished search stays finished
@@ -347,7 +378,9 @@ for (const adapter of adapters) {
         await a.markDelivered(d0!.id, now + 1);
         await a.markRetry(d1!.id, 1, now + 500, 'HTTP 503', now + 1);
         await b.markFailed(d2!.id, 3, 'HTTP 500', now + 1);
-        const byId = new Map((await a.listDeliveries(d0!.requestId)).concat(await a.listDeliveries(d1!.requestId), await a.listDeliveries(d2!.requestId)).map((d) => [d.id, d]));
+        const byId = new Map(
+          (await a.listDeliveries(d0!.requestId)).concat(await a.listDeliveries(d1!.requestId), await a.listDeliveries(d2!.requestId)).map((d) => [d.id, d]),
+        );
         expect(byId.get(d0!.id)).toMatchObject({ status: 'delivered', attempts: 1, deliveredAt: now + 1, lastError: null });
         expect(byId.get(d1!.id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: now + 500, lastError: 'HTTP 503' });
         expect(byId.get(d2!.id)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'HTTP 500' });

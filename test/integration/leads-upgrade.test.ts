@@ -107,7 +107,12 @@ for (const c of cases) {
     });
 
     it('authenticates the keys it issued and refuses the rotated one', async () => {
-      expect(await db.store.findKeyByHash(sha256(manifest.secrets.alice))).toEqual({ keyId: 'key_alice', accountId: aliceAccount, email: 'alice@example.com', revokedAt: null });
+      expect(await db.store.findKeyByHash(sha256(manifest.secrets.alice))).toEqual({
+        keyId: 'key_alice',
+        accountId: aliceAccount,
+        email: 'alice@example.com',
+        revokedAt: null,
+      });
       expect((await db.store.findKeyByHash(sha256(manifest.secrets.aliceOld)))?.revokedAt).toBe(T0 - 3600_000);
       expect(await db.store.findKeyByHash(sha256(manifest.secrets.bob))).toMatchObject({ keyId: 'key_bob', accountId: bobAccount, revokedAt: null });
       // Issuing again for the same mailbox keeps the account and revokes its key (one active key).
@@ -122,7 +127,7 @@ for (const c of cases) {
       expect(await db.store.countRegisterAttempts('192.0.2.10', sha256('carol@example.com'), 0)).toEqual({ byIp: 2, byEmail: 1, oldestByIp: T0 - 7300_000 });
     });
 
-    it('keeps the day\'s quota counters and goes on counting from them', async () => {
+    it("keeps the day's quota counters and goes on counting from them", async () => {
       expect(await db.store.getUsage(aliceAccount, '2026-11-20')).toEqual({ searches: 2, requests: 1, categories: ['hvac', 'plumber'] });
       const limits = { searchesPerDay: 3, requestsPerDay: 10, categoriesPerDay: 2 };
       expect(await db.store.consumeQuota(aliceAccount, '2026-11-20', 'searches', 'plumber', limits)).toMatchObject({ ok: true, usage: { searches: 3 } });
@@ -134,8 +139,17 @@ for (const c of cases) {
       expect(await db.store.directoryStats()).toEqual({ total: 3, demo: 0 });
       const inBox = await db.store.findProsInBox('electrician', { minLat: 40.7, maxLat: 40.8, minLng: -74.1, maxLng: -73.9 });
       expect(inBox.map((p) => p.id)).toEqual([proIdFor('fx-1')]);
-      expect(inBox[0]).toMatchObject({ name: 'Fixture Plumbing & Electric', services: ['plumber', 'electrician'], webhookSecret: 'whsec_fixture_secret', isDemo: false });
-      expect(await db.store.getSearch('srch_complete')).toMatchObject({ status: 'complete', meta: { total: 1, dataset: 'imported' }, results: [{ id: proIdFor('fx-1'), distance_miles: 0.4 }] });
+      expect(inBox[0]).toMatchObject({
+        name: 'Fixture Plumbing & Electric',
+        services: ['plumber', 'electrician'],
+        webhookSecret: 'whsec_fixture_secret',
+        isDemo: false,
+      });
+      expect(await db.store.getSearch('srch_complete')).toMatchObject({
+        status: 'complete',
+        meta: { total: 1, dataset: 'imported' },
+        results: [{ id: proIdFor('fx-1'), distance_miles: 0.4 }],
+      });
       expect(await db.store.getSearch('srch_failed')).toMatchObject({ status: 'failed', error: 'The geocoder was unavailable.' });
       expect(await db.store.pendingSearchIds()).toEqual(['srch_pending']);
       // Real data still replaces what is there: re-importing a pro updates it in place.
@@ -150,11 +164,18 @@ for (const c of cases) {
       expect(await db.store.getRequest('req_fixture_old')).toMatchObject({ name: '[erased]', email: null, consent: { ip: null } });
       expect(await db.store.canAccessRequest('req_fixture_two', bobAccount)).toBe(true);
       expect(await db.store.canAccessRequest('req_fixture_two', aliceAccount)).toBe(false);
-      const requests = new LeadRequests({ store: db.store, retry: { emailMaxAttempts: 5, webhookMaxAttempts: 8 }, now: () => T0 + 10, consumeQuota: async () => undefined });
+      const requests = new LeadRequests({
+        store: db.store,
+        retry: { emailMaxAttempts: 5, webhookMaxAttempts: 8 },
+        now: () => T0 + 10,
+        consumeQuota: async () => undefined,
+      });
       const principal = { accountId: aliceAccount, keyId: 'key_alice', unlimited: false };
       const replay = await requests.submit(principal, idempotentBody, { idempotencyKey: 'order-17', ip: null });
       expect(replay).toMatchObject({ replayed: true, created: false, request: { id: 'req_fixture_one' } });
-      await expect(requests.submit(principal, { ...idempotentBody, notes: 'Something else' }, { idempotencyKey: 'order-17', ip: null })).rejects.toThrow(/different request body/);
+      await expect(requests.submit(principal, { ...idempotentBody, notes: 'Something else' }, { idempotencyKey: 'order-17', ip: null })).rejects.toThrow(
+        /different request body/,
+      );
     });
 
     it('keeps the notification outbox: what was delivered stays delivered, the pending retry is sent when due', async () => {

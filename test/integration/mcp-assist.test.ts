@@ -32,7 +32,9 @@ describe('prompts', () => {
     expect(prompts.map((p) => p.name).sort()).toEqual(['dns_check', 'find_home_service', 'save_page_pdf']);
     const got = await client.getPrompt({ name: 'find_home_service', arguments: { service: 'plumber', zip: '10001' } });
     expect(got.messages[0]!.content).toMatchObject({ type: 'text', text: expect.stringContaining('homeservices_search') });
-    await expect(client.getPrompt({ name: 'dns_check', arguments: { domain: 'example.com', record_type: 'XX' } })).rejects.toThrow(/record_type must be one of/);
+    await expect(client.getPrompt({ name: 'dns_check', arguments: { domain: 'example.com', record_type: 'XX' } })).rejects.toThrow(
+      /record_type must be one of/,
+    );
   });
 });
 

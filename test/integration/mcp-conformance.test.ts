@@ -37,20 +37,27 @@ afterAll(async () => {
   if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-it.each([['streamable HTTP'], ['stdio']])('%s: passes every applicable server scenario, and fails exactly the baselined ones', async (transport) => {
-  const url = transport === 'stdio' ? bridge.url : svc.mcpUrl;
-  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    // cwd: the runner writes its results/ directory there.
-    const child = spawn(process.execPath, [RUNNER, 'server', '--url', url, '--expected-failures', BASELINE], { cwd: workDir, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('error', reject);
-    child.on('close', (c) => resolve({ code: c, output: out }));
-  });
-  const summary = output.slice(output.indexOf('=== SUMMARY ==='));
-  expect(code, `${summary}\n${transport === 'stdio' ? bridge.stderr.join('') : ''}`).toBe(0);
-  for (const scenario of ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection']) {
-    expect(summary).toMatch(new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed`));
-  }
-}, 300_000);
+it.each([['streamable HTTP'], ['stdio']])(
+  '%s: passes every applicable server scenario, and fails exactly the baselined ones',
+  async (transport) => {
+    const url = transport === 'stdio' ? bridge.url : svc.mcpUrl;
+    const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+      // cwd: the runner writes its results/ directory there.
+      const child = spawn(process.execPath, [RUNNER, 'server', '--url', url, '--expected-failures', BASELINE], {
+        cwd: workDir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+      child.on('error', reject);
+      child.on('close', (c) => resolve({ code: c, output: out }));
+    });
+    const summary = output.slice(output.indexOf('=== SUMMARY ==='));
+    expect(code, `${summary}\n${transport === 'stdio' ? bridge.stderr.join('') : ''}`).toBe(0);
+    for (const scenario of ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection']) {
+      expect(summary).toMatch(new RegExp(`✓ ${scenario}: [1-9]\\d* passed, 0 failed`));
+    }
+  },
+  300_000,
+);

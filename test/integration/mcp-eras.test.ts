@@ -32,6 +32,9 @@ describe.each(CLIENT_KINDS)('streamable HTTP, %s client', (kind) => {
   });
   // homeservices.search is registered for its prompt (find_home_service, completed below); no lead service
   // runs beside this in-process service, so its call must fail with the sentence saying so.
-  everyToolScenario(() => client, { ...TEST_SET_CALLS, homeservices_search: { args: { service: 'plumber', zip: '10001' }, error: /lead service is not configured/ } });
+  everyToolScenario(() => client, {
+    ...TEST_SET_CALLS,
+    homeservices_search: { args: { service: 'plumber', zip: '10001' }, error: /lead service is not configured/ },
+  });
   eraScenarios(() => client, TEST_SET_PROFILE);
 });

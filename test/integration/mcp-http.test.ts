@@ -31,9 +31,18 @@ afterAll(async () => {
   await knot?.stop();
 });
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 
-const text = (r: CallToolResult) => r.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('\n');
+const text = (r: CallToolResult) =>
+  r.content
+    .filter((c) => c.type === 'text')
+    .map((c) => (c as { text: string }).text)
+    .join('\n');
 
 async function balanceMicros(id: string): Promise<number> {
   return (await svc.rt.store.findKey(id))!.balanceMicros;
@@ -59,7 +68,11 @@ describe('tools/call', () => {
     const before = await balanceMicros(keyId);
     const result = (await client.callTool({ name: 'dns_lookup', arguments: { domain: 'example.test', record_type: 'MX' } })) as CallToolResult;
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ domain: 'example.test', exists: true, records: { MX: [{ priority: 10, exchange: 'mail.example.test' }] } });
+    expect(result.structuredContent).toMatchObject({
+      domain: 'example.test',
+      exists: true,
+      records: { MX: [{ priority: 10, exchange: 'mail.example.test' }] },
+    });
     expect(JSON.parse(text(result))).toEqual(result.structuredContent);
     const taskId = (result._meta as Record<string, string>)['agent-utility/task_id']!;
     const row = await svc.rt.store.getTask(taskId);
@@ -158,7 +171,10 @@ describe('MCP tasks', () => {
   });
 
   it('tasks/cancel reaches the worker', async () => {
-    const { task } = await client.request({ method: 'tools/call', params: { name: 'test_sleep', arguments: { ms: 1400, key: 'mcp-http-task-cancel' }, task: {} } }, CreateTaskResultSchema);
+    const { task } = await client.request(
+      { method: 'tools/call', params: { name: 'test_sleep', arguments: { ms: 1400, key: 'mcp-http-task-cancel' }, task: {} } },
+      CreateTaskResultSchema,
+    );
     await waitForTask((t) => t.id === task.taskId && t.status === 'running');
     const cancelled = await client.experimental.tasks.cancelTask(task.taskId);
     expect(cancelled.status).toBe('cancelled');
@@ -199,7 +215,11 @@ describe('artifacts', () => {
 
 describe('HTTP guards', () => {
   const post = (headers: Record<string, string>, body: unknown = initialize) =>
-    fetch(svc.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+    fetch(svc.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify(body),
+    });
 
   it('needs an API key: 401 with WWW-Authenticate, through the SDK client too', async () => {
     const res = await post({});
@@ -272,7 +292,13 @@ async function rawPost(headers: Record<string, string>): Promise<{ status: numbe
   const url = new URL(svc.mcpUrl);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
       (res) => {
         res.resume();
         resolve({ status: res.statusCode ?? 0 });

@@ -54,7 +54,19 @@ function inspector(args: string[]): Promise<{ code: number | null; json: any; st
   });
 }
 
-const stdioTarget = () => ['-e', `DATA_DIR=${dataDir}`, '-e', `DNS_SERVERS=${knot.server}`, '-e', 'LOG_LEVEL=warn', '-e', `SECRET=${'z'.repeat(40)}`, process.execPath, CLI, 'mcp'];
+const stdioTarget = () => [
+  '-e',
+  `DATA_DIR=${dataDir}`,
+  '-e',
+  `DNS_SERVERS=${knot.server}`,
+  '-e',
+  'LOG_LEVEL=warn',
+  '-e',
+  `SECRET=${'z'.repeat(40)}`,
+  process.execPath,
+  CLI,
+  'mcp',
+];
 const httpTarget = () => [svc.mcpUrl, '--transport', 'http', '--header', `Authorization: Bearer ${key}`];
 
 describe.each([

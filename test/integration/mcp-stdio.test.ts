@@ -90,7 +90,11 @@ afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const text = (r: CallToolResult) => r.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text).join('\n');
+const text = (r: CallToolResult) =>
+  r.content
+    .filter((c) => c.type === 'text')
+    .map((c) => (c as { text: string }).text)
+    .join('\n');
 
 /** Calls a tool with whichever client the suite uses; fixtures that need real ids get them this way. */
 type CallFn = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
@@ -109,7 +113,8 @@ async function firstPlumber(call: CallFn): Promise<string> {
 const FIXTURES: Record<string, Fixture> = {
   'dns.lookup': {
     args: () => ({ domain: 'example.test' }),
-    check: (r) => expect(r.structuredContent).toMatchObject({ exists: true, records: { A: ['192.0.2.10'], MX: [{ priority: 10, exchange: 'mail.example.test' }] } }),
+    check: (r) =>
+      expect(r.structuredContent).toMatchObject({ exists: true, records: { A: ['192.0.2.10'], MX: [{ priority: 10, exchange: 'mail.example.test' }] } }),
   },
   'email.verify': {
     args: () => ({ email: 'alice@mail.test' }),
@@ -142,7 +147,11 @@ const FIXTURES: Record<string, Fixture> = {
       expect(r.structuredContent).toMatchObject({ content_type: 'image/png', width: 320, height: 200 });
       const link = r.content.find((c) => c.type === 'resource_link') as { uri: string };
       const read = await client.readResource({ uri: link.uri });
-      expect(Buffer.from((read.contents[0] as { blob: string }).blob, 'base64').subarray(1, 4).toString()).toBe('PNG');
+      expect(
+        Buffer.from((read.contents[0] as { blob: string }).blob, 'base64')
+          .subarray(1, 4)
+          .toString(),
+      ).toBe('PNG');
       expect(r.content.some((c) => c.type === 'image')).toBe(true);
       // The file_url works too: the stdio process serves /files on a loopback port of its own.
       const fileUrl = (r.structuredContent as { file_url: string }).file_url;
@@ -150,7 +159,11 @@ const FIXTURES: Record<string, Fixture> = {
       const res = await fetch(fileUrl);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('image/png');
-      expect(Buffer.from(await res.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+      expect(
+        Buffer.from(await res.arrayBuffer())
+          .subarray(1, 4)
+          .toString(),
+      ).toBe('PNG');
     },
   },
   'browser.pdf': {
@@ -159,10 +172,18 @@ const FIXTURES: Record<string, Fixture> = {
       expect(r.structuredContent).toMatchObject({ content_type: 'application/pdf', pages: 1 });
       const link = r.content.find((c) => c.type === 'resource_link') as { uri: string };
       const read = await client.readResource({ uri: link.uri });
-      expect(Buffer.from((read.contents[0] as { blob: string }).blob, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+      expect(
+        Buffer.from((read.contents[0] as { blob: string }).blob, 'base64')
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
       const res = await fetch((r.structuredContent as { file_url: string }).file_url);
       expect(res.status).toBe(200);
-      expect(Buffer.from(await res.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(
+        Buffer.from(await res.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
     },
   },
   'browser.content': {
@@ -224,7 +245,13 @@ describe('agent-utility mcp (stdio, built CLI)', () => {
     });
     expect(seen[0]).toMatchObject({ progress: 0, message: expect.stringMatching(/started/) });
     expect(seen.slice(1).map((p) => p.message?.split(':')[0])).toEqual(['queued', 'navigating', 'loaded', 'rendering', 'storing']);
-    expect(seen.slice(1).map((p) => [p.progress, p.total])).toEqual([[1, 5], [2, 5], [3, 5], [4, 5], [5, 5]]);
+    expect(seen.slice(1).map((p) => [p.progress, p.total])).toEqual([
+      [1, 5],
+      [2, 5],
+      [3, 5],
+      [4, 5],
+      [5, 5],
+    ]);
   });
 
   it('cancels the task when the client cancels the request', async () => {
@@ -314,7 +341,14 @@ const STDIO_PROFILE: EraProfile = {
   quick: { name: 'dns_lookup', args: { domain: 'example.test', record_type: 'A' } },
   badInput: { name: 'dns_lookup', args: {}, error: /^domain: / },
   progress: { name: 'browser_screenshot', args: { html: '<h1>Era</h1>', width: 200, height: 100 }, values: [0, 1, 2, 3, 4, 5] },
-  slow: { name: 'url_status', args: { get url() { return `${web.origin}/hang`; } } },
+  slow: {
+    name: 'url_status',
+    args: {
+      get url() {
+        return `${web.origin}/hang`;
+      },
+    },
+  },
 };
 
 async function connectEra(kind: ClientKind): Promise<EraClient> {

@@ -83,8 +83,16 @@ describe('with NETWORK_ALLOWLIST=127.0.0.1/32 and the canary on 127.0.0.2', () =
     ['its address as one decimal number', () => `http://2130706434:${canary.port}/`, '127.0.0.2 is a loopback address'],
     ['its address in hex and octal parts', () => `http://0x7f.0.0.02:${canary.port}/`, '127.0.0.2 is a loopback address'],
     ['its IPv4-mapped IPv6 literal', () => `http://[::ffff:127.0.0.2]:${canary.port}/`, 'carrying 127.0.0.2'],
-    ['a redirect from the allowed fixture to its name', () => `http://127.0.0.1:${fixture.port}/?to=${encodeURIComponent(`http://canary.${ZONE}:${canary.port}/`)}`, `Blocked: private address. canary.${ZONE}`],
-    ['a redirect from the allowed fixture to its literal', () => `http://127.0.0.1:${fixture.port}/?to=${encodeURIComponent(`http://127.0.0.2:${canary.port}/x`)}`, '127.0.0.2 is a loopback address'],
+    [
+      'a redirect from the allowed fixture to its name',
+      () => `http://127.0.0.1:${fixture.port}/?to=${encodeURIComponent(`http://canary.${ZONE}:${canary.port}/`)}`,
+      `Blocked: private address. canary.${ZONE}`,
+    ],
+    [
+      'a redirect from the allowed fixture to its literal',
+      () => `http://127.0.0.1:${fixture.port}/?to=${encodeURIComponent(`http://127.0.0.2:${canary.port}/x`)}`,
+      '127.0.0.2 is a loopback address',
+    ],
   ])('refuses %s', async (_what, url, reason) => {
     const r = await status(ctx, url());
     expect(r.status_code).toBe(0);
@@ -110,7 +118,10 @@ describe('with NETWORK_ALLOWLIST=127.0.0.1/32 and the canary on 127.0.0.2', () =
       [`meta.${ZONE}`, '169.254.169.254', 'metadata'],
       [`ula.${ZONE}`, 'fd00::1', 'private'],
     ] as const) {
-      const err = await guard.resolve(name).then(() => null, (e: unknown) => e);
+      const err = await guard.resolve(name).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(BlockedTargetError);
       expect((err as BlockedTargetError).message).toContain('Blocked: private address');
       expect((err as BlockedTargetError).message).not.toContain(address);
@@ -121,7 +132,10 @@ describe('with NETWORK_ALLOWLIST=127.0.0.1/32 and the canary on 127.0.0.2', () =
 
   it('refuses the literal forms at submission with 403 BLOCKED_TARGET, and lets names through to run time', async () => {
     for (const url of [`http://127.0.0.2:${canary.port}/`, `http://2130706434:${canary.port}/`, `http://[::ffff:127.0.0.2]:${canary.port}/`]) {
-      const err = await tool.precheck!(ctx, tool.input.parse({ url })).then(() => null, (e: unknown) => e);
+      const err = await tool.precheck!(ctx, tool.input.parse({ url })).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err, url).toBeInstanceOf(Forbidden);
       expect((err as Forbidden).code).toBe('BLOCKED_TARGET');
     }

@@ -33,13 +33,18 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function redoclyLint(doc: unknown, name: string): Promise<{ totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] }> {
+async function redoclyLint(
+  doc: unknown,
+  name: string,
+): Promise<{ totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] }> {
   const file = path.join(dir, name);
   fs.writeFileSync(file, JSON.stringify(doc));
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
-  const run = await promisify(execFile)(process.execPath, [REDOCLY, 'lint', file, '--config', path.join(root, 'redocly.yaml'), '--format', 'json'], { env, cwd: dir, maxBuffer: 10 << 20 }).catch(
-    (err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }),
-  );
+  const run = await promisify(execFile)(process.execPath, [REDOCLY, 'lint', file, '--config', path.join(root, 'redocly.yaml'), '--format', 'json'], {
+    env,
+    cwd: dir,
+    maxBuffer: 10 << 20,
+  }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
   return JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as never;
 }
 

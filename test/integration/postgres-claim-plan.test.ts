@@ -35,7 +35,13 @@ async function claimAndCount(): Promise<{ ids: string[]; indexScans: number; ind
   await client.connect();
   try {
     await client.query('BEGIN');
-    const claimed = await client.query<{ id: string }>('SELECT id FROM claim_tasks($1, $2, $3, $4, $5, NULL)', [Date.now(), BATCH, 'plan-test', Date.now() + 30_000, ['echo', 'other']]);
+    const claimed = await client.query<{ id: string }>('SELECT id FROM claim_tasks($1, $2, $3, $4, $5, NULL)', [
+      Date.now(),
+      BATCH,
+      'plan-test',
+      Date.now() + 30_000,
+      ['echo', 'other'],
+    ]);
     const stats = await client.query<{ scans: string; tuples: string; fetched: string }>(
       `SELECT pg_stat_get_xact_numscans('tasks_claimable'::regclass) AS scans,
               pg_stat_get_xact_tuples_returned('tasks_claimable'::regclass) AS tuples,

@@ -29,7 +29,18 @@ describe('PostgreSQL connections and migrations', () => {
       const applied = await c.query(`SELECT version, name FROM ${schema}.db_migrations WHERE component = 'tasks' ORDER BY version`);
       expect(applied.rows).toEqual(taskMigrations('postgres').migrations.map((m) => ({ version: m.version, name: m.name })));
       const tables = await c.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [schema]);
-      expect(tables.rows.map((r) => r.table_name)).toEqual(['api_keys', 'artifacts', 'batch_items', 'batches', 'credit_ledger', 'db_migrations', 'idempotency_keys', 'key_purchases', 'payment_nonces', 'tasks']);
+      expect(tables.rows.map((r) => r.table_name)).toEqual([
+        'api_keys',
+        'artifacts',
+        'batch_items',
+        'batches',
+        'credit_ledger',
+        'db_migrations',
+        'idempotency_keys',
+        'key_purchases',
+        'payment_nonces',
+        'tasks',
+      ]);
     } finally {
       await c.end();
     }

@@ -44,7 +44,10 @@ function next<T>(subscribe: (listener: (item: T) => void) => () => void, want: (
 
 /** Creates `tool` tasks in `from` until `listener` hears of one (its LISTEN connection is up by then). */
 async function untilHeard(listener: PostgresStore, from: PostgresStore, tool: string): Promise<void> {
-  const heard = next((l: (x: string) => void) => listener.onTaskAvailable(l), (t) => t === tool);
+  const heard = next(
+    (l: (x: string) => void) => listener.onTaskAvailable(l),
+    (t) => t === tool,
+  );
   for (let i = 0; i < 100; i++) {
     await from.createTask(task(tool));
     if (await Promise.race([heard.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 200))])) return;
@@ -74,7 +77,14 @@ describe('PostgreSQL wake-ups across processes', () => {
     const normal = Array.from({ length: 25 }, () => task());
     const fragile = Array.from({ length: 5 }, () => ({ ...task(), maxAttempts: 1 }));
     const all = [...normal, ...fragile];
-    const settledAll = Promise.all(all.map((t) => next((l: (x: string) => void) => b.onTaskSettled(l), (id) => id === t.id)));
+    const settledAll = Promise.all(
+      all.map((t) =>
+        next(
+          (l: (x: string) => void) => b.onTaskSettled(l),
+          (id) => id === t.id,
+        ),
+      ),
+    );
     await Promise.all(all.map((t) => a.createTask(t)));
     const claimed = await a.claimTasks({ owner: 'w', limit: 30, leaseMs: 60_000, now: Date.now(), onlyTools: ['x.notify'] });
     expect(claimed).toHaveLength(30);
@@ -87,7 +97,10 @@ describe('PostgreSQL wake-ups across processes', () => {
 
     const cancelled = task();
     await a.createTask(cancelled);
-    const heard = next((l: (x: string) => void) => b.onTaskSettled(l), (id) => id === cancelled.id);
+    const heard = next(
+      (l: (x: string) => void) => b.onTaskSettled(l),
+      (id) => id === cancelled.id,
+    );
     await a.requestCancel(cancelled.id, Date.now());
     expect(await heard).toBe(cancelled.id);
   });

@@ -6,7 +6,6 @@ import { api, startTestService, type TestService } from '../support/service.js';
 import { serviceBackends as backends } from '../support/store-factories.js';
 import { testTools } from '../support/test-tools.js';
 
-
 async function raw(base: string, path: string, key: string, contentType: string, body: string) {
   const res = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': contentType }, body });
   return { status: res.status, body: (await res.json()) as any };
@@ -43,7 +42,7 @@ describe.each(backends)('REST batches ($name)', ({ env }) => {
     expect((await svc.rt.store.findKey(id))!.balanceMicros).toBe(1_000_000);
   });
 
-  it('charges identical inputs once and refunds failures that are not the input\'s fault', async () => {
+  it("charges identical inputs once and refunds failures that are not the input's fault", async () => {
     const { key, id } = await svc.createKey(1);
     const inputs = [{ kind: 'permanent' }, { kind: 'input' }, { kind: 'permanent' }, { kind: 'input' }];
     const created = await api(svc.url, 'POST', '/v1/tools/test.fail/batches', { token: key, body: { inputs } });
@@ -64,12 +63,20 @@ describe.each(backends)('REST batches ($name)', ({ env }) => {
     const done = await waitDone(created.body.batch_id, created.body.poll_token);
     expect(done.status).toBe('complete');
     const page1 = await fetch(`${svc.url}${done.results_url}&limit=3`);
-    const lines = (await page1.text()).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await page1.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.result.value)).toEqual(['c', 'a', 'b']);
     const next = page1.headers.get('x-next-cursor');
     expect(next).toBe('3');
     const page2 = await fetch(`${svc.url}${done.results_url}&limit=3&cursor=${next}`);
-    expect((await page2.text()).trim().split('\n').map((l) => JSON.parse(l).result.value)).toEqual(['a', 'd']);
+    expect(
+      (await page2.text())
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).result.value),
+    ).toEqual(['a', 'd']);
     expect(page2.headers.get('x-next-cursor')).toBeNull();
     const csv = await (await fetch(`${svc.url}${done.results_urls.csv}`)).text();
     const rows = csv.trim().split('\r\n');
@@ -107,7 +114,10 @@ describe.each(backends)('REST batches ($name)', ({ env }) => {
     const other = await svc.createKey(1);
     const r = await api(svc.url, 'GET', `/v1/batches/${created.body.batch_id}`, { token: other.key });
     expect(r.status).toBe(403);
-    const many = await api(svc.url, 'POST', '/v1/tools/test.echo/batches', { token: key, body: { inputs: Array.from({ length: 10_001 }, () => ({ value: 'x' })) } });
+    const many = await api(svc.url, 'POST', '/v1/tools/test.echo/batches', {
+      token: key,
+      body: { inputs: Array.from({ length: 10_001 }, () => ({ value: 'x' })) },
+    });
     expect(many.status).toBe(400);
     expect(many.body.field).toBe('inputs');
   });

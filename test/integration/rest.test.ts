@@ -223,13 +223,14 @@ describe('credits and idempotency', () => {
   });
 });
 
-describe('a key\'s own tasks and usage', () => {
-  it('lists the key\'s tasks with filters and cursor pages, and reports usage by tool and by day', async () => {
+describe("a key's own tasks and usage", () => {
+  it("lists the key's tasks with filters and cursor pages, and reports usage by tool and by day", async () => {
     const { key } = await svc.createKey(1);
     const other = await svc.createKey(1);
     await api(svc.url, 'POST', '/v1/tools/test.echo/tasks', { token: other.key, body: { value: 'not mine' } });
     const made = [];
-    for (const body of [{ value: 'a' }, { value: 'b' }, { value: 'c' }]) made.push((await api(svc.url, 'POST', '/v1/tools/test.echo/tasks', { token: key, body })).body);
+    for (const body of [{ value: 'a' }, { value: 'b' }, { value: 'c' }])
+      made.push((await api(svc.url, 'POST', '/v1/tools/test.echo/tasks', { token: key, body })).body);
     const failed = (await api(svc.url, 'POST', '/v1/tools/test.fail/tasks', { token: key, body: { kind: 'permanent' } })).body;
     const bad = (await api(svc.url, 'POST', '/v1/tools/test.fail/tasks', { token: key, body: { kind: 'input' } })).body;
     for (const t of [...made, failed, bad]) await api(svc.url, 'GET', `${t.poll_url}?wait=20`, { token: key });
@@ -260,7 +261,9 @@ describe('a key\'s own tasks and usage', () => {
     expect(byTool.body.total).toMatchObject({ tasks: 5, failed: 2, spent_usd: '0.05', refunded_usd: '0.01', net_usd: '0.04' });
     expect(byTool.body.balance_usd).toBe('0.96');
     const byDay = await api(svc.url, 'GET', '/v1/usage?group=day', { token: key });
-    expect(byDay.body.rows).toEqual([{ day: new Date().toISOString().slice(0, 10), tasks: 5, failed: 2, cancelled: 0, spent_usd: '0.05', refunded_usd: '0.01', net_usd: '0.04' }]);
+    expect(byDay.body.rows).toEqual([
+      { day: new Date().toISOString().slice(0, 10), tasks: 5, failed: 2, cancelled: 0, spent_usd: '0.05', refunded_usd: '0.01', net_usd: '0.04' },
+    ]);
     const badRange = await api(svc.url, 'GET', '/v1/usage?from=2026-02-01&to=2026-01-01', { token: key });
     expect(badRange.status).toBe(400);
     expect(badRange.body).toMatchObject({ field: 'from', error: 'from: must be before to.' });

@@ -232,9 +232,7 @@ for (const factory of factories) {
       // Too few credits: refused, and the key is not taken by the refused request.
       expect((await s.createTask(newTask({ payer, now }), { chargeKeyId: 'key_c4', idempotency: idem })).kind).toBe('insufficient_credits');
       await s.creditKey('key_c4', 10_000, 'top-up', now);
-      const outcomes = await Promise.all(
-        Array.from({ length: 8 }, () => s.createTask(newTask({ payer, now }), { chargeKeyId: 'key_c4', idempotency: idem })),
-      );
+      const outcomes = await Promise.all(Array.from({ length: 8 }, () => s.createTask(newTask({ payer, now }), { chargeKeyId: 'key_c4', idempotency: idem })));
       const created = outcomes.filter((o) => o.kind === 'created');
       expect(created).toHaveLength(1);
       const id = created[0]!.kind === 'created' ? created[0]!.task.id : '';
@@ -360,7 +358,7 @@ for (const factory of factories) {
       const stats = await s.stats();
       expect(stats.queueDepth).toBeGreaterThanOrEqual(2);
     });
-    it('lists a payer\'s tasks by status, tool and since, paging exactly through tasks of the same millisecond', async () => {
+    it("lists a payer's tasks by status, tool and since, paging exactly through tasks of the same millisecond", async () => {
       const s = await open();
       const payer = { kind: 'key' as const, id: 'key_l1' };
       const other = newTask({ payer: { kind: 'key', id: 'key_l2' }, now: 5000 });
@@ -378,7 +376,13 @@ for (const factory of factories) {
         before = page[1]!.createdAt;
         beforeId = page[1]!.id;
       }
-      expect(ids).toEqual([...same.map((t) => t.id).sort().reverse(), old.id]);
+      expect(ids).toEqual([
+        ...same
+          .map((t) => t.id)
+          .sort()
+          .reverse(),
+        old.id,
+      ]);
       expect((await s.listTasks({ payer, limit: 10, tool: 'c.old' })).map((t) => t.id)).toEqual([old.id]);
       expect((await s.listTasks({ payer, limit: 10, since: 2000 })).map((t) => t.id).sort()).toEqual(same.map((t) => t.id).sort());
       await s.requestCancel(old.id, 6000);
@@ -434,17 +438,42 @@ for (const factory of factories) {
       const granted = [a, b].filter((x) => x !== null);
       expect(granted).toHaveLength(1);
       expect(granted[0]!.key.balanceMicros).toBe(5_000_000);
-      expect(granted[0]!.purchase).toMatchObject({ status: 'settled', keyId: granted[0]!.key.id, wallet: wallet.toLowerCase(), payment: { status: 'settled' } });
+      expect(granted[0]!.purchase).toMatchObject({
+        status: 'settled',
+        keyId: granted[0]!.key.id,
+        wallet: wallet.toLowerCase(),
+        payment: { status: 'settled' },
+      });
 
-      const topup = await s.reserveKeyPurchase({ ...buy, id: 'kp_c4', kind: 'topup', keyId: granted[0]!.key.id, micros: 2_000_000, nonce: nonce('0x02'), now: now + 1 });
+      const topup = await s.reserveKeyPurchase({
+        ...buy,
+        id: 'kp_c4',
+        kind: 'topup',
+        keyId: granted[0]!.key.id,
+        micros: 2_000_000,
+        nonce: nonce('0x02'),
+        now: now + 1,
+      });
       expect(topup.kind).toBe('reserved');
-      const unpaid = await s.reserveKeyPurchase({ ...buy, id: 'kp_c5', kind: 'topup', keyId: granted[0]!.key.id, micros: 9_000_000, nonce: nonce('0x03'), now: now + 2 });
+      const unpaid = await s.reserveKeyPurchase({
+        ...buy,
+        id: 'kp_c5',
+        kind: 'topup',
+        keyId: granted[0]!.key.id,
+        micros: 9_000_000,
+        nonce: nonce('0x03'),
+        now: now + 2,
+      });
       await s.markKeyPurchaseUnpaid('kp_c5', { status: 'unpaid' });
       expect(unpaid.kind).toBe('reserved');
       expect(await s.settleKeyPurchase('kp_c5', { payment: {}, now })).toBeNull();
       expect((await s.settleKeyPurchase('kp_c4', { payment: { status: 'settled' }, now: now + 1 }))!.key.balanceMicros).toBe(7_000_000);
       const listed = await s.listKeyPurchases(wallet.toUpperCase().replace('0X', '0x'), 10);
-      expect(listed.map((p) => [p.id, p.status])).toEqual([['kp_c5', 'unpaid'], ['kp_c4', 'settled'], [id, 'settled']]);
+      expect(listed.map((p) => [p.id, p.status])).toEqual([
+        ['kp_c5', 'unpaid'],
+        ['kp_c4', 'settled'],
+        [id, 'settled'],
+      ]);
       expect(await s.listKeyPurchases(`0x${'cd'.repeat(20)}`, 10)).toEqual([]);
     });
   });

@@ -42,7 +42,8 @@ async function openPostgresFixture(): Promise<{ store: TaskStore; ledger: () => 
   const store = new PostgresStore({ connectionString: TEST_DATABASE_URL, schema, poolSize: 3 });
   return {
     store,
-    ledger: async () => (await client.query(`SELECT version FROM ${schema}.db_migrations WHERE component = 'tasks' ORDER BY version`)).rows.map((r) => r.version as number),
+    ledger: async () =>
+      (await client.query(`SELECT version FROM ${schema}.db_migrations WHERE component = 'tasks' ORDER BY version`)).rows.map((r) => r.version as number),
   };
 }
 
@@ -83,9 +84,15 @@ describe.each(cases)('upgrading a $name deployment of the previous release', ({ 
       const task = (id: string) => ({ id, tool: 'dns.lookup', input, payer: { kind: 'key' as const, id: 'key_a' }, priceMicros: 1000, maxAttempts: 3, now });
       // The old idempotency record and payment nonce still answer.
       const idem = { scope: 'key:key_a', key: 'idem-1', requestHash: 'rh-1', windowMs: 86_400_000 };
-      expect(await store.createTask(task('task_new1'), { chargeKeyId: 'key_a', idempotency: idem })).toMatchObject({ kind: 'replayed', task: { id: 'task_pending' } });
+      expect(await store.createTask(task('task_new1'), { chargeKeyId: 'key_a', idempotency: idem })).toMatchObject({
+        kind: 'replayed',
+        task: { id: 'task_pending' },
+      });
       const nonce = { network: 'eip155:84532', asset: '0xasset', payer: '0xpayer', nonce: '0xnonce1' };
-      expect(await store.createTask({ ...task('task_new2'), payer: { kind: 'x402', id: '0xpayer' } }, { nonce })).toEqual({ kind: 'nonce_used', taskId: 'task_x402' });
+      expect(await store.createTask({ ...task('task_new2'), payer: { kind: 'x402', id: '0xpayer' } }, { nonce })).toEqual({
+        kind: 'nonce_used',
+        taskId: 'task_x402',
+      });
       expect(await store.useSignInNonce('siwx-nonce-1', now, T0)).toBe(false);
       // The dead worker's lease is recovered; the queue hands out the old pending tasks, oldest due first.
       expect(await store.recoverExpiredLeases(now)).toEqual({ requeued: 1, failed: 0 });

@@ -19,7 +19,6 @@ import { startLocalChain, type LocalChain } from '../support/local-chain.js';
 import { serviceBackends as backends } from '../support/store-factories.js';
 import { startX402Service, type X402TestService } from '../support/x402-service.js';
 
-
 let chain: LocalChain;
 
 beforeAll(async () => {
@@ -28,7 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await chain?.stop();
 });
-
 
 const json = { 'content-type': 'application/json' };
 
@@ -89,25 +87,44 @@ describe.each(backends)('self-serve keys ($name)', ({ env }) => {
     expect(key.key_id).toMatch(/^key_/);
     expect(await chain.usdcBalance(svc.payTo)).toBe(5_000_000n);
 
-    const replay = await fetch(`${svc.url}/v1/keys`, { method: 'POST', headers: { ...json, 'PAYMENT-SIGNATURE': p.sent[0]! }, body: JSON.stringify({ usd: '5' }) });
+    const replay = await fetch(`${svc.url}/v1/keys`, {
+      method: 'POST',
+      headers: { ...json, 'PAYMENT-SIGNATURE': p.sent[0]! },
+      body: JSON.stringify({ usd: '5' }),
+    });
     expect(replay.status).toBe(402);
     expect((await replay.json()).code).toBe('PAYMENT_REPLAYED');
 
-    const task = await fetch(`${svc.url}/v1/tools/test.echo/tasks`, { method: 'POST', headers: { ...json, authorization: `Bearer ${key.api_key}` }, body: JSON.stringify({ value: 'paid by key' }) });
+    const task = await fetch(`${svc.url}/v1/tools/test.echo/tasks`, {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${key.api_key}` },
+      body: JSON.stringify({ value: 'paid by key' }),
+    });
     expect(task.status).toBe(202);
 
-    const topped = await p.pay(`${svc.url}/v1/keys/current/credits`, { method: 'POST', headers: { ...json, authorization: `Bearer ${key.api_key}` }, body: JSON.stringify({ usd: '2' }) });
+    const topped = await p.pay(`${svc.url}/v1/keys/current/credits`, {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${key.api_key}` },
+      body: JSON.stringify({ usd: '2' }),
+    });
     expect(topped.status).toBe(200);
     expect(await topped.json()).toMatchObject({ key_id: key.key_id, added_usd: '2', credits_usd: '6.99' });
     expect(await chain.usdcBalance(svc.payTo)).toBe(7_000_000n);
     // The wallet signs in (SIWX, challenge from any 402 of this service) and lists what it bought.
     const challenge = await fetch(`${svc.url}/v1/tasks`);
     const ext = JSON.parse(Buffer.from(challenge.headers.get('payment-required')!, 'base64').toString('utf8')).extensions['sign-in-with-x'];
-    const signed = await createSIWxPayload({ ...ext.info, chainId: ext.supportedChains[0].chainId, type: ext.supportedChains[0].type }, p.account as never, `${svc.url}/v1/tasks`);
+    const signed = await createSIWxPayload(
+      { ...ext.info, chainId: ext.supportedChains[0].chainId, type: ext.supportedChains[0].type },
+      p.account as never,
+      `${svc.url}/v1/tasks`,
+    );
     const listed = await fetch(`${svc.url}/v1/keys`, { headers: { 'SIGN-IN-WITH-X': encodeSIWxHeader(signed) } });
     expect(listed.status).toBe(200);
     const body = (await listed.json()) as { purchases: { kind: string; key_id: string; usd: string; status: string }[] };
-    expect(body.purchases.map((x) => [x.kind, x.key_id, x.usd, x.status])).toEqual([['topup', key.key_id, '2', 'settled'], ['create', key.key_id, '5', 'settled']]);
+    expect(body.purchases.map((x) => [x.kind, x.key_id, x.usd, x.status])).toEqual([
+      ['topup', key.key_id, '2', 'settled'],
+      ['create', key.key_id, '5', 'settled'],
+    ]);
     expect((await fetch(`${svc.url}/v1/keys`)).status).toBe(401);
   });
 
@@ -120,7 +137,11 @@ describe.each(backends)('self-serve keys ($name)', ({ env }) => {
       registerExactEvmScheme(client, { signer: p.account });
       const http = new x402HTTPClient(client);
       const path = kind === 'create' ? '/v1/keys' : '/v1/keys/current/credits';
-      const asked = await fetch(`${svc.url}${path}`, { method: 'POST', headers: { ...json, ...(key ? { authorization: `Bearer ${key.secret}` } : {}) }, body: JSON.stringify({ usd }) });
+      const asked = await fetch(`${svc.url}${path}`, {
+        method: 'POST',
+        headers: { ...json, ...(key ? { authorization: `Bearer ${key.secret}` } : {}) },
+        body: JSON.stringify({ usd }),
+      });
       const required = http.getPaymentRequiredResponse((n) => asked.headers.get(n), await asked.json());
       const header = Object.values(http.encodePaymentSignatureHeader(await client.createPaymentPayload(required)))[0]!;
       const item = { name: 'keys.credits', title: 'API key credits', description: 'credits', price: usd, timeoutMs: 60_000 } as unknown as AnyTool;
@@ -129,11 +150,27 @@ describe.each(backends)('self-serve keys ($name)', ({ env }) => {
       const id = `kp_crash${Math.random().toString(36).slice(2, 8)}`;
       const nonce = { network: record.network, asset: record.asset, payer: record.payer, nonce: record.authorization.nonce };
       const micros = Number(usd) * 1_000_000;
-      await svc.rt.store.reserveKeyPurchase({ id, kind, keyId, wallet: record.payer, micros, payment: record as unknown as Record<string, unknown>, nonce, now: Date.now() });
+      await svc.rt.store.reserveKeyPurchase({
+        id,
+        kind,
+        keyId,
+        wallet: record.payer,
+        micros,
+        payment: record as unknown as Record<string, unknown>,
+        nonce,
+        now: Date.now(),
+      });
       return { id, record, pending: async () => (await pendingKeyPurchases(sqlRunnerOf(svc.rt.store)!, Date.now() + 1, 100)).find((x) => x.id === id)! };
     }
 
-    const reconciler = () => new PurchaseReconciler({ store: svc.rt.store, sql: sqlRunnerOf(svc.rt.store)!, chain: svc.x402.chain, settings: svc.x402.settings, log: createLogger('silent') });
+    const reconciler = () =>
+      new PurchaseReconciler({
+        store: svc.rt.store,
+        sql: sqlRunnerOf(svc.rt.store)!,
+        chain: svc.x402.chain,
+        settings: svc.x402.settings,
+        log: createLogger('silent'),
+      });
     const afterExpiry = (validBefore: string) => Number(validBefore) * 1000 + 3 * 60_000;
 
     it('grants a top-up whose transfer was mined before the crash, once', async () => {
@@ -159,7 +196,9 @@ describe.each(backends)('self-serve keys ($name)', ({ env }) => {
 
     it('creates the key of a paid purchase and marks an unsubmitted one unpaid', async () => {
       const paid = await pendingPurchase('create', null, '2');
-      await svc.x402.chain!.waitForReceipt(await svc.x402.chain!.submitTransfer(svc.x402.settings.token.address, paid.record.authorization, paid.record.signature));
+      await svc.x402.chain!.waitForReceipt(
+        await svc.x402.chain!.submitTransfer(svc.x402.settings.token.address, paid.record.authorization, paid.record.signature),
+      );
       const lost = await pendingPurchase('create', null, '2');
 
       const r = reconciler();

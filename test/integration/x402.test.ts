@@ -115,7 +115,14 @@ describe('402 answer', () => {
     expect(header.resource).toEqual({ url: `${svc.url}/v1/tools/test.echo/tasks`, description: expect.stringContaining('Echo'), mimeType: 'application/json' });
     expect(header.accepts).toHaveLength(1);
     const accept = header.accepts[0];
-    expect(accept).toMatchObject({ scheme: 'exact', network: 'eip155:8453', asset: BASE_USDC, amount: String(PRICE), payTo: svc.payTo, extra: { name: 'USD Coin', version: '2' } });
+    expect(accept).toMatchObject({
+      scheme: 'exact',
+      network: 'eip155:8453',
+      asset: BASE_USDC,
+      amount: String(PRICE),
+      payTo: svc.payTo,
+      extra: { name: 'USD Coin', version: '2' },
+    });
     // Long enough for the queue, every attempt of the tool and settlement afterwards.
     expect(accept.maxTimeoutSeconds).toBeGreaterThan((echoTool.timeoutMs / 1000) * 3 + 300);
     // The body holds the same object next to the service's own error fields.
@@ -169,7 +176,13 @@ describe('paying with the official client', () => {
     expect(await chain.usdcBalance(svc.payTo)).toBe(before.payTo + PRICE);
     // The task object shows the payment with its transaction.
     const shown = await pollDone(svc.url, created);
-    expect(shown.payment).toMatchObject({ payer: p.account.address, amount: String(PRICE), network: 'eip155:8453', status: 'settled', transaction: payment.transaction });
+    expect(shown.payment).toMatchObject({
+      payer: p.account.address,
+      amount: String(PRICE),
+      network: 'eip155:8453',
+      status: 'settled',
+      transaction: payment.transaction,
+    });
   });
 
   it('accepts a v1 X-PAYMENT header with the same authorization', async () => {
@@ -208,7 +221,12 @@ describe('paying with the official client', () => {
     expect(payment.transaction).toBeNull();
     expect(payment.reason).toMatch(/failed/);
     expect(await chain.usdcBalance(p.account.address)).toBe(1_000_000n);
-    const used = await chain.client.readContract({ address: BASE_USDC, abi: authorizationState, functionName: 'authorizationState', args: [p.account.address, payment.authorization.nonce] });
+    const used = await chain.client.readContract({
+      address: BASE_USDC,
+      abi: authorizationState,
+      functionName: 'authorizationState',
+      args: [p.account.address, payment.authorization.nonce],
+    });
     expect(used).toBe(false);
   });
 });
@@ -239,7 +257,9 @@ describe('one signature, one task', () => {
     const p = await newPayer(1_000_000n);
     const header = await signedHeader(p, await paymentRequired(svc.url, 'test.echo', { value: 'race' }));
     const answers = await Promise.all(
-      Array.from({ length: 12 }, () => create(svc.url, 'test.echo', { value: 'race' }, { 'PAYMENT-SIGNATURE': header }).then(async (r) => ({ status: r.status, body: await r.json() }))),
+      Array.from({ length: 12 }, () =>
+        create(svc.url, 'test.echo', { value: 'race' }, { 'PAYMENT-SIGNATURE': header }).then(async (r) => ({ status: r.status, body: await r.json() })),
+      ),
     );
     const accepted = answers.filter((a) => a.status === 202);
     expect(accepted).toHaveLength(1);
@@ -303,10 +323,28 @@ describe('one signature, one task', () => {
 describe('refused payments say why', () => {
   type Alter = (accept: any) => any;
   const cases: [string, Alter, string, string, RegExp][] = [
-    ['wrong amount', (a) => ({ ...a, amount: String(PRICE - 1n) }), 'PAYMENT_WRONG_AMOUNT', 'invalid_exact_evm_payload_authorization_value_mismatch', /costs exactly 10000/],
-    ['wrong payTo', (a) => ({ ...a, payTo: privateKeyToAccount(generatePrivateKey()).address }), 'PAYMENT_WRONG_RECIPIENT', 'invalid_exact_evm_recipient_mismatch', /must pay 0x/],
+    [
+      'wrong amount',
+      (a) => ({ ...a, amount: String(PRICE - 1n) }),
+      'PAYMENT_WRONG_AMOUNT',
+      'invalid_exact_evm_payload_authorization_value_mismatch',
+      /costs exactly 10000/,
+    ],
+    [
+      'wrong payTo',
+      (a) => ({ ...a, payTo: privateKeyToAccount(generatePrivateKey()).address }),
+      'PAYMENT_WRONG_RECIPIENT',
+      'invalid_exact_evm_recipient_mismatch',
+      /must pay 0x/,
+    ],
     ['expired window', (a) => ({ ...a, maxTimeoutSeconds: -60 }), 'PAYMENT_EXPIRED', 'invalid_exact_evm_payload_authorization_valid_before', /expired/],
-    ['window too short to run and settle', (a) => ({ ...a, maxTimeoutSeconds: 20 }), 'PAYMENT_WINDOW_TOO_SHORT', 'invalid_exact_evm_payload_authorization_valid_before', /needs at least \d+ s/],
+    [
+      'window too short to run and settle',
+      (a) => ({ ...a, maxTimeoutSeconds: 20 }),
+      'PAYMENT_WINDOW_TOO_SHORT',
+      'invalid_exact_evm_payload_authorization_valid_before',
+      /needs at least \d+ s/,
+    ],
   ];
   for (const [name, alter, code, reason, message] of cases) {
     it(`${name} → 402 ${code}`, async () => {
@@ -392,7 +430,14 @@ describe('numbers and signatures are read strictly', () => {
         domain: { name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: BASE_USDC },
         types: transferWithAuthorizationTypes,
         primaryType: 'TransferWithAuthorization',
-        message: { from: authorization.from, to: authorization.to, value: big('value'), validAfter: big('validAfter'), validBefore: big('validBefore'), nonce: authorization.nonce },
+        message: {
+          from: authorization.from,
+          to: authorization.to,
+          value: big('value'),
+          validAfter: big('validAfter'),
+          validBefore: big('validBefore'),
+          nonce: authorization.nonce,
+        },
       });
     } catch {
       // Not a number a wallet could sign (e.g. "1e4"): keep the original signature.
@@ -455,7 +500,11 @@ describe('wallet sign-in (SIWX)', () => {
     expect(res.status).toBe(402);
     const pr = decode(res.headers.get('payment-required'));
     const ext = pr.extensions['sign-in-with-x'];
-    const payload = await createSIWxPayload({ ...ext.info, chainId: ext.supportedChains[0].chainId, type: ext.supportedChains[0].type }, account as never, `${svc.url}/v1/tasks`);
+    const payload = await createSIWxPayload(
+      { ...ext.info, chainId: ext.supportedChains[0].chainId, type: ext.supportedChains[0].type },
+      account as never,
+      `${svc.url}/v1/tasks`,
+    );
     return encodeSIWxHeader(payload);
   }
 
@@ -564,7 +613,10 @@ describe('settlement that keeps failing', () => {
     // A short validity window (TASK_MAX_ATTEMPTS=1, small allowances) so "until validBefore" is seconds.
     short = await startX402Service(chain, {
       env: { TASK_MAX_ATTEMPTS: '1' },
-      x402: { timing: { queueAllowanceSeconds: 1, settleAllowanceSeconds: 8, minSettleSeconds: 4 }, settlement: { retryBaseMs: 200, maxRetryMs: 1_000, sweepIntervalMs: 300 } },
+      x402: {
+        timing: { queueAllowanceSeconds: 1, settleAllowanceSeconds: 8, minSettleSeconds: 4 },
+        settlement: { retryBaseMs: 200, maxRetryMs: 1_000, sweepIntervalMs: 300 },
+      },
     });
   });
   afterAll(async () => short?.close());
@@ -604,7 +656,10 @@ describe('settlement that keeps failing', () => {
 
     const x = short.x402;
     // A settler that hears no engine events, like one in another process.
-    const fresh = new Settler({ store: short.rt.store, events: new EngineEvents(), log: short.rt.log, metrics: x.metrics, settings: x.settings, chain: x.chain }, { sweepIntervalMs: 200, sweepGraceMs: 0 });
+    const fresh = new Settler(
+      { store: short.rt.store, events: new EngineEvents(), log: short.rt.log, metrics: x.metrics, settings: x.settings, chain: x.chain },
+      { sweepIntervalMs: 200, sweepGraceMs: 0 },
+    );
     fresh.start();
     try {
       const swept = await finalPayment(short, created.task_id);
@@ -644,7 +699,9 @@ describe('configuration', () => {
     const token = await chain.deployToken('Test Dollar');
     const x = await tryStart({ X402_PAY_TO: payTo, X402_ASSET: token.toLowerCase(), X402_RPC_URL: chain.rpcUrl, X402_SETTLER_KEY: SETTLER_KEY });
     expect(x?.settings.token).toEqual({ address: token, name: 'Test Dollar', version: '2', decimals: 6, symbol: 'TEST' });
-    await expect(tryStart({ X402_PAY_TO: payTo, X402_ASSET: payTo, X402_RPC_URL: chain.rpcUrl, X402_SETTLER_KEY: SETTLER_KEY })).rejects.toThrow(/could not be read as an EIP-3009 token/);
+    await expect(tryStart({ X402_PAY_TO: payTo, X402_ASSET: payTo, X402_RPC_URL: chain.rpcUrl, X402_SETTLER_KEY: SETTLER_KEY })).rejects.toThrow(
+      /could not be read as an EIP-3009 token/,
+    );
   });
 });
 
@@ -675,4 +732,3 @@ describe('through a facilitator', () => {
     }
   });
 });
-

@@ -52,8 +52,16 @@ const CONTROL_PAGES: Record<string, string> = {
 </script>`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
   ),
-  '/controls/images': page('Images', '<p>Text with an image</p><img src="/controls/img.png" alt="dot" width="20" height="20">', '<link rel="stylesheet" href="/controls/style.css">'),
-  '/controls/box': page('Box', '<div id="box" style="width:200px;height:120px;background:#08f;margin:30px 40px"></div><p>Around the box</p>', '<style>body{margin:0}</style>'),
+  '/controls/images': page(
+    'Images',
+    '<p>Text with an image</p><img src="/controls/img.png" alt="dot" width="20" height="20">',
+    '<link rel="stylesheet" href="/controls/style.css">',
+  ),
+  '/controls/box': page(
+    'Box',
+    '<div id="box" style="width:200px;height:120px;background:#08f;margin:30px 40px"></div><p>Around the box</p>',
+    '<style>body{margin:0}</style>',
+  ),
   '/controls/attrs': page(
     'Attributes',
     `<a class="x" href="/first">First</a> <a class="x" href="https://example.org/second">Second</a> <a class="x">No href</a>
@@ -252,7 +260,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     }
     if (p === '/print') {
       const n = Number(url.searchParams.get('pages') ?? 3);
-      const sections = Array.from({ length: n }, (_, i) => `<section style="${i > 0 ? 'break-before:page;' : ''}"><h2>Section ${i + 1}</h2><p>Printed page ${i + 1}.</p></section>`).join('');
+      const sections = Array.from(
+        { length: n },
+        (_, i) => `<section style="${i > 0 ? 'break-before:page;' : ''}"><h2>Section ${i + 1}</h2><p>Printed page ${i + 1}.</p></section>`,
+      ).join('');
       return html(page('Printable', sections));
     }
     if (p === '/set-state') {
@@ -282,7 +293,12 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       );
     }
     if (p === '/dialogs') {
-      return html(page('Dialogs', `<p id="out">before</p><script>alert('hi'); const ok = confirm('sure?'); document.getElementById('out').textContent = 'after confirm=' + ok;</script>`));
+      return html(
+        page(
+          'Dialogs',
+          `<p id="out">before</p><script>alert('hi'); const ok = confirm('sure?'); document.getElementById('out').textContent = 'after confirm=' + ok;</script>`,
+        ),
+      );
     }
     if (p === '/popup') {
       return html(page('Popup', `<p id="out">opener</p><script>window.open('/article', '_blank');</script>`));
@@ -339,7 +355,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       // ?file= names a local file whose content the test knows (and the page must never show).
       const file = encodeURI(`file://${url.searchParams.get('file') ?? '/etc/hostname'}`);
       return html(
-        page('File tricks', `<p id="out">page</p><iframe src="${file}"></iframe><img src="${file}"><script>try { location.href = '${file}'; } catch (e) {}</script>`),
+        page(
+          'File tricks',
+          `<p id="out">page</p><iframe src="${file}"></iframe><img src="${file}"><script>try { location.href = '${file}'; } catch (e) {}</script>`,
+        ),
       );
     }
     return html(page('Not found', '<p>not found</p>'), 404);

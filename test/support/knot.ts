@@ -47,8 +47,20 @@ export async function startKnot(zones: KnotZone[]): Promise<KnotServer> {
     let lastError: Error | undefined;
     for (let attempt = 0; attempt < START_ATTEMPTS; attempt++) {
       const port = await freeLoopbackPort();
-      fs.writeFileSync(path.join(dir, 'knot.conf'), knotConfig(dir, port, normalised.map((z) => z.origin)));
-      const started = await launch(knotd, dir, port, normalised.map((z) => z.origin));
+      fs.writeFileSync(
+        path.join(dir, 'knot.conf'),
+        knotConfig(
+          dir,
+          port,
+          normalised.map((z) => z.origin),
+        ),
+      );
+      const started = await launch(
+        knotd,
+        dir,
+        port,
+        normalised.map((z) => z.origin),
+      );
       if (started.ok) return started.server;
       lastError = started.error;
       // Another process took the port between our probe and knotd's bind: pick a new one.
@@ -62,7 +74,10 @@ export async function startKnot(zones: KnotZone[]): Promise<KnotServer> {
 }
 
 function findKnotd(): string {
-  const fromPath = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((d) => path.join(d, 'knotd'));
+  const fromPath = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter(Boolean)
+    .map((d) => path.join(d, 'knotd'));
   for (const candidate of [...KNOTD_CANDIDATES, ...fromPath]) {
     try {
       fs.accessSync(candidate, fs.constants.X_OK);
@@ -210,7 +225,8 @@ async function launch(knotd: string, dir: string, port: number, origins: string[
     return { ok: false, error: new Error(`could not run ${knotd}: ${outcome.err.message}`), portTaken: false };
   }
   const portTaken = /address already in use/i.test(output);
-  const why = outcome.kind === 'exited' ? `knotd exited (code ${outcome.e.code}, signal ${outcome.e.signal})` : `knotd did not answer within ${READY_TIMEOUT_MS} ms`;
+  const why =
+    outcome.kind === 'exited' ? `knotd exited (code ${outcome.e.code}, signal ${outcome.e.signal})` : `knotd did not answer within ${READY_TIMEOUT_MS} ms`;
   return { ok: false, error: new Error(`${why} on 127.0.0.1@${port}. Its log:\n${output.trim()}`), portTaken };
 }
 

@@ -104,7 +104,11 @@ async function waitForRpc(url: string, child: ChildProcess, stderr: () => string
   for (;;) {
     if (child.exitCode !== null) throw new Error(`hardhat node exited (${child.exitCode}): ${stderr()}`);
     try {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
+      });
       if (res.ok) return;
     } catch {
       // not listening yet
@@ -119,7 +123,10 @@ export async function startLocalChain(): Promise<LocalChain> {
   const configFile = path.join(dir, 'hardhat.config.cjs');
   // Blocks may share a timestamp, so chain time follows the wall clock however many transactions a test
   // sends (by default each block would add a second, and authorizations would look expired).
-  fs.writeFileSync(configFile, `module.exports = { networks: { hardhat: { chainId: ${CHAIN_ID}, allowBlocksWithSameTimestamp: true, loggingEnabled: false } } };\n`);
+  fs.writeFileSync(
+    configFile,
+    `module.exports = { networks: { hardhat: { chainId: ${CHAIN_ID}, allowBlocksWithSameTimestamp: true, loggingEnabled: false } } };\n`,
+  );
   const port = await freePort();
   const rpcUrl = `http://127.0.0.1:${port}`;
   const bootstrap = path.join(path.dirname(requireHere.resolve('hardhat/package.json')), 'internal/cli/bootstrap.js');

@@ -11,7 +11,8 @@ import { CallToolResultSchema, LoggingMessageNotificationSchema, type CallToolRe
 export type ClientKind = 'v1' | 'v2-pinned' | 'v2-auto';
 export const CLIENT_KINDS: ClientKind[] = ['v1', 'v2-pinned', 'v2-auto'];
 
-export type Endpoint = { http: string; headers?: Record<string, string> } | { command: string; args: string[]; env: Record<string, string>; stderr?: (chunk: string) => void };
+export type Endpoint =
+  { http: string; headers?: Record<string, string> } | { command: string; args: string[]; env: Record<string, string>; stderr?: (chunk: string) => void };
 
 export interface LogMessage {
   level: string;
@@ -24,7 +25,11 @@ export interface EraClient {
   /** The protocol revision the connection ended up on. */
   protocolVersion(): string | undefined;
   listTools(): Promise<{ name: string; inputSchema: unknown; outputSchema?: unknown; execution?: { taskSupport?: string } }[]>;
-  callTool(name: string, args: Record<string, unknown>, opts?: { onprogress?: (p: { progress: number; total?: number; message?: string }) => void; signal?: AbortSignal; logLevel?: string }): Promise<CallToolResult>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    opts?: { onprogress?: (p: { progress: number; total?: number; message?: string }) => void; signal?: AbortSignal; logLevel?: string },
+  ): Promise<CallToolResult>;
   complete(prompt: string, argument: string, value: string): Promise<string[]>;
   listPrompts(): Promise<string[]>;
   readResource(uri: string): Promise<{ uri: string; text?: string; blob?: string }[]>;
@@ -61,7 +66,8 @@ export async function connectEraClient(kind: ClientKind, endpoint: Endpoint): Pr
         });
         return r as CallToolResult;
       },
-      complete: async (prompt, argument, value) => (await client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value } })).completion.values,
+      complete: async (prompt, argument, value) =>
+        (await client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value } })).completion.values,
       listPrompts: async () => (await client.listPrompts()).prompts.map((p) => p.name),
       readResource: async (uri) => (await client.readResource({ uri })).contents as { uri: string; text?: string; blob?: string }[],
       listResourceTemplates: async () => (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate),
@@ -89,7 +95,8 @@ export async function connectEraClient(kind: ClientKind, endpoint: Endpoint): Pr
       );
       return r as unknown as CallToolResult;
     },
-    complete: async (prompt, argument, value) => (await client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value } })).completion.values,
+    complete: async (prompt, argument, value) =>
+      (await client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value } })).completion.values,
     listPrompts: async () => (await client.listPrompts()).prompts.map((p) => p.name),
     readResource: async (uri) => (await client.readResource({ uri })).contents as { uri: string; text?: string; blob?: string }[],
     listResourceTemplates: async () => (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate),

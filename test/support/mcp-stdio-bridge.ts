@@ -52,7 +52,9 @@ export async function startStdioBridge(command: string, args: string[], env: Rec
     const host = hostOf(req.headers.host ?? '');
     const origin = req.headers.origin;
     if (!LOCAL_HOSTS.has(host) || (origin !== undefined && !LOCAL_HOSTS.has(hostOf(origin)))) {
-      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Host or Origin is not local.' } }));
+      res
+        .writeHead(403, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Host or Origin is not local.' } }));
       return;
     }
     if (req.method !== 'POST') {
@@ -66,14 +68,18 @@ export async function startStdioBridge(command: string, args: string[], env: Rec
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Message | Message[];
       } catch {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
         return;
       }
       const messages = Array.isArray(body) ? body : [body];
       const requests = messages.filter((m) => m.method !== undefined && m.id !== undefined && m.id !== null);
       if (requests.length === 0) res.writeHead(202).end();
       else if (requests.length > 1) {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'The bridge takes one request per POST.' } }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'The bridge takes one request per POST.' } }));
         return;
       } else {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

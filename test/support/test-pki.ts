@@ -42,9 +42,21 @@ export function createTestPki(): TestPki {
   const ecKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
 
   openssl([
-    'req', '-x509', ...ecKey, '-keyout', file('ca.key'), '-out', file('ca.pem'), '-days', '3650',
-    '-subj', '/O=agent-utility tests/CN=agent-utility Test CA',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+    'req',
+    '-x509',
+    ...ecKey,
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    file('ca.pem'),
+    '-days',
+    '3650',
+    '-subj',
+    '/O=agent-utility tests/CN=agent-utility Test CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
   ]);
   fs.writeFileSync(file('index.txt'), '');
   fs.writeFileSync(file('serial'), `${Date.now().toString(16).padStart(16, '0')}\n`);
@@ -65,27 +77,54 @@ export function createTestPki(): TestPki {
     fs.writeFileSync(
       file(`${id}.cnf`),
       [
-        '[ca]', 'default_ca = test_ca', '[test_ca]', 'database = index.txt', 'new_certs_dir = .', 'serial = serial',
-        'default_md = sha256', 'policy = any', 'unique_subject = no', 'copy_extensions = none',
-        '[any]', 'commonName = supplied', '[leaf]', extensions(opts.altNames), '',
+        '[ca]',
+        'default_ca = test_ca',
+        '[test_ca]',
+        'database = index.txt',
+        'new_certs_dir = .',
+        'serial = serial',
+        'default_md = sha256',
+        'policy = any',
+        'unique_subject = no',
+        'copy_extensions = none',
+        '[any]',
+        'commonName = supplied',
+        '[leaf]',
+        extensions(opts.altNames),
+        '',
       ].join('\n'),
     );
     openssl(['req', '-new', ...ecKey, '-keyout', file(`${id}.key`), '-out', file(`${id}.csr`), '-subj', `/CN=${opts.commonName}`]);
     openssl([
-      'ca', '-batch', '-notext', '-config', file(`${id}.cnf`), '-cert', file('ca.pem'), '-keyfile', file('ca.key'),
-      '-in', file(`${id}.csr`), '-out', file(`${id}.pem`), '-extensions', 'leaf',
-      '-startdate', opensslDate(notBefore), '-enddate', opensslDate(notAfter),
+      'ca',
+      '-batch',
+      '-notext',
+      '-config',
+      file(`${id}.cnf`),
+      '-cert',
+      file('ca.pem'),
+      '-keyfile',
+      file('ca.key'),
+      '-in',
+      file(`${id}.csr`),
+      '-out',
+      file(`${id}.pem`),
+      '-extensions',
+      'leaf',
+      '-startdate',
+      opensslDate(notBefore),
+      '-enddate',
+      opensslDate(notAfter),
     ]);
     return { key: fs.readFileSync(file(`${id}.key`), 'utf8'), cert: fs.readFileSync(file(`${id}.pem`), 'utf8'), certPath: file(`${id}.pem`) };
   };
 
   const selfSigned = (opts: IssueOptions): KeyPair => {
     const id = `self${++counter}`;
-    const addext = extensions(opts.altNames).split('\n').flatMap((line) => ['-addext', line.replace(/\s*=\s*/, '=')]);
-    openssl([
-      'req', '-x509', ...ecKey, '-keyout', file(`${id}.key`), '-out', file(`${id}.pem`), '-days', '30',
-      '-subj', `/CN=${opts.commonName}`, ...addext,
-    ]);
+    const addext = extensions(opts.altNames)
+      .split('\n')
+      .flatMap((line) => ['-addext', line.replace(/\s*=\s*/, '=')]);
+    openssl(['req', '-x509', ...ecKey, '-keyout', file(`${id}.key`), '-out', file(`${id}.pem`), '-days', '30', '-subj', `/CN=${opts.commonName}`, ...addext]);
     return { key: fs.readFileSync(file(`${id}.key`), 'utf8'), cert: fs.readFileSync(file(`${id}.pem`), 'utf8'), certPath: file(`${id}.pem`) };
   };
 

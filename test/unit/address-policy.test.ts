@@ -116,9 +116,12 @@ describe('IPv6 forms carrying an IPv4 address are judged by that IPv4', () => {
 });
 
 describe('isIpLiteral (what must never be sent to a resolver as a name)', () => {
-  it.each(['127.0.0.1', '0x7f.1', '127.1', '2130706433', '017700000001', '10.0.0.1.', '::1', '[::1]', '[::ffff:1.2.3.4]', '::10.0.0.1', 'fe80::1%eth0'])('%s is an address', (h) => {
-    expect(isIpLiteral(h)).toBe(true);
-  });
+  it.each(['127.0.0.1', '0x7f.1', '127.1', '2130706433', '017700000001', '10.0.0.1.', '::1', '[::1]', '[::ffff:1.2.3.4]', '::10.0.0.1', 'fe80::1%eth0'])(
+    '%s is an address',
+    (h) => {
+      expect(isIpLiteral(h)).toBe(true);
+    },
+  );
   it.each(['www.example.com', 'cafe.dead', 'deadbeef', '1.2.3.4.5', '0x', 'localhost', '256.1.1.1.1', 'example.test'])('%s is a name', (h) => {
     expect(isIpLiteral(h)).toBe(false);
   });
@@ -192,9 +195,12 @@ describe('NetGuard without DNS', () => {
     expect((caught as BlockedTargetError).kind).toBe('input');
   });
 
-  it.each(['ftp://example.com/', 'file:///etc/passwd', 'gopher://example.com/', 'javascript:alert(1)', 'data:text/plain,hi'])('refuses the non-http(s) URL %s', (url) => {
-    expect(() => guard.checkUrl(url)).toThrow(/only http and https URLs are allowed/);
-  });
+  it.each(['ftp://example.com/', 'file:///etc/passwd', 'gopher://example.com/', 'javascript:alert(1)', 'data:text/plain,hi'])(
+    'refuses the non-http(s) URL %s',
+    (url) => {
+      expect(() => guard.checkUrl(url)).toThrow(/only http and https URLs are allowed/);
+    },
+  );
 
   it('lets public literal addresses and names through (names are checked when resolved)', () => {
     expect(guard.checkUrl('http://8.8.8.8/').hostname).toBe('8.8.8.8');

@@ -26,11 +26,13 @@ describe('HostLimiter', () => {
     const limiter = new HostLimiter(2);
     const gates = Array.from({ length: 5 }, deferred);
     const started: number[] = [];
-    const jobs = gates.map((g, i) => limiter.run('example.com', async () => {
-      started.push(i);
-      await g.promise;
-      return i;
-    }));
+    const jobs = gates.map((g, i) =>
+      limiter.run('example.com', async () => {
+        started.push(i);
+        await g.promise;
+        return i;
+      }),
+    );
     const other = limiter.run('other.test', async () => 'free');
     expect(await other).toBe('free');
     await new Promise((r) => setImmediate(r));

@@ -39,7 +39,12 @@ function rgbPng(width: number, height: number, pixel: (x: number, y: number) => 
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8;
   ihdr[9] = 2;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('decodePng', () => {
@@ -47,7 +52,7 @@ describe('decodePng', () => {
     for (const filter of [0, 1, 2] as const) {
       const { width, height, rgba } = decodePng(rgbPng(4, 3, (x, y) => [x * 10, y * 20, 200], filter));
       expect([width, height]).toEqual([4, 3]);
-      expect([...rgba.subarray(((2 * 4) + 3) * 4, ((2 * 4) + 3) * 4 + 4)]).toEqual([30, 40, 200, 255]);
+      expect([...rgba.subarray((2 * 4 + 3) * 4, (2 * 4 + 3) * 4 + 4)]).toEqual([30, 40, 200, 255]);
     }
   });
   it('refuses what is not a PNG', () => {

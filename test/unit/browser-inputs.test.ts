@@ -15,7 +15,12 @@ function fieldOf(tool: { input: { safeParse(v: unknown): { success: boolean; err
   const r = tool.input.safeParse(input);
   if (r.success) return { ok: true as const };
   const err = zodToInvalidInput(r.error as never);
-  return { ok: false as const, field: err.field, message: err.message, paths: (r.error as { issues: { path: PropertyKey[] }[] }).issues.map((i) => i.path.join('.')) };
+  return {
+    ok: false as const,
+    field: err.field,
+    message: err.message,
+    paths: (r.error as { issues: { path: PropertyKey[] }[] }).issues.map((i) => i.path.join('.')),
+  };
 }
 
 describe('url or html: exactly one', () => {
@@ -105,7 +110,8 @@ describe('browser.pdf options', () => {
   });
   it('takes margins as a CSS length', () => {
     for (const ok of ['0', '0.5in', '10mm', '1cm', '36pt', '48px', '3pc', '1.25in']) expect(fieldOf(pdf, { html: 'x', margins: ok }).ok).toBe(true);
-    for (const bad of ['', 'abc', '1 in', '-1in', '10%', '1em', '3in', '1in 2in']) expect(fieldOf(pdf, { html: 'x', margins: bad })).toMatchObject({ ok: false, field: 'margins' });
+    for (const bad of ['', 'abc', '1 in', '-1in', '10%', '1em', '3in', '1in 2in'])
+      expect(fieldOf(pdf, { html: 'x', margins: bad })).toMatchObject({ ok: false, field: 'margins' });
   });
   it('knows the five paper sizes', () => {
     for (const size of ['letter', 'a4', 'legal', 'a3', 'a5']) expect(fieldOf(pdf, { html: 'x', size }).ok).toBe(true);
@@ -142,7 +148,23 @@ describe('browser.scrape selectors', () => {
     'table tr:nth-of-type(odd) td',
     '*',
   ];
-  const invalid = ['', '   ', 'div[', 'div >', '> div', 'a,', ',a', 'a:hover(', 'a:nope', 'li:nth-child(foo)', 'a:not()', 'a:first-child(2)', 'li:nth-child', 'a >> b', 'x'.repeat(1001)];
+  const invalid = [
+    '',
+    '   ',
+    'div[',
+    'div >',
+    '> div',
+    'a,',
+    ',a',
+    'a:hover(',
+    'a:nope',
+    'li:nth-child(foo)',
+    'a:not()',
+    'a:first-child(2)',
+    'li:nth-child',
+    'a >> b',
+    'x'.repeat(1001),
+  ];
   for (const s of valid) it(`accepts ${JSON.stringify(s)}`, () => expect(selectorProblem(s)).toBeUndefined());
   for (const s of invalid) it(`refuses ${JSON.stringify(s.slice(0, 20))}`, () => expect(selectorProblem(s)).toBeTypeOf('string'));
 });

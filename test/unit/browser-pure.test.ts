@@ -71,7 +71,8 @@ describe('imageSize', () => {
     expect(imageSize(Buffer.from([0xff, 0xd8, ...app0, ...sof0]))).toEqual({ width: 1280, height: 300 });
   });
   it('reads WebP VP8X, VP8L and VP8 headers', () => {
-    const riff = (chunk: string, body: number[]) => Buffer.from([...Buffer.from('RIFF'), 0, 0, 0, 0, ...Buffer.from('WEBP'), ...Buffer.from(chunk), 0, 0, 0, 0, ...body, ...Array(20).fill(0)]);
+    const riff = (chunk: string, body: number[]) =>
+      Buffer.from([...Buffer.from('RIFF'), 0, 0, 0, 0, ...Buffer.from('WEBP'), ...Buffer.from(chunk), 0, 0, 0, 0, ...body, ...Array(20).fill(0)]);
     const vp8x = riff('VP8X', [0, 0, 0, 0, 0xff, 0x04, 0x00, 0x1f, 0x03, 0x00]); // 1280-1, 800-1
     expect(imageSize(vp8x)).toEqual({ width: 1280, height: 800 });
     const bits = (1280 - 1) | ((800 - 1) << 14);
@@ -113,7 +114,8 @@ describe('htmlToMarkdown (static HTML, no browser)', () => {
     expect(markdown).toContain('```\nplain\n```');
   });
   it('turns a table without a header row into a GFM table and unwraps layout tables', () => {
-    const html = '<body><table><tbody><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>line<br>two</td></tr></tbody></table><table><tr><td><table><tr><td>inner</td></tr></table></td></tr></table></body>';
+    const html =
+      '<body><table><tbody><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>line<br>two</td></tr></tbody></table><table><tr><td><table><tr><td>inner</td></tr></table></td></tr></table></body>';
     const { markdown } = htmlToMarkdown(html, '');
     expect(markdown).toContain('| a | b |\n| --- | --- |\n| 1 | line two |');
     expect(markdown).toContain('inner');

@@ -37,7 +37,7 @@ describe('maintained lists', () => {
 });
 
 describe('accept-all providers', () => {
-  it('matches the providers\' own domains', () => {
+  it("matches the providers' own domains", () => {
     for (const d of ['yahoo.com', 'ymail.com', 'aol.com', 'hotmail.com', 'outlook.com', 'live.com', 'msn.com', 'sbcglobal.net']) {
       expect(matchAcceptAllProvider(d)).toEqual({ by: 'domain', value: d });
     }
@@ -45,7 +45,10 @@ describe('accept-all providers', () => {
 
   it('matches custom domains hosted in their mail networks by MX host', () => {
     expect(matchAcceptAllProvider('family.example', ['mta6.am0.yahoodns.net'])).toEqual({ by: 'mx', value: 'mta6.am0.yahoodns.net' });
-    expect(matchAcceptAllProvider('x.example', ['HOTMAIL-COM.olc.protection.outlook.com.'])).toEqual({ by: 'mx', value: 'hotmail-com.olc.protection.outlook.com' });
+    expect(matchAcceptAllProvider('x.example', ['HOTMAIL-COM.olc.protection.outlook.com.'])).toEqual({
+      by: 'mx',
+      value: 'hotmail-com.olc.protection.outlook.com',
+    });
   });
 
   it('does not match Microsoft 365 business tenants or other domains', () => {

@@ -36,10 +36,21 @@ describe('typo suggestions', () => {
     expect(suggestDomain(typo)).toBe(fixed);
   });
 
-  it.each(['gmail.com', 'mail.com', 'gmx.de', 'live.com', 'love.com', 'me.com', 'art.net', 'example.com', 'mycompany.com', 'web.com', 'yahoo.de', 'hotmail.de', 'outlook.de'])(
-    'leaves %s alone',
-    (domain) => {
-      expect(suggestDomain(domain)).toBeNull();
-    },
-  );
+  it.each([
+    'gmail.com',
+    'mail.com',
+    'gmx.de',
+    'live.com',
+    'love.com',
+    'me.com',
+    'art.net',
+    'example.com',
+    'mycompany.com',
+    'web.com',
+    'yahoo.de',
+    'hotmail.de',
+    'outlook.de',
+  ])('leaves %s alone', (domain) => {
+    expect(suggestDomain(domain)).toBeNull();
+  });
 });

@@ -17,7 +17,17 @@ const PLACES: [name: string, country: string, admin1: string][] = [
   ['London', 'CA', '08'],
   ['Toronto', 'CA', '08'],
 ];
-const COUNTRIES: Record<string, string> = { france: 'FR', germany: 'DE', 'united kingdom': 'GB', uk: 'GB', canada: 'CA', israel: 'IL', usa: 'US', 'united states': 'US', georgia: 'GE' };
+const COUNTRIES: Record<string, string> = {
+  france: 'FR',
+  germany: 'DE',
+  'united kingdom': 'GB',
+  uk: 'GB',
+  canada: 'CA',
+  israel: 'IL',
+  usa: 'US',
+  'united states': 'US',
+  georgia: 'GE',
+};
 const CODES = new Set(['FR', 'DE', 'GB', 'CA', 'IL', 'US', 'GE', 'JP', 'IN']);
 
 const lexicon: AddressLexicon = {
@@ -26,10 +36,11 @@ const lexicon: AddressLexicon = {
   countryCodeByAlpha3: (c) => ({ DEU: 'DE', FRA: 'FR', EGY: 'EG' })[c.toUpperCase()],
   regions: (t, codes) => {
     const found = SUBDIVISIONS.filter((s) => subdivisionByName(s.country, t) === s);
-    if (codes) for (const c of ['US', 'CA', 'AU', 'GB']) {
-      const s = subdivisionByCode(c, t);
-      if (s && !found.includes(s)) found.push(s);
-    }
+    if (codes)
+      for (const c of ['US', 'CA', 'AU', 'GB']) {
+        const s = subdivisionByCode(c, t);
+        if (s && !found.includes(s)) found.push(s);
+      }
     return found;
   },
   hasLocality: (name, country, admin1) =>
@@ -51,12 +62,22 @@ describe('US addresses', () => {
   it('reads a full address with commas', () => {
     const readings = read('1600 Amphitheatre Parkway, Mountain View, CA 94043');
     // "CA" before a ZIP is the state: no Canada reading is offered.
-    expect(readings.map(summary)).toEqual([{ house: '1600', street: 'Amphitheatre Parkway', locality: 'Mountain View', region: 'US-CA', country: null, postal: '94043', zip5: '94043' }]);
+    expect(readings.map(summary)).toEqual([
+      { house: '1600', street: 'Amphitheatre Parkway', locality: 'Mountain View', region: 'US-CA', country: null, postal: '94043', zip5: '94043' },
+    ]);
   });
 
   it('finds the city inside a comma-less address by asking the lexicon', () => {
     const readings = read('1600 Amphitheatre Pkwy Mountain View CA 94043-1351').map(summary);
-    expect(readings).toContainEqual({ house: '1600', street: 'Amphitheatre Pkwy', locality: 'Mountain View', region: 'US-CA', country: null, postal: '94043-1351', zip5: '94043' });
+    expect(readings).toContainEqual({
+      house: '1600',
+      street: 'Amphitheatre Pkwy',
+      locality: 'Mountain View',
+      region: 'US-CA',
+      country: null,
+      postal: '94043-1351',
+      zip5: '94043',
+    });
   });
 
   it('reads "City, ST", "City ST" and a state name', () => {
@@ -90,7 +111,9 @@ describe('US addresses', () => {
 
 describe('international addresses', () => {
   it('reads a trailing country name, then the city', () => {
-    expect(read('Paris, France').map(summary)).toEqual([{ house: null, street: null, locality: 'Paris', region: null, country: 'FR', postal: null, zip5: null }]);
+    expect(read('Paris, France').map(summary)).toEqual([
+      { house: null, street: null, locality: 'Paris', region: null, country: 'FR', postal: null, zip5: null },
+    ]);
   });
 
   it('reads a postal code before the city, and never as a US ZIP', () => {
@@ -110,7 +133,9 @@ describe('international addresses', () => {
 
   it('infers the country from a UK or Canadian postcode when none is written', () => {
     expect(read('London SW1A 2AA')[0]!.country).toBe('GB');
-    expect(read('Toronto ON M5V 3L9').map(summary)).toContainEqual(expect.objectContaining({ locality: 'Toronto', region: 'CA-ON', country: 'CA', postal: 'M5V 3L9' }));
+    expect(read('Toronto ON M5V 3L9').map(summary)).toContainEqual(
+      expect.objectContaining({ locality: 'Toronto', region: 'CA-ON', country: 'CA', postal: 'M5V 3L9' }),
+    );
   });
 
   it('reads a two-letter country code', () => {

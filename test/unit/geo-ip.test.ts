@@ -83,7 +83,19 @@ describe('special ranges', () => {
 });
 
 describe('proxy list', () => {
-  const list = parseProxyList(['# Tor exits', '185.220.101.0/24', '185.220.101.128/25 # nested', '203.0.113.9', '', '2001:67c:e60::/48', '::ffff:198.51.100.0/120', 'garbage', '10.0.0.0/33'].join('\n'));
+  const list = parseProxyList(
+    [
+      '# Tor exits',
+      '185.220.101.0/24',
+      '185.220.101.128/25 # nested',
+      '203.0.113.9',
+      '',
+      '2001:67c:e60::/48',
+      '::ffff:198.51.100.0/120',
+      'garbage',
+      '10.0.0.0/33',
+    ].join('\n'),
+  );
   const has = (ip: string) => inProxyRanges(list, parseIp(ip)!);
 
   it('matches CIDRs, single addresses and IPv6 ranges', () => {
@@ -142,8 +154,27 @@ describe('network heuristics', () => {
 
 describe('city database records', () => {
   it('reads the DB-IP Lite layout', () => {
-    expect(normaliseRecord({ city: 'Mountain View', country_code: 'US', latitude: 37.42, longitude: -122.08, postcode: '', state1: 'California', state2: '', timezone: '' })).toEqual({
-      city: 'Mountain View', region: 'California', regionIsoCode: null, countryCode: 'US', zip: null, lat: 37.42, lng: -122.08, timezone: null, accuracyRadiusKm: null,
+    expect(
+      normaliseRecord({
+        city: 'Mountain View',
+        country_code: 'US',
+        latitude: 37.42,
+        longitude: -122.08,
+        postcode: '',
+        state1: 'California',
+        state2: '',
+        timezone: '',
+      }),
+    ).toEqual({
+      city: 'Mountain View',
+      region: 'California',
+      regionIsoCode: null,
+      countryCode: 'US',
+      zip: null,
+      lat: 37.42,
+      lng: -122.08,
+      timezone: null,
+      accuracyRadiusKm: null,
     });
   });
 
@@ -157,7 +188,15 @@ describe('city database records', () => {
       subdivisions: [{ iso_code: 'CA', names: { en: 'California' } }],
     };
     expect(normaliseRecord(record)).toEqual({
-      city: 'Mountain View', region: 'California', regionIsoCode: 'CA', countryCode: 'US', zip: '94035', lat: 37.386, lng: -122.0838, timezone: 'America/Los_Angeles', accuracyRadiusKm: 20,
+      city: 'Mountain View',
+      region: 'California',
+      regionIsoCode: 'CA',
+      countryCode: 'US',
+      zip: '94035',
+      lat: 37.386,
+      lng: -122.0838,
+      timezone: 'America/Los_Angeles',
+      accuracyRadiusKm: 20,
     });
   });
 });

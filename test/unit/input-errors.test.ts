@@ -44,7 +44,13 @@ describe('plain input errors', () => {
 
 describe('numbers for string fields', () => {
   const schema = jsonSchemaOf(
-    z.object({ zip: z.string(), n: z.number(), either: z.union([z.string(), z.number()]), list: z.array(z.string()), nested: z.object({ id: z.string().nullable() }) }),
+    z.object({
+      zip: z.string(),
+      n: z.number(),
+      either: z.union([z.string(), z.number()]),
+      list: z.array(z.string()),
+      nested: z.object({ id: z.string().nullable() }),
+    }),
     'input',
   );
   it('turns finite numbers into decimal strings only where the schema takes strings alone', () => {

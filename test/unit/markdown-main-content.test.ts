@@ -23,7 +23,10 @@ describe('htmlToMarkdown main content', () => {
   });
 
   it('(c) drops skip links even when the page script made them absolute', () => {
-    const absolute = SKIP_LINK_HTML.replace('href="#main"', 'href="https://garden.example/apples#main"').replace('href="#nav"', 'href="https://garden.example/apples#nav"');
+    const absolute = SKIP_LINK_HTML.replace('href="#main"', 'href="https://garden.example/apples#main"').replace(
+      'href="#nav"',
+      'href="https://garden.example/apples#nav"',
+    );
     for (const content of ['main', 'full'] as const) {
       const { markdown } = htmlToMarkdown(absolute, 'Pruning apple trees', content);
       expect(markdown).not.toMatch(/skip/i);
@@ -67,7 +70,10 @@ describe('htmlToMarkdown main content', () => {
 
   it('keeps every card of a listing (no single article to pick) without the chrome', () => {
     const cards = Array.from({ length: 8 }, (_, i) => `<div class="card"><h3>Plant ${i}</h3><p>Hardy perennial number ${i}, full sun.</p></div>`).join('');
-    const { markdown } = htmlToMarkdown(`<body><nav><a href="/">Home</a></nav><div class="cards">${cards}</div><footer>Shop footer</footer></body>`, 'Catalogue');
+    const { markdown } = htmlToMarkdown(
+      `<body><nav><a href="/">Home</a></nav><div class="cards">${cards}</div><footer>Shop footer</footer></body>`,
+      'Catalogue',
+    );
     for (let i = 0; i < 8; i++) expect(markdown).toContain(`### Plant ${i}`);
     expect(markdown).not.toContain('Shop footer');
   });

@@ -7,7 +7,10 @@ import { ENV_VARIABLES, loadConfig } from '../../src/config.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const mcpJson = JSON.parse(fs.readFileSync(path.join(root, 'mcp.json'), 'utf8')) as {
-  mcpServers: Record<string, { command?: string; args?: string[]; env?: Record<string, string>; type?: string; url?: string; headers?: Record<string, string> }>;
+  mcpServers: Record<
+    string,
+    { command?: string; args?: string[]; env?: Record<string, string>; type?: string; url?: string; headers?: Record<string, string> }
+  >;
 };
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { name: string; bin: Record<string, string>; files: string[] };
 

@@ -36,7 +36,10 @@ describe('leanSchema', () => {
   });
 
   it('lists an input property marked x-compact by name only (its tool description documents it)', () => {
-    const input = z.strictObject({ url: z.string().describe('The page.'), delay_ms: z.number().int().max(10).default(0).describe('Wait.').meta({ 'x-compact': true }) });
+    const input = z.strictObject({
+      url: z.string().describe('The page.'),
+      delay_ms: z.number().int().max(10).default(0).describe('Wait.').meta({ 'x-compact': true }),
+    });
     expect(jsonSchemaOf(input, 'input').properties).toMatchObject({ delay_ms: { 'x-compact': true, maximum: 10 } });
     expect(leanSchema(jsonSchemaOf(input, 'input'), 'input')).toEqual({
       type: 'object',
@@ -48,6 +51,8 @@ describe('leanSchema', () => {
 
   it('leaves a nullable object (not a scalar) as anyOf', () => {
     const schema = leanSchema(jsonSchemaOf(z.object({ ssl: z.object({ ok: z.boolean() }).nullable() }), 'output'), 'output');
-    expect((schema.properties as Record<string, unknown>).ssl).toEqual({ anyOf: [{ type: 'object', properties: { ok: { type: 'boolean' } } }, { type: 'null' }] });
+    expect((schema.properties as Record<string, unknown>).ssl).toEqual({
+      anyOf: [{ type: 'object', properties: { ok: { type: 'boolean' } } }, { type: 'null' }],
+    });
   });
 });

@@ -28,7 +28,13 @@ describe('poll tokens', () => {
   });
 
   it('accepts a token signed by jose', async () => {
-    const jwt = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('task_x').setAudience(POLL_TOKEN_AUDIENCE).setIssuedAt().setExpirationTime('1h').sign(tokens.verificationKey);
+    const jwt = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('task_x')
+      .setAudience(POLL_TOKEN_AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(tokens.verificationKey);
     expect(await tokens.verify(`pt_${jwt}`)).toBe('task_x');
   });
 
@@ -42,7 +48,12 @@ describe('poll tokens', () => {
     expect((await rejects(new PollTokens('t'.repeat(40)).verify(good))).status).toBe(401);
     const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
     expect((await rejects(tokens.verify(`pt_${none}.${p}.`))).status).toBe(401);
-    const wrongAud = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('task_a').setAudience('else').setExpirationTime('1h').sign(tokens.verificationKey);
+    const wrongAud = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('task_a')
+      .setAudience('else')
+      .setExpirationTime('1h')
+      .sign(tokens.verificationKey);
     expect((await rejects(tokens.verify(`pt_${wrongAud}`))).status).toBe(401);
     expect((await rejects(tokens.verify('pt_garbage'))).status).toBe(401);
     expect((await rejects(tokens.verify('sk_live_x'))).status).toBe(401);

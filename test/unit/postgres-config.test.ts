@@ -15,7 +15,11 @@ describe('PostgreSQL connection settings', () => {
   });
 
   it('keeps options from the URL and adds the search_path', () => {
-    const c = clientConfig({ connectionString: 'postgres://u@h:5432/db?sslmode=disable&options=-c%20statement_timeout%3D5000', schema: 'tenant_a', poolSize: 1 });
+    const c = clientConfig({
+      connectionString: 'postgres://u@h:5432/db?sslmode=disable&options=-c%20statement_timeout%3D5000',
+      schema: 'tenant_a',
+      poolSize: 1,
+    });
     expect(c.options).toBe('-c statement_timeout=5000 -c search_path=tenant_a');
     expect(c.connectionString).toBe('postgres://u@h:5432/db?sslmode=disable');
     expect(clientConfig({ connectionString: 'postgres://u@h/db', schema: 'public', poolSize: 1 }).options).toBe('-c search_path=public');

@@ -34,7 +34,8 @@ describe('tool registry', () => {
         expect(d.input_schema.type).toBe('object');
         expect(d.output_schema.type).toBe('object');
         // Either named fields, or a map whose values are described (browser.scrape: one key per selector name).
-        const described = Object.keys((d.output_schema.properties as object | undefined) ?? {}).length > 0 || typeof d.output_schema.additionalProperties === 'object';
+        const described =
+          Object.keys((d.output_schema.properties as object | undefined) ?? {}).length > 0 || typeof d.output_schema.additionalProperties === 'object';
         expect(described).toBe(true);
       });
       it('refuses unknown input fields, and says so in its published input schema', () => {

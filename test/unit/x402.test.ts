@@ -47,7 +47,13 @@ describe('requirements from the tool definition', () => {
     expect(req.maxTimeoutSeconds).toBe(300 + 90 + 60 + 600);
     expect(maxTimeoutSeconds(30_000, settings)).toBe(req.maxTimeoutSeconds);
     expect(minWindowSeconds(30_000, settings)).toBe(90 + 60 + 60);
-    expect(req).toMatchObject({ scheme: 'exact', network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: settings.payTo, extra: { name: 'USD Coin', version: '2' } });
+    expect(req).toMatchObject({
+      scheme: 'exact',
+      network: 'eip155:8453',
+      asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      payTo: settings.payTo,
+      extra: { name: 'USD Coin', version: '2' },
+    });
   });
 
   it('puts the same object in the PAYMENT-REQUIRED header and the body, which the official client reads', () => {
@@ -60,7 +66,12 @@ describe('requirements from the tool definition', () => {
   });
 
   it('keeps 402 and payment headers small enough for HTTP servers and clients, for every tool', () => {
-    const signIn = new WalletSignIn({ secret: 's'.repeat(40), publicUrl: settings.publicUrl, network: settings.network, store: { useSignInNonce: async () => true } });
+    const signIn = new WalletSignIn({
+      secret: 's'.repeat(40),
+      publicUrl: settings.publicUrl,
+      network: settings.network,
+      store: { useSignInNonce: async () => true },
+    });
     for (const tool of [...tools, ...testTools]) {
       const url = `${settings.publicUrl}/v1/tools/${tool.name}/tasks`;
       const pr = paymentRequiredFor(tool, url, settings, { 'sign-in-with-x': signIn.challenge(url) });
@@ -68,7 +79,10 @@ describe('requirements from the tool definition', () => {
       // The official client echoes resource, accepted requirement and every extension into its header.
       const payment = encodeBase64Json({
         x402Version: 2,
-        payload: { authorization: { from: settings.payTo, to: settings.payTo, value: '1', validAfter: '0', validBefore: '9999999999', nonce: `0x${'a'.repeat(64)}` }, signature: `0x${'b'.repeat(130)}` },
+        payload: {
+          authorization: { from: settings.payTo, to: settings.payTo, value: '1', validAfter: '0', validBefore: '9999999999', nonce: `0x${'a'.repeat(64)}` },
+          signature: `0x${'b'.repeat(130)}`,
+        },
         extensions: pr.extensions,
         resource: pr.resource,
         accepted: pr.accepts[0],
@@ -80,11 +94,23 @@ describe('requirements from the tool definition', () => {
 });
 
 describe('payment header decoding', () => {
-  const authorization = { from: '0x00000000000000000000000000000000000000B2', to: settings.payTo, value: '1000', validAfter: '0', validBefore: '1900000000', nonce: `0x${'1'.repeat(64)}` };
+  const authorization = {
+    from: '0x00000000000000000000000000000000000000B2',
+    to: settings.payTo,
+    value: '1000',
+    validAfter: '0',
+    validBefore: '1900000000',
+    nonce: `0x${'1'.repeat(64)}`,
+  };
 
   it('reads the v2 PaymentPayload the official client encodes, and v1', () => {
     const accepted = requirementFor(priced('0.001'), settings);
-    const v2 = new x402HTTPClient(new x402Client()).encodePaymentSignatureHeader({ x402Version: 2, payload: { authorization, signature: '0xabcd' }, accepted, resource: { url: 'u', description: '', mimeType: '' } } as never);
+    const v2 = new x402HTTPClient(new x402Client()).encodePaymentSignatureHeader({
+      x402Version: 2,
+      payload: { authorization, signature: '0xabcd' },
+      accepted,
+      resource: { url: 'u', description: '', mimeType: '' },
+    } as never);
     expect(decodePaymentHeader(v2['PAYMENT-SIGNATURE']!)).toEqual({
       x402Version: 2,
       scheme: 'exact',
@@ -100,7 +126,11 @@ describe('payment header decoding', () => {
   it('says what is wrong with a malformed header', () => {
     expect(() => decodePaymentHeader('%%%')).toThrow(/not base64/);
     expect(() => decodePaymentHeader(Buffer.from('{').toString('base64'))).toThrow(/not base64-encoded JSON/);
-    const badNonce = encodeBase64Json({ x402Version: 2, accepted: { scheme: 'exact', network: 'n', asset: 'a', amount: '1', payTo: 'p' }, payload: { authorization: { ...authorization, nonce: '0x12' }, signature: '0xab' } });
+    const badNonce = encodeBase64Json({
+      x402Version: 2,
+      accepted: { scheme: 'exact', network: 'n', asset: 'a', amount: '1', payTo: 'p' },
+      payload: { authorization: { ...authorization, nonce: '0x12' }, signature: '0xab' },
+    });
     expect(() => decodePaymentHeader(badNonce)).toThrow(/payload\.authorization\.nonce must be a 0x-prefixed 32-byte hex string/);
   });
 });
@@ -116,8 +146,14 @@ describe('x402 numbers and signatures', () => {
   it('names the field of a non-canonical number in the payment header', () => {
     const auth = { from: settings.payTo, to: settings.payTo, value: '1000', validAfter: '0', validBefore: '1900000000', nonce: `0x${'1'.repeat(64)}` };
     const header = (over: Record<string, string>, amount = '1000') =>
-      encodeBase64Json({ x402Version: 2, accepted: { scheme: 'exact', network: 'n', asset: 'a', amount, payTo: 'p' }, payload: { authorization: { ...auth, ...over }, signature: '0xab' } });
-    expect(() => decodePaymentHeader(header({ validBefore: String(UINT256_MAX + 1n) }))).toThrow(/payload\.authorization\.validBefore is larger than a uint256/);
+      encodeBase64Json({
+        x402Version: 2,
+        accepted: { scheme: 'exact', network: 'n', asset: 'a', amount, payTo: 'p' },
+        payload: { authorization: { ...auth, ...over }, signature: '0xab' },
+      });
+    expect(() => decodePaymentHeader(header({ validBefore: String(UINT256_MAX + 1n) }))).toThrow(
+      /payload\.authorization\.validBefore is larger than a uint256/,
+    );
     expect(() => decodePaymentHeader(header({ value: '01000' }))).toThrow(/payload\.authorization\.value must be a decimal integer string/);
     expect(() => decodePaymentHeader(header({}, '1e3'))).toThrow(/accepted\.amount must be a decimal integer string/);
     expect(decodePaymentHeader(header({ validBefore: String(UINT256_MAX) })).authorization.validBefore).toBe(String(UINT256_MAX));
@@ -173,7 +209,9 @@ describe('wallet sign-in (SIWX)', () => {
   it('refuses another domain, and a challenge issued by another secret', async () => {
     const elsewhere = new WalletSignIn({ secret: 'k'.repeat(40), publicUrl: 'https://evil.example.test', network: settings.network, store });
     const foreign = elsewhere.challenge('https://evil.example.test/v1/tasks');
-    await expect(signIn.verify(await signed(foreign, {}, 'https://evil.example.test/v1/tasks'))).rejects.toMatchObject({ extra: { reason: 'invalid_siwx_domain_mismatch' } });
+    await expect(signIn.verify(await signed(foreign, {}, 'https://evil.example.test/v1/tasks'))).rejects.toMatchObject({
+      extra: { reason: 'invalid_siwx_domain_mismatch' },
+    });
     const otherSecret = new WalletSignIn({ secret: 'z'.repeat(40), publicUrl: settings.publicUrl, network: settings.network, store });
     await expect(signIn.verify(await signed(otherSecret.challenge(url)))).rejects.toMatchObject({ extra: { reason: 'invalid_siwx_nonce' } });
   });

@@ -93,7 +93,14 @@ export class ChainAccess {
 
   /** Smart-wallet (ERC-1271 / ERC-6492) check of an EIP-712 signature, for signatures ECDSA recovery rejects. */
   async verifyTypedDataOnChain(address: Address, domain: TypedDataDomain, message: Record<string, unknown>, signature: Hex): Promise<boolean> {
-    return this.client.verifyTypedData({ address, domain, types: transferWithAuthorizationTypes, primaryType: 'TransferWithAuthorization', message, signature });
+    return this.client.verifyTypedData({
+      address,
+      domain,
+      types: transferWithAuthorizationTypes,
+      primaryType: 'TransferWithAuthorization',
+      message,
+      signature,
+    });
   }
 
   async verifyMessageOnChain(address: Address, message: string, signature: Hex): Promise<boolean> {
@@ -110,7 +117,12 @@ export class ChainAccess {
       // An EOA's 65-byte signature goes as (v, r, s); anything else (ERC-1271 wallets) as bytes.
       if (size(signature) === 65) {
         const { r, s, v, yParity } = parseSignature(signature);
-        return wallet.writeContract({ address: token, abi: eip3009Abi, functionName: 'transferWithAuthorization', args: [...base, Number(v ?? BigInt(yParity + 27)), r, s] });
+        return wallet.writeContract({
+          address: token,
+          abi: eip3009Abi,
+          functionName: 'transferWithAuthorization',
+          args: [...base, Number(v ?? BigInt(yParity + 27)), r, s],
+        });
       }
       return wallet.writeContract({ address: token, abi: eip3009Abi, functionName: 'transferWithAuthorization', args: [...base, signature] });
     };
@@ -140,7 +152,10 @@ export class ChainAccess {
     const fromBlock = latest > RECONCILE_BLOCKS ? latest - RECONCILE_BLOCKS : 0n;
     const logs = await this.client.getLogs({
       address: token,
-      event: eip3009Abi.find((x) => x.type === 'event' && x.name === 'AuthorizationUsed') as Extract<(typeof eip3009Abi)[number], { name: 'AuthorizationUsed' }>,
+      event: eip3009Abi.find((x) => x.type === 'event' && x.name === 'AuthorizationUsed') as Extract<
+        (typeof eip3009Abi)[number],
+        { name: 'AuthorizationUsed' }
+      >,
       args: { authorizer: auth.from, nonce: auth.nonce },
       fromBlock,
       toBlock: latest,
@@ -150,7 +165,11 @@ export class ChainAccess {
       const receipt = await this.client.getTransactionReceipt({ hash: log.transactionHash });
       const transfers = parseEventLogs({ abi: eip3009Abi, eventName: 'Transfer', logs: receipt.logs });
       const paid = transfers.some(
-        (t) => t.address.toLowerCase() === token.toLowerCase() && t.args.from.toLowerCase() === auth.from.toLowerCase() && t.args.to.toLowerCase() === auth.to.toLowerCase() && t.args.value === BigInt(auth.value),
+        (t) =>
+          t.address.toLowerCase() === token.toLowerCase() &&
+          t.args.from.toLowerCase() === auth.from.toLowerCase() &&
+          t.args.to.toLowerCase() === auth.to.toLowerCase() &&
+          t.args.value === BigInt(auth.value),
       );
       if (paid) return log.transactionHash;
     }

@@ -62,7 +62,13 @@ export async function startX402(
     );
   }
   const chain = x.rpcUrl
-    ? new ChainAccess({ rpcUrl: x.rpcUrl, chainId, network: x.network, settlerKey: mode === 'self' ? (x.settlerKey as Hex) : undefined, ...(opts.pollingIntervalMs ? { pollingIntervalMs: opts.pollingIntervalMs } : {}) })
+    ? new ChainAccess({
+        rpcUrl: x.rpcUrl,
+        chainId,
+        network: x.network,
+        settlerKey: mode === 'self' ? (x.settlerKey as Hex) : undefined,
+        ...(opts.pollingIntervalMs ? { pollingIntervalMs: opts.pollingIntervalMs } : {}),
+      })
     : undefined;
   if (chain) {
     const actual = await chain.chainId().catch((err: unknown) => {
@@ -92,7 +98,10 @@ export async function startX402(
     ...(chain ? { verifyOnChain: (address: Address, message: string, signature: Hex) => chain.verifyMessageOnChain(address, message, signature) } : {}),
   });
   const maxPrice = Math.max(0, ...rt.engine.registry.list().map((t) => usdToMicros(t.price)));
-  const pendingOf = { sum: (payer: Address) => pendingAmount(rt.store, payer), bound: BigInt(PENDING_LOOKBACK) * BigInt(maxPrice) * 10n ** BigInt(token.decimals - 6) };
+  const pendingOf = {
+    sum: (payer: Address) => pendingAmount(rt.store, payer),
+    bound: BigInt(PENDING_LOOKBACK) * BigInt(maxPrice) * 10n ** BigInt(token.decimals - 6),
+  };
   const gate = new X402Gate({ settings, chain, facilitator, pendingOf }, signIn, metrics);
   const settler = new Settler({ store: rt.store, events: rt.engine.events, log, metrics, settings, chain, facilitator }, opts.settlement);
   settler.start();

@@ -25,4 +25,3 @@ export async function pendingKeyPurchases(sql: SqlRunner, before: number, limit:
     createdAt: Number(r.created_at),
   }));
 }
-

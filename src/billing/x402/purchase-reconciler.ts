@@ -89,7 +89,13 @@ export class PurchaseReconciler {
     const newKey = p.kind === 'create' ? this.unseenKey(p.wallet) : undefined;
     const settled = await this.d.store.settleKeyPurchase(p.id, { payment, ...(newKey ? { newKey } : {}), now });
     if (!settled) return 'unchecked';
-    this.log.warn('pending key purchase found paid on chain: credit granted', { purchase: p.id, kind: p.kind, key: settled.key.id, wallet: p.wallet, transaction });
+    this.log.warn('pending key purchase found paid on chain: credit granted', {
+      purchase: p.id,
+      kind: p.kind,
+      key: settled.key.id,
+      wallet: p.wallet,
+      transaction,
+    });
     return 'settled';
   }
 

@@ -75,7 +75,10 @@ export function bazaarExtension(tool: AnyTool): Record<string, unknown> {
           properties: {
             type: { type: 'string' },
             example: created,
-            result: { description: 'GET poll_url (Bearer poll_token) until status is complete; result then has this shape.', ...jsonSchemaOf(tool.output, 'output') },
+            result: {
+              description: 'GET poll_url (Bearer poll_token) until status is complete; result then has this shape.',
+              ...jsonSchemaOf(tool.output, 'output'),
+            },
           },
           required: ['type'],
         },

@@ -218,5 +218,11 @@ export class Settler {
 function errorSummary(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const text = (err as { shortMessage?: string }).shortMessage ?? err.message;
-  return text.split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 2).join(' ').slice(0, 300);
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(0, 2)
+    .join(' ')
+    .slice(0, 300);
 }

@@ -138,11 +138,17 @@ export class WalletSignIn {
     const parsed = payloadSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new SignInRefused(`SIGN-IN-WITH-X payload is malformed: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? ''}`.trim(), 'invalid_siwx_payload');
+      throw new SignInRefused(
+        `SIGN-IN-WITH-X payload is malformed: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? ''}`.trim(),
+        'invalid_siwx_payload',
+      );
     }
     const p = parsed.data;
     if (p.domain !== this.origin.host) {
-      throw new SignInRefused(`The sign-in is for domain "${p.domain}"; this service is "${this.origin.host}". Sign a challenge from this service.`, 'invalid_siwx_domain_mismatch');
+      throw new SignInRefused(
+        `The sign-in is for domain "${p.domain}"; this service is "${this.origin.host}". Sign a challenge from this service.`,
+        'invalid_siwx_domain_mismatch',
+      );
     }
     let uriOrigin: string;
     try {
@@ -163,7 +169,10 @@ export class WalletSignIn {
     const expected = Buffer.from(this.tag(random, p.issuedAt, expirationTime));
     const given = Buffer.from(p.nonce.slice(24));
     if (p.nonce.length !== 48 || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw new SignInRefused('The nonce, issuedAt or expirationTime do not match a challenge this service issued; copy them from a fresh 402 challenge.', 'invalid_siwx_nonce');
+      throw new SignInRefused(
+        'The nonce, issuedAt or expirationTime do not match a challenge this service issued; copy them from a fresh 402 challenge.',
+        'invalid_siwx_nonce',
+      );
     }
     const issued = Date.parse(p.issuedAt);
     const expires = Date.parse(expirationTime);

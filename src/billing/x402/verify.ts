@@ -54,7 +54,11 @@ export async function verifyPayment(tool: AnyTool, header: string, resourceUrl: 
   try {
     p = decodePaymentHeader(header);
   } catch (err) {
-    throw new PaymentRefusal('PAYMENT_MALFORMED', 'invalid_payload', `The payment header could not be read: ${(err as Error).message}. Send the base64 JSON PaymentPayload the x402 client builds.`);
+    throw new PaymentRefusal(
+      'PAYMENT_MALFORMED',
+      'invalid_payload',
+      `The payment header could not be read: ${(err as Error).message}. Send the base64 JSON PaymentPayload the x402 client builds.`,
+    );
   }
   if (p.scheme !== 'exact') {
     throw new PaymentRefusal('PAYMENT_SCHEME_UNSUPPORTED', 'invalid_exact_evm_scheme', `Scheme "${p.scheme}" is not accepted; pay with scheme "exact".`);
@@ -64,11 +68,19 @@ export async function verifyPayment(tool: AnyTool, header: string, resourceUrl: 
     throw new PaymentRefusal('PAYMENT_WRONG_NETWORK', 'invalid_exact_evm_network_mismatch', `The payment is for network ${p.network}; pay on ${s.network}.`);
   }
   if (p.accepted && p.accepted.asset.toLowerCase() !== s.token.address.toLowerCase()) {
-    throw new PaymentRefusal('PAYMENT_WRONG_ASSET', 'invalid_exact_evm_asset_mismatch', `The payment is in asset ${p.accepted.asset}; pay in ${s.token.symbol} at ${s.token.address}.`);
+    throw new PaymentRefusal(
+      'PAYMENT_WRONG_ASSET',
+      'invalid_exact_evm_asset_mismatch',
+      `The payment is in asset ${p.accepted.asset}; pay in ${s.token.symbol} at ${s.token.address}.`,
+    );
   }
   const auth = p.authorization;
   if (getAddress(auth.to) !== s.payTo) {
-    throw new PaymentRefusal('PAYMENT_WRONG_RECIPIENT', 'invalid_exact_evm_recipient_mismatch', `The authorization pays ${auth.to}; it must pay ${s.payTo} (accepts[0].payTo).`);
+    throw new PaymentRefusal(
+      'PAYMENT_WRONG_RECIPIENT',
+      'invalid_exact_evm_recipient_mismatch',
+      `The authorization pays ${auth.to}; it must pay ${s.payTo} (accepts[0].payTo).`,
+    );
   }
   if (BigInt(auth.value) !== BigInt(req.amount)) {
     throw new PaymentRefusal(
@@ -86,7 +98,11 @@ export async function verifyPayment(tool: AnyTool, header: string, resourceUrl: 
   }
   const now = BigInt(Math.floor(nowMs / 1000));
   if (BigInt(auth.validAfter) > now) {
-    throw new PaymentRefusal('PAYMENT_NOT_YET_VALID', 'invalid_exact_evm_payload_authorization_valid_after', `The authorization is valid only from ${secondsToText(BigInt(auth.validAfter))}; use validAfter 0 or a time in the past.`);
+    throw new PaymentRefusal(
+      'PAYMENT_NOT_YET_VALID',
+      'invalid_exact_evm_payload_authorization_valid_after',
+      `The authorization is valid only from ${secondsToText(BigInt(auth.validAfter))}; use validAfter 0 or a time in the past.`,
+    );
   }
   const validBefore = BigInt(auth.validBefore);
   const minWindow = BigInt(minWindowSeconds(tool.timeoutMs, s));
@@ -125,7 +141,14 @@ export async function verifyPayment(tool: AnyTool, header: string, resourceUrl: 
   }
   // The chain read does not depend on the signature: start it now so the two overlap.
   const onChain = s.mode === 'self' && d.chain ? outcome(d.chain.payerState(s.token.address, from, auth.nonce)) : undefined;
-  let signed = await verifyTypedData({ address: from, domain, types: transferWithAuthorizationTypes, primaryType: 'TransferWithAuthorization', message, signature: p.signature }).catch(() => false);
+  let signed = await verifyTypedData({
+    address: from,
+    domain,
+    types: transferWithAuthorizationTypes,
+    primaryType: 'TransferWithAuthorization',
+    message,
+    signature: p.signature,
+  }).catch(() => false);
   // A smart-contract wallet signs differently (ERC-1271); only the chain can check that.
   if (!signed && size(p.signature) !== 65 && d.chain) {
     signed = await d.chain.verifyTypedDataOnChain(from, domain, message, p.signature).catch(() => false);
@@ -168,11 +191,21 @@ function outcome<T>(p: Promise<T>): Promise<{ ok: true; value: T } | { ok: false
   );
 }
 
-async function checkOnChain(read: { ok: true; value: PayerState } | { ok: false }, r: PaymentRecord, tool: AnyTool, s: X402Settings, d: VerifierDeps): Promise<void> {
+async function checkOnChain(
+  read: { ok: true; value: PayerState } | { ok: false },
+  r: PaymentRecord,
+  tool: AnyTool,
+  s: X402Settings,
+  d: VerifierDeps,
+): Promise<void> {
   if (!read.ok) throw new ServiceUnavailable('The payment could not be checked on chain just now; retry in a few seconds.', 'PAYMENT_CHECK_UNAVAILABLE');
   const state = read.value;
   if (state.nonceUsed) {
-    throw new PaymentRefusal('PAYMENT_REPLAYED', 'invalid_exact_evm_nonce_already_used', 'This authorization was already used on chain; sign a new one (a fresh nonce).');
+    throw new PaymentRefusal(
+      'PAYMENT_REPLAYED',
+      'invalid_exact_evm_nonce_already_used',
+      'This authorization was already used on chain; sign a new one (a fresh nonce).',
+    );
   }
   // Earlier tasks of this payer are settled only when they complete: their amounts are spoken for.
   // Looked up only when the balance could be short of them (a wallet this rich cannot be).
@@ -211,6 +244,10 @@ async function checkWithFacilitator(f: FacilitatorClient, r: PaymentRecord, requ
   }
   if (!answer.isValid) {
     const reason = answer.invalidReason ?? 'invalid_payment';
-    throw new PaymentRefusal(FACILITATOR_CODES[reason] ?? 'PAYMENT_REFUSED', reason, `The payment facilitator refused this payment (${reason}${answer.invalidMessage ? `: ${answer.invalidMessage}` : ''}).`);
+    throw new PaymentRefusal(
+      FACILITATOR_CODES[reason] ?? 'PAYMENT_REFUSED',
+      reason,
+      `The payment facilitator refused this payment (${reason}${answer.invalidMessage ? `: ${answer.invalidMessage}` : ''}).`,
+    );
   }
 }

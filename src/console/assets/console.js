@@ -11,7 +11,9 @@
       if (k === 'text') node.textContent = attrs[k];
       else if (attrs[k] !== undefined && attrs[k] !== null && attrs[k] !== false) node.setAttribute(k, attrs[k] === true ? '' : String(attrs[k]));
     });
-    (children || []).forEach(function (c) { if (c) node.appendChild(c); });
+    (children || []).forEach(function (c) {
+      if (c) node.appendChild(c);
+    });
     return node;
   }
 
@@ -27,10 +29,25 @@
       target.appendChild(el('p', { class: 'hint', text: 'No data in this window.' }));
       return;
     }
-    var data = [times].concat(names.map(function (n) { return seriesByName[n]; }));
-    var series = [{}].concat(names.map(function (n, i) {
-      return { label: n, stroke: PALETTE[i % PALETTE.length], width: 2, spanGaps: false, points: { show: true, size: 6 }, value: function (u, v) { return v === null || v === undefined ? '–' : v + (unit || ''); } };
-    }));
+    var data = [times].concat(
+      names.map(function (n) {
+        return seriesByName[n];
+      }),
+    );
+    var series = [{}].concat(
+      names.map(function (n, i) {
+        return {
+          label: n,
+          stroke: PALETTE[i % PALETTE.length],
+          width: 2,
+          spanGaps: false,
+          points: { show: true, size: 6 },
+          value: function (u, v) {
+            return v === null || v === undefined ? '–' : v + (unit || '');
+          },
+        };
+      }),
+    );
     var width = Math.max(300, target.clientWidth || 500);
     new window.uPlot({ width: width, height: 200, series: series, axes: [{}, { size: 50 }], scales: { x: { time: true } } }, data, target);
   }
@@ -38,7 +55,9 @@
   function loadOverview() {
     if (!document.getElementById('chart-created')) return;
     fetch('/console/api/overview', { credentials: 'same-origin' })
-      .then(function (r) { return r.json(); })
+      .then(function (r) {
+        return r.json();
+      })
       .then(function (s) {
         drawChart('chart-created', s.times, { tasks: s.created });
         drawChart('chart-queue', s.times, { pending: s.queueDepth });
@@ -53,7 +72,11 @@
   function typeOf(schema) {
     if (!schema) return 'json';
     if (Array.isArray(schema.enum)) return 'enum';
-    var t = Array.isArray(schema.type) ? schema.type.filter(function (x) { return x !== 'null'; })[0] : schema.type;
+    var t = Array.isArray(schema.type)
+      ? schema.type.filter(function (x) {
+          return x !== 'null';
+        })[0]
+      : schema.type;
     if (t === 'array' && schema.items && (schema.items.type === 'string' || schema.items.type === 'number' || schema.items.type === 'integer')) return 'list';
     if (t === 'string' || t === 'number' || t === 'integer' || t === 'boolean') return t;
     return 'json';
@@ -68,11 +91,21 @@
     if (kind === 'enum') {
       input = el('select', { id: id, name: name });
       if (!required) input.appendChild(el('option', { value: '', text: schema.default !== undefined ? '(default: ' + schema.default + ')' : '(none)' }));
-      schema.enum.forEach(function (v) { input.appendChild(el('option', { value: String(v), text: String(v), selected: has && example === v })); });
+      schema.enum.forEach(function (v) {
+        input.appendChild(el('option', { value: String(v), text: String(v), selected: has && example === v }));
+      });
     } else if (kind === 'boolean') {
       input = el('input', { id: id, name: name, type: 'checkbox', checked: has ? example === true : schema.default === true });
     } else if (kind === 'number' || kind === 'integer') {
-      input = el('input', { id: id, name: name, type: 'number', step: kind === 'integer' ? '1' : 'any', min: schema.minimum, max: schema.maximum, placeholder: schema.default !== undefined ? 'default ' + schema.default : '' });
+      input = el('input', {
+        id: id,
+        name: name,
+        type: 'number',
+        step: kind === 'integer' ? '1' : 'any',
+        min: schema.minimum,
+        max: schema.maximum,
+        placeholder: schema.default !== undefined ? 'default ' + schema.default : '',
+      });
       if (has) input.value = String(example);
     } else if (kind === 'string' && !(schema.maxLength > 4096)) {
       input = el('input', { id: id, name: name, type: 'text', size: 60, placeholder: schema.default !== undefined ? 'default ' + schema.default : '' });
@@ -90,7 +123,10 @@
     var label = el('label', { for: id, text: name + (required ? ' (required)' : '') });
     var wrap = el('div', { class: 'field' }, [label, input, hint ? el('small', { id: hintId, text: hint }) : null]);
     if (kind === 'boolean') {
-      wrap = el('div', { class: 'field' }, [el('label', { for: id }, [input, document.createTextNode(' ' + name)]), hint ? el('small', { id: hintId, text: hint }) : null]);
+      wrap = el('div', { class: 'field' }, [
+        el('label', { for: id }, [input, document.createTextNode(' ' + name)]),
+        hint ? el('small', { id: hintId, text: hint }) : null,
+      ]);
     }
     return wrap;
   }
@@ -107,9 +143,19 @@
       var v = node.value;
       if (v.trim() === '') return;
       if (kind === 'number' || kind === 'integer') input[name] = Number(v);
-      else if (kind === 'list') input[name] = v.split('\n').map(function (s) { return s.trim(); }).filter(Boolean);
+      else if (kind === 'list')
+        input[name] = v
+          .split('\n')
+          .map(function (s) {
+            return s.trim();
+          })
+          .filter(Boolean);
       else if (kind === 'json') {
-        try { input[name] = JSON.parse(v); } catch { throw new Error(name + ': is not valid JSON.'); }
+        try {
+          input[name] = JSON.parse(v);
+        } catch {
+          throw new Error(name + ': is not valid JSON.');
+        }
       } else input[name] = v;
     });
     return input;
@@ -117,10 +163,15 @@
 
   // ---------- Playground: rendering results ----------
   function walk(value, visit) {
-    if (Array.isArray(value)) value.forEach(function (v) { walk(v, visit); });
+    if (Array.isArray(value))
+      value.forEach(function (v) {
+        walk(v, visit);
+      });
     else if (value && typeof value === 'object') {
       visit(value);
-      Object.keys(value).forEach(function (k) { if (value[k] && typeof value[k] === 'object') walk(value[k], visit); });
+      Object.keys(value).forEach(function (k) {
+        if (value[k] && typeof value[k] === 'object') walk(value[k], visit);
+      });
     }
   }
 
@@ -137,24 +188,52 @@
   var SVG = 'http://www.w3.org/2000/svg';
   function svg(tag, attrs) {
     var n = document.createElementNS(SVG, tag);
-    Object.keys(attrs).forEach(function (k) { n.setAttribute(k, String(attrs[k])); });
+    Object.keys(attrs).forEach(function (k) {
+      n.setAttribute(k, String(attrs[k]));
+    });
     return n;
   }
 
   /** An equirectangular plot around the points, with a 10° (or 1°) graticule; no tiles, so it works offline. */
   function plotPoints(pts) {
-    var minLat = Math.min.apply(null, pts.map(function (p) { return p.lat; }));
-    var maxLat = Math.max.apply(null, pts.map(function (p) { return p.lat; }));
-    var minLng = Math.min.apply(null, pts.map(function (p) { return p.lng; }));
-    var maxLng = Math.max.apply(null, pts.map(function (p) { return p.lng; }));
+    var minLat = Math.min.apply(
+      null,
+      pts.map(function (p) {
+        return p.lat;
+      }),
+    );
+    var maxLat = Math.max.apply(
+      null,
+      pts.map(function (p) {
+        return p.lat;
+      }),
+    );
+    var minLng = Math.min.apply(
+      null,
+      pts.map(function (p) {
+        return p.lng;
+      }),
+    );
+    var maxLng = Math.max.apply(
+      null,
+      pts.map(function (p) {
+        return p.lng;
+      }),
+    );
     var span = Math.max(4, maxLat - minLat, maxLng - minLng) * 1.4;
-    var cLat = (minLat + maxLat) / 2, cLng = (minLng + maxLng) / 2;
-    var x0 = cLng - span, y0 = -(cLat + span / 2), w = span * 2, h = span;
+    var cLat = (minLat + maxLat) / 2,
+      cLng = (minLng + maxLng) / 2;
+    var x0 = cLng - span,
+      y0 = -(cLat + span / 2),
+      w = span * 2,
+      h = span;
     var root = svg('svg', { viewBox: x0 + ' ' + y0 + ' ' + w + ' ' + h, role: 'img', 'aria-label': 'Map of ' + pts.length + ' location(s)' });
     var step = span > 40 ? 10 : span > 8 ? 2 : 1;
     var sw = w / 600;
-    for (var g = Math.ceil(x0 / step) * step; g <= x0 + w; g += step) root.appendChild(svg('line', { x1: g, x2: g, y1: y0, y2: y0 + h, stroke: '#c9d6e6', 'stroke-width': sw }));
-    for (var k = Math.ceil(y0 / step) * step; k <= y0 + h; k += step) root.appendChild(svg('line', { y1: k, y2: k, x1: x0, x2: x0 + w, stroke: '#c9d6e6', 'stroke-width': sw }));
+    for (var g = Math.ceil(x0 / step) * step; g <= x0 + w; g += step)
+      root.appendChild(svg('line', { x1: g, x2: g, y1: y0, y2: y0 + h, stroke: '#c9d6e6', 'stroke-width': sw }));
+    for (var k = Math.ceil(y0 / step) * step; k <= y0 + h; k += step)
+      root.appendChild(svg('line', { y1: k, y2: k, x1: x0, x2: x0 + w, stroke: '#c9d6e6', 'stroke-width': sw }));
     pts.forEach(function (p) {
       var c = svg('circle', { cx: p.lng, cy: -p.lat, r: w / 90, fill: '#c2410c', stroke: '#fff', 'stroke-width': sw * 2, class: 'point' });
       var t = svg('title', {});
@@ -162,7 +241,13 @@
       c.appendChild(t);
       root.appendChild(c);
     });
-    var list = el('ul', { class: 'plain' }, pts.map(function (p) { return el('li', { text: (p.label ? p.label + ': ' : '') + p.lat.toFixed(5) + ', ' + p.lng.toFixed(5) }); }));
+    var list = el(
+      'ul',
+      { class: 'plain' },
+      pts.map(function (p) {
+        return el('li', { text: (p.label ? p.label + ': ' : '') + p.lat.toFixed(5) + ', ' + p.lng.toFixed(5) });
+      }),
+    );
     return el('figure', { class: 'map' }, [root, el('figcaption', {}, [list])]);
   }
 
@@ -170,7 +255,9 @@
     var found = null;
     walk(result, function (o) {
       if (found) return;
-      Object.keys(o).forEach(function (k) { if (!found && /markdown/i.test(k) && typeof o[k] === 'string') found = o[k]; });
+      Object.keys(o).forEach(function (k) {
+        if (!found && /markdown/i.test(k) && typeof o[k] === 'string') found = o[k];
+      });
     });
     return found;
   }
@@ -179,7 +266,9 @@
     if (window.markdownit) return Promise.resolve(window.markdownit);
     return new Promise(function (resolve, reject) {
       var s = el('script', { src: '/console/assets/vendor/markdown-it.min.js' });
-      s.onload = function () { resolve(window.markdownit); };
+      s.onload = function () {
+        resolve(window.markdownit);
+      };
       s.onerror = reject;
       document.head.appendChild(s);
     });
@@ -196,19 +285,25 @@
     walk(result, function (o) {
       if (typeof o.file_url !== 'string' || typeof o.content_type !== 'string') return;
       shown = true;
-      if (o.content_type.indexOf('image/') === 0) out.appendChild(el('figure', {}, [el('img', { src: o.file_url, alt: 'Result image (' + o.content_type + ')', class: 'result-image' })]));
+      if (o.content_type.indexOf('image/') === 0)
+        out.appendChild(el('figure', {}, [el('img', { src: o.file_url, alt: 'Result image (' + o.content_type + ')', class: 'result-image' })]));
       else if (o.content_type === 'application/pdf') out.appendChild(el('iframe', { src: o.file_url, title: 'Result PDF', class: 'pdf' }));
       else out.appendChild(el('p', {}, [el('a', { href: o.file_url, text: 'Download ' + o.content_type })]));
     });
     var pts = pointsIn(result);
-    if (pts.length) { out.appendChild(plotPoints(pts)); shown = true; }
+    if (pts.length) {
+      out.appendChild(plotPoints(pts));
+      shown = true;
+    }
     var md = markdownIn(result);
     if (md !== null) {
       shown = true;
       var box = el('div', { class: 'markdown' });
       out.appendChild(box);
       // html: false (the default) escapes raw HTML in the Markdown, so the page never runs the result's markup.
-      return loadMarkdownIt().then(function (markdownit) { box.innerHTML = markdownit({ linkify: true }).render(md); });
+      return loadMarkdownIt().then(function (markdownit) {
+        box.innerHTML = markdownit({ linkify: true }).render(md);
+      });
     }
     if (!shown) out.appendChild(el('pre', { class: 'result-json', text: JSON.stringify(result, null, 2) }));
     return Promise.resolve();
@@ -248,8 +343,12 @@
     var runButton = document.getElementById('pg-run');
 
     function showTool() {
-      var tool = tools.filter(function (t) { return t.name === toolSelect.value; })[0];
-      fieldset.querySelectorAll('.field').forEach(function (f) { f.remove(); });
+      var tool = tools.filter(function (t) {
+        return t.name === toolSelect.value;
+      })[0];
+      fieldset.querySelectorAll('.field').forEach(function (f) {
+        f.remove();
+      });
       if (!tool) return;
       desc.textContent = tool.description;
       var schema = tool.input_schema || {};
@@ -260,7 +359,13 @@
       });
     }
     var fromHash = decodeURIComponent(location.hash.slice(1));
-    if (fromHash && tools.some(function (t) { return t.name === fromHash; })) toolSelect.value = fromHash;
+    if (
+      fromHash &&
+      tools.some(function (t) {
+        return t.name === fromHash;
+      })
+    )
+      toolSelect.value = fromHash;
     toolSelect.addEventListener('change', showTool);
     showTool();
 
@@ -271,7 +376,12 @@
       rendered.textContent = '';
       jsonBox.textContent = '';
       var input;
-      try { input = readForm(fieldset); } catch (e) { status.textContent = e.message; return; }
+      try {
+        input = readForm(fieldset);
+      } catch (e) {
+        status.textContent = e.message;
+        return;
+      }
       status.textContent = 'Submitting…';
       runButton.disabled = true;
       api('POST', '/console/api/run', { tool: toolSelect.value, key_id: keyId, input: input })
@@ -290,7 +400,9 @@
           status.textContent = e.message;
           output.setAttribute('data-status', 'error');
         })
-        .finally(function () { runButton.disabled = false; });
+        .finally(function () {
+          runButton.disabled = false;
+        });
     });
   }
 

@@ -10,7 +10,10 @@ export async function createBatchPostgres(db: Sql, b: NewBatch, chargeKeyId: str
   const totalMicros = b.tasks.reduce((n, t) => n + t.priceMicros, 0);
   return orRollback(db, async (tx): Promise<CreateBatchOutcome> => {
     if (chargeKeyId) {
-      const charged = await tx.run('UPDATE api_keys SET balance_micros = balance_micros - $2 WHERE id = $1 AND revoked_at IS NULL AND balance_micros >= $2', [chargeKeyId, totalMicros]);
+      const charged = await tx.run('UPDATE api_keys SET balance_micros = balance_micros - $2 WHERE id = $1 AND revoked_at IS NULL AND balance_micros >= $2', [
+        chargeKeyId,
+        totalMicros,
+      ]);
       if (charged === 0) throw new Rollback((await chargeRefusal(tx, chargeKeyId, totalMicros)) ?? { kind: 'insufficient_credits', balanceMicros: 0 });
     }
     const batch = await tx.one<BatchRecord>(
@@ -40,10 +43,10 @@ export async function createBatchPostgres(db: Sql, b: NewBatch, chargeKeyId: str
         b.tasks.map((t) => t.priceMicros),
       ],
     );
-    await tx.run('INSERT INTO batch_items (batch_id, idx, task_id) SELECT $1, u.ord - 1, u.task_id FROM unnest($2::text[]) WITH ORDINALITY AS u(task_id, ord)', [
-      b.id,
-      b.itemTasks.map((i) => b.tasks[i]!.id),
-    ]);
+    await tx.run(
+      'INSERT INTO batch_items (batch_id, idx, task_id) SELECT $1, u.ord - 1, u.task_id FROM unnest($2::text[]) WITH ORDINALITY AS u(task_id, ord)',
+      [b.id, b.itemTasks.map((i) => b.tasks[i]!.id)],
+    );
     return { kind: 'created', batch: toBatch(batch!) };
   });
 }

@@ -8,13 +8,17 @@ export function createBatchSqlite(db: SqliteDb, b: NewBatch, chargeKeyId: string
   const totalMicros = b.tasks.reduce((n, t) => n + t.priceMicros, 0);
   return db.immediate((): CreateBatchOutcome => {
     if (chargeKeyId) {
-      const key = db.sql('SELECT balance_micros, revoked_at FROM api_keys WHERE id = $1').get<{ balance_micros: number; revoked_at: number | null }>([chargeKeyId]);
+      const key = db
+        .sql('SELECT balance_micros, revoked_at FROM api_keys WHERE id = $1')
+        .get<{ balance_micros: number; revoked_at: number | null }>([chargeKeyId]);
       if (!key || key.revoked_at !== null) return { kind: 'key_invalid' };
       if (key.balance_micros < totalMicros) return { kind: 'insufficient_credits', balanceMicros: key.balance_micros };
       db.sql('UPDATE api_keys SET balance_micros = balance_micros - $1 WHERE id = $2').run([totalMicros, chargeKeyId]);
     }
     const batch = db
-      .sql('INSERT INTO batches (id, tool, payer_kind, payer_id, total, unique_count, price_micros, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *')
+      .sql(
+        'INSERT INTO batches (id, tool, payer_kind, payer_id, total, unique_count, price_micros, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *',
+      )
       .get<BatchRecord>([b.id, b.tool, b.payer.kind, b.payer.id, b.itemTasks.length, b.tasks.length, totalMicros, b.now]);
     const task = db.sql(
       `INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, price_micros, charged_micros, attempts, max_attempts, run_after, created_at, batch_id)

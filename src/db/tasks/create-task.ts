@@ -23,7 +23,14 @@ const NONCE_WHERE = 'WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce 
 
 async function reserveAndInsert(tx: Sql, insert: InsertCharged, t: NewTask, opts: CreateTaskOptions): Promise<CreateTaskOutcome> {
   const n = opts.nonce && nonceKey(opts.nonce);
-  if (n && (await tx.run('INSERT INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING', [...n, t.id, t.now])) === 0) {
+  if (
+    n &&
+    (await tx.run('INSERT INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING', [
+      ...n,
+      t.id,
+      t.now,
+    ])) === 0
+  ) {
     const used = await tx.one<{ task_id: string }>(`SELECT task_id FROM payment_nonces ${NONCE_WHERE}`, n);
     throw new Rollback<CreateTaskOutcome>({ kind: 'nonce_used', taskId: used?.task_id ?? '' });
   }
@@ -31,8 +38,16 @@ async function reserveAndInsert(tx: Sql, insert: InsertCharged, t: NewTask, opts
     const { scope, key, requestHash, windowMs } = opts.idempotency;
     await tx.run('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND created_at < $3', [scope, key, t.now - windowMs]);
     const values = [scope, key, requestHash, t.id, t.now];
-    if ((await tx.run('INSERT INTO idempotency_keys (scope, key, request_hash, task_id, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', values)) === 0) {
-      const prior = await tx.one<{ request_hash: string; task_id: string }>(`SELECT request_hash, task_id FROM idempotency_keys WHERE scope = $1 AND key = $2${tx.dialect.forUpdate}`, [scope, key]);
+    if (
+      (await tx.run(
+        'INSERT INTO idempotency_keys (scope, key, request_hash, task_id, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
+        values,
+      )) === 0
+    ) {
+      const prior = await tx.one<{ request_hash: string; task_id: string }>(
+        `SELECT request_hash, task_id FROM idempotency_keys WHERE scope = $1 AND key = $2${tx.dialect.forUpdate}`,
+        [scope, key],
+      );
       // Deleted between our insert and this read (retention, PostgreSQL): let the whole transaction run again.
       if (!prior) throw Object.assign(new Error('idempotency record vanished'), { code: '40001' });
       if (prior.request_hash !== requestHash) throw new Rollback<CreateTaskOutcome>({ kind: 'idempotency_mismatch', taskId: prior.task_id });

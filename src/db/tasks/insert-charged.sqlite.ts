@@ -10,15 +10,34 @@ const INSERT = `INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id
 
 export function insertChargedSqlite(db: SqliteDb, t: NewTask, chargeKeyId: string | undefined): CreateTaskOutcome {
   if (chargeKeyId) {
-    const key = db.sql('SELECT balance_micros, revoked_at FROM api_keys WHERE id = $1').get<{ balance_micros: number; revoked_at: number | null }>([chargeKeyId]);
+    const key = db
+      .sql('SELECT balance_micros, revoked_at FROM api_keys WHERE id = $1')
+      .get<{ balance_micros: number; revoked_at: number | null }>([chargeKeyId]);
     if (!key || key.revoked_at !== null) return { kind: 'key_invalid' };
     if (key.balance_micros < t.priceMicros) return { kind: 'insufficient_credits', balanceMicros: key.balance_micros };
     if (t.priceMicros > 0) {
       db.sql('UPDATE api_keys SET balance_micros = balance_micros - $1 WHERE id = $2').run([t.priceMicros, chargeKeyId]);
-      db.sql("INSERT INTO credit_ledger (key_id, task_id, delta_micros, reason, created_at) VALUES ($1, $2, $3, 'charge', $4)").run([chargeKeyId, t.id, -t.priceMicros, t.now]);
+      db.sql("INSERT INTO credit_ledger (key_id, task_id, delta_micros, reason, created_at) VALUES ($1, $2, $3, 'charge', $4)").run([
+        chargeKeyId,
+        t.id,
+        -t.priceMicros,
+        t.now,
+      ]);
     }
   }
   const d = db.dialect;
-  const values = [t.id, t.tool, d.json(t.input ?? {}), t.payer.kind, t.payer.id, t.priceMicros, chargeKeyId ? t.priceMicros : 0, t.payment ? d.json(t.payment) : null, t.maxAttempts, t.now, t.now];
+  const values = [
+    t.id,
+    t.tool,
+    d.json(t.input ?? {}),
+    t.payer.kind,
+    t.payer.id,
+    t.priceMicros,
+    chargeKeyId ? t.priceMicros : 0,
+    t.payment ? d.json(t.payment) : null,
+    t.maxAttempts,
+    t.now,
+    t.now,
+  ];
   return { kind: 'created', task: toTask(d, db.sql(INSERT).get<TaskRecord>(values)!) };
 }

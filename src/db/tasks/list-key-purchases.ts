@@ -3,6 +3,9 @@ import type { Sql } from '../sql.js';
 import { toPurchase, type PurchaseRecord } from './records.js';
 
 export async function listKeyPurchases(db: Sql, wallet: string, limit: number) {
-  const rows = await db.all<PurchaseRecord>('SELECT * FROM key_purchases WHERE wallet = $1 ORDER BY created_at DESC, id DESC LIMIT $2', [wallet.toLowerCase(), limit]);
+  const rows = await db.all<PurchaseRecord>('SELECT * FROM key_purchases WHERE wallet = $1 ORDER BY created_at DESC, id DESC LIMIT $2', [
+    wallet.toLowerCase(),
+    limit,
+  ]);
   return rows.map((r) => toPurchase(db.dialect, r));
 }

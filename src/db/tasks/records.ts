@@ -82,7 +82,15 @@ export interface BatchRecord {
 }
 
 export function toBatch(r: BatchRecord): BatchRow {
-  return { id: r.id, tool: r.tool, payer: { kind: r.payer_kind, id: r.payer_id }, total: r.total, unique: r.unique_count, priceMicros: r.price_micros, createdAt: r.created_at };
+  return {
+    id: r.id,
+    tool: r.tool,
+    payer: { kind: r.payer_kind, id: r.payer_id },
+    total: r.total,
+    unique: r.unique_count,
+    priceMicros: r.price_micros,
+    createdAt: r.created_at,
+  };
 }
 
 export interface PurchaseRecord {
@@ -98,7 +106,17 @@ export interface PurchaseRecord {
 }
 
 export function toPurchase(d: Dialect, r: PurchaseRecord): KeyPurchaseRow {
-  return { id: r.id, kind: r.kind, keyId: r.key_id, wallet: r.wallet, micros: r.micros, status: r.status, payment: d.fromJson(r.payment), createdAt: r.created_at, settledAt: r.settled_at };
+  return {
+    id: r.id,
+    kind: r.kind,
+    keyId: r.key_id,
+    wallet: r.wallet,
+    micros: r.micros,
+    status: r.status,
+    payment: d.fromJson(r.payment),
+    createdAt: r.created_at,
+    settledAt: r.settled_at,
+  };
 }
 
 /** The payment nonce key as stored: the network as given, the rest lower-case (hex may arrive in either case). */

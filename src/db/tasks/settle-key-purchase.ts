@@ -13,11 +13,10 @@ export interface SettleKeyPurchase {
 export function settleKeyPurchase(db: Sql, id: string, o: SettleKeyPurchase) {
   const d = db.dialect;
   return db.transaction(async (tx) => {
-    const settled = await tx.one<PurchaseRecord>("UPDATE key_purchases SET status = 'settled', payment = $1, settled_at = $2 WHERE id = $3 AND status = 'pending' RETURNING *", [
-      d.json(o.payment),
-      o.now,
-      id,
-    ]);
+    const settled = await tx.one<PurchaseRecord>(
+      "UPDATE key_purchases SET status = 'settled', payment = $1, settled_at = $2 WHERE id = $3 AND status = 'pending' RETURNING *",
+      [d.json(o.payment), o.now, id],
+    );
     if (!settled) return null;
     let keyId = settled.key_id;
     if (settled.kind === 'create') {

@@ -15,7 +15,15 @@ export class SqliteStore extends SqlTaskStore {
     const db = new SqliteDb(file);
     super(db, {
       createTask: (t, opts) =>
-        createTask(db, { insert: async (_tx, task, keyId) => insertChargedSqlite(db, task, keyId), plain: (task, keyId) => db.immediate(() => insertChargedSqlite(db, task, keyId)) }, t, opts),
+        createTask(
+          db,
+          {
+            insert: async (_tx, task, keyId) => insertChargedSqlite(db, task, keyId),
+            plain: (task, keyId) => db.immediate(() => insertChargedSqlite(db, task, keyId)),
+          },
+          t,
+          opts,
+        ),
       claimTasks: (o) => claimTasksSqlite(db, o),
       createBatch: (b, chargeKeyId) => createBatchSqlite(db, b, chargeKeyId),
       migrate: () => migrateSqlite(db, taskMigrations('sqlite')),

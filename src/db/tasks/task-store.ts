@@ -3,7 +3,17 @@
 // (creating a task or batch with its charge and reservations, claiming) and, on PostgreSQL, the wake-ups
 // sent once a change has committed.
 import type { Sql } from '../sql.js';
-import type { ClaimOptions, CreateBatchOutcome, CreateTaskOptions, CreateTaskOutcome, FailOptions, NewBatch, NewTask, TaskRow, TaskStore } from '../../store/port.js';
+import type {
+  ClaimOptions,
+  CreateBatchOutcome,
+  CreateTaskOptions,
+  CreateTaskOutcome,
+  FailOptions,
+  NewBatch,
+  NewTask,
+  TaskRow,
+  TaskStore,
+} from '../../store/port.js';
 import { batchCounts } from './batch-counts.js';
 import { cancelPending } from './cancel-pending.js';
 import { completeTask } from './complete-task.js';

@@ -133,9 +133,7 @@ interface PendingRange extends AsnRow {
  * wins over speed.
  */
 export function normaliseRanges(rows: AsnRow[]): AsnRow[] {
-  const pending: PendingRange[] = rows
-    .map((r) => ({ ...r, span: r.end - r.start }))
-    .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+  const pending: PendingRange[] = rows.map((r) => ({ ...r, span: r.end - r.start })).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
   const out: PendingRange[] = [];
   for (let i = 0; i < pending.length; i++) {
     const next = pending[i]!;

@@ -55,7 +55,9 @@ interface DbipRecord {
   timezone?: string;
 }
 
-interface MaxMindNames { names?: Record<string, string> }
+interface MaxMindNames {
+  names?: Record<string, string>;
+}
 interface MaxMindRecord {
   city?: MaxMindNames;
   country?: MaxMindNames & { iso_code?: string };

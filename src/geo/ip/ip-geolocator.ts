@@ -207,7 +207,18 @@ export class IpGeolocator {
 }
 
 function emptyLocation(): LocationPart {
-  return { city: null, region: null, region_code: null, country: null, country_code: null, zip: null, lat: null, lng: null, timezone: null, accuracy_radius_km: null };
+  return {
+    city: null,
+    region: null,
+    region_code: null,
+    country: null,
+    country_code: null,
+    zip: null,
+    lat: null,
+    lng: null,
+    timezone: null,
+    accuracy_radius_km: null,
+  };
 }
 
 const EMPTY_LOCATION: LocationPart = emptyLocation();

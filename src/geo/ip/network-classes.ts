@@ -14,22 +14,38 @@ export interface HostingAsn {
 }
 
 export const HOSTING_ASNS: readonly HostingAsn[] = [
-  { asn: 16509, org: 'Amazon' }, { asn: 14618, org: 'Amazon' }, { asn: 8987, org: 'Amazon' },
-  { asn: 15169, org: 'Google' }, { asn: 396982, org: 'Google' }, { asn: 19527, org: 'Google' }, { asn: 36040, org: 'Google' },
-  { asn: 8075, org: 'Microsoft' }, { asn: 8068, org: 'Microsoft' },
-  { asn: 13335, org: 'Cloudflare' }, { asn: 209242, org: 'Cloudflare' },
+  { asn: 16509, org: 'Amazon' },
+  { asn: 14618, org: 'Amazon' },
+  { asn: 8987, org: 'Amazon' },
+  { asn: 15169, org: 'Google' },
+  { asn: 396982, org: 'Google' },
+  { asn: 19527, org: 'Google' },
+  { asn: 36040, org: 'Google' },
+  { asn: 8075, org: 'Microsoft' },
+  { asn: 8068, org: 'Microsoft' },
+  { asn: 13335, org: 'Cloudflare' },
+  { asn: 209242, org: 'Cloudflare' },
   { asn: 14061, org: 'DigitalOcean' },
-  { asn: 16276, org: 'OVH' }, { asn: 35540, org: 'OVH' },
+  { asn: 16276, org: 'OVH' },
+  { asn: 35540, org: 'OVH' },
   { asn: 24940, org: 'Hetzner' },
-  { asn: 63949, org: 'Akamai' }, { asn: 20940, org: 'Akamai' }, { asn: 16625, org: 'Akamai' },
+  { asn: 63949, org: 'Akamai' },
+  { asn: 20940, org: 'Akamai' },
+  { asn: 16625, org: 'Akamai' },
   { asn: 20473, org: 'Constant Company' },
   { asn: 31898, org: 'Oracle' },
-  { asn: 45102, org: 'Alibaba' }, { asn: 37963, org: 'Alibaba' },
-  { asn: 132203, org: 'Tencent' }, { asn: 45090, org: 'Tencent' },
+  { asn: 45102, org: 'Alibaba' },
+  { asn: 37963, org: 'Alibaba' },
+  { asn: 132203, org: 'Tencent' },
+  { asn: 45090, org: 'Tencent' },
   { asn: 36351, org: 'IBM' },
-  { asn: 19994, org: 'Rackspace' }, { asn: 27357, org: 'Rackspace' },
-  { asn: 60781, org: 'LeaseWeb' }, { asn: 28753, org: 'Leaseweb' }, { asn: 16265, org: 'LeaseWeb' },
-  { asn: 30633, org: 'Leaseweb' }, { asn: 7203, org: 'Leaseweb' },
+  { asn: 19994, org: 'Rackspace' },
+  { asn: 27357, org: 'Rackspace' },
+  { asn: 60781, org: 'LeaseWeb' },
+  { asn: 28753, org: 'Leaseweb' },
+  { asn: 16265, org: 'LeaseWeb' },
+  { asn: 30633, org: 'Leaseweb' },
+  { asn: 7203, org: 'Leaseweb' },
   { asn: 51167, org: 'Contabo' },
   { asn: 12876, org: 'Scaleway' },
   { asn: 54113, org: 'Fastly' },
@@ -43,7 +59,8 @@ export const HOSTING_ASNS: readonly HostingAsn[] = [
   { asn: 36352, org: 'HostPapa' },
   { asn: 8100, org: 'QuadraNet' },
   { asn: 9009, org: 'M247' },
-  { asn: 60068, org: 'Datacamp' }, { asn: 212238, org: 'Datacamp' },
+  { asn: 60068, org: 'Datacamp' },
+  { asn: 212238, org: 'Datacamp' },
   { asn: 21859, org: 'Zenlayer' },
   { asn: 36007, org: 'Kamatera' },
   { asn: 46606, org: 'Unified Layer' },
@@ -54,7 +71,8 @@ export const HOSTING_ASNS: readonly HostingAsn[] = [
   { asn: 29802, org: 'HIVELOCITY' },
   { asn: 53667, org: 'FranTech' },
   { asn: 397423, org: 'Tier.Net' },
-  { asn: 203020, org: 'HostRoyale' }, { asn: 207990, org: 'HostRoyale' },
+  { asn: 203020, org: 'HostRoyale' },
+  { asn: 207990, org: 'HostRoyale' },
   { asn: 199524, org: 'G-Core' },
   { asn: 62240, org: 'Clouvider' },
   { asn: 135377, org: 'UCLOUD' },
@@ -75,17 +93,7 @@ const HOSTING_KEYWORDS = [
   /\bservers?\b/,
 ];
 
-const MOBILE_KEYWORDS = [
-  /\bmobile\b/,
-  /\bmobil\b/,
-  /\bmobility\b/,
-  /\bcellular\b/,
-  /\bcellco\b/,
-  /\bgsm\b/,
-  /\blte\b/,
-  /\bmovil(es)?\b/,
-  /\bmovel\b/,
-];
+const MOBILE_KEYWORDS = [/\bmobile\b/, /\bmobil\b/, /\bmobility\b/, /\bcellular\b/, /\bcellco\b/, /\bgsm\b/, /\blte\b/, /\bmovil(es)?\b/, /\bmovel\b/];
 
 /** Phrases that contain a mobile keyword but name something other than a cellular network. */
 const MOBILE_EXCLUSIONS = [
@@ -97,10 +105,7 @@ const MOBILE_EXCLUSIONS = [
 const orgCache = new Map<string, { hosting: boolean; mobile: boolean }>();
 
 function foldOrg(org: string): string {
-  return org
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase();
+  return org.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 function classifyOrg(org: string): { hosting: boolean; mobile: boolean } {

@@ -34,8 +34,16 @@ export interface SpecialRange {
   rfc: string;
 }
 
-interface V4Entry extends SpecialRange { start: number; end: number; prefix: number }
-interface V6Entry extends SpecialRange { start: Uint32Array; end: Uint32Array; prefix: number }
+interface V4Entry extends SpecialRange {
+  start: number;
+  end: number;
+  prefix: number;
+}
+interface V6Entry extends SpecialRange {
+  start: Uint32Array;
+  end: Uint32Array;
+  prefix: number;
+}
 
 // Most specific first: the first match wins.
 const V4: SpecialRange[] = [

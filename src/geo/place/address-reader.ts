@@ -46,17 +46,104 @@ const UNIT_WORDS = new Set(['apt', 'apartment', 'suite', 'ste', 'unit', 'fl', 'f
 
 const STREET_WORDS = new Set([
   // English (full and USPS-style abbreviations)
-  'street', 'st', 'avenue', 'ave', 'av', 'road', 'rd', 'boulevard', 'blvd', 'lane', 'ln', 'drive', 'dr', 'court', 'ct',
-  'place', 'pl', 'way', 'parkway', 'pkwy', 'highway', 'hwy', 'terrace', 'ter', 'circle', 'cir', 'square', 'sq', 'trail',
-  'trl', 'route', 'rte', 'alley', 'row', 'crescent', 'close', 'plaza', 'pike', 'loop', 'path', 'expressway', 'expy',
-  'freeway', 'fwy', 'turnpike', 'tpke', 'mews', 'gardens', 'grove', 'hill', 'walk', 'broadway',
+  'street',
+  'st',
+  'avenue',
+  'ave',
+  'av',
+  'road',
+  'rd',
+  'boulevard',
+  'blvd',
+  'lane',
+  'ln',
+  'drive',
+  'dr',
+  'court',
+  'ct',
+  'place',
+  'pl',
+  'way',
+  'parkway',
+  'pkwy',
+  'highway',
+  'hwy',
+  'terrace',
+  'ter',
+  'circle',
+  'cir',
+  'square',
+  'sq',
+  'trail',
+  'trl',
+  'route',
+  'rte',
+  'alley',
+  'row',
+  'crescent',
+  'close',
+  'plaza',
+  'pike',
+  'loop',
+  'path',
+  'expressway',
+  'expy',
+  'freeway',
+  'fwy',
+  'turnpike',
+  'tpke',
+  'mews',
+  'gardens',
+  'grove',
+  'hill',
+  'walk',
+  'broadway',
   // Other languages: words that come before the name
-  'rue', 'avenue', 'allee', 'chemin', 'impasse', 'quai', 'via', 'viale', 'piazza', 'corso', 'calle', 'avenida', 'carrer',
-  'paseo', 'plaza', 'rua', 'travessa', 'praca', 'ulica', 'ul',
+  'rue',
+  'avenue',
+  'allee',
+  'chemin',
+  'impasse',
+  'quai',
+  'via',
+  'viale',
+  'piazza',
+  'corso',
+  'calle',
+  'avenida',
+  'carrer',
+  'paseo',
+  'plaza',
+  'rua',
+  'travessa',
+  'praca',
+  'ulica',
+  'ul',
 ]);
 
 /** Compound street endings (German, Dutch, Scandinavian): "Friedrichstraße", "Kalverstraat", "Drottninggatan". */
-const STREET_SUFFIXES = ['strasse', 'str', 'gasse', 'weg', 'platz', 'allee', 'ring', 'damm', 'ufer', 'straat', 'laan', 'gracht', 'gatan', 'gata', 'vagen', 'vej', 'gade', 'veien', 'tie', 'katu'];
+const STREET_SUFFIXES = [
+  'strasse',
+  'str',
+  'gasse',
+  'weg',
+  'platz',
+  'allee',
+  'ring',
+  'damm',
+  'ufer',
+  'straat',
+  'laan',
+  'gracht',
+  'gatan',
+  'gata',
+  'vagen',
+  'vej',
+  'gade',
+  'veien',
+  'tie',
+  'katu',
+];
 
 const HOUSE_NUMBER = /^(\d{1,6}[a-z]?(-\d{1,6}[a-z]?)?|\d{1,5}\/\d{1,5})$/i;
 const US_ZIP = /^(\d{5})(-\d{4})?$/;
@@ -73,13 +160,17 @@ export function readAddress(input: string, lex: AddressLexicon): AddressReading[
     const country = c.country ?? postal.impliedCountry;
     for (const r of regionOptions(postal.rest, country, lex)) {
       readings.push(
-        ...readPlaceAndStreet(r.rest, {
-          country,
-          region: r.region,
-          postalCode: postal.postalCode,
-          zip5: postal.zip5,
-          areaNameAsLocality: c.areaNameAsLocality || r.areaNameAsLocality,
-        }, lex),
+        ...readPlaceAndStreet(
+          r.rest,
+          {
+            country,
+            region: r.region,
+            postalCode: postal.postalCode,
+            zip5: postal.zip5,
+            areaNameAsLocality: c.areaNameAsLocality || r.areaNameAsLocality,
+          },
+          lex,
+        ),
       );
     }
   }
@@ -92,7 +183,12 @@ function tokenize(input: string): Tok[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  return segments.flatMap((s, seg) => s.split(/\s+/).filter(Boolean).map((text) => ({ text, seg })));
+  return segments.flatMap((s, seg) =>
+    s
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((text) => ({ text, seg })),
+  );
 }
 
 function joined(toks: Tok[]): string {
@@ -345,7 +441,17 @@ function groupBySegment(toks: Tok[]): Tok[][] {
 function dedupe(readings: AddressReading[]): AddressReading[] {
   const seen = new Set<string>();
   return readings.filter((r) => {
-    const key = JSON.stringify([r.houseNumber, r.street, r.postalCode, r.locality, r.region?.country, r.region?.admin1, r.country, r.areaNameAsLocality, r.leftovers]);
+    const key = JSON.stringify([
+      r.houseNumber,
+      r.street,
+      r.postalCode,
+      r.locality,
+      r.region?.country,
+      r.region?.admin1,
+      r.country,
+      r.areaNameAsLocality,
+      r.leftovers,
+    ]);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

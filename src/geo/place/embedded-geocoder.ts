@@ -64,7 +64,10 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
   const pool = new Map<string, Locality>();
   for (const r of resolutions) if (r.precision === best.precision) for (const c of r.candidates) pool.set(c.id, c);
   if (pool.size > 1 && best.chosen) {
-    confidence *= ambiguityFactor(best.chosen.population, [...pool.values()].map((c) => c.population));
+    confidence *= ambiguityFactor(
+      best.chosen.population,
+      [...pool.values()].map((c) => c.population),
+    );
     notes.push(`${pool.size} places match "${best.reading.locality ?? address}"; the most prominent was chosen`);
   }
   // The same words naming another area at another level ("Georgia": the US state and the country).
@@ -77,7 +80,13 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
     notes.push(`"${address.trim()}" can also mean ${other.region?.name ?? countryName(other.country) ?? other.country} (${other.precision})`);
   }
   const alternatives: PlaceAlternative[] = [
-    ...otherMeanings.map((r) => ({ lat: roundCoordinate(r.lat), lng: roundCoordinate(r.lng), formatted_address: formatted(r, countryName(r.country)), precision: r.precision, country_code: r.country })),
+    ...otherMeanings.map((r) => ({
+      lat: roundCoordinate(r.lat),
+      lng: roundCoordinate(r.lng),
+      formatted_address: formatted(r, countryName(r.country)),
+      precision: r.precision,
+      country_code: r.country,
+    })),
     ...[...pool.values()]
       .filter((c) => c.id !== best.chosen?.id)
       .sort(byImportance)
@@ -169,8 +178,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
     if (zip) {
       const zipState = subdivisionByCode('US', zip.state) ?? null;
       const stateConflict = r.region !== null && (r.region.country !== 'US' || r.region.code !== zip.state);
-      const cityConflict =
-        r.locality !== null && normaliseName(r.locality) !== normaliseName(zip.city) && !g.localityNear(r.locality, zip, ZIP_CITY_KM);
+      const cityConflict = r.locality !== null && normaliseName(r.locality) !== normaliseName(zip.city) && !g.localityNear(r.locality, zip, ZIP_CITY_KM);
       if (stateConflict && r.locality && r.region) {
         const inGivenState = g.localities(r.locality, { country: r.region.country, admin1: r.region.admin1 });
         if (inGivenState.length > 0) {
@@ -183,7 +191,9 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
       if (cityConflict && r.region === null && country === null) {
         const abroad = g.localities(r.locality!).filter((l) => l.country !== 'US');
         if (abroad.length > 0) {
-          notes.push(`${r.zip5} was read as a postal code of ${countryName(abroad[0]!.country) ?? abroad[0]!.country}: US ZIP ${r.zip5} is in ${zip.city}, ${zip.state}`);
+          notes.push(
+            `${r.zip5} was read as a postal code of ${countryName(abroad[0]!.country) ?? abroad[0]!.country}: US ZIP ${r.zip5} is in ${zip.city}, ${zip.state}`,
+          );
           return localityResolution(g, r, abroad, factor * FACTOR.unmatchedPart, notes);
         }
       }
@@ -195,7 +205,16 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
         factor *= FACTOR.zipCityContradiction;
         notes.push(`ZIP ${r.zip5} is in ${zip.city}, ${zip.state}, not ${r.locality}`);
       }
-      const zipPlace: Locality = { id: `zip${zip.zip}`, name: zip.city, country: 'US', admin1: zip.state, population: 0, lat: zip.lat, lng: zip.lng, featureCode: 'ZIP' };
+      const zipPlace: Locality = {
+        id: `zip${zip.zip}`,
+        name: zip.city,
+        country: 'US',
+        admin1: zip.state,
+        population: 0,
+        lat: zip.lat,
+        lng: zip.lng,
+        featureCode: 'ZIP',
+      };
       return {
         ...base,
         precision: 'postal_code',
@@ -242,12 +261,23 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   if (region) {
     const point = g.regionPoint(region);
     if (point) {
-      return { ...base, unmatched, precision: 'region', ...point, confidence: LEVEL_CONFIDENCE.region * factor, city: null, region, country: region.country, notes };
+      return {
+        ...base,
+        unmatched,
+        precision: 'region',
+        ...point,
+        confidence: LEVEL_CONFIDENCE.region * factor,
+        city: null,
+        region,
+        country: region.country,
+        notes,
+      };
     }
   }
   if (country) {
     const point = g.countryPoint(country);
-    if (point) return { ...base, unmatched, precision: 'country', ...point, confidence: LEVEL_CONFIDENCE.country * factor, city: null, region: null, country, notes };
+    if (point)
+      return { ...base, unmatched, precision: 'country', ...point, confidence: LEVEL_CONFIDENCE.country * factor, city: null, region: null, country, notes };
   }
   return null;
 }

@@ -121,7 +121,16 @@ export class Gazetteer {
           const l = this.locality(town.place);
           if (matches(l, filter)) out.set(l.id, l);
         } else {
-          out.set(`z${townKey}`, { id: `z${townKey}`, name: town.name, country: 'US', admin1: town.state, population: 0, lat: town.lat, lng: town.lng, featureCode: 'ZIP' });
+          out.set(`z${townKey}`, {
+            id: `z${townKey}`,
+            name: town.name,
+            country: 'US',
+            admin1: town.state,
+            population: 0,
+            lat: town.lat,
+            lng: town.lng,
+            featureCode: 'ZIP',
+          });
         }
       }
     }
@@ -182,7 +191,16 @@ export class Gazetteer {
 
   private locality(i: number): Locality {
     const p = this.places;
-    return { id: `g${i}`, name: p.name[i]!, country: p.country[i]!, admin1: p.admin1[i]!, population: p.population[i]!, lat: p.lat[i]!, lng: p.lng[i]!, featureCode: p.featureCode[i]! };
+    return {
+      id: `g${i}`,
+      name: p.name[i]!,
+      country: p.country[i]!,
+      admin1: p.admin1[i]!,
+      population: p.population[i]!,
+      lat: p.lat[i]!,
+      lng: p.lng[i]!,
+      featureCode: p.featureCode[i]!,
+    };
   }
 
   private buildZipTowns(): void {

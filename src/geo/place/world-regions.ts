@@ -16,14 +16,21 @@ export function iso31662DbFile(): string {
 const CURATED_COUNTRIES = new Set(SUBDIVISIONS.map((s) => s.country));
 
 /** Words put around a region's name that people leave out ("Land Berlin", "Provincia di Roma", "Korçë County"). */
-const AFFIXES = /^(state of|province of|region of|land|provincia( di| de)?|departamento( de)?|estado( de)?|wilayah|oblast)\s+|\s+(region|province|state|governorate|oblast|prefecture|county|district|department|voivodeship|kraj|ken|municipality|canton|parish)$/i;
+const AFFIXES =
+  /^(state of|province of|region of|land|provincia( di| de)?|departamento( de)?|estado( de)?|wilayah|oblast)\s+|\s+(region|province|state|governorate|oblast|prefecture|county|district|department|voivodeship|kraj|ken|municipality|canton|parish)$/i;
 
 /** Languages whose names are added as aliases when written in Latin script (local names such as "Lombardia"). */
 const ALIAS_LANGS = ['geonames', 'en', 'de', 'es', 'fr', 'it', 'pt'];
 const LATIN = /^[\p{Script=Latin}\p{M}\s'’.\-()/,]+$/u;
 
-interface DbRegion { name?: string; admin?: string; names?: Record<string, string> }
-interface DbCountry { regions?: DbRegion[] }
+interface DbRegion {
+  name?: string;
+  admin?: string;
+  names?: Record<string, string>;
+}
+interface DbCountry {
+  regions?: DbRegion[];
+}
 
 const fold = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '');
 

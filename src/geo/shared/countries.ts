@@ -45,10 +45,76 @@ export function countryName(code: string | null | undefined): string | null {
 
 /** Languages whose country names are also accepted in addresses. */
 const READING_LOCALES = [
-  'en', 'fr', 'de', 'es', 'it', 'pt', 'nl', 'sv', 'pl', 'da', 'nb', 'fi', 'cs', 'sk', 'hu', 'ro', 'hr', 'sr', 'sl', 'bs',
-  'bg', 'el', 'tr', 'ru', 'uk', 'be', 'lt', 'lv', 'et', 'sq', 'mk', 'ka', 'hy', 'az', 'kk', 'uz', 'ar', 'he', 'fa', 'ur',
-  'hi', 'bn', 'ta', 'ne', 'si', 'th', 'vi', 'id', 'ms', 'fil', 'zh', 'ja', 'ko', 'km', 'lo', 'my', 'mn', 'am', 'sw', 'so',
-  'ha', 'yo', 'zu', 'af', 'is', 'ga', 'mt', 'ca', 'eu', 'gl',
+  'en',
+  'fr',
+  'de',
+  'es',
+  'it',
+  'pt',
+  'nl',
+  'sv',
+  'pl',
+  'da',
+  'nb',
+  'fi',
+  'cs',
+  'sk',
+  'hu',
+  'ro',
+  'hr',
+  'sr',
+  'sl',
+  'bs',
+  'bg',
+  'el',
+  'tr',
+  'ru',
+  'uk',
+  'be',
+  'lt',
+  'lv',
+  'et',
+  'sq',
+  'mk',
+  'ka',
+  'hy',
+  'az',
+  'kk',
+  'uz',
+  'ar',
+  'he',
+  'fa',
+  'ur',
+  'hi',
+  'bn',
+  'ta',
+  'ne',
+  'si',
+  'th',
+  'vi',
+  'id',
+  'ms',
+  'fil',
+  'zh',
+  'ja',
+  'ko',
+  'km',
+  'lo',
+  'my',
+  'mn',
+  'am',
+  'sw',
+  'so',
+  'ha',
+  'yo',
+  'zu',
+  'af',
+  'is',
+  'ga',
+  'mt',
+  'ca',
+  'eu',
+  'gl',
 ];
 
 /** Everyday names ICU does not list, mapped to codes (our own list). */
@@ -104,7 +170,12 @@ export function countryNameIndex(codes: Iterable<string>, normalise: (s: string)
   }
   const codeSet = new Set(codeList);
   // English variants first, so that a name another language gives to another country cannot take them.
-  for (const lang of ['en', ...iso().langs().filter((l) => l !== 'en')]) {
+  for (const lang of [
+    'en',
+    ...iso()
+      .langs()
+      .filter((l) => l !== 'en'),
+  ]) {
     for (const [code, names] of Object.entries(iso().getNames(lang, { select: 'all' }))) {
       if (codeSet.has(code)) for (const n of names) if (n.length > 3) add(n, code);
     }

@@ -34,10 +34,7 @@ const resultsQuery = z.object({
 export function batchRoutes(d: BatchRoutesDeps): Router {
   const r = Router();
   const limit = d.engine.config.batch.bodyLimitBytes;
-  const bodies = [
-    express.json({ limit, type: ['application/json'], strict: false }),
-    express.text({ limit, type: ['application/x-ndjson', 'text/csv'] }),
-  ];
+  const bodies = [express.json({ limit, type: ['application/json'], strict: false }), express.text({ limit, type: ['application/x-ndjson', 'text/csv'] })];
 
   r.post('/v1/tools/:tool/batches', ...bodies, async (req: Request, res: Response) => {
     const toolName = String(req.params.tool);
@@ -46,7 +43,8 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
     // Every input is checked before anyone is asked to pay, so a bad upload costs nothing.
     const inputs = await validateBatch(d.engine, toolName, readBatchInputs(req));
     if (credential.kind !== 'key') {
-      if (credential.kind === 'poll-token') throw new Unauthorized('A poll token only reads its task or batch; create batches with an API key.', 'WRONG_CREDENTIAL');
+      if (credential.kind === 'poll-token')
+        throw new Unauthorized('A poll token only reads its task or batch; create batches with an API key.', 'WRONG_CREDENTIAL');
       // One x402 "exact" payment settles a fixed amount: it cannot give back the price of items that fail
       // through no fault of their input, which a key's ledger does. See docs/payments.md.
       throw new PaymentRequired(
@@ -94,7 +92,12 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
     const last = items[items.length - 1];
     const next = last && last.index + 1 < batch.total ? last.index + 1 : null;
     if (next !== null) {
-      const link = new URLSearchParams({ format: q.data.format, cursor: String(next), limit: String(q.data.limit), ...(q.data.token ? { token: q.data.token } : {}) });
+      const link = new URLSearchParams({
+        format: q.data.format,
+        cursor: String(next),
+        limit: String(q.data.limit),
+        ...(q.data.token ? { token: q.data.token } : {}),
+      });
       res.setHeader('Link', `</v1/batches/${batch.id}/results?${link}>; rel="next"`);
       res.setHeader('X-Next-Cursor', String(next));
     }
@@ -121,7 +124,8 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
     const credential = queryToken ? { kind: 'poll-token' as const, token: queryToken } : await readCredential(req, d.engine.store);
     if (credential.kind === 'poll-token') await d.pollTokens.verifyFor(credential.token, id);
     else if (credential.kind === 'key') applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, req.res!);
-    else if (credential.kind === 'bearer') throw new Unauthorized('Unrecognised bearer token: use the poll token (pt_…) or the API key (sk_…).', 'INVALID_TOKEN');
+    else if (credential.kind === 'bearer')
+      throw new Unauthorized('Unrecognised bearer token: use the poll token (pt_…) or the API key (sk_…).', 'INVALID_TOKEN');
     else throw new Unauthorized('Send "Authorization: Bearer <poll_token>" (returned when the batch was created).', 'MISSING_CREDENTIAL');
     const batch = await d.engine.store.getBatch(id);
     if (!batch) throw new NotFound(`No batch ${id}.`, 'BATCH_NOT_FOUND');

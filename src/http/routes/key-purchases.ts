@@ -69,11 +69,26 @@ export function keyPurchaseRoutes(d: KeyPurchaseDeps): Router {
   };
 
   /** Reserves the nonce with a pending purchase, settles, then grants the credit once. */
-  const buy = async (record: PaymentRecord, kind: 'create' | 'topup', keyId: string | null, micros: number, newKey?: { id: string; hash: string; prefix: string; label: string | null }) => {
+  const buy = async (
+    record: PaymentRecord,
+    kind: 'create' | 'topup',
+    keyId: string | null,
+    micros: number,
+    newKey?: { id: string; hash: string; prefix: string; label: string | null },
+  ) => {
     const store = d.engine.store;
     const id = newId('kp', 6);
     const nonce = { network: record.network, asset: record.asset, payer: record.payer, nonce: record.authorization.nonce };
-    const reserved = await store.reserveKeyPurchase({ id, kind, keyId, wallet: record.payer, micros, payment: record as unknown as Record<string, unknown>, nonce, now: Date.now() });
+    const reserved = await store.reserveKeyPurchase({
+      id,
+      kind,
+      keyId,
+      wallet: record.payer,
+      micros,
+      payment: record as unknown as Record<string, unknown>,
+      nonce,
+      now: Date.now(),
+    });
     if (reserved.kind === 'nonce_used') throw new PaymentRequired('This payment authorization was already used; sign a new one.', 'PAYMENT_REPLAYED');
     let transaction: string;
     try {
@@ -84,7 +99,11 @@ export function keyPurchaseRoutes(d: KeyPurchaseDeps): Router {
       await store.markKeyPurchaseUnpaid(id, { ...record, status: 'unpaid', reason: (err as Error).message });
       throw new ServiceUnavailable('The payment could not be settled, so no credit was granted; sign a new payment and try again.', 'SETTLEMENT_FAILED');
     }
-    const settled = await store.settleKeyPurchase(id, { payment: { ...record, status: 'settled', transaction }, ...(newKey ? { newKey } : {}), now: Date.now() });
+    const settled = await store.settleKeyPurchase(id, {
+      payment: { ...record, status: 'settled', transaction },
+      ...(newKey ? { newKey } : {}),
+      now: Date.now(),
+    });
     if (!settled) throw new ServiceUnavailable('The purchase was settled elsewhere; list your keys by signing in with your wallet.', 'PURCHASE_CONFLICT');
     return { settled, transaction };
   };
@@ -119,7 +138,13 @@ export function keyPurchaseRoutes(d: KeyPurchaseDeps): Router {
     res.setHeader('Cache-Control', 'no-store');
     res.json({
       wallet,
-      purchases: purchases.map((p) => ({ kind: p.kind, key_id: p.keyId, usd: microsToUsd(p.micros), status: p.status, created_at: new Date(p.createdAt).toISOString() })),
+      purchases: purchases.map((p) => ({
+        kind: p.kind,
+        key_id: p.keyId,
+        usd: microsToUsd(p.micros),
+        status: p.status,
+        created_at: new Date(p.createdAt).toISOString(),
+      })),
     });
   });
   return r;

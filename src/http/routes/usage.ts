@@ -13,8 +13,14 @@ const DAY_MS = 86_400_000;
 const MAX_RANGE_DAYS = 366;
 
 const usageQuery = z.object({
-  from: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).or(z.iso.date({ message: 'must be an ISO 8601 date or date-time' })).optional(),
-  to: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).or(z.iso.date({ message: 'must be an ISO 8601 date or date-time' })).optional(),
+  from: z.iso
+    .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
+    .or(z.iso.date({ message: 'must be an ISO 8601 date or date-time' }))
+    .optional(),
+  to: z.iso
+    .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
+    .or(z.iso.date({ message: 'must be an ISO 8601 date or date-time' }))
+    .optional(),
   group: z.enum(['tool', 'day'], 'must be tool or day').default('tool'),
 });
 
@@ -32,7 +38,11 @@ export function usageRoutes(d: { engine: Engine }): Router {
       throw new InvalidInput(`${field}: ${issue?.message}`, field);
     }
     const credential = await readCredential(req, d.engine.store);
-    if (credential.kind !== 'key') throw new Unauthorized('Send the API key as "Authorization: Bearer sk_…" to read its usage.', credential.kind === 'none' ? 'MISSING_CREDENTIAL' : 'WRONG_CREDENTIAL');
+    if (credential.kind !== 'key')
+      throw new Unauthorized(
+        'Send the API key as "Authorization: Bearer sk_…" to read its usage.',
+        credential.kind === 'none' ? 'MISSING_CREDENTIAL' : 'WRONG_CREDENTIAL',
+      );
     // `to` defaults to now and `from` to 30 days before it; a bare date means its UTC midnight.
     const to = q.data.to ? Date.parse(q.data.to) : Date.now();
     const from = q.data.from ? Date.parse(q.data.from) : to - 30 * DAY_MS;
@@ -40,7 +50,13 @@ export function usageRoutes(d: { engine: Engine }): Router {
     if (to - from > MAX_RANGE_DAYS * DAY_MS) throw new InvalidInput(`from: the range may span at most ${MAX_RANGE_DAYS} days.`, 'from');
     const rows = await d.engine.store.usage({ payer: { kind: 'key', id: credential.key.id }, from, to, group: q.data.group });
     const total = rows.reduce(
-      (t, x) => ({ tasks: t.tasks + x.tasks, failed: t.failed + x.failed, cancelled: t.cancelled + x.cancelled, chargedMicros: t.chargedMicros + x.chargedMicros, refundedMicros: t.refundedMicros + x.refundedMicros }),
+      (t, x) => ({
+        tasks: t.tasks + x.tasks,
+        failed: t.failed + x.failed,
+        cancelled: t.cancelled + x.cancelled,
+        chargedMicros: t.chargedMicros + x.chargedMicros,
+        refundedMicros: t.refundedMicros + x.refundedMicros,
+      }),
       { tasks: 0, failed: 0, cancelled: 0, chargedMicros: 0, refundedMicros: 0 },
     );
     res.setHeader('Cache-Control', 'no-store');

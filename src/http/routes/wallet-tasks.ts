@@ -70,7 +70,8 @@ async function payerOf(req: Request, d: WalletTaskDeps): Promise<Payer> {
   if (signIn && d.x402) return { kind: 'x402', id: await d.x402.signIn.verify(signIn) };
   const credential = await readCredential(req, d.engine.store);
   if (credential.kind === 'key') return { kind: 'key', id: credential.key.id };
-  if (credential.kind === 'poll-token') throw new Unauthorized('A poll token reads only its own task; list tasks by signing in with your wallet or with the API key.', 'WRONG_CREDENTIAL');
+  if (credential.kind === 'poll-token')
+    throw new Unauthorized('A poll token reads only its own task; list tasks by signing in with your wallet or with the API key.', 'WRONG_CREDENTIAL');
   if (credential.kind === 'bearer') throw new Unauthorized('Unrecognised bearer token: API keys start with sk_.', 'INVALID_API_KEY');
   if (!d.x402) throw new Unauthorized('Send the API key as "Authorization: Bearer sk_…" to list its tasks.', 'MISSING_CREDENTIAL');
   const url = `${d.publicUrl}/v1/tasks`;

@@ -21,7 +21,15 @@ export function createRequest(db: PlanDb, n: NewRequest): Promise<{ request: Req
   return runPlan(db, function* (d) {
     const t = d.text;
     // Returned as stored, so a caller sees the same values a later getRequest would.
-    const r: RequestRecord = { ...n.request, proName: t(n.request.proName), zip: t(n.request.zip), name: t(n.request.name), phone: t(n.request.phone), email: t(n.request.email), notes: t(n.request.notes) };
+    const r: RequestRecord = {
+      ...n.request,
+      proName: t(n.request.proName),
+      zip: t(n.request.zip),
+      name: t(n.request.name),
+      phone: t(n.request.phone),
+      email: t(n.request.email),
+      notes: t(n.request.notes),
+    };
     const lock = LOCK_DEDUP_KEY[d.name];
     if (lock) yield* one(lock, [`${r.accountId}\u0001${r.phone}\u0001${r.proId}\u0001${r.category}`]);
     const dup = yield* one<Row>(
@@ -40,7 +48,21 @@ export function createRequest(db: PlanDb, n: NewRequest): Promise<{ request: Req
         yield* run(
           `INSERT INTO deliveries (id, request_id, channel, target, payload, status, attempts, max_attempts, next_attempt_at, last_error, delivered_at, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-          [x.id, x.requestId, x.channel, jsonParam(d, x.target), jsonParam(d, x.payload), x.status, x.attempts, x.maxAttempts, x.nextAttemptAt, t(x.lastError), x.deliveredAt, x.createdAt, x.updatedAt],
+          [
+            x.id,
+            x.requestId,
+            x.channel,
+            jsonParam(d, x.target),
+            jsonParam(d, x.payload),
+            x.status,
+            x.attempts,
+            x.maxAttempts,
+            x.nextAttemptAt,
+            t(x.lastError),
+            x.deliveredAt,
+            x.createdAt,
+            x.updatedAt,
+          ],
         );
       }
     }

@@ -18,7 +18,9 @@ export function eraseRequesterDetails(db: PlanDb, before: number): Promise<numbe
     );
     const ids = erased.map((r) => String(r.id));
     if (ids.length > 0) {
-      yield* run(`UPDATE deliveries SET payload = '{}' WHERE ${d.inArray('request_id', '$1')} AND status IN ('delivered', 'failed', 'skipped')`, [d.array(ids)]);
+      yield* run(`UPDATE deliveries SET payload = '{}' WHERE ${d.inArray('request_id', '$1')} AND status IN ('delivered', 'failed', 'skipped')`, [
+        d.array(ids),
+      ]);
     }
     return ids.length;
   });

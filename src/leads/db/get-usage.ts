@@ -10,7 +10,10 @@ export function* usageCategories(accountId: string, day: string): Plan<string[]>
 
 export function getUsage(db: PlanDb, accountId: string, day: string): Promise<Usage> {
   return runReads(db, function* () {
-    const r = yield* one<{ searches: number; requests: number }>('SELECT searches, requests FROM usage_daily WHERE account_id = $1 AND day = $2', [accountId, day]);
+    const r = yield* one<{ searches: number; requests: number }>('SELECT searches, requests FROM usage_daily WHERE account_id = $1 AND day = $2', [
+      accountId,
+      day,
+    ]);
     return { searches: Number(r?.searches ?? 0), requests: Number(r?.requests ?? 0), categories: yield* usageCategories(accountId, day) };
   });
 }

@@ -14,7 +14,13 @@ export function issueKey(db: PlanDb, email: string, key: { id: string; hash: str
     );
     const accountId = String(account?.id);
     yield* run('UPDATE leads_api_keys SET revoked_at = $1 WHERE account_id = $2 AND revoked_at IS NULL', [now, accountId]);
-    yield* run('INSERT INTO leads_api_keys (id, account_id, key_hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5)', [key.id, accountId, key.hash, key.prefix, now]);
+    yield* run('INSERT INTO leads_api_keys (id, account_id, key_hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5)', [
+      key.id,
+      accountId,
+      key.hash,
+      key.prefix,
+      now,
+    ]);
     return { accountId };
   });
 }

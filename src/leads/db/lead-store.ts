@@ -83,7 +83,9 @@ type Bound = { [K in keyof Operations]: Operations[K] extends (db: PlanDb, ...ar
 export type SqlLeadStore<D extends PlanDb = PlanDb> = LeadStore & { readonly db: D };
 
 function leadStore<D extends PlanDb>(db: D): SqlLeadStore<D> {
-  const bound = Object.fromEntries(Object.entries(operations).map(([name, op]) => [name, (...args: unknown[]) => (op as (db: D, ...a: unknown[]) => unknown)(db, ...args)])) as Bound;
+  const bound = Object.fromEntries(
+    Object.entries(operations).map(([name, op]) => [name, (...args: unknown[]) => (op as (db: D, ...a: unknown[]) => unknown)(db, ...args)]),
+  ) as Bound;
   let closed = false;
   return {
     ...bound,

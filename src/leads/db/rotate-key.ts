@@ -3,8 +3,17 @@ import { one, run, runPlan, type PlanDb } from '../../db/plan.js';
 
 export function rotateKey(db: PlanDb, oldKeyId: string, key: { id: string; hash: string; prefix: string }, now: number): Promise<void> {
   return runPlan(db, function* () {
-    const old = yield* one<{ account_id: string }>('UPDATE leads_api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING account_id', [now, oldKeyId]);
+    const old = yield* one<{ account_id: string }>('UPDATE leads_api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING account_id', [
+      now,
+      oldKeyId,
+    ]);
     if (!old) throw new Error('key already revoked');
-    yield* run('INSERT INTO leads_api_keys (id, account_id, key_hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5)', [key.id, old.account_id, key.hash, key.prefix, now]);
+    yield* run('INSERT INTO leads_api_keys (id, account_id, key_hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5)', [
+      key.id,
+      old.account_id,
+      key.hash,
+      key.prefix,
+      now,
+    ]);
   });
 }

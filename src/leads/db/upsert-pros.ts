@@ -25,8 +25,26 @@ export function upsertPros(db: PlanDb, pros: ProInput[], opts: { replace: boolea
       const id = proIdFor(p.externalId);
       seen.push(id);
       const existed = (yield* one('SELECT 1 FROM pros WHERE id = $1', [id])) !== undefined;
-      yield* run(UPSERT, [id, t(p.externalId), t(p.name), t(p.phone), t(p.email), t(p.webhookUrl), t(p.webhookSecret), t(p.address), t(p.zip),
-        p.lat, p.lng, p.rating, p.reviewCount, t(p.website), t(p.description), jsonParam(d, p.services), d.bool(p.isDemo), opts.now]);
+      yield* run(UPSERT, [
+        id,
+        t(p.externalId),
+        t(p.name),
+        t(p.phone),
+        t(p.email),
+        t(p.webhookUrl),
+        t(p.webhookSecret),
+        t(p.address),
+        t(p.zip),
+        p.lat,
+        p.lng,
+        p.rating,
+        p.reviewCount,
+        t(p.website),
+        t(p.description),
+        jsonParam(d, p.services),
+        d.bool(p.isDemo),
+        opts.now,
+      ]);
       if (existed) result.updated++;
       else result.inserted++;
       // Also for a "new" pro: another node seeding the same directory may have inserted it meanwhile.

@@ -61,7 +61,10 @@ export function requestRoutes(d: RequestRoutesDeps): Router {
     if (outcome.created) d.onRequestCreated?.();
     await d.callers.refreshQuotaHeaders(res, principal, 'requests');
     if (outcome.replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.status(outcome.created ? 201 : 200).location(`/v1/requests/${outcome.request.id}`).json(requestResponse(outcome));
+    res
+      .status(outcome.created ? 201 : 200)
+      .location(`/v1/requests/${outcome.request.id}`)
+      .json(requestResponse(outcome));
   });
 
   r.get('/v1/requests/:id', async (req, res) => {

@@ -63,7 +63,7 @@ export const peliasAdapter: RemoteAdapter = {
         },
         attribution: str(geocoding.attribution)
           ? `Pelias (${str(geocoding.attribution)})`
-          : 'Pelias; data from OpenStreetMap (ODbL), OpenAddresses, Who\'s on First and GeoNames',
+          : "Pelias; data from OpenStreetMap (ODbL), OpenAddresses, Who's on First and GeoNames",
       },
       query,
     );

@@ -42,7 +42,13 @@ export const photonAdapter: RemoteAdapter = {
     const cityLine = [postcode, city].filter(Boolean).join(' ');
     const state = str(p.state);
     // A city-state (Berlin, Hamburg) names its state like itself: say it once.
-    const formatted = [name && name !== street && name !== city ? name : null, streetLine || null, cityLine || null, state !== city ? state : null, str(p.country)]
+    const formatted = [
+      name && name !== street && name !== city ? name : null,
+      streetLine || null,
+      cityLine || null,
+      state !== city ? state : null,
+      str(p.country),
+    ]
       .filter((x, i, all) => x && all.indexOf(x) === i)
       .join(', ');
     return toPlaceResult(
