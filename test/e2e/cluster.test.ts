@@ -9,7 +9,7 @@
 //    and every key's balance equals its ledger;
 //  - each x402 nonce created exactly one task, even when submitted twice at the same moment;
 //  - idempotency keys and poll tokens work across API nodes.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import dgram from 'node:dgram';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -127,8 +127,8 @@ function start(name: string, args: string[], extra: Record<string, string> = {})
 }
 
 beforeAll(async () => {
-  // The proof runs the BUILT command: make sure dist/ is current (npm test has done this already).
-  spawnSync(process.execPath, [path.join(ROOT, 'scripts/setup.mjs'), '--quiet', '--no-browser'], { cwd: ROOT, stdio: 'ignore' });
+  // The proof runs the BUILT command: dist/ must be current (npm test builds it first). Not rebuilt from
+  // here: setup may reinstall node_modules, which would pull the ground from under the running suite.
   for (const [built, source] of [
     [CLI, 'src/db/tasks/postgres-store.ts'],
     [SIDE_EFFECT_WORKER, 'test/support/side-effect-worker.ts'],
