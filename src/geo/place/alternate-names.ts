@@ -14,7 +14,7 @@ export function cities500File(): string {
 
 /** Latin-script names only: other scripts would need their own normalisation, and a reader typing a Latin
  * address writes the place's Latin name. */
-const LATIN = /^[\p{Script=Latin}\p{M}\s'’.\-]+$/u;
+const LATIN = /^[\p{Script=Latin}\p{M}\s'’.-]+$/u;
 /** Short capitals are codes (airport "MIL", "NYC"), not names. */
 const CODE = /^[A-Z]{2,4}$/;
 
