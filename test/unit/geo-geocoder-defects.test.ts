@@ -55,6 +55,12 @@ describe('regions worldwide', () => {
     expect(where(locate(q))).toEqual({ precision: 'region', city: null, state, country_code: country });
   });
 
+  it('a bare major-region name is the region, not a city named after it elsewhere; an address keeps the city', () => {
+    expect(where(locate('Ontario'))).toEqual({ precision: 'region', city: null, state: 'Ontario', country_code: 'CA' });
+    expect(where(locate('20500 Washington'))).toMatchObject({ precision: 'locality', state: 'District of Columbia', country_code: 'US' });
+    expect(where(locate('New York'))).toMatchObject({ precision: 'locality', city: 'New York City' });
+  });
+
   it('"Dadra and Nagar Haveli, IN" → India, not Indiana', () => {
     expect(locate('Dadra and Nagar Haveli, IN').components.country_code).toBe('IN');
   });
