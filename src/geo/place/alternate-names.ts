@@ -23,20 +23,30 @@ const CODE = /^[A-Z]{2,4}$/;
  * as [index, name] pairs. Names that are codes, too short or not in Latin script are left out.
  */
 export async function loadAlternateNames(wanted: Map<number, number>, file = cities500File()): Promise<[number, string][]> {
-  const text = await fs.readFile(file, 'utf8');
+  // Scanned as bytes, decoding only the wanted lines: the whole file as one string would cost more memory than
+  // the gazetteer itself.
+  const buf = await fs.readFile(file);
   const out: [number, string][] = [];
+  const NL = 0x0a;
+  const TAB = 0x09;
   let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const tab = text.indexOf('\t', start);
-    const index = tab > start && tab < end ? wanted.get(Number(text.slice(start, tab))) : undefined;
+  while (start < buf.length) {
+    let end = buf.indexOf(NL, start);
+    if (end < 0) end = buf.length;
+    let id = 0;
+    let pos = start;
+    for (; pos < end && buf[pos]! >= 0x30 && buf[pos]! <= 0x39; pos++) id = id * 10 + (buf[pos]! - 0x30);
+    const index = pos > start && buf[pos] === TAB ? wanted.get(id) : undefined;
     if (index !== undefined) {
       // Columns: id, name, ascii name, alternate names (comma-separated), …
-      const cols = text.slice(start, end).split('\t', 4);
-      for (const n of (cols[3] ?? '').split(',')) {
-        const name = n.trim();
-        if (name.length >= 3 && !CODE.test(name) && LATIN.test(name)) out.push([index, name]);
+      const nameEnd = buf.indexOf(TAB, pos + 1);
+      const asciiEnd = nameEnd < 0 ? -1 : buf.indexOf(TAB, nameEnd + 1);
+      const altEnd = asciiEnd < 0 ? -1 : buf.indexOf(TAB, asciiEnd + 1);
+      if (altEnd > asciiEnd && altEnd < end) {
+        for (const n of buf.toString('utf8', asciiEnd + 1, altEnd).split(',')) {
+          const name = n.trim();
+          if (name.length >= 3 && !CODE.test(name) && LATIN.test(name)) out.push([index, name]);
+        }
       }
     }
     start = end + 1;
