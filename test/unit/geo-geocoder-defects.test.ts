@@ -39,9 +39,26 @@ describe('regions worldwide', () => {
     ['Bavaria', 'Bavaria', 'DE'],
     ['Lombardy, Italy', 'Lombardy', 'IT'],
     ['British Columbia', 'British Columbia', 'CA'],
+    ['Ontario', 'Ontario', 'CA'],
+    ['New South Wales', 'New South Wales', 'AU'],
+    ['Île-de-France', 'Île-de-France', 'FR'],
+    ['Ile de France, France', 'Île-de-France', 'FR'],
+    ['Bayern', 'Bavaria', 'DE'],
+    ['Catalonia', 'Catalonia', 'ES'],
+    ['Tuscany', 'Tuscany', 'IT'],
+    ['Toscana', 'Tuscany', 'IT'],
+    ['Andalusia, Spain', 'Andalusia', 'ES'],
+    ['Nordrhein-Westfalen', 'North Rhine-Westphalia', 'DE'],
+    ['North Rhine-Westphalia', 'North Rhine-Westphalia', 'DE'],
     ['New Mexico', 'New Mexico', 'US'],
   ])('%s → region %s', (q, state, country) => {
     expect(where(locate(q))).toEqual({ precision: 'region', city: null, state, country_code: country });
+  });
+
+  it('a bare major-region name is the region, not a city named after it elsewhere; an address keeps the city', () => {
+    expect(where(locate('Ontario'))).toEqual({ precision: 'region', city: null, state: 'Ontario', country_code: 'CA' });
+    expect(where(locate('20500 Washington'))).toMatchObject({ precision: 'locality', state: 'District of Columbia', country_code: 'US' });
+    expect(where(locate('New York'))).toMatchObject({ precision: 'locality', city: 'New York City' });
   });
 
   it('"Dadra and Nagar Haveli, IN" → India, not Indiana', () => {
@@ -81,8 +98,32 @@ describe('postal codes', () => {
   });
 });
 
-// Needs native place names ("Milano" for Milan), which the embedded data does not carry.
-it.todo('"20121 MILANO" → Milan, Italy, not Milano, TX');
+describe('native and alternate city names', () => {
+  it.each(['20121 MILANO', 'MILANO 20121', 'Via Torino 2, 20121 Milano'])('%s → Milan, Italy, not Milano, TX', (q) => {
+    const r = locate(q);
+    expect(where(r)).toEqual({ precision: 'locality', city: 'Milan', state: 'Lombardy', country_code: 'IT' });
+    expect(r.components.postal_code).toBe('20121');
+  });
+
+  it.each([
+    ['München', 'Munich', 'DE'],
+    ['Wien', 'Vienna', 'AT'],
+    ['Cologne', 'Köln', 'DE'],
+    ['Koeln', 'Köln', 'DE'],
+    ['Firenze', 'Florence', 'IT'],
+    ['Lisboa', 'Lisbon', 'PT'],
+    ['Praha', 'Prague', 'CZ'],
+    ['Warszawa', 'Warsaw', 'PL'],
+    ['Milano, Italia', 'Milan', 'IT'],
+  ])('%s → %s, %s', (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
+  it('a place of that very name still wins over a small town known by it elsewhere', () => {
+    // Milano, TX stays reachable when its state is written.
+    expect(where(locate('Milano, TX'))).toMatchObject({ precision: 'locality', city: 'Milano', country_code: 'US' });
+  });
+});
 
 describe('street addresses', () => {
   it('"475f west 26th street, new york" → New York City, not the state', () => {

@@ -236,8 +236,16 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   }
 
   if (r.locality) {
-    const candidates = g.localities(r.locality, { country, admin1: r.region?.admin1 ?? null });
+    let candidates = g.localities(r.locality, { country, admin1: r.region?.admin1 ?? null });
     if (r.areaNameAsLocality) {
+      // A city named after a major region elsewhere ("Ontario" in California) does not stand for the words that
+      // name that region; the region's own namesake city does ("New York", "Québec"). Minor regions of other
+      // countries named like a big city ("Manchester", a Jamaican parish) do not take the name from the city.
+      // With a postal code or street the words are an address's town ("20500 Washington").
+      const named = g.regions(r.locality, false);
+      const inNamed = (c: Locality) => named.some((s) => s.country === c.country && s.admin1 === c.admin1);
+      const addressed = r.postalCode !== null || r.street !== null || r.houseNumber !== null;
+      if (!addressed && named.some((s) => s.code !== null)) candidates = candidates.filter(inNamed);
       // Kept only for a big city: "New York" the city, but "Georgia" the state, "Mexico" the country.
       if (!candidates[0] || candidates[0].population < AREA_NAME_CITY_MIN_POPULATION) return null;
       factor *= FACTOR.areaNameReadAsCity;

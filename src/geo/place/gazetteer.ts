@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { alpha2FromAlpha3, countryName, countryNameIndex } from '../shared/countries.js';
 import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
 import { normaliseName } from '../shared/text.js';
+import { loadAlternateNames } from './alternate-names.js';
 import { loadWorldPlaces, type WorldPlaces } from './world-places.js';
 import { loadWorldRegions } from './world-regions.js';
 
@@ -54,11 +55,20 @@ interface RawZip {
 /** Rank of GeoNames feature codes when populations tie: capitals and seats before plain places. */
 const FEATURE_RANK: Record<string, number> = { PPLC: 6, PPLA: 5, PPLG: 5, PPLA2: 4, PPLA3: 3, PPLA4: 2, PPLA5: 2, PPL: 1 };
 
+/** Other names are kept for towns this big: smaller towns' other names are mostly spellings that collide with
+ * other towns' own names. */
+const ALT_NAME_MIN_POPULATION = 10_000;
+
+/** A place found by another of its names is offered beside places of that very name only when it is this many
+ * times as populous ("Milano": Milan, not only Milano, TX; "Cologne": Köln before Cologne in Lombardy). */
+const ALT_NAME_DOMINANCE = 10;
+
 /** A ZIP city and a GeoNames place this close, with a matching name, are one town. */
 const SAME_TOWN_KM = 20;
 
 export class Gazetteer {
   private readonly placesByName = new Map<string, number[]>();
+  private readonly placesByAltName = new Map<string, number[]>();
   private readonly zips = new Map<string, ZipRecord>();
   private readonly zipTowns = new Map<string, ZipTown>();
   private readonly zipTownsByName = new Map<string, string[]>();
@@ -72,6 +82,7 @@ export class Gazetteer {
     private readonly places: WorldPlaces,
     rawZips: RawZip[],
     private readonly subdivisions: Subdivision[],
+    altNames: [number, string][],
   ) {
     for (let i = 0; i < places.count; i++) push(this.placesByName, normaliseName(places.name[i]!), i);
     for (const z of rawZips) {
@@ -83,13 +94,16 @@ export class Gazetteer {
     this.buildRegions();
     this.buildCountries();
     this.countryByName = countryNameIndex(this.countryPoints.keys(), normaliseName);
+    this.buildAltNames(altNames);
   }
 
   static async load(): Promise<Gazetteer> {
     const require = createRequire(import.meta.url);
     const { codes } = require('zipcodes/lib/codes.js') as { codes: Record<string, RawZip> };
     const [places, regions] = await Promise.all([loadWorldPlaces(), loadWorldRegions()]);
-    return new Gazetteer(places, Object.values(codes), regions);
+    const wanted = new Map<number, number>();
+    for (let i = 0; i < places.count; i++) if (places.population[i]! >= ALT_NAME_MIN_POPULATION) wanted.set(places.geonameId[i]!, i);
+    return new Gazetteer(places, Object.values(codes), regions, await loadAlternateNames(wanted));
   }
 
   get stats(): { places: number; zips: number; zipTowns: number; countries: number } {
@@ -105,7 +119,10 @@ export class Gazetteer {
     const key = normaliseName(name);
     const out = new Map<string, Locality>();
     const usStatesWithPlace = new Set<string>();
-    for (const i of this.placesByName.get(key) ?? []) {
+    const own = this.placesByName.get(key) ?? [];
+    const biggestOwn = own.reduce((m, i) => Math.max(m, this.places.population[i]!), 0);
+    const other = (this.placesByAltName.get(key) ?? []).filter((i) => this.places.population[i]! >= biggestOwn * ALT_NAME_DOMINANCE);
+    for (const i of [...own, ...other]) {
       const l = this.locality(i);
       if (!matches(l, filter)) continue;
       out.set(l.id, l);
@@ -201,6 +218,26 @@ export class Gazetteer {
       lng: p.lng[i]!,
       featureCode: p.featureCode[i]!,
     };
+  }
+
+  /** Other names of places, except those that are a country's name or another region's name (kept for the
+   * area: "Mexico" is not Mexico City, "Washington" not the capital); a city's own region may share its name
+   * ("Praha", "Lisboa", "Wien"). */
+  private buildAltNames(altNames: [number, string][]): void {
+    for (const [i, name] of altNames) {
+      const key = normaliseName(name);
+      if (!key || key === normaliseName(this.places.name[i]!) || this.countryByName.has(key)) continue;
+      const regions = this.regionsByName.get(key);
+      if (regions && !(regions.length === 1 && this.isCityRegion(regions[0]!, i))) continue;
+      const list = this.placesByAltName.get(key);
+      if (list?.includes(i)) continue;
+      push(this.placesByAltName, key, i);
+    }
+  }
+
+  /** A region that is the city itself: the city's own region, also called by the city's name ("Praha", "Wien"). */
+  private isCityRegion(s: Subdivision, i: number): boolean {
+    return s === this.region(this.places.country[i]!, this.places.admin1[i]!) && (this.regionsByName.get(normaliseName(this.places.name[i]!))?.includes(s) ?? false);
   }
 
   private buildZipTowns(): void {

