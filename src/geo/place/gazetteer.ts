@@ -237,7 +237,9 @@ export class Gazetteer {
 
   /** A region that is the city itself: the city's own region, also called by the city's name ("Praha", "Wien"). */
   private isCityRegion(s: Subdivision, i: number): boolean {
-    return s === this.region(this.places.country[i]!, this.places.admin1[i]!) && (this.regionsByName.get(normaliseName(this.places.name[i]!))?.includes(s) ?? false);
+    return (
+      s === this.region(this.places.country[i]!, this.places.admin1[i]!) && (this.regionsByName.get(normaliseName(this.places.name[i]!))?.includes(s) ?? false)
+    );
   }
 
   private buildZipTowns(): void {
