@@ -21,7 +21,8 @@ export interface CreateTaskParts {
 
 const NONCE_WHERE = 'WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4';
 
-async function reserveAndInsert(tx: Sql, insert: InsertCharged, t: NewTask, opts: CreateTaskOptions): Promise<CreateTaskOutcome> {
+/** Nonce, idempotency key, charge and insert inside `tx`; a refusal throws Rollback with its outcome. */
+export async function reserveAndInsert(tx: Sql, insert: InsertCharged, t: NewTask, opts: CreateTaskOptions): Promise<CreateTaskOutcome> {
   const n = opts.nonce && nonceKey(opts.nonce);
   if (n && (await tx.run('INSERT INTO payment_nonces (network, asset, payer, nonce, task_id, created_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING', [...n, t.id, t.now])) === 0) {
     const used = await tx.one<{ task_id: string }>(`SELECT task_id FROM payment_nonces ${NONCE_WHERE}`, n);

@@ -9,6 +9,7 @@ import { clientConfig, type PostgresConnectionOptions } from '../postgres-pool.j
 import { claimTasksPostgres } from './claim-tasks.postgres.js';
 import { createBatchPostgres } from './create-batch.postgres.js';
 import { createTask } from './create-task.js';
+import { createTasks } from './create-tasks.js';
 import { insertChargedPostgres } from './insert-charged.postgres.js';
 import { taskMigrations } from './migrations.js';
 import { SqlTaskStore } from './task-store.js';
@@ -38,6 +39,7 @@ export class PostgresStore extends SqlTaskStore {
       {
         // One statement charges and inserts, so a plain creation needs no explicit transaction.
         createTask: (t, opts) => createTask(db, { insert: insertChargedPostgres, plain: (task, keyId) => insertChargedPostgres(db, task, keyId) }, t, opts),
+        createTasks: (items) => createTasks(db, insertChargedPostgres, items),
         claimTasks: (c) => claimTasksPostgres(db, c),
         createBatch: (b, chargeKeyId) => createBatchPostgres(db, b, chargeKeyId),
         migrate: () => migratePostgres(db, taskMigrations('postgres')),
