@@ -2,7 +2,7 @@
 // Charging, claiming and batch creation use row locks, SKIP LOCKED and unnest (src/db/tasks/*.postgres.ts);
 // everything else is the shared SQL of src/db/tasks/. Changes are announced to other processes over LISTEN/NOTIFY after
 // they commit (src/db/postgres-notifier.ts); workers and waiters also poll, so a lost one costs only latency.
-import { migratePostgres } from '../migrate.js';
+import { migratePostgres } from '../migrate-postgres.js';
 import { PostgresDb } from '../postgres.js';
 import { channelName, PostgresNotifier } from '../postgres-notifier.js';
 import { clientConfig, type PostgresConnectionOptions } from '../postgres-pool.js';
