@@ -4,7 +4,7 @@
 // S3 adapter: PostgreSQL holds the bytes in its WAL and backups too.
 import type pg from 'pg';
 import { newId } from '../ids.js';
-import { migratePostgres } from '../db/migrate.js';
+import { migratePostgres } from '../db/migrate-postgres.js';
 import { createPool } from '../db/postgres-pool.js';
 import { taskMigrations } from '../db/tasks/migrations.js';
 import { ARTIFACT_TTL_MS, chosenFileId, isFileId, type ArtifactMeta, type ArtifactStore, type PutOptions, type StoredArtifact } from './artifact-store.js';

@@ -2,22 +2,24 @@
 // service…) keeps numbered files per dialect, <dir>/<dialect>/NNN_name.sql, applied in order and
 // recorded in one ledger table, db_migrations (component, version). They run under a lock, so many
 // processes starting at once apply each migration exactly once: a PostgreSQL advisory lock per schema,
-// or one SQLite BEGIN IMMEDIATE transaction around the whole run. The build copies the .sql files next
+// or one SQLite BEGIN IMMEDIATE transaction around the whole run (migrate-postgres.ts holds the
+// PostgreSQL side, so a SQLite process never loads pg). The ledger is read first without the lock: a
+// process starting on an up-to-date database takes no lock at all. The build copies the .sql files next
 // to the compiled code (scripts/copy-assets.mjs).
 //
 // Earlier releases kept a ledger per component (schema_migrations, lead_schema_migrations,
 // leads_schema_migrations). A component names its old ledger and every run copies the versions found
-// there into db_migrations (ignoring those already copied), so an upgraded deployment re-runs nothing.
+// there into db_migrations (ignoring those already copied) whenever the ledger is behind, so an upgraded deployment re-runs nothing.
 // The old ledger is read, never written or dropped: a process of the previous release restarting during
 // a rolling upgrade still finds its migrations applied (it knows none of the newer ones).
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DialectName } from './dialect.js';
-import { assertSchemaName } from './postgres-pool.js';
-import { postgresSql } from './postgres.js';
+import { assertSchemaName } from './schema-name.js';
 import type { Sql } from './sql.js';
 import type pg from 'pg';
-import { SqliteDb } from './sqlite.js';
+// Type only: a PostgreSQL process must not load better-sqlite3 (open-store.ts loads one adapter).
+import type { SqliteDb } from './sqlite.js';
 
 export interface Migration {
   version: number;
@@ -53,7 +55,7 @@ const TABLE_EXISTS: Record<DialectName, string> = {
 const RECORD = `INSERT INTO ${LEDGER} (component, version, name, applied_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`;
 
 /** Runs under the migration lock: `atomically` is a transaction of its own on PostgreSQL (SQLite is already in one). */
-async function applyPending(c: Sql, set: MigrationSet, script: (sql: string) => Promise<unknown>, atomically: (fn: () => Promise<void>) => Promise<void>) {
+export async function applyPending(c: Sql, set: MigrationSet, script: (sql: string) => Promise<unknown>, atomically: (fn: () => Promise<void>) => Promise<void>) {
   await script(`CREATE TABLE IF NOT EXISTS ${LEDGER} (component text NOT NULL, version integer NOT NULL, name text NOT NULL,
     applied_at bigint NOT NULL, PRIMARY KEY (component, version))`);
   const legacy = set.legacyLedger && assertSchemaName(set.legacyLedger);
@@ -79,51 +81,30 @@ async function applyPending(c: Sql, set: MigrationSet, script: (sql: string) => 
   }
 }
 
-/** Applies the set's pending migrations on SQLite, all in one BEGIN IMMEDIATE transaction. */
-export function migrateSqlite(db: SqliteDb, set: MigrationSet): Promise<void> {
-  return db.transaction((tx) =>
-    applyPending(
-      tx,
-      set,
-      async (sql) => db.raw.exec(sql),
-      (fn) => fn(),
-    ),
-  );
-}
-
 /**
- * Applies the set's pending migrations on PostgreSQL, each in its own transaction, under an advisory
- * lock per schema: concurrent starters wait for the first, which leaves them nothing to do. The lock key
- * is the one earlier releases used, so old and new processes starting together also wait for each other.
+ * True when the ledger already lists every migration of the set: read without the lock, so a process
+ * starting against an up-to-date database (every start but the first after an upgrade) costs one query.
+ * Any error (no ledger yet, no schema yet) means "not known to be up to date": the locked path decides.
  */
-export async function migratePostgres(db: { pool: pg.Pool; schema: string }, set: MigrationSet): Promise<void> {
-  const schema = assertSchemaName(db.schema);
-  const client = await db.pool.connect();
-  const lock = "(hashtext('agent-utility:migrate'), hashtext($1))";
-  let broken = false;
+export async function upToDate(c: Sql, set: MigrationSet): Promise<boolean> {
   try {
-    await client.query(`SELECT pg_advisory_lock${lock}`, [schema]);
-    try {
-      // Checked first: CREATE SCHEMA needs the CREATE privilege on the database even when the schema exists.
-      if ((await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).rowCount === 0) await client.query(`CREATE SCHEMA ${schema}`);
-      const atomically = async (fn: () => Promise<void>) => {
-        await client.query('BEGIN');
-        await fn().catch(async (err: unknown) => {
-          await client.query('ROLLBACK');
-          throw err;
-        });
-        await client.query('COMMIT');
-      };
-      await applyPending(postgresSql(client), set, (sql) => client.query(sql), atomically);
-    } finally {
-      await client.query(`SELECT pg_advisory_unlock${lock}`, [schema]).catch(() => (broken = true));
-    }
-  } finally {
-    client.release(broken);
+    const rows = await c.all<{ version: number }>(`SELECT version FROM ${LEDGER} WHERE component = $1`, [set.component]);
+    const applied = new Set(rows.map((r) => Number(r.version)));
+    return set.migrations.every((m) => applied.has(m.version));
+  } catch {
+    return false;
   }
 }
 
-/** Applies the set's pending migrations on whichever database `db` is. */
-export function migrate(db: SqliteDb | { pool: pg.Pool; schema: string }, set: MigrationSet): Promise<void> {
-  return db instanceof SqliteDb ? migrateSqlite(db, set) : migratePostgres(db, set);
+/** Applies the set's pending migrations on SQLite, all in one BEGIN IMMEDIATE transaction. */
+export async function migrateSqlite(db: SqliteDb, set: MigrationSet): Promise<void> {
+  if (await upToDate(db, set)) return;
+  return db.transaction((tx) => applyPending(tx, set, async (sql) => db.raw.exec(sql), (fn) => fn()));
+}
+
+/** Applies the set's pending migrations on whichever database `db` is (loading pg only for PostgreSQL). */
+export async function migrate(db: SqliteDb | { pool: pg.Pool; schema: string }, set: MigrationSet): Promise<void> {
+  if (!('pool' in db)) return migrateSqlite(db, set);
+  const { migratePostgres } = await import('./migrate-postgres.js');
+  return migratePostgres(db, set);
 }

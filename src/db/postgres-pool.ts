@@ -2,6 +2,7 @@
 // number, and a one-transaction helper (retried on deadlock or serialization failure). Migrations are
 // applied by migrate.ts.
 import pg from 'pg';
+import { assertSchemaName } from './schema-name.js';
 
 export interface PostgresConnectionOptions {
   connectionString: string;
@@ -13,15 +14,7 @@ export interface PostgresConnectionOptions {
   onError?: (err: Error) => void;
 }
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-
-/** Schema names are interpolated into SQL and connection options, so only plain identifiers pass. */
-export function assertSchemaName(schema: string): string {
-  if (!SCHEMA_NAME.test(schema)) {
-    throw new Error(`DATABASE_SCHEMA "${schema}" must be a lower-case identifier: letters, digits and _, starting with a letter or _.`);
-  }
-  return schema;
-}
+export { assertSchemaName } from './schema-name.js';
 
 // int8 (bigint, COUNT(*)) arrives as text by default; every bigint here is a millisecond time or a
 // micro-USD amount, far inside Number's exact range, so parse it and refuse anything that is not.

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, stopChild } from '../support/cli.js';
+import { createTestSchema } from '../support/postgres.js';
 
 const TRACE = path.resolve(import.meta.dirname, '../fixtures/module-trace/trace-loads.mjs');
 const dirs: string[] = [];
@@ -16,11 +17,12 @@ afterAll(() => {
 });
 
 /** Starts `agent-utility <args>`, waits for `readyLine` on stderr, stops it; returns the modules it loaded. */
-async function modulesLoadedBy(args: string[], readyLine: string): Promise<string[]> {
+async function modulesLoadedBy(args: string[], readyLine: string, extraEnv: Record<string, string> = {}): Promise<string[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'au-imports-'));
   dirs.push(dataDir);
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, SECRET: 's'.repeat(40), LOG_LEVEL: 'info', LEADS_PORT: '0', PORT: '0' };
   delete env.DATABASE_URL;
+  Object.assign(env, extraEnv);
   const child = spawn(process.execPath, ['--import', TRACE, CLI, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');
@@ -78,6 +80,20 @@ describe('worker process role', () => {
     expect(loaded.some((m) => m.startsWith('node_modules/zod/'))).toBe(true);
     const unwanted = loaded.filter((m) => NOT_FOR_WORKERS.some((re) => re.test(m)));
     expect(unwanted).toEqual([]);
+  });
+
+  it('loads only its own database driver: no pg on SQLite, no better-sqlite3 on PostgreSQL', async () => {
+    const onSqlite = (await modulesLoadedBy(['worker'], 'agent-utility worker started')).map(rel);
+    expect(onSqlite.some((m) => m.startsWith('node_modules/better-sqlite3/'))).toBe(true);
+    expect(onSqlite.filter((m) => /^node_modules\/pg(-[a-z-]+)?\//.test(m))).toEqual([]);
+    const schema = await createTestSchema();
+    try {
+      const onPostgres = (await modulesLoadedBy(['worker'], 'agent-utility worker started', schema.env)).map(rel);
+      expect(onPostgres.some((m) => m.startsWith('node_modules/pg/'))).toBe(true);
+      expect(onPostgres.filter((m) => /^node_modules\/(better-sqlite3|bindings)\//.test(m))).toEqual([]);
+    } finally {
+      await schema.drop();
+    }
   });
 
   it('the same trace sees the front doors in `serve` (so the check above can fail)', async () => {

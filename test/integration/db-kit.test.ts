@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate, type MigrationSet } from '../../src/db/migrate.js';
 import { PostgresDb } from '../../src/db/postgres.js';
@@ -149,6 +150,29 @@ describe.each(dialects)('database kit on $name', ({ open }) => {
       expect((await db.all("SELECT version FROM db_migrations WHERE component = 'demo'")).length).toBe(1);
     } finally {
       await close(db);
+    }
+  });
+});
+
+describe('migration check on PostgreSQL', () => {
+  it('an up-to-date schema migrates without the lock: it completes while another session holds it', async () => {
+    const schema = newTestSchemaName();
+    schemas.push(schema);
+    const db = new PostgresDb({ connectionString: TEST_DATABASE_URL, schema, poolSize: 2 });
+    const holder = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await holder.connect();
+    try {
+      await migrate(db, set(STEPS));
+      // A process migrating (or stuck) holds the schema's migration lock; a starter with nothing to do must not wait for it.
+      await holder.query("SELECT pg_advisory_lock(hashtext('agent-utility:migrate'), hashtext($1))", [schema]);
+      await migrate(db, set(STEPS));
+      await holder.query("SELECT pg_advisory_unlock(hashtext('agent-utility:migrate'), hashtext($1))", [schema]);
+      // Behind (a new migration): the locked path applies it.
+      await migrate(db, set([...STEPS, 'ALTER TABLE notes ADD COLUMN extra text']));
+      expect((await db.all("SELECT version FROM db_migrations WHERE component = 'demo'")).length).toBe(3);
+    } finally {
+      await holder.end();
+      await db.close();
     }
   });
 });

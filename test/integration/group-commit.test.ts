@@ -1,33 +1,17 @@
 // Group commit of creations (src/engine/group-commit.ts): creations of the same event-loop turn go to
 // the store as one batch, every caller gets its own outcome once the batch is written, and a failed
-// batch fails exactly its own callers. The store here is the real SQLite adapter; until the adapters
-// gain createTasks (one transaction per batch), this subclass writes a batch's creations one by one.
+// batch fails exactly its own callers. The store is the real SQLite adapter and its createTasks (one
+// transaction per batch); a spy that calls through records the batch sizes.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { GroupCommit, type TaskCreation } from '../../src/engine/group-commit.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { GroupCommit } from '../../src/engine/group-commit.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
-import type { CreateTaskOutcome, NewTask } from '../../src/store/port.js';
+import type { NewTask } from '../../src/store/port.js';
 import { SqliteStore } from '../../src/db/tasks/sqlite-store.js';
 import { testTools } from '../support/test-tools.js';
 import { testConfig } from '../support/tool-context.js';
-
-class BatchingSqliteStore extends SqliteStore {
-  readonly batches: number[] = [];
-  failNext = false;
-
-  async createTasks(items: readonly TaskCreation[]): Promise<CreateTaskOutcome[]> {
-    this.batches.push(items.length);
-    if (this.failNext) {
-      this.failNext = false;
-      throw new Error('the database went away');
-    }
-    const outcomes: CreateTaskOutcome[] = [];
-    for (const { task, opts } of items) outcomes.push(await this.createTask(task, opts));
-    return outcomes;
-  }
-}
 
 const stores: SqliteStore[] = [];
 const runtimes: Runtime[] = [];
@@ -37,11 +21,12 @@ afterEach(async () => {
 });
 
 /** A migrated store, closed after the test unless a runtime owns (and closes) it. */
-async function openStore(ownedByRuntime = false): Promise<BatchingSqliteStore> {
-  const s = new BatchingSqliteStore(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'au-group-')), 'db.sqlite'));
+async function openStore(ownedByRuntime = false): Promise<{ store: SqliteStore; batches: () => number[] }> {
+  const s = new SqliteStore(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'au-group-')), 'db.sqlite'));
   await s.migrate();
   if (!ownedByRuntime) stores.push(s);
-  return s;
+  const spy = vi.spyOn(s, 'createTasks');
+  return { store: s, batches: () => spy.mock.calls.map(([items]) => items.length) };
 }
 
 let n = 0;
@@ -58,11 +43,11 @@ const newTask = (over: Partial<NewTask> = {}): NewTask => ({
 
 describe('group commit of task creations', () => {
   it('writes the creations of one turn as one batch and answers each with its own task', async () => {
-    const store = await openStore();
+    const { store, batches } = await openStore();
     const group = new GroupCommit(store);
     const tasks = Array.from({ length: 20 }, () => newTask({ payer: { kind: 'local', id: 'test' } }));
     const outcomes = await Promise.all(tasks.map((t) => group.create(t)));
-    expect(store.batches).toEqual([20]);
+    expect(batches()).toEqual([20]);
     outcomes.forEach((o, i) => {
       expect(o.kind).toBe('created');
       expect(o.kind === 'created' && o.task.id).toBe(tasks[i]!.id);
@@ -72,49 +57,48 @@ describe('group commit of task creations', () => {
   });
 
   it('creations of later turns go in later batches, and a batch is cut at its size limit', async () => {
-    const store = await openStore();
+    const { store, batches } = await openStore();
     const group = new GroupCommit(store, 8);
     const first = group.create(newTask({ payer: { kind: 'local', id: 'test' } }));
     await first;
     const rest = await Promise.all(Array.from({ length: 10 }, () => group.create(newTask({ payer: { kind: 'local', id: 'test' } }))));
     expect(rest.every((o) => o.kind === 'created')).toBe(true);
-    expect(store.batches).toEqual([1, 8, 2]);
+    expect(batches()).toEqual([1, 8, 2]);
   });
 
   it('each creation keeps its own outcome: a key short of credits refuses only the creations it cannot pay', async () => {
-    const store = await openStore();
+    const { store, batches } = await openStore();
     await store.createKey({ id: 'key_group', hash: `h-${Math.random()}`, prefix: 'sk_live_gggggg', label: null, balanceMicros: 2500, now: Date.now() });
     const group = new GroupCommit(store);
     const outcomes = await Promise.all([0, 1, 2].map(() => group.create(newTask(), { chargeKeyId: 'key_group' })));
-    expect(store.batches).toEqual([3]);
+    expect(batches()).toEqual([3]);
     expect(outcomes.map((o) => o.kind)).toEqual(['created', 'created', 'insufficient_credits']);
     expect(outcomes[2]).toEqual({ kind: 'insufficient_credits', balanceMicros: 500 });
     expect((await store.findKey('key_group'))?.balanceMicros).toBe(500);
   });
 
-  it('a failed batch rejects its own callers and the next batch is written', async () => {
-    const store = await openStore();
+  it('a failed batch rejects its own callers, writes none of them, and the next batch is written', async () => {
+    const { store, batches } = await openStore();
     const group = new GroupCommit(store);
-    store.failNext = true;
-    const failed = await Promise.allSettled([
-      group.create(newTask({ payer: { kind: 'local', id: 'test' } })),
-      group.create(newTask({ payer: { kind: 'local', id: 'test' } })),
-    ]);
-    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    expect((failed[0] as PromiseRejectedResult).reason).toMatchObject({ message: 'the database went away' });
+    // Two creations with one task id: the second insert breaks the primary key, so the transaction fails.
+    const dup = newTask({ payer: { kind: 'local', id: 'test' } });
+    const other = newTask({ payer: { kind: 'local', id: 'test' } });
+    const failed = await Promise.allSettled([group.create(other), group.create(dup), group.create({ ...dup, input: { again: true } })]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(String((failed[0] as PromiseRejectedResult).reason)).toMatch(/UNIQUE|constraint/i);
+    expect(await store.getTask(other.id)).toBeNull();
+    expect(await store.getTask(dup.id)).toBeNull();
     const next = await group.create(newTask({ payer: { kind: 'local', id: 'test' } }));
     expect(next.kind).toBe('created');
-    expect(store.batches).toEqual([2, 1]);
+    expect(batches()).toEqual([3, 1]);
   });
 
   it('the engine submits through group commit when the store can write batches', async () => {
-    const store = await openStore(true);
+    const { store, batches } = await openStore(true);
     const rt = await createRuntime(testConfig(), { tools: testTools, workers: false, store });
     runtimes.push(rt);
-    const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => rt.engine.submit('test.echo', { value: `m${i}` }, { payer: { kind: 'local', id: 'test' } })),
-    );
-    expect(store.batches).toEqual([12]);
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => rt.engine.submit('test.echo', { value: `m${i}` }, { payer: { kind: 'local', id: 'test' } })));
+    expect(batches()).toEqual([12]);
     expect(new Set(results.map((r) => r.task.id)).size).toBe(12);
     for (const r of results) expect((await store.getTask(r.task.id))?.status).toBe('pending');
   });

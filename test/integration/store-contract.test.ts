@@ -6,6 +6,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { SqliteStore } from '../../src/db/tasks/sqlite-store.js';
 import type { NewTask, TaskStore } from '../../src/store/port.js';
+import type { SqlTaskStore } from '../../src/db/tasks/task-store.js';
 import { storeFactories } from '../support/store-factories.js';
 
 let counter = 0;
@@ -221,6 +222,69 @@ for (const factory of factories) {
       expect(outcomes.filter((o) => o.kind === 'insufficient_credits')).toHaveLength(7);
       expect((await s.findKey('key_c3'))!.balanceMicros).toBe(0);
       expect(await s.listTasksByPayer({ kind: 'key', id: 'key_c3' }, 100)).toHaveLength(5);
+    });
+
+    it('createTasks: one transaction, outcomes in order, each refusal leaves no trace and spares the others', async () => {
+      const s = (await open()) as SqlTaskStore;
+      const now = Date.now();
+      await s.createKey({ id: 'key_g1', hash: `h-${Math.random()}`, prefix: 'sk_live_gggg11', label: null, balanceMicros: 1500, now });
+      await s.createKey({ id: 'key_g2', hash: `h-${Math.random()}`, prefix: 'sk_live_gggg22', label: null, balanceMicros: 5000, now });
+      await s.revokeKey('key_g2', now);
+      const nonce = { network: 'eip155:8453', asset: '0xA', payer: '0xG', nonce: `0x${Math.random().toString(16).slice(2)}` };
+      const idem = { scope: 'key:key_g1', key: 'g', requestHash: 'h1', windowMs: 60_000 };
+      const first = await s.createTask(newTask({ now }), { idempotency: idem });
+      const usedNonce = await s.createTask(newTask({ now }), { nonce });
+      const payer = { kind: 'key' as const, id: 'key_g1' };
+      const items = [
+        { task: newTask({ payer, now }), opts: { chargeKeyId: 'key_g1' } },
+        { task: newTask({ now }), opts: { idempotency: idem } },
+        { task: newTask({ now }), opts: { idempotency: { ...idem, requestHash: 'h2' } } },
+        { task: newTask({ now }), opts: { nonce } },
+        { task: newTask({ now }), opts: { chargeKeyId: 'key_g2' } },
+        { task: newTask({ payer, now }), opts: { chargeKeyId: 'key_g1', idempotency: { ...idem, key: 'g2' } } },
+        { task: newTask({ now, tool: 'email.verify' }), opts: { nonce: { ...nonce, nonce: `${nonce.nonce}ff` }, idempotency: { ...idem, key: 'g3' } } },
+        { task: newTask({ now }), opts: {} },
+      ];
+      const outcomes = await s.createTasks(items);
+      expect(outcomes.map((o) => o.kind)).toEqual(['created', 'replayed', 'idempotency_mismatch', 'nonce_used', 'key_invalid', 'insufficient_credits', 'created', 'created']);
+      expect(outcomes[1]!.kind === 'replayed' && first.kind === 'created' && outcomes[1]!.task.id).toBe(first.kind === 'created' && first.task.id);
+      expect(outcomes[3]).toEqual({ kind: 'nonce_used', taskId: usedNonce.kind === 'created' ? usedNonce.task.id : '' });
+      expect(outcomes[5]).toEqual({ kind: 'insufficient_credits', balanceMicros: 500 });
+      for (const [i, o] of outcomes.entries()) {
+        if (o.kind === 'created') expect(o.task.id).toBe(items[i]!.task.id);
+        expect((await s.getTask(items[i]!.task.id))?.id ?? null).toBe(o.kind === 'created' ? items[i]!.task.id : null);
+      }
+      expect((await s.findKey('key_g1'))!.balanceMicros).toBe(500);
+      // The refused creation with an idempotency key did not take the key: a new request under it is created.
+      expect((await s.createTask(newTask({ now }), { idempotency: { ...idem, key: 'g2' } })).kind).toBe('created');
+      expect((await s.createTask(newTask({ now }), { nonce: { ...nonce, nonce: `${nonce.nonce}ff` } })).kind).toBe('nonce_used');
+      expect(await s.createTasks([])).toEqual([]);
+    });
+
+    it('createTasks: two creations charging one key past its balance: the first is created, the second refused', async () => {
+      const s = (await open()) as SqlTaskStore;
+      const now = Date.now();
+      await s.createKey({ id: 'key_g3', hash: `h-${Math.random()}`, prefix: 'sk_live_gggg33', label: null, balanceMicros: 1500, now });
+      const payer = { kind: 'key' as const, id: 'key_g3' };
+      const a = newTask({ payer, now });
+      const b = newTask({ payer, now });
+      const outcomes = await s.createTasks([{ task: a, opts: { chargeKeyId: 'key_g3' } }, { task: b, opts: { chargeKeyId: 'key_g3' } }]);
+      expect(outcomes[0]!.kind === 'created' && outcomes[0]!.task.chargedMicros).toBe(1000);
+      expect(outcomes[1]).toEqual({ kind: 'insufficient_credits', balanceMicros: 500 });
+      expect(await s.getTask(b.id)).toBeNull();
+      expect((await s.findKey('key_g3'))!.balanceMicros).toBe(500);
+    });
+
+    it('createTasks: concurrent batches charging the same keys in opposite orders all commit, never overdrawing', async () => {
+      const s = (await open()) as SqlTaskStore;
+      const now = Date.now();
+      const keys = ['key_g4', 'key_g5'];
+      for (const [i, id] of keys.entries()) await s.createKey({ id, hash: `h-${Math.random()}`, prefix: `sk_live_gggg4${i}`, label: null, balanceMicros: 6000, now });
+      const batch = (ids: string[]) => s.createTasks(ids.map((id) => ({ task: newTask({ payer: { kind: 'key', id }, now }), opts: { chargeKeyId: id } })));
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => batch(i % 2 ? ['key_g4', 'key_g5'] : ['key_g5', 'key_g4'])));
+      const created = results.flat().filter((o) => o.kind === 'created');
+      expect(created).toHaveLength(12);
+      for (const id of keys) expect((await s.findKey(id))!.balanceMicros).toBe(0);
     });
 
     it('one idempotency key yields one task, even concurrently; a refused request leaves no record', async () => {

@@ -21,7 +21,8 @@ export interface CreateTaskParts {
 
 const NONCE_WHERE = 'WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4';
 
-async function reserveAndInsert(tx: Sql, insert: InsertCharged, t: NewTask, opts: CreateTaskOptions): Promise<CreateTaskOutcome> {
+/** Nonce, idempotency key, charge and insert inside `tx`; a refusal throws Rollback with its outcome. */
+export async function reserveAndInsert(tx: Sql, insert: InsertCharged, t: NewTask, opts: CreateTaskOptions): Promise<CreateTaskOutcome> {
   const n = opts.nonce && nonceKey(opts.nonce);
   if (
     n &&

@@ -1,14 +1,15 @@
 // Chooses the store adapter from configuration: SQLite in DATA_DIR by default, PostgreSQL when
 // DATABASE_URL is set (in DATABASE_SCHEMA, migrated on open: safe when many processes start at once).
+// Only the chosen adapter is loaded: a PostgreSQL worker never loads better-sqlite3's native module, nor
+// a SQLite one pg, which shortens a worker's start.
 import path from 'node:path';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import type { TaskStore } from '../../store/port.js';
-import { PostgresStore } from './postgres-store.js';
-import { SqliteStore } from './sqlite-store.js';
 
 export async function openStore(config: Config, log?: Logger): Promise<TaskStore> {
   if (config.databaseUrl) {
+    const { PostgresStore } = await import('./postgres-store.js');
     const store = new PostgresStore({
       connectionString: config.databaseUrl,
       schema: config.database.schema,
@@ -23,6 +24,7 @@ export async function openStore(config: Config, log?: Logger): Promise<TaskStore
     }
     return store;
   }
+  const { SqliteStore } = await import('./sqlite-store.js');
   const store = new SqliteStore(path.join(config.dataDir, 'agent-utility.db'));
   await store.migrate();
   return store;

@@ -2,13 +2,14 @@
 // Charging, claiming and batch creation use row locks, SKIP LOCKED and unnest (src/db/tasks/*.postgres.ts);
 // everything else is the shared SQL of src/db/tasks/. Changes are announced to other processes over LISTEN/NOTIFY after
 // they commit (src/db/postgres-notifier.ts); workers and waiters also poll, so a lost one costs only latency.
-import { migratePostgres } from '../migrate.js';
+import { migratePostgres } from '../migrate-postgres.js';
 import { PostgresDb } from '../postgres.js';
 import { channelName, PostgresNotifier } from '../postgres-notifier.js';
 import { clientConfig, type PostgresConnectionOptions } from '../postgres-pool.js';
 import { claimTasksPostgres } from './claim-tasks.postgres.js';
 import { createBatchPostgres } from './create-batch.postgres.js';
 import { createTask } from './create-task.js';
+import { createTasks } from './create-tasks.js';
 import { insertChargedPostgres } from './insert-charged.postgres.js';
 import { taskMigrations } from './migrations.js';
 import { SqlTaskStore } from './task-store.js';
@@ -38,6 +39,7 @@ export class PostgresStore extends SqlTaskStore {
       {
         // One statement charges and inserts, so a plain creation needs no explicit transaction.
         createTask: (t, opts) => createTask(db, { insert: insertChargedPostgres, plain: (task, keyId) => insertChargedPostgres(db, task, keyId) }, t, opts),
+        createTasks: (items) => createTasks(db, insertChargedPostgres, items),
         claimTasks: (c) => claimTasksPostgres(db, c),
         createBatch: (b, chargeKeyId) => createBatchPostgres(db, b, chargeKeyId),
         migrate: () => migratePostgres(db, taskMigrations('postgres')),

@@ -17,6 +17,7 @@ import type {
 import { batchCounts } from './batch-counts.js';
 import { cancelPending } from './cancel-pending.js';
 import { completeTask } from './complete-task.js';
+import type { TaskCreation } from './create-tasks.js';
 import { createKey } from './create-key.js';
 import { creditKey } from './credit-key.js';
 import { deleteFinishedBefore } from './delete-finished-before.js';
@@ -47,6 +48,8 @@ import { useSignInNonce } from './use-sign-in-nonce.js';
 /** What a dialect brings to the store. */
 export interface DialectOperations {
   createTask(t: NewTask, opts?: CreateTaskOptions): Promise<CreateTaskOutcome>;
+  /** Several creations in one transaction (create-tasks.ts), outcomes in the order given. */
+  createTasks(items: readonly TaskCreation[]): Promise<CreateTaskOutcome[]>;
   claimTasks(o: ClaimOptions): Promise<TaskRow[]>;
   createBatch(b: NewBatch, chargeKeyId: string | undefined): Promise<CreateBatchOutcome>;
   migrate(): Promise<void>;
@@ -80,6 +83,18 @@ export class SqlTaskStore implements TaskStore {
     const outcome = await this.ops.createTask(t, opts);
     if (outcome.kind === 'created') this.wake.available(t.tool);
     return outcome;
+  }
+
+  /** Group commit (src/engine/group-commit.ts): one transaction, then one wake-up per tool created. */
+  async createTasks(items: readonly TaskCreation[]) {
+    if (items.length === 0) return [];
+    const outcomes = await this.ops.createTasks(items);
+    const tools = new Set<string>();
+    outcomes.forEach((o, i) => {
+      if (o.kind === 'created') tools.add(items[i]!.task.tool);
+    });
+    for (const tool of tools) this.wake.available(tool);
+    return outcomes;
   }
 
   async claimTasks(o: ClaimOptions) {

@@ -1,7 +1,8 @@
 // The lead store on either database: every LeadStore method is one operation file in this folder, written
 // once for both dialects (the few dialect differences are named inside the operation that has them).
 // SQLite lives in DATA_DIR/leads.db; on PostgreSQL the lead tables share the task store's schema.
-import { migratePostgres, migrateSqlite } from '../../db/migrate.js';
+import { migrateSqlite } from '../../db/migrate.js';
+import { migratePostgres } from '../../db/migrate-postgres.js';
 import type { PlanDb } from '../../db/plan.js';
 import { PostgresDb } from '../../db/postgres.js';
 import type { PostgresConnectionOptions } from '../../db/postgres-pool.js';

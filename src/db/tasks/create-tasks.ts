@@ -1,0 +1,49 @@
+// Creating several tasks in one transaction (group commit, src/engine/group-commit.ts). Each creation
+// keeps every guarantee of a single one (its nonce, idempotency key, charge and insert succeed or fail
+// together) and its own outcome: a refusal is undone to a savepoint of its own, so it leaves no trace
+// and the others still commit. A plain creation needs no savepoint: its charge-and-insert writes
+// nothing when refused. Any other error fails the whole transaction, and then nothing is written.
+import type { CreateTaskOptions, CreateTaskOutcome, NewTask } from '../../store/port.js';
+import { Rollback, type Sql } from '../sql.js';
+import { reserveAndInsert, type InsertCharged } from './create-task.js';
+
+export interface TaskCreation {
+  task: NewTask;
+  opts: CreateTaskOptions;
+}
+
+/**
+ * The order the creations are written in: by the key they charge (stable, so creations charging one key
+ * keep their order). Every batch then takes api_keys row locks in the same order, so two batches
+ * charging the same keys wait for each other instead of deadlocking.
+ */
+function writeOrder(items: readonly TaskCreation[]): number[] {
+  const keyOf = (i: number) => items[i]!.opts.chargeKeyId ?? '';
+  return items.map((_, i) => i).sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : a - b));
+}
+
+async function createOne(tx: Sql, insert: InsertCharged, { task, opts }: TaskCreation): Promise<CreateTaskOutcome> {
+  if (!opts.idempotency && !opts.nonce) return insert(tx, task, opts.chargeKeyId);
+  await tx.run('SAVEPOINT creation');
+  try {
+    const outcome = await reserveAndInsert(tx, insert, task, opts);
+    await tx.run('RELEASE SAVEPOINT creation');
+    return outcome;
+  } catch (err) {
+    if (!(err instanceof Rollback)) throw err;
+    await tx.run('ROLLBACK TO SAVEPOINT creation');
+    await tx.run('RELEASE SAVEPOINT creation');
+    return err.value as CreateTaskOutcome;
+  }
+}
+
+/** The outcomes in the order of `items`, once the transaction has committed. */
+export function createTasks(db: Sql, insert: InsertCharged, items: readonly TaskCreation[]): Promise<CreateTaskOutcome[]> {
+  const order = writeOrder(items);
+  // A transaction that is run again (PostgreSQL, on a deadlock or serialization failure) starts afresh.
+  return db.transaction(async (tx) => {
+    const outcomes: CreateTaskOutcome[] = new Array<CreateTaskOutcome>(items.length);
+    for (const i of order) outcomes[i] = await createOne(tx, insert, items[i]!);
+    return outcomes;
+  });
+}
