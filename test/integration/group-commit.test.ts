@@ -97,7 +97,9 @@ describe('group commit of task creations', () => {
     const { store, batches } = await openStore(true);
     const rt = await createRuntime(testConfig(), { tools: testTools, workers: false, store });
     runtimes.push(rt);
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => rt.engine.submit('test.echo', { value: `m${i}` }, { payer: { kind: 'local', id: 'test' } })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => rt.engine.submit('test.echo', { value: `m${i}` }, { payer: { kind: 'local', id: 'test' } })),
+    );
     expect(batches()).toEqual([12]);
     expect(new Set(results.map((r) => r.task.id)).size).toBe(12);
     for (const r of results) expect((await store.getTask(r.task.id))?.status).toBe('pending');

@@ -246,7 +246,16 @@ for (const factory of factories) {
         { task: newTask({ now }), opts: {} },
       ];
       const outcomes = await s.createTasks(items);
-      expect(outcomes.map((o) => o.kind)).toEqual(['created', 'replayed', 'idempotency_mismatch', 'nonce_used', 'key_invalid', 'insufficient_credits', 'created', 'created']);
+      expect(outcomes.map((o) => o.kind)).toEqual([
+        'created',
+        'replayed',
+        'idempotency_mismatch',
+        'nonce_used',
+        'key_invalid',
+        'insufficient_credits',
+        'created',
+        'created',
+      ]);
       expect(outcomes[1]!.kind === 'replayed' && first.kind === 'created' && outcomes[1]!.task.id).toBe(first.kind === 'created' && first.task.id);
       expect(outcomes[3]).toEqual({ kind: 'nonce_used', taskId: usedNonce.kind === 'created' ? usedNonce.task.id : '' });
       expect(outcomes[5]).toEqual({ kind: 'insufficient_credits', balanceMicros: 500 });
@@ -268,7 +277,10 @@ for (const factory of factories) {
       const payer = { kind: 'key' as const, id: 'key_g3' };
       const a = newTask({ payer, now });
       const b = newTask({ payer, now });
-      const outcomes = await s.createTasks([{ task: a, opts: { chargeKeyId: 'key_g3' } }, { task: b, opts: { chargeKeyId: 'key_g3' } }]);
+      const outcomes = await s.createTasks([
+        { task: a, opts: { chargeKeyId: 'key_g3' } },
+        { task: b, opts: { chargeKeyId: 'key_g3' } },
+      ]);
       expect(outcomes[0]!.kind === 'created' && outcomes[0]!.task.chargedMicros).toBe(1000);
       expect(outcomes[1]).toEqual({ kind: 'insufficient_credits', balanceMicros: 500 });
       expect(await s.getTask(b.id)).toBeNull();
@@ -279,7 +291,8 @@ for (const factory of factories) {
       const s = (await open()) as SqlTaskStore;
       const now = Date.now();
       const keys = ['key_g4', 'key_g5'];
-      for (const [i, id] of keys.entries()) await s.createKey({ id, hash: `h-${Math.random()}`, prefix: `sk_live_gggg4${i}`, label: null, balanceMicros: 6000, now });
+      for (const [i, id] of keys.entries())
+        await s.createKey({ id, hash: `h-${Math.random()}`, prefix: `sk_live_gggg4${i}`, label: null, balanceMicros: 6000, now });
       const batch = (ids: string[]) => s.createTasks(ids.map((id) => ({ task: newTask({ payer: { kind: 'key', id }, now }), opts: { chargeKeyId: id } })));
       const results = await Promise.all(Array.from({ length: 8 }, (_, i) => batch(i % 2 ? ['key_g4', 'key_g5'] : ['key_g5', 'key_g4'])));
       const created = results.flat().filter((o) => o.kind === 'created');
