@@ -315,6 +315,22 @@ for (const factory of factories) {
       expect(claimed.map((t) => t.id)).toEqual([a[0], b[0], c[0], a[1], b[1], c[1], a[2], b[2], c[2]]);
     });
 
+    it('fair share: with more waiting payers than a claim looks at, the oldest tasks still come first', async () => {
+      const s = await open();
+      const now = Date.now();
+      // 80 payers with one task each; the oldest tasks belong to the payers that sort last by id, beyond the
+      // 64 payers a claim enumerates, so they are reached through the global claim order.
+      const ids: string[] = [];
+      for (let i = 0; i < 80; i++) {
+        const t = newTask({ id: `task_fc${String(i).padStart(3, '0')}`, tool: 'x.fair3', payer: { kind: 'key', id: `key_fc${String(79 - i).padStart(3, '0')}` }, now: now - 1000 + i });
+        ids.push(t.id);
+        await s.createTask(t);
+      }
+      expect((await s.claimTasks({ owner: 'w', limit: 5, leaseMs: 10_000, now, onlyTools: ['x.fair3'] })).map((t) => t.id)).toEqual(ids.slice(0, 5));
+      const rest = await s.claimTasks({ owner: 'w', limit: 100, leaseMs: 10_000, now, onlyTools: ['x.fair3'] });
+      expect(rest.map((t) => t.id)).toEqual(ids.slice(5));
+    });
+
     it('a worker whose lease was recovered can no longer settle; concurrent sweeps count each task once', async () => {
       const s = await open();
       const now = Date.now();

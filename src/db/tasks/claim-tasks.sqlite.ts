@@ -12,6 +12,11 @@ import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
 const MAX_PAYERS = 64;
 const PAYER = "COALESCE(payer_id, '')";
 
+interface PayerKey {
+  payer_kind: string;
+  pid: string;
+}
+
 interface CandidateRecord {
   id: string;
   payer_kind: string;
@@ -28,19 +33,23 @@ export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
   const columns = 'id, payer_kind, payer_id, run_after, created_at';
   return db.immediate(() => {
     const firstPayer = db.sql(`SELECT payer_kind, ${PAYER} AS pid FROM tasks WHERE status = 'pending' ORDER BY payer_kind, ${PAYER} LIMIT 1`);
-    const nextPayer = db.sql(
-      `SELECT payer_kind, ${PAYER} AS pid FROM tasks WHERE status = 'pending' AND (payer_kind, ${PAYER}) > ($1, $2) ORDER BY payer_kind, ${PAYER} LIMIT 1`,
+    // Two seeks, not one row-value comparison: SQLite seeks a row value only on its first column, and
+    // would then step through every pending task of the current payer's kind.
+    const nextOfKind = db.sql(
+      `SELECT payer_kind, ${PAYER} AS pid FROM tasks WHERE status = 'pending' AND payer_kind = $1 AND ${PAYER} > $2 ORDER BY payer_kind, ${PAYER} LIMIT 1`,
     );
+    const nextKind = db.sql(`SELECT payer_kind, ${PAYER} AS pid FROM tasks WHERE status = 'pending' AND payer_kind > $1 ORDER BY payer_kind, ${PAYER} LIMIT 1`);
+    const nextPayer = (p: PayerKey) => nextOfKind.get<PayerKey>([p.payer_kind, p.pid]) ?? nextKind.get<PayerKey>([p.payer_kind]);
     const ofPayer = db.sql(
       `SELECT ${columns} FROM tasks WHERE status = 'pending' AND payer_kind = $5 AND ${PAYER} = $6 AND run_after <= $1 ${only} ${except}
-       ORDER BY payer_kind, ${PAYER}, run_after, created_at, id LIMIT $4`,
+       ORDER BY run_after, created_at, id LIMIT $4`,
     );
     const candidates = new Map<string, FairCandidate>();
     const add = (r: CandidateRecord) => candidates.set(r.id, { id: r.id, payerKind: r.payer_kind, payerId: r.payer_id, runAfter: r.run_after, createdAt: r.created_at });
-    let payer = firstPayer.get<{ payer_kind: string; pid: string }>([]);
+    let payer = firstPayer.get<PayerKey>([]);
     for (let n = 0; payer && n < MAX_PAYERS; n++) {
       for (const r of ofPayer.all<CandidateRecord>([...filters, payer.payer_kind, payer.pid])) add(r);
-      payer = nextPayer.get<{ payer_kind: string; pid: string }>([payer.payer_kind, payer.pid]);
+      payer = nextPayer(payer);
     }
     const head = db.sql(`SELECT ${columns} FROM tasks WHERE status = 'pending' AND run_after <= $1 ${only} ${except} ORDER BY run_after, created_at, id LIMIT $4`);
     for (const r of head.all<CandidateRecord>(filters)) add(r);
