@@ -57,6 +57,11 @@ async function claimAndCount(): Promise<{ ids: string[]; indexScans: number; ind
 }
 
 describe('claim plan (PostgreSQL)', () => {
+  it('never JIT-compiles the claim (its forced sort is priced past jit_above_cost: ~300 ms per claim)', async () => {
+    const [fn] = await schema.query<{ config: string[] }>(`SELECT proconfig AS config FROM pg_proc WHERE proname = 'claim_tasks' AND pronamespace = current_schema()::regnamespace`);
+    expect(fn!.config).toEqual(expect.arrayContaining(['enable_seqscan=off', 'enable_bitmapscan=off', 'enable_sort=off', 'jit=off']));
+  });
+
   for (const analyzeFirst of [false, true]) {
     it(`reads only the claimed rows, in claim order, from the index (${analyzeFirst ? 'analyzed while empty' : 'never analyzed'})`, async () => {
       await fill(analyzeFirst);
