@@ -19,7 +19,8 @@ afterAll(async () => {
   await schema?.drop();
 });
 
-async function fill(analyzeFirst: boolean): Promise<void> {
+/** PENDING tasks of one anonymous payer, then `others` tasks of payer key/k_other, newer than all of them. */
+async function fill(analyzeFirst: boolean, others = 0): Promise<void> {
   await schema.query('TRUNCATE tasks');
   if (analyzeFirst) await schema.query('ANALYZE tasks');
   await schema.query(
@@ -27,35 +28,40 @@ async function fill(analyzeFirst: boolean): Promise<void> {
      SELECT 'task_' || lpad(i::text, 6, '0'), 'echo', '{}', 'pending', 'none', 3, 1000 + i, 1000 + i FROM generate_series(1, $1) i`,
     [PENDING],
   );
+  await schema.query(
+    `INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, max_attempts, run_after, created_at)
+     SELECT 'other_' || i, 'echo', '{}', 'pending', 'key', 'k_other', 3, 100000 + i, 100000 + i FROM generate_series(1, $1) i`,
+    [others],
+  );
 }
 
 /** Claims one batch in a transaction and reads that transaction's own index and table counters. */
-async function claimAndCount(): Promise<{ ids: string[]; indexScans: number; indexTuples: number; heapFetched: number }> {
+async function claimAndCount(): Promise<{ ids: string[]; indexScans: number; indexTuples: number; payerIndexTuples: number; heapFetched: number }> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL, types, options: `-c search_path=${schema.schema}` });
   await client.connect();
   try {
     await client.query('BEGIN');
-    const claimed = await client.query<{ id: string }>('SELECT id FROM claim_tasks($1, $2, $3, $4, $5, NULL)', [
-      Date.now(),
-      BATCH,
-      'plan-test',
-      Date.now() + 30_000,
-      ['echo', 'other'],
-    ]);
-    const stats = await client.query<{ scans: string; tuples: string; fetched: string }>(
+    const claimed = await client.query<{ id: string }>('SELECT id FROM claim_tasks($1, $2, $3, $4, $5, NULL)', [Date.now(), BATCH, 'plan-test', Date.now() + 30_000, ['echo', 'other']]);
+    const stats = await client.query<{ scans: string; tuples: string; payer_tuples: string; fetched: string }>(
       `SELECT pg_stat_get_xact_numscans('tasks_claimable'::regclass) AS scans,
               pg_stat_get_xact_tuples_returned('tasks_claimable'::regclass) AS tuples,
+              pg_stat_get_xact_tuples_returned('tasks_pending_by_payer'::regclass) AS payer_tuples,
               pg_stat_get_xact_tuples_fetched('tasks'::regclass) AS fetched`,
     );
     await client.query('ROLLBACK');
     const s = stats.rows[0]!;
-    return { ids: claimed.rows.map((r) => r.id), indexScans: Number(s.scans), indexTuples: Number(s.tuples), heapFetched: Number(s.fetched) };
+    return { ids: claimed.rows.map((r) => r.id), indexScans: Number(s.scans), indexTuples: Number(s.tuples), payerIndexTuples: Number(s.payer_tuples), heapFetched: Number(s.fetched) };
   } finally {
     await client.end();
   }
 }
 
 describe('claim plan (PostgreSQL)', () => {
+  it('never JIT-compiles the claim (its forced sort is priced past jit_above_cost: ~300 ms per claim)', async () => {
+    const [fn] = await schema.query<{ config: string[] }>(`SELECT proconfig AS config FROM pg_proc WHERE proname = 'claim_tasks' AND pronamespace = current_schema()::regnamespace`);
+    expect(fn!.config).toEqual(expect.arrayContaining(['enable_seqscan=off', 'enable_bitmapscan=off', 'enable_sort=off', 'jit=off']));
+  });
+
   for (const analyzeFirst of [false, true]) {
     it(`reads only the claimed rows, in claim order, from the index (${analyzeFirst ? 'analyzed while empty' : 'never analyzed'})`, async () => {
       await fill(analyzeFirst);
@@ -64,7 +70,18 @@ describe('claim plan (PostgreSQL)', () => {
       expect(r.indexScans).toBe(1);
       // An ordered index scan stops after the batch; a bitmap scan would return all PENDING entries.
       expect(r.indexTuples).toBeLessThanOrEqual(BATCH * 2);
+      // Fair order finds the payers (one here) and reads their first rows from the payer index, no more.
+      expect(r.payerIndexTuples).toBeLessThanOrEqual(BATCH * 2 + 2);
       expect(r.heapFetched).toBe(0); // bitmap heap scans count here; the ordered scan does not
+    });
+
+    it(`a newer payer's tasks share the claim with an older payer's backlog, still bounded (${analyzeFirst ? 'analyzed while empty' : 'never analyzed'})`, async () => {
+      await fill(analyzeFirst, 3);
+      const r = await claimAndCount();
+      expect([...r.ids].sort()).toEqual(['other_1', 'other_2', 'other_3', ...Array.from({ length: BATCH - 3 }, (_, i) => `task_${String(i + 1).padStart(6, '0')}`)].sort());
+      expect(r.indexTuples).toBeLessThanOrEqual(BATCH * 2);
+      expect(r.payerIndexTuples).toBeLessThanOrEqual(BATCH * 3 + 4);
+      expect(r.heapFetched).toBe(0);
     });
   }
 });

@@ -350,6 +350,62 @@ for (const factory of factories) {
       expect((await s.claimTasks({ owner: 'w', limit: 1, leaseMs: 1000, now, onlyTools: ['x.order'] }))[0]!.id).toBe(ordered.id);
     });
 
+    it('fair share: a payer\'s 1,000-task batch does not starve another payer\'s single tasks', async () => {
+      const s = await open();
+      const now = Date.now();
+      const payerA = { kind: 'key' as const, id: 'key_fair_a' };
+      const payerB = { kind: 'key' as const, id: 'key_fair_b' };
+      // A's batch is older than B's tasks: in plain claim order it would fill every slot.
+      const ids = Array.from({ length: 1000 }, (_, i) => `task_fa${String(i).padStart(5, '0')}`);
+      const tasks = ids.map((id) => newTask({ id, tool: 'x.fair', payer: payerA, now: now - 100 }));
+      expect((await s.createBatch({ id: 'batch_fair_a', tool: 'x.fair', payer: payerA, now: now - 100, tasks, itemTasks: tasks.map((_, i) => i) })).kind).toBe('created');
+      const singles = [];
+      for (let i = 0; i < 3; i++) {
+        const t = newTask({ id: `task_fb${i}`, tool: 'x.fair', payer: payerB, now: now - 50 + i });
+        singles.push(t.id);
+        await s.createTask(t);
+      }
+      const claimed = await s.claimTasks({ owner: 'w', limit: 4, leaseMs: 10_000, now, onlyTools: ['x.fair'] });
+      // Round-robin by payer: rank 1 of each (A's oldest first), then rank 2…, A keeps its own order.
+      expect(claimed.map((t) => t.id)).toEqual([ids[0], singles[0], ids[1], singles[1]]);
+      const next = await s.claimTasks({ owner: 'w', limit: 4, leaseMs: 10_000, now, onlyTools: ['x.fair'] });
+      expect(next.map((t) => t.id)).toEqual([ids[2], singles[2], ids[3], ids[4]]);
+      // B has nothing left: A's tasks come in claim order (id last), as with a single payer.
+      const rest = await s.claimTasks({ owner: 'w', limit: 5, leaseMs: 10_000, now, onlyTools: ['x.fair'] });
+      expect(rest.map((t) => t.id)).toEqual(ids.slice(5, 10));
+    });
+
+    it('fair share: two payers\' batches interleave (a payer without id is one payer too)', async () => {
+      const s = await open();
+      const now = Date.now();
+      const batch = async (name: string, payer: NewTask['payer'], at: number) => {
+        const tasks = Array.from({ length: 6 }, (_, i) => newTask({ id: `task_${name}${i}`, tool: 'x.fair2', payer, now: at }));
+        await s.createBatch({ id: `batch_${name}`, tool: 'x.fair2', payer, now: at, tasks, itemTasks: tasks.map((_, i) => i) });
+        return tasks.map((t) => t.id);
+      };
+      const a = await batch('ia', { kind: 'key', id: 'key_fair2_a' }, now - 100);
+      const b = await batch('ib', { kind: 'key', id: 'key_fair2_b' }, now - 90);
+      const c = await batch('ic', { kind: 'local', id: null }, now - 80);
+      const claimed = await s.claimTasks({ owner: 'w', limit: 9, leaseMs: 10_000, now, onlyTools: ['x.fair2'] });
+      expect(claimed.map((t) => t.id)).toEqual([a[0], b[0], c[0], a[1], b[1], c[1], a[2], b[2], c[2]]);
+    });
+
+    it('fair share: with more waiting payers than a claim looks at, the oldest tasks still come first', async () => {
+      const s = await open();
+      const now = Date.now();
+      // 80 payers with one task each; the oldest tasks belong to the payers that sort last by id, beyond the
+      // 64 payers a claim enumerates, so they are reached through the global claim order.
+      const ids: string[] = [];
+      for (let i = 0; i < 80; i++) {
+        const t = newTask({ id: `task_fc${String(i).padStart(3, '0')}`, tool: 'x.fair3', payer: { kind: 'key', id: `key_fc${String(79 - i).padStart(3, '0')}` }, now: now - 1000 + i });
+        ids.push(t.id);
+        await s.createTask(t);
+      }
+      expect((await s.claimTasks({ owner: 'w', limit: 5, leaseMs: 10_000, now, onlyTools: ['x.fair3'] })).map((t) => t.id)).toEqual(ids.slice(0, 5));
+      const rest = await s.claimTasks({ owner: 'w', limit: 100, leaseMs: 10_000, now, onlyTools: ['x.fair3'] });
+      expect(rest.map((t) => t.id)).toEqual(ids.slice(5));
+    });
+
     it('a worker whose lease was recovered can no longer settle; concurrent sweeps count each task once', async () => {
       const s = await open();
       const now = Date.now();

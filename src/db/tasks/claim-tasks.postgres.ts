@@ -1,8 +1,10 @@
-// Claiming on PostgreSQL through claim_tasks() (migration 003), which pins the plan to the ordered scan
-// of pending rows whatever the statistics say and takes them FOR UPDATE SKIP LOCKED, so workers claim in
-// parallel and each pending task goes to exactly one of them.
+// Claiming on PostgreSQL through claim_tasks() (migration 007), which takes due tasks in fair order
+// (fair-order.ts: round-robin across payers, each payer's in claim order) from a bounded candidate set
+// read through the claim indexes whatever the statistics say, and locks them FOR UPDATE SKIP LOCKED, so
+// workers claim in parallel and each pending task goes to exactly one of them.
 import type { ClaimOptions } from '../../store/port.js';
 import type { Sql } from '../sql.js';
+import { fairOrder } from './fair-order.js';
 import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
 
 export async function claimTasksPostgres(db: Sql, o: ClaimOptions) {
@@ -11,5 +13,8 @@ export async function claimTasksPostgres(db: Sql, o: ClaimOptions) {
     [o.now, o.limit, o.owner, o.now + o.leaseMs, o.onlyTools ?? null, o.excludeTools?.length ? o.excludeTools : null],
     'claim_tasks',
   );
-  return rows.map((r) => toTask(db.dialect, r)).sort((a, b) => a.runAfter - b.runAfter || a.createdAt - b.createdAt);
+  // UPDATE … RETURNING has no order: put the claimed tasks back in the order they were chosen.
+  const tasks = rows.map((r) => toTask(db.dialect, r));
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  return fairOrder(tasks.map((t) => ({ id: t.id, payerKind: t.payer.kind, payerId: t.payer.id, runAfter: t.runAfter, createdAt: t.createdAt }))).map((c) => byId.get(c.id)!);
 }

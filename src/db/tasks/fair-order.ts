@@ -1,0 +1,28 @@
+// The fair claim order shared by both dialects: each payer's tasks ranked in claim order (run_after,
+// created_at, id), then rank 1 of every payer, rank 2 of every payer… ties in claim order. One payer's
+// 10,000 pending tasks thus take one slot per round, not every slot, while other payers have tasks due;
+// a single payer's tasks keep claim order, and `id` last keeps a batch's grouped tasks together.
+export interface FairCandidate {
+  id: string;
+  payerKind: string;
+  payerId: string | null;
+  runAfter: number;
+  createdAt: number;
+}
+
+function claimOrder(a: FairCandidate, b: FairCandidate): number {
+  return a.runAfter - b.runAfter || a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** `candidates` (distinct ids) sorted into fair order. */
+export function fairOrder<T extends FairCandidate>(candidates: readonly T[]): T[] {
+  const byClaim = [...candidates].sort(claimOrder);
+  const seen = new Map<string, number>();
+  const ranked = byClaim.map((c) => {
+    const payer = `${c.payerKind}\u0000${c.payerId ?? ''}`;
+    const rank = (seen.get(payer) ?? 0) + 1;
+    seen.set(payer, rank);
+    return { c, rank };
+  });
+  return ranked.sort((a, b) => a.rank - b.rank || claimOrder(a.c, b.c)).map((r) => r.c);
+}
