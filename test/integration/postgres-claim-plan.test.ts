@@ -41,7 +41,13 @@ async function claimAndCount(): Promise<{ ids: string[]; indexScans: number; ind
   await client.connect();
   try {
     await client.query('BEGIN');
-    const claimed = await client.query<{ id: string }>('SELECT id FROM claim_tasks($1, $2, $3, $4, $5, NULL)', [Date.now(), BATCH, 'plan-test', Date.now() + 30_000, ['echo', 'other']]);
+    const claimed = await client.query<{ id: string }>('SELECT id FROM claim_tasks($1, $2, $3, $4, $5, NULL)', [
+      Date.now(),
+      BATCH,
+      'plan-test',
+      Date.now() + 30_000,
+      ['echo', 'other'],
+    ]);
     const stats = await client.query<{ scans: string; tuples: string; payer_tuples: string; fetched: string }>(
       `SELECT pg_stat_get_xact_numscans('tasks_claimable'::regclass) AS scans,
               pg_stat_get_xact_tuples_returned('tasks_claimable'::regclass) AS tuples,
@@ -50,7 +56,13 @@ async function claimAndCount(): Promise<{ ids: string[]; indexScans: number; ind
     );
     await client.query('ROLLBACK');
     const s = stats.rows[0]!;
-    return { ids: claimed.rows.map((r) => r.id), indexScans: Number(s.scans), indexTuples: Number(s.tuples), payerIndexTuples: Number(s.payer_tuples), heapFetched: Number(s.fetched) };
+    return {
+      ids: claimed.rows.map((r) => r.id),
+      indexScans: Number(s.scans),
+      indexTuples: Number(s.tuples),
+      payerIndexTuples: Number(s.payer_tuples),
+      heapFetched: Number(s.fetched),
+    };
   } finally {
     await client.end();
   }
@@ -58,7 +70,9 @@ async function claimAndCount(): Promise<{ ids: string[]; indexScans: number; ind
 
 describe('claim plan (PostgreSQL)', () => {
   it('never JIT-compiles the claim (its forced sort is priced past jit_above_cost: ~300 ms per claim)', async () => {
-    const [fn] = await schema.query<{ config: string[] }>(`SELECT proconfig AS config FROM pg_proc WHERE proname = 'claim_tasks' AND pronamespace = current_schema()::regnamespace`);
+    const [fn] = await schema.query<{ config: string[] }>(
+      `SELECT proconfig AS config FROM pg_proc WHERE proname = 'claim_tasks' AND pronamespace = current_schema()::regnamespace`,
+    );
     expect(fn!.config).toEqual(expect.arrayContaining(['enable_seqscan=off', 'enable_bitmapscan=off', 'enable_sort=off', 'jit=off']));
   });
 
@@ -78,7 +92,9 @@ describe('claim plan (PostgreSQL)', () => {
     it(`a newer payer's tasks share the claim with an older payer's backlog, still bounded (${analyzeFirst ? 'analyzed while empty' : 'never analyzed'})`, async () => {
       await fill(analyzeFirst, 3);
       const r = await claimAndCount();
-      expect([...r.ids].sort()).toEqual(['other_1', 'other_2', 'other_3', ...Array.from({ length: BATCH - 3 }, (_, i) => `task_${String(i + 1).padStart(6, '0')}`)].sort());
+      expect([...r.ids].sort()).toEqual(
+        ['other_1', 'other_2', 'other_3', ...Array.from({ length: BATCH - 3 }, (_, i) => `task_${String(i + 1).padStart(6, '0')}`)].sort(),
+      );
       expect(r.indexTuples).toBeLessThanOrEqual(BATCH * 2);
       expect(r.payerIndexTuples).toBeLessThanOrEqual(BATCH * 3 + 4);
       expect(r.heapFetched).toBe(0);

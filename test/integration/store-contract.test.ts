@@ -350,7 +350,7 @@ for (const factory of factories) {
       expect((await s.claimTasks({ owner: 'w', limit: 1, leaseMs: 1000, now, onlyTools: ['x.order'] }))[0]!.id).toBe(ordered.id);
     });
 
-    it('fair share: a payer\'s 1,000-task batch does not starve another payer\'s single tasks', async () => {
+    it("fair share: a payer's 1,000-task batch does not starve another payer's single tasks", async () => {
       const s = await open();
       const now = Date.now();
       const payerA = { kind: 'key' as const, id: 'key_fair_a' };
@@ -358,7 +358,9 @@ for (const factory of factories) {
       // A's batch is older than B's tasks: in plain claim order it would fill every slot.
       const ids = Array.from({ length: 1000 }, (_, i) => `task_fa${String(i).padStart(5, '0')}`);
       const tasks = ids.map((id) => newTask({ id, tool: 'x.fair', payer: payerA, now: now - 100 }));
-      expect((await s.createBatch({ id: 'batch_fair_a', tool: 'x.fair', payer: payerA, now: now - 100, tasks, itemTasks: tasks.map((_, i) => i) })).kind).toBe('created');
+      expect((await s.createBatch({ id: 'batch_fair_a', tool: 'x.fair', payer: payerA, now: now - 100, tasks, itemTasks: tasks.map((_, i) => i) })).kind).toBe(
+        'created',
+      );
       const singles = [];
       for (let i = 0; i < 3; i++) {
         const t = newTask({ id: `task_fb${i}`, tool: 'x.fair', payer: payerB, now: now - 50 + i });
@@ -375,7 +377,7 @@ for (const factory of factories) {
       expect(rest.map((t) => t.id)).toEqual(ids.slice(5, 10));
     });
 
-    it('fair share: two payers\' batches interleave (a payer without id is one payer too)', async () => {
+    it("fair share: two payers' batches interleave (a payer without id is one payer too)", async () => {
       const s = await open();
       const now = Date.now();
       const batch = async (name: string, payer: NewTask['payer'], at: number) => {
@@ -397,7 +399,12 @@ for (const factory of factories) {
       // 64 payers a claim enumerates, so they are reached through the global claim order.
       const ids: string[] = [];
       for (let i = 0; i < 80; i++) {
-        const t = newTask({ id: `task_fc${String(i).padStart(3, '0')}`, tool: 'x.fair3', payer: { kind: 'key', id: `key_fc${String(79 - i).padStart(3, '0')}` }, now: now - 1000 + i });
+        const t = newTask({
+          id: `task_fc${String(i).padStart(3, '0')}`,
+          tool: 'x.fair3',
+          payer: { kind: 'key', id: `key_fc${String(79 - i).padStart(3, '0')}` },
+          now: now - 1000 + i,
+        });
         ids.push(t.id);
         await s.createTask(t);
       }

@@ -16,5 +16,7 @@ export async function claimTasksPostgres(db: Sql, o: ClaimOptions) {
   // UPDATE … RETURNING has no order: put the claimed tasks back in the order they were chosen.
   const tasks = rows.map((r) => toTask(db.dialect, r));
   const byId = new Map(tasks.map((t) => [t.id, t]));
-  return fairOrder(tasks.map((t) => ({ id: t.id, payerKind: t.payer.kind, payerId: t.payer.id, runAfter: t.runAfter, createdAt: t.createdAt }))).map((c) => byId.get(c.id)!);
+  return fairOrder(tasks.map((t) => ({ id: t.id, payerKind: t.payer.kind, payerId: t.payer.id, runAfter: t.runAfter, createdAt: t.createdAt }))).map((c) =>
+    byId.get(c.id)!,
+  );
 }

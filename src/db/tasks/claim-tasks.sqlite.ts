@@ -45,13 +45,16 @@ export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
        ORDER BY run_after, created_at, id LIMIT $4`,
     );
     const candidates = new Map<string, FairCandidate>();
-    const add = (r: CandidateRecord) => candidates.set(r.id, { id: r.id, payerKind: r.payer_kind, payerId: r.payer_id, runAfter: r.run_after, createdAt: r.created_at });
+    const add = (r: CandidateRecord) =>
+      candidates.set(r.id, { id: r.id, payerKind: r.payer_kind, payerId: r.payer_id, runAfter: r.run_after, createdAt: r.created_at });
     let payer = firstPayer.get<PayerKey>([]);
     for (let n = 0; payer && n < MAX_PAYERS; n++) {
       for (const r of ofPayer.all<CandidateRecord>([...filters, payer.payer_kind, payer.pid])) add(r);
       payer = nextPayer(payer);
     }
-    const head = db.sql(`SELECT ${columns} FROM tasks WHERE status = 'pending' AND run_after <= $1 ${only} ${except} ORDER BY run_after, created_at, id LIMIT $4`);
+    const head = db.sql(
+      `SELECT ${columns} FROM tasks WHERE status = 'pending' AND run_after <= $1 ${only} ${except} ORDER BY run_after, created_at, id LIMIT $4`,
+    );
     for (const r of head.all<CandidateRecord>(filters)) add(r);
 
     const claim = db.sql(
