@@ -1,16 +1,10 @@
 // Key purchases left `pending` (a process died between submitting the payment and granting the credit),
 // read on the store's own connection: the store port lists purchases only by wallet.
 import type { SqlRunner } from '../../db/sql-runner.js';
+import type { KeyPurchaseRow } from '../../store/payments-port.js';
 
-export interface PendingPurchase {
-  id: string;
-  kind: 'create' | 'topup';
-  keyId: string | null;
-  wallet: string;
-  micros: number;
-  payment: Record<string, unknown>;
-  createdAt: number;
-}
+/** A purchase row as the reconciler needs it (its status is `pending` by definition). */
+export type PendingPurchase = Pick<KeyPurchaseRow, 'id' | 'kind' | 'keyId' | 'wallet' | 'micros' | 'payment' | 'createdAt'>;
 
 /** Key purchases still `pending` that were recorded before `before` (oldest first). */
 export async function pendingKeyPurchases(sql: SqlRunner, before: number, limit: number): Promise<PendingPurchase[]> {
