@@ -21,7 +21,7 @@ export function base32(bytes: Uint8Array): string {
 }
 
 // Random bytes for ids drawn from one pooled buffer: a call into the CSPRNG per id cost 4% of a task
-// creation's CPU (issue #19). The bytes are the same CSPRNG's, each handed out once.
+// creation's CPU. The bytes are the same CSPRNG's, each handed out once.
 const POOL_SIZE = 4096;
 const pool = Buffer.allocUnsafe(POOL_SIZE);
 let poolOffset = POOL_SIZE;

@@ -9,7 +9,7 @@ import { onShutdown } from './shutdown.js';
 
 export async function runWorker(config: Config, args: string[]): Promise<'running'> {
   const { values } = parseArgs({ args, options: { tools: { type: 'string' } } });
-  // Since the process started: the worker's start-up is the time before it drains anything (issue #19).
+  // Since the process started: the worker's start-up is the time before it drains anything.
   const importedMs = Math.round(performance.now());
   const tools = values.tools
     ?.split(',')

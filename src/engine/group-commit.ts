@@ -1,13 +1,10 @@
 // Group commit of task creations: the creations that arrive in the same turn of the event loop are
 // written in one transaction, and each caller is answered only once that transaction has committed, so
 // an answered task is durable exactly as before. BEGIN/COMMIT per request was 16% of a creation's CPU on
-// PostgreSQL (issue #19); under load many requests are parsed in the same turn and share one commit.
-import type { CreateTaskOptions, CreateTaskOutcome, NewTask } from '../store/port.js';
+// PostgreSQL; under load many requests are parsed in the same turn and share one commit.
+import type { CreateTaskOptions, CreateTaskOutcome, NewTask, TaskCreation } from '../store/port.js';
 
-export interface TaskCreation {
-  task: NewTask;
-  opts: CreateTaskOptions;
-}
+export type { TaskCreation };
 
 /**
  * A store that writes several creations in one transaction. Each creation keeps its own outcome: one

@@ -12,6 +12,12 @@ export interface CreateTaskOptions {
   nonce?: { network: string; asset: string; payer: string; nonce: string };
 }
 
+/** One creation of a group commit: a task and how it is paid, written with others in one transaction. */
+export interface TaskCreation {
+  task: NewTask;
+  opts: CreateTaskOptions;
+}
+
 export type CreateTaskOutcome =
   | { kind: 'created'; task: TaskRow }
   | { kind: 'replayed'; task: TaskRow }

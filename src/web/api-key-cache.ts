@@ -1,5 +1,5 @@
 // API-key rows remembered for at most a second per process. Looking the key up was 8% of a task
-// creation's CPU (issue #19); a second is short enough that a revoked key stops working on every node
+// creation's CPU; a second is short enough that a revoked key stops working on every node
 // within it, and nothing that matters is decided from the cached row: creation charges the key in the
 // same write that inserts the task, and that write refuses a revoked key or a short balance itself.
 import { findApiKey } from '../billing/api-keys.js';

@@ -1,5 +1,5 @@
 // A JSON answer without Express's res.json → res.send path (ETag hashing of the body, charset and
-// freshness checks): a fifth of the creation route's CPU for a body no client caches (issue #19).
+// freshness checks): a fifth of the creation route's CPU for a body no client caches.
 import type { Response } from 'express';
 
 export function sendJson(res: Response, status: number, body: unknown): void {

@@ -3,14 +3,11 @@
 // together) and its own outcome: a refusal is undone to a savepoint of its own, so it leaves no trace
 // and the others still commit. A plain creation needs no savepoint: its charge-and-insert writes
 // nothing when refused. Any other error fails the whole transaction, and then nothing is written.
-import type { CreateTaskOptions, CreateTaskOutcome, NewTask } from '../../store/port.js';
+import type { CreateTaskOutcome, TaskCreation } from '../../store/port.js';
+
+export type { TaskCreation };
 import { Rollback, type Sql } from '../sql.js';
 import { reserveAndInsert, type InsertCharged } from './create-task.js';
-
-export interface TaskCreation {
-  task: NewTask;
-  opts: CreateTaskOptions;
-}
 
 /**
  * The order the creations are written in: by the key they charge (stable, so creations charging one key
