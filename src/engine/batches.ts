@@ -107,7 +107,8 @@ export async function submitBatch(engine: Engine, tool: string, inputs: readonly
       );
     }
     case 'key_invalid':
-      throw new Unauthorized('The API key is revoked or unknown.', 'INVALID_API_KEY');
+      // Keys are never deleted: the row was found when the request came in, so it was revoked since.
+      throw new Unauthorized('This API key was revoked.', 'API_KEY_REVOKED');
   }
 }
 

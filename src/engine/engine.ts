@@ -181,7 +181,8 @@ export class Engine {
           { price_usd: microsToUsd(price), balance_usd: microsToUsd(outcome.balanceMicros) },
         );
       case 'key_invalid':
-        throw new Unauthorized('The API key is revoked or unknown.', 'INVALID_API_KEY');
+        // Keys are never deleted: the row was found when the request came in, so it was revoked since.
+        throw new Unauthorized('This API key was revoked.', 'API_KEY_REVOKED');
       case 'nonce_used':
         throw new PaymentRequired('This payment authorization was already used for another task; sign a new one.', 'PAYMENT_REPLAYED', {
           task_id: outcome.taskId,

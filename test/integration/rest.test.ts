@@ -135,6 +135,20 @@ describe('errors', () => {
     expect((await api(svc.url, 'GET', '/v1/tasks/task_x')).status).toBe(401);
   });
 
+  it('a key revoked elsewhere stops creating tasks at once, even while its row is cached', async () => {
+    const k = await svc.createKey(1);
+    const first = await api(svc.url, 'POST', '/v1/tools/test.echo/tasks', { token: k.key, body: { value: 'x' } });
+    expect(first.status).toBe(202);
+    // Revoked straight in the store, as another node would: this node's key cache is not told.
+    await svc.rt.store.revokeKey(k.id, Date.now());
+    const after = await api(svc.url, 'POST', '/v1/tools/test.echo/tasks', { token: k.key, body: { value: 'y' } });
+    expect(after.status).toBe(401);
+    expect(after.body).toMatchObject({ code: 'API_KEY_REVOKED', error: 'This API key was revoked.' });
+    const batch = await api(svc.url, 'POST', '/v1/tools/test.echo/batches', { token: k.key, body: { inputs: [{ value: 'z' }] } });
+    expect(batch.status).toBe(401);
+    expect(batch.body.code).toBe('API_KEY_REVOKED');
+  });
+
   it('403 for a poll token of another task, 401 for a tampered one', async () => {
     const { key } = await svc.createKey(1);
     const a = await api(svc.url, 'POST', '/v1/tools/test.echo/tasks', { token: key, body: { value: 'a' } });
