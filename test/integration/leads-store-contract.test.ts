@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recentLeadRequests, sqlRunnerOf } from '../../src/console/queries.js';
 import { newApiKey } from '../../src/leads/auth.js';
 import { proIdFor, sha256Hex } from '../../src/leads/ids.js';
 import { openPostgresLeadStore, openSqliteLeadStore } from '../../src/leads/db/lead-store.js';
@@ -180,6 +181,20 @@ for (const adapter of adapters) {
       expect(await other.canAccessRequest(n.request.id, 'acct_stranger')).toBe(false);
       const deliveries = await other.listDeliveries(n.request.id);
       expect(deliveries).toEqual(n.deliveries);
+    });
+
+    it("serves the console's newest-requests query (its own SQL, through the store's runner)", async () => {
+      const t0 = Date.now() + 3_600_000; // newer than every other request in this suite
+      const older = newRequest({ proId: 'pro_console', proName: 'Older Pro', zip: null, createdAt: t0 }, 1);
+      const newer = newRequest({ proId: 'pro_console', proName: 'Newer Pro', phone: '+12015550777', isDemo: true, createdAt: t0 + 1 }, 1);
+      await store.createRequest(older);
+      await store.createRequest(newer);
+      const sql = sqlRunnerOf(other);
+      expect(sql).toBeDefined();
+      expect(await recentLeadRequests(sql!, 2)).toEqual([
+        { id: newer.request.id, proName: 'Newer Pro', category: 'plumber', zip: '10001', isDemo: true, createdAt: t0 + 1 },
+        { id: older.request.id, proName: 'Older Pro', category: 'plumber', zip: null, isDemo: false, createdAt: t0 },
+      ]);
     });
 
     it("returns the same account's existing request for the same phone, pro and category within the window", async () => {
