@@ -12,32 +12,6 @@ import { describeSpecialRange, specialRangeV4, specialRangeV6 } from './special-
 import { countryName } from '../shared/countries.js';
 import { subdivisionByCode, subdivisionByName } from '../shared/subdivisions.js';
 
-export interface IpGeolocation {
-  ip: string;
-  city: string | null;
-  region: string | null;
-  region_code: string | null;
-  country: string | null;
-  country_code: string | null;
-  zip: string | null;
-  lat: number | null;
-  lng: number | null;
-  timezone: string | null;
-  isp: string | null;
-  organization: string | null;
-  as: string | null;
-  asn: number | null;
-  is_mobile: boolean;
-  is_proxy: boolean;
-  is_hosting: boolean;
-  network: string | null;
-  accuracy_radius_km: number | null;
-  reserved_range: string | null;
-  message: string | null;
-  source: DataSourceInfo;
-  asn_source: DataSourceInfo;
-}
-
 interface LocationPart {
   city: string | null;
   region: string | null;
@@ -58,6 +32,17 @@ interface NetworkPart {
   asn: number | null;
   is_mobile: boolean;
   is_hosting: boolean;
+}
+
+/** The tool's result: where the address is, who runs its network, and what the data says about both. */
+export interface IpGeolocation extends LocationPart, NetworkPart {
+  ip: string;
+  is_proxy: boolean;
+  network: string | null;
+  reserved_range: string | null;
+  message: string | null;
+  source: DataSourceInfo;
+  asn_source: DataSourceInfo;
 }
 
 const NO_NETWORK: NetworkPart = { isp: null, organization: null, as: null, asn: null, is_mobile: false, is_hosting: false };
