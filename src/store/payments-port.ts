@@ -30,6 +30,13 @@ export interface NewKeyPurchase {
   now: number;
 }
 
+export interface SettleKeyPurchase {
+  payment: Record<string, unknown>;
+  /** The key a 'create' purchase makes. */
+  newKey?: { id: string; hash: string; prefix: string; label: string | null };
+  now: number;
+}
+
 export interface PaymentStore {
   setPayment(id: string, payment: Record<string, unknown>): Promise<void>;
   /** Tasks that finished before `finishedBefore` with their payment still `pending` (to settle or void). */
@@ -46,10 +53,7 @@ export interface PaymentStore {
    * Pending → settled, granting the credit once: a 'create' purchase inserts `newKey` with the amount as its
    * balance, a 'topup' credits its key. Null when the purchase is not pending (already settled or unpaid).
    */
-  settleKeyPurchase(
-    id: string,
-    o: { payment: Record<string, unknown>; newKey?: { id: string; hash: string; prefix: string; label: string | null }; now: number },
-  ): Promise<{ purchase: KeyPurchaseRow; key: ApiKeyRow } | null>;
+  settleKeyPurchase(id: string, o: SettleKeyPurchase): Promise<{ purchase: KeyPurchaseRow; key: ApiKeyRow } | null>;
   /** Pending → unpaid (the payment could not be settled); no credit is granted. */
   markKeyPurchaseUnpaid(id: string, payment: Record<string, unknown>): Promise<void>;
   /** A wallet's purchases, newest first. */

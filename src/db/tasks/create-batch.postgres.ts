@@ -4,7 +4,7 @@
 import type { CreateBatchOutcome, NewBatch } from '../../store/port.js';
 import { orRollback, Rollback, type Sql } from '../sql.js';
 import { chargeRefusal } from './insert-charged.postgres.js';
-import { toBatch, type BatchRecord } from './records.js';
+import { BATCH_COLUMNS, toBatch, type BatchRecord } from './records.js';
 
 export async function createBatchPostgres(db: Sql, b: NewBatch, chargeKeyId: string | undefined): Promise<CreateBatchOutcome> {
   const totalMicros = b.tasks.reduce((n, t) => n + t.priceMicros, 0);
@@ -17,7 +17,7 @@ export async function createBatchPostgres(db: Sql, b: NewBatch, chargeKeyId: str
       if (charged === 0) throw new Rollback((await chargeRefusal(tx, chargeKeyId, totalMicros)) ?? { kind: 'insufficient_credits', balanceMicros: 0 });
     }
     const batch = await tx.one<BatchRecord>(
-      'INSERT INTO batches (id, tool, payer_kind, payer_id, total, unique_count, price_micros, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *',
+      `INSERT INTO batches (id, tool, payer_kind, payer_id, total, unique_count, price_micros, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${BATCH_COLUMNS}`,
       [b.id, b.tool, b.payer.kind, b.payer.id, b.itemTasks.length, b.tasks.length, totalMicros, b.now],
     );
     // One ledger row per task, so a failed item is refunded by the ordinary task refund, exactly once.

@@ -2,7 +2,7 @@
 // and the item map, in one BEGIN IMMEDIATE transaction (the write lock is held from the balance check on).
 import type { CreateBatchOutcome, NewBatch } from '../../store/port.js';
 import type { SqliteDb } from '../sqlite.js';
-import { toBatch, type BatchRecord } from './records.js';
+import { BATCH_COLUMNS, toBatch, type BatchRecord } from './records.js';
 
 export function createBatchSqlite(db: SqliteDb, b: NewBatch, chargeKeyId: string | undefined): Promise<CreateBatchOutcome> {
   const totalMicros = b.tasks.reduce((n, t) => n + t.priceMicros, 0);
@@ -17,7 +17,7 @@ export function createBatchSqlite(db: SqliteDb, b: NewBatch, chargeKeyId: string
     }
     const batch = db
       .sql(
-        'INSERT INTO batches (id, tool, payer_kind, payer_id, total, unique_count, price_micros, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *',
+        `INSERT INTO batches (id, tool, payer_kind, payer_id, total, unique_count, price_micros, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${BATCH_COLUMNS}`,
       )
       .get<BatchRecord>([b.id, b.tool, b.payer.kind, b.payer.id, b.itemTasks.length, b.tasks.length, totalMicros, b.now]);
     const task = db.sql(

@@ -3,7 +3,7 @@
 // which purchase (or task) used it.
 import type { KeyPurchaseRow, NewKeyPurchase } from '../../store/port.js';
 import type { Sql } from '../sql.js';
-import { nonceKey, toPurchase, type PurchaseRecord } from './records.js';
+import { nonceKey, PURCHASE_COLUMNS, toPurchase, type PurchaseRecord } from './records.js';
 
 export function reserveKeyPurchase(db: Sql, p: NewKeyPurchase) {
   return db.transaction(async (tx): Promise<{ kind: 'reserved'; purchase: KeyPurchaseRow } | { kind: 'nonce_used'; usedBy: string }> => {
@@ -17,7 +17,7 @@ export function reserveKeyPurchase(db: Sql, p: NewKeyPurchase) {
       return { kind: 'nonce_used', usedBy: used?.task_id ?? '' };
     }
     const r = await tx.one<PurchaseRecord>(
-      "INSERT INTO key_purchases (id, kind, key_id, wallet, micros, status, payment, created_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7) RETURNING *",
+      `INSERT INTO key_purchases (id, kind, key_id, wallet, micros, status, payment, created_at) VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7) RETURNING ${PURCHASE_COLUMNS}`,
       [p.id, p.kind, p.keyId, p.wallet.toLowerCase(), p.micros, db.dialect.json(p.payment), p.now],
     );
     return { kind: 'reserved', purchase: toPurchase(db.dialect, r!) };
