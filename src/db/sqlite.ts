@@ -118,7 +118,7 @@ export class SqliteDb implements Sql {
     while (this.inTransaction) await this.turn();
     this.inTransaction = true;
     try {
-      this.sql(sqlite.beginImmediate).run();
+      this.sql('BEGIN IMMEDIATE').run();
       const result = await fn(this.tx);
       this.sql('COMMIT').run();
       return result;
