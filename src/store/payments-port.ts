@@ -1,6 +1,6 @@
 // x402 payments (tasks paid by wallet, settled after they finish; API keys bought or topped up with a
 // payment) and SIWX sign-in nonces. A payment nonce is used once: by one task or one purchase.
-import type { ApiKeyRow } from './keys-port.js';
+import type { ApiKeyRow, NewApiKey } from './keys-port.js';
 import type { TaskRow } from './task-row.js';
 
 /** A self-serve key purchase or top-up paid with x402 (see docs/payments.md, "Buying an API key"). */
@@ -18,14 +18,8 @@ export interface KeyPurchaseRow {
   settledAt: number | null;
 }
 
-export interface NewKeyPurchase {
-  id: string;
-  kind: 'create' | 'topup';
-  /** The key to top up ('topup' only). */
-  keyId: string | null;
-  wallet: string;
-  micros: number;
-  payment: Record<string, unknown>;
+/** A purchase to reserve; its `keyId` is the key to top up ('topup' only). */
+export interface NewKeyPurchase extends Pick<KeyPurchaseRow, 'id' | 'kind' | 'keyId' | 'wallet' | 'micros' | 'payment'> {
   nonce: { network: string; asset: string; payer: string; nonce: string };
   now: number;
 }
@@ -33,7 +27,7 @@ export interface NewKeyPurchase {
 export interface SettleKeyPurchase {
   payment: Record<string, unknown>;
   /** The key a 'create' purchase makes. */
-  newKey?: { id: string; hash: string; prefix: string; label: string | null };
+  newKey?: Pick<NewApiKey, 'id' | 'hash' | 'prefix' | 'label'>;
   now: number;
 }
 
