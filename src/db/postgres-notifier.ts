@@ -56,45 +56,32 @@ export class PostgresNotifier {
     }, BATCH_MS);
   }
 
+  /** Sends each channel's items, joined by commas into as few payloads as fit, in one statement. */
   private async flush(): Promise<void> {
-    const batches: { channel: string; payloads: string[] }[] = [];
-    for (const [channel, items] of this.outbox) {
-      const payloads: string[] = [];
-      let current = '';
-      for (const item of items) {
-        if (current && current.length + 1 + item.length > MAX_PAYLOAD) {
-          payloads.push(current);
-          current = '';
-        }
-        current = current ? `${current},${item}` : item;
-      }
-      if (current) payloads.push(current);
-      batches.push({ channel, payloads });
-    }
+    const outbox = [...this.outbox];
     this.outbox.clear();
-    for (const b of batches) {
-      try {
-        await this.send('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [b.channel, b.payloads]);
-      } catch (err) {
-        this.onError(err as Error);
+    for (const [channel, items] of outbox) {
+      const payloads: string[] = [];
+      for (const item of items) {
+        const last = payloads.length - 1;
+        if (last >= 0 && payloads[last]!.length + 1 + item.length <= MAX_PAYLOAD) payloads[last] += `,${item}`;
+        else payloads.push(item);
       }
+      await this.send('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [channel, payloads]).catch((err: Error) => this.onError(err));
     }
   }
 
   subscribe(channel: string, listener: Listener): () => void {
     let set = this.listeners.get(channel);
-    const isNewChannel = !set;
     if (!set) {
-      set = new Set();
-      this.listeners.set(channel, set);
+      this.listeners.set(channel, (set = new Set()));
+      const client = this.client;
+      if (client) void client.query(`LISTEN ${channel}`).catch((err: Error) => this.lost(client, err));
     }
     set.add(listener);
-    if (isNewChannel && this.client) void this.listen(this.client, channel);
-    else this.ensureConnected();
-    return () => {
-      set.delete(listener);
-      // The LISTEN itself stays: channels are few and fixed, and re-subscribing is then free.
-    };
+    this.ensureConnected();
+    // Unsubscribing leaves the LISTEN in place: channels are few and fixed, and re-subscribing is then free.
+    return () => set.delete(listener);
   }
 
   async close(): Promise<void> {
@@ -122,14 +109,10 @@ export class PostgresNotifier {
     client.on('notification', (msg) => this.dispatch(msg.channel, msg.payload ?? ''));
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client, undefined));
-    const listened = new Set<string>();
     try {
       await client.connect();
       // Channels subscribed while this loop awaits are picked up by the same iteration of the Map.
-      for (const channel of this.listeners.keys()) {
-        await client.query(`LISTEN ${channel}`);
-        listened.add(channel);
-      }
+      for (const channel of this.listeners.keys()) await client.query(`LISTEN ${channel}`);
     } catch (err) {
       this.lost(client, err as Error);
       return;
@@ -140,17 +123,8 @@ export class PostgresNotifier {
     }
     this.client = client;
     this.retryDelayMs = 500;
-    for (const channel of this.listeners.keys()) if (!listened.has(channel)) void this.listen(client, channel);
     // Anything may have happened while we were not listening: let every subscriber look once.
     for (const channel of this.listeners.keys()) this.dispatch(channel, '');
-  }
-
-  private async listen(client: pg.Client, channel: string): Promise<void> {
-    try {
-      await client.query(`LISTEN ${channel}`);
-    } catch (err) {
-      this.lost(client, err as Error);
-    }
   }
 
   private lost(client: pg.Client, err: Error | undefined): void {
