@@ -74,8 +74,3 @@ export const PURCHASE_COLUMNS = camelColumns('id, kind, key_id, wallet, micros, 
 export type PurchaseRecord = Raw<KeyPurchaseRow, 'payment'>;
 
 export const toPurchase = (d: Dialect, r: PurchaseRecord): KeyPurchaseRow => ({ ...r, payment: d.fromJson(r.payment) });
-
-/** The payment nonce key as stored: the network as given, the rest lower-case (hex may arrive in either case). */
-export function nonceKey(n: { network: string; asset: string; payer: string; nonce: string }): string[] {
-  return [n.network, n.asset.toLowerCase(), n.payer.toLowerCase(), n.nonce.toLowerCase()];
-}
