@@ -2,17 +2,15 @@
 // and the item map, in one BEGIN IMMEDIATE transaction (the write lock is held from the balance check on).
 import type { CreateBatchOutcome, NewBatch } from '../../store/port.js';
 import type { SqliteDb } from '../sqlite.js';
+import { KEY_STATE, refusal } from './create-task.js';
 import { BATCH_COLUMNS, toBatch, type BatchRecord } from './records.js';
 
 export function createBatchSqlite(db: SqliteDb, b: NewBatch, chargeKeyId: string | undefined): Promise<CreateBatchOutcome> {
   const totalMicros = b.tasks.reduce((n, t) => n + t.priceMicros, 0);
   return db.immediate((): CreateBatchOutcome => {
     if (chargeKeyId) {
-      const key = db
-        .sql('SELECT balance_micros, revoked_at FROM api_keys WHERE id = $1')
-        .get<{ balance_micros: number; revoked_at: number | null }>([chargeKeyId]);
-      if (!key || key.revoked_at !== null) return { kind: 'key_invalid' };
-      if (key.balance_micros < totalMicros) return { kind: 'insufficient_credits', balanceMicros: key.balance_micros };
+      const refused = refusal(db.sql(KEY_STATE).get([chargeKeyId]), totalMicros);
+      if (refused) return refused;
       db.sql('UPDATE api_keys SET balance_micros = balance_micros - $1 WHERE id = $2').run([totalMicros, chargeKeyId]);
     }
     const batch = db

@@ -9,6 +9,15 @@ import { orRollback, Rollback, type Sql } from '../sql.js';
 import { getTask } from './get-task.js';
 import { NONCE_WHERE, nonceKey, reserveNonce } from './reserve-nonce.js';
 
+/** What a key's charge reads to tell why it cannot pay (see `refusal`). */
+export const KEY_STATE = 'SELECT balance_micros, revoked_at FROM api_keys WHERE id = $1';
+
+/** Why a key in `state` (read by KEY_STATE) cannot pay `price`; null when it can. Both dialects' charges answer this. */
+export function refusal(state: { balance_micros: number; revoked_at: number | null } | undefined, price: number) {
+  if (!state || state.revoked_at !== null) return { kind: 'key_invalid' } as const;
+  return state.balance_micros < price ? ({ kind: 'insufficient_credits', balanceMicros: state.balance_micros } as const) : null;
+}
+
 /** The dialect's charge-and-insert: the created task, or why the key could not pay. */
 export type InsertCharged = (q: Sql, t: NewTask, chargeKeyId: string | undefined) => Promise<CreateTaskOutcome>;
 

@@ -3,15 +3,11 @@
 // concurrent charges can never overdraw it.
 import type { CreateTaskOutcome, NewTask } from '../../store/port.js';
 import type { Sql } from '../sql.js';
+import { KEY_STATE, refusal } from './create-task.js';
 import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
 
 /** Why the key could not pay (null when, read again now, nothing stands in the way). */
-export async function chargeRefusal(q: Sql, keyId: string, price: number): Promise<CreateTaskOutcome | null> {
-  const key = await q.one<{ balance_micros: number; revoked_at: number | null }>('SELECT balance_micros, revoked_at FROM api_keys WHERE id = $1', [keyId]);
-  if (!key || key.revoked_at !== null) return { kind: 'key_invalid' };
-  if (key.balance_micros < price) return { kind: 'insufficient_credits', balanceMicros: key.balance_micros };
-  return null;
-}
+export const chargeRefusal = async (q: Sql, keyId: string, price: number) => refusal(await q.one(KEY_STATE, [keyId]), price);
 
 export async function insertChargedPostgres(q: Sql, t: NewTask, chargeKeyId: string | undefined): Promise<CreateTaskOutcome> {
   for (let attempt = 1; ; attempt++) {
@@ -43,8 +39,8 @@ export async function insertChargedPostgres(q: Sql, t: NewTask, chargeKeyId: str
       'insert_task',
     );
     if (r) return { kind: 'created', task: toTask(q.dialect, r) };
-    const refusal = await chargeRefusal(q, chargeKeyId!, t.priceMicros);
+    const refused = await chargeRefusal(q, chargeKeyId!, t.priceMicros);
     // Refused, but the key was topped up in between: try again rather than report a stale balance.
-    if (refusal || attempt >= 3) return refusal ?? { kind: 'insufficient_credits', balanceMicros: 0 };
+    if (refused || attempt >= 3) return refused ?? { kind: 'insufficient_credits', balanceMicros: 0 };
   }
 }
