@@ -4,8 +4,6 @@
 // and the others still commit. A plain creation needs no savepoint: its charge-and-insert writes
 // nothing when refused. Any other error fails the whole transaction, and then nothing is written.
 import type { CreateTaskOutcome, TaskCreation } from '../../store/port.js';
-
-export type { TaskCreation };
 import { Rollback, type Sql } from '../sql.js';
 import { reserveAndInsert, type InsertCharged } from './create-task.js';
 

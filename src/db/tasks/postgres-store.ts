@@ -16,8 +16,6 @@ export interface PostgresStoreOptions extends PostgresConnectionOptions {
 }
 
 export class PostgresStore extends SqlTaskStore<PostgresDb> {
-  readonly schema: string;
-  readonly pool: PostgresDb['pool'];
   private readonly notifier: PostgresNotifier;
   private closed = false;
 
@@ -36,17 +34,15 @@ export class PostgresStore extends SqlTaskStore<PostgresDb> {
       },
       (event, item) => notifier.publish(channelName(o.schema, event), item),
     );
-    this.schema = o.schema;
-    this.pool = db.pool;
     this.notifier = notifier;
   }
 
   onTaskAvailable(listener: (tool: string) => void): () => void {
-    return this.notifier.subscribe(channelName(this.schema, 'task_available'), listener);
+    return this.notifier.subscribe(channelName(this.db.schema, 'task_available'), listener);
   }
 
   onTaskSettled(listener: (taskId: string) => void): () => void {
-    return this.notifier.subscribe(channelName(this.schema, 'task_settled'), listener);
+    return this.notifier.subscribe(channelName(this.db.schema, 'task_settled'), listener);
   }
 
   override async close() {
