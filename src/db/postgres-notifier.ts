@@ -23,8 +23,7 @@ const MAX_CHANNEL = 63; // PostgreSQL identifiers (and so channel names) are at 
 /** A channel name per schema, so clusters sharing a database in different schemas do not wake each other. */
 export function channelName(schema: string, event: 'task_available' | 'task_settled'): string {
   const plain = `agent_utility_${event}_${schema}`;
-  if (plain.length <= MAX_CHANNEL) return plain;
-  return `agent_utility_${event}_${createHash('sha256').update(schema).digest('hex').slice(0, 16)}`;
+  return plain.length <= MAX_CHANNEL ? plain : `agent_utility_${event}_${createHash('sha256').update(schema).digest('hex').slice(0, 16)}`;
 }
 
 export class PostgresNotifier {
@@ -144,7 +143,7 @@ export class PostgresNotifier {
 
   /** Each listener gets every item of the payload; an empty payload (after a reconnect) as one ''. */
   private dispatch(channel: string, payload: string): void {
-    const items = payload === '' ? [''] : payload.split(',');
+    const items = payload.split(',');
     for (const listener of this.listeners.get(channel) ?? []) {
       for (const item of items) {
         try {
