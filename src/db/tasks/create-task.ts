@@ -18,6 +18,9 @@ export function refusal(state: { balance_micros: number; revoked_at: number | nu
   return state.balance_micros < price ? ({ kind: 'insufficient_credits', balanceMicros: state.balance_micros } as const) : null;
 }
 
+/** Why the key could not pay, read now (null when nothing stands in the way any more). */
+export const chargeRefusal = async (q: Sql, keyId: string, price: number) => refusal(await q.one(KEY_STATE, [keyId]), price);
+
 /** The dialect's charge-and-insert: the created task, or why the key could not pay. */
 export type InsertCharged = (q: Sql, t: NewTask, chargeKeyId: string | undefined) => Promise<CreateTaskOutcome>;
 

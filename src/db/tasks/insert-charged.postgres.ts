@@ -3,11 +3,8 @@
 // concurrent charges can never overdraw it.
 import type { CreateTaskOutcome, NewTask } from '../../store/port.js';
 import type { Sql } from '../sql.js';
-import { KEY_STATE, refusal } from './create-task.js';
+import { chargeRefusal } from './create-task.js';
 import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
-
-/** Why the key could not pay (null when, read again now, nothing stands in the way). */
-export const chargeRefusal = async (q: Sql, keyId: string, price: number) => refusal(await q.one(KEY_STATE, [keyId]), price);
 
 export async function insertChargedPostgres(q: Sql, t: NewTask, chargeKeyId: string | undefined): Promise<CreateTaskOutcome> {
   for (let attempt = 1; ; attempt++) {

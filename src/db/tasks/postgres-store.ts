@@ -6,7 +6,7 @@ import { PostgresDb } from '../postgres.js';
 import { channelName, PostgresNotifier } from '../postgres-notifier.js';
 import { clientConfig, type PostgresConnectionOptions } from '../postgres-pool.js';
 import { claimTasksPostgres } from './claim-tasks.postgres.js';
-import { createBatchPostgres } from './create-batch.postgres.js';
+import { insertBatchTasksPostgres } from './create-batch.postgres.js';
 import { insertChargedPostgres } from './insert-charged.postgres.js';
 import { SqlTaskStore } from './task-store.js';
 
@@ -30,7 +30,7 @@ export class PostgresStore extends SqlTaskStore<PostgresDb> {
         // One statement charges and inserts, so a plain creation needs no explicit transaction.
         plain: (task, keyId) => insertChargedPostgres(db, task, keyId),
         claimTasks: (c) => claimTasksPostgres(db, c),
-        createBatch: (b, chargeKeyId) => createBatchPostgres(db, b, chargeKeyId),
+        insertBatchTasks: insertBatchTasksPostgres,
       },
       (event, item) => notifier.publish(channelName(o.schema, event), item),
     );

@@ -3,7 +3,7 @@
 // else is the shared SQL of src/db/tasks/.
 import { SqliteDb } from '../sqlite.js';
 import { claimTasksSqlite } from './claim-tasks.sqlite.js';
-import { createBatchSqlite } from './create-batch.sqlite.js';
+import { insertBatchTasksSqlite } from './create-batch.sqlite.js';
 import { insertChargedSqlite } from './insert-charged.sqlite.js';
 import { SqlTaskStore } from './task-store.js';
 
@@ -11,11 +11,11 @@ export class SqliteStore extends SqlTaskStore<SqliteDb> {
   constructor(file: string) {
     const db = new SqliteDb(file);
     super(db, {
-      // Runs inside a transaction that already holds the write lock, on the connection itself.
+      // These two run inside a transaction that already holds the write lock, on the connection itself.
       insert: async (_tx, task, keyId) => insertChargedSqlite(db, task, keyId),
       plain: (task, keyId) => db.immediate(() => insertChargedSqlite(db, task, keyId)),
       claimTasks: (o) => claimTasksSqlite(db, o),
-      createBatch: (b, chargeKeyId) => createBatchSqlite(db, b, chargeKeyId),
+      insertBatchTasks: async (_tx, b, chargeKeyId) => insertBatchTasksSqlite(db, b, chargeKeyId),
     });
   }
 }

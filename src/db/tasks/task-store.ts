@@ -2,12 +2,13 @@
 // (src/db/tasks/<operation>.ts, against Sql); the dialect supplies the few whose concurrency differs
 // (creating a task or batch with its charge and reservations, claiming) and, on PostgreSQL, the wake-ups
 // sent once a change has committed.
-import type { ClaimOptions, CreateBatchOutcome, NewBatch, TaskCreation, TaskRow, TaskStore } from '../../store/port.js';
+import type { ClaimOptions, TaskCreation, TaskRow, TaskStore } from '../../store/port.js';
 import { migrate } from '../migrate.js';
 import type { PlanDb } from '../plan.js';
 import { batchCounts } from './batch-counts.js';
 import { cancelPending } from './cancel-pending.js';
 import { completeTask } from './complete-task.js';
+import { createBatch, type InsertBatchTasks } from './create-batch.js';
 import { createTask, type CreateTaskParts } from './create-task.js';
 import { createTasks } from './create-tasks.js';
 import { createKey } from './create-key.js';
@@ -38,10 +39,10 @@ import { stats } from './stats.js';
 import { usage } from './usage.js';
 import { useSignInNonce } from './use-sign-in-nonce.js';
 
-/** What a dialect brings: charge-and-insert (create-task.ts), claiming and batch creation, whose concurrency differs. */
+/** What a dialect brings: charge-and-insert (create-task.ts), a batch's task writes (create-batch.ts) and claiming. */
 export interface DialectOperations extends CreateTaskParts {
+  insertBatchTasks: InsertBatchTasks;
   claimTasks(o: ClaimOptions): Promise<TaskRow[]>;
-  createBatch(b: NewBatch, chargeKeyId: string | undefined): Promise<CreateBatchOutcome>;
 }
 
 /** Tells other processes, after the commit, that a task of a tool may be claimable or a task settled (PostgreSQL). */
@@ -89,7 +90,7 @@ export class SqlTaskStore<D extends PlanDb = PlanDb> implements TaskStore {
   }
 
   createBatch: TaskStore['createBatch'] = async (b, opts = {}) => {
-    const outcome = await this.ops.createBatch(b, opts.chargeKeyId);
+    const outcome = await createBatch(this.db, this.ops.insertBatchTasks, b, opts.chargeKeyId);
     if (outcome.kind === 'created') this.wake('task_available', b.tool);
     return outcome;
   };
