@@ -5,6 +5,7 @@
 // the loser sees the winner's row; SQLite's transaction holds the write lock throughout. Refusals roll
 // back, so a refused request leaves no idempotency record, nonce or charge behind.
 import type { CreateTaskOptions, CreateTaskOutcome, NewTask } from '../../store/port.js';
+import type { Dialect } from '../dialect.js';
 import { orRollback, Rollback, type Sql } from '../sql.js';
 import { getTask } from './get-task.js';
 import { NONCE_WHERE, nonceKey, reserveNonce } from './reserve-nonce.js';
@@ -20,6 +21,12 @@ export function refusal(state: { balance_micros: number; revoked_at: number | nu
 
 /** Why the key could not pay, read now (null when nothing stands in the way any more). */
 export const chargeRefusal = async (q: Sql, keyId: string, price: number) => refusal(await q.one(KEY_STATE, [keyId]), price);
+
+/** $1…$10 of both dialects' task insert: id, tool, input, payer kind and id, price, charged, payment, max attempts, now. */
+export function newTaskValues(d: Dialect, t: NewTask, chargeKeyId: string | undefined): unknown[] {
+  const charged = chargeKeyId ? t.priceMicros : 0;
+  return [t.id, t.tool, d.json(t.input ?? {}), t.payer.kind, t.payer.id, t.priceMicros, charged, t.payment ? d.json(t.payment) : null, t.maxAttempts, t.now];
+}
 
 /** The dialect's charge-and-insert: the created task, or why the key could not pay. */
 export type InsertCharged = (q: Sql, t: NewTask, chargeKeyId: string | undefined) => Promise<CreateTaskOutcome>;

@@ -3,7 +3,7 @@
 // concurrent charges can never overdraw it.
 import type { CreateTaskOutcome, NewTask } from '../../store/port.js';
 import type { Sql } from '../sql.js';
-import { chargeRefusal } from './create-task.js';
+import { chargeRefusal, newTaskValues } from './create-task.js';
 import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
 
 export async function insertChargedPostgres(q: Sql, t: NewTask, chargeKeyId: string | undefined): Promise<CreateTaskOutcome> {
@@ -20,19 +20,7 @@ export async function insertChargedPostgres(q: Sql, t: NewTask, chargeKeyId: str
          SELECT $11, task.id, -task.price_micros, 'charge', $10 FROM task WHERE $11::text IS NOT NULL AND task.price_micros > 0
        )
        SELECT ${TASK_COLUMNS} FROM task`,
-      [
-        t.id,
-        t.tool,
-        q.dialect.json(t.input ?? {}),
-        t.payer.kind,
-        t.payer.id,
-        t.priceMicros,
-        chargeKeyId ? t.priceMicros : 0,
-        t.payment ? q.dialect.json(t.payment) : null,
-        t.maxAttempts,
-        t.now,
-        chargeKeyId ?? null,
-      ],
+      [...newTaskValues(q.dialect, t, chargeKeyId), chargeKeyId ?? null],
       'insert_task',
     );
     if (r) return { kind: 'created', task: toTask(q.dialect, r) };

@@ -3,11 +3,11 @@
 // one BEGIN IMMEDIATE transaction with no awaits (creation is the hot path).
 import type { CreateTaskOutcome, NewTask } from '../../store/port.js';
 import type { SqliteDb } from '../sqlite.js';
-import { KEY_STATE, refusal } from './create-task.js';
+import { KEY_STATE, newTaskValues, refusal } from './create-task.js';
 import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
 
 const INSERT = `INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, price_micros, charged_micros, payment, attempts, max_attempts, run_after, created_at)
-  VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, 0, $9, $10, $11) RETURNING ${TASK_COLUMNS}`;
+  VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, 0, $9, $10, $10) RETURNING ${TASK_COLUMNS}`;
 
 export function insertChargedSqlite(db: SqliteDb, t: NewTask, chargeKeyId: string | undefined): CreateTaskOutcome {
   if (chargeKeyId) {
@@ -23,19 +23,5 @@ export function insertChargedSqlite(db: SqliteDb, t: NewTask, chargeKeyId: strin
       ]);
     }
   }
-  const d = db.dialect;
-  const values = [
-    t.id,
-    t.tool,
-    d.json(t.input ?? {}),
-    t.payer.kind,
-    t.payer.id,
-    t.priceMicros,
-    chargeKeyId ? t.priceMicros : 0,
-    t.payment ? d.json(t.payment) : null,
-    t.maxAttempts,
-    t.now,
-    t.now,
-  ];
-  return { kind: 'created', task: toTask(d, db.sql(INSERT).get<TaskRecord>(values)!) };
+  return { kind: 'created', task: toTask(db.dialect, db.sql(INSERT).get<TaskRecord>(newTaskValues(db.dialect, t, chargeKeyId))!) };
 }
