@@ -2,13 +2,14 @@
 // run synchronously on the connection inside the creating transaction, which holds the write lock.
 import type { NewBatch } from '../../store/port.js';
 import type { SqliteDb } from '../sqlite.js';
+import { CHARGE_LEDGER } from './insert-charged.sqlite.js';
 
 export function insertBatchTasksSqlite(db: SqliteDb, b: NewBatch, chargeKeyId: string | undefined): void {
   const task = db.sql(
     `INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, price_micros, charged_micros, attempts, max_attempts, run_after, created_at, batch_id)
      VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, 0, $8, $9, $9, $10)`,
   );
-  const ledger = db.sql("INSERT INTO credit_ledger (key_id, task_id, delta_micros, reason, created_at) VALUES ($1, $2, $3, 'charge', $4)");
+  const ledger = db.sql(CHARGE_LEDGER);
   for (const t of b.tasks) {
     const charged = chargeKeyId ? t.priceMicros : 0;
     task.run([t.id, t.tool, db.dialect.json(t.input ?? {}), t.payer.kind, t.payer.id, t.priceMicros, charged, t.maxAttempts, t.now, b.id]);

@@ -20,16 +20,13 @@ function writeOrder(items: readonly TaskCreation[]): number[] {
 async function createOne(tx: Sql, insert: InsertCharged, { task, opts }: TaskCreation): Promise<CreateTaskOutcome> {
   if (!opts.idempotency && !opts.nonce) return insert(tx, task, opts.chargeKeyId);
   await tx.run('SAVEPOINT creation');
-  try {
-    const outcome = await reserveAndInsert(tx, insert, task, opts);
-    await tx.run('RELEASE SAVEPOINT creation');
-    return outcome;
-  } catch (err) {
+  const outcome = await reserveAndInsert(tx, insert, task, opts).catch(async (err: unknown) => {
     if (!(err instanceof Rollback)) throw err;
     await tx.run('ROLLBACK TO SAVEPOINT creation');
-    await tx.run('RELEASE SAVEPOINT creation');
     return err.value as CreateTaskOutcome;
-  }
+  });
+  await tx.run('RELEASE SAVEPOINT creation');
+  return outcome;
 }
 
 /** The outcomes in the order of `items`, once the transaction has committed. */

@@ -76,11 +76,8 @@ export class SqlTaskStore<D extends PlanDb = PlanDb> implements TaskStore {
   createTasks = async (items: readonly TaskCreation[]) => {
     if (items.length === 0) return [];
     const outcomes = await createTasks(this.db, this.ops.insert, items);
-    const tools = new Set<string>();
-    outcomes.forEach((o, i) => {
-      if (o.kind === 'created') tools.add(items[i]!.task.tool);
-    });
-    for (const tool of tools) this.wake('task_available', tool);
+    const created = items.filter((_, i) => outcomes[i]!.kind === 'created');
+    for (const tool of new Set(created.map((c) => c.task.tool))) this.wake('task_available', tool);
     return outcomes;
   };
 
