@@ -7,8 +7,7 @@
 // statements without a transaction, for reads that need no common snapshot.
 import type { Dialect } from './dialect.js';
 import { PostgresDb } from './postgres.js';
-import { Rollback } from './postgres-pool.js';
-import type { Sql } from './sql.js';
+import { orRollback, type Sql } from './sql.js';
 import type { SqliteDb } from './sqlite.js';
 
 interface Statement {
@@ -46,14 +45,9 @@ async function driveAsync<T>(steps: Plan<T>, exec: (s: Statement) => Promise<unk
 const onSqlite = (db: SqliteDb) => (s: Statement) => db.sql(s.text)[s.kind === 'one' ? 'get' : s.kind](s.values);
 const onSql = (sql: Sql) => (s: Statement) => sql[s.kind](s.text, s.values);
 
-export async function runPlan<T>(db: PlanDb, plan: (d: Dialect) => Plan<T>): Promise<T> {
-  try {
-    if (db instanceof PostgresDb) return await db.transaction((tx) => driveAsync(plan(tx.dialect), onSql(tx)));
-    return await db.immediate(() => drive(plan(db.dialect), onSqlite(db)));
-  } catch (err) {
-    if (err instanceof Rollback) return err.value as T;
-    throw err;
-  }
+export function runPlan<T>(db: PlanDb, plan: (d: Dialect) => Plan<T>): Promise<T> {
+  if (db instanceof PostgresDb) return orRollback(() => db.transaction((tx) => driveAsync(plan(tx.dialect), onSql(tx))));
+  return orRollback(() => db.immediate(() => drive(plan(db.dialect), onSqlite(db))));
 }
 
 /** Runs the plan's statements one by one, outside a transaction (reads that need no snapshot together). */

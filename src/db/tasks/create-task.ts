@@ -76,5 +76,5 @@ export async function reserveAndInsert(tx: Sql, insert: InsertCharged, t: NewTas
 
 export function createTask(db: Sql, parts: CreateTaskParts, t: NewTask, opts: CreateTaskOptions = {}): Promise<CreateTaskOutcome> {
   if (!opts.idempotency && !opts.nonce) return parts.plain(t, opts.chargeKeyId);
-  return orRollback(db, (tx) => reserveAndInsert(tx, parts.insert, t, opts));
+  return orRollback(() => db.transaction((tx) => reserveAndInsert(tx, parts.insert, t, opts)));
 }
