@@ -21,18 +21,15 @@ export type Plan<T> = Generator<Statement, T, unknown>;
 /** A database a plan runs on. */
 export type PlanDb = SqliteDb | PostgresDb;
 
-export function* one<R>(text: string, values: readonly unknown[] = []): Plan<R | undefined> {
-  return (yield { kind: 'one', text, values }) as R | undefined;
+/** One statement of a plan; answers what `Sql[kind]` would. */
+function* statement<T>(kind: Statement['kind'], text: string, values: readonly unknown[]): Plan<T> {
+  return (yield { kind, text, values }) as T;
 }
 
-export function* all<R>(text: string, values: readonly unknown[] = []): Plan<R[]> {
-  return (yield { kind: 'all', text, values }) as R[];
-}
-
+export const one = <R>(text: string, values: readonly unknown[] = []) => statement<R | undefined>('one', text, values);
+export const all = <R>(text: string, values: readonly unknown[] = []) => statement<R[]>('all', text, values);
 /** Rows changed. */
-export function* run(text: string, values: readonly unknown[] = []): Plan<number> {
-  return (yield { kind: 'run', text, values }) as number;
-}
+export const run = (text: string, values: readonly unknown[] = []) => statement<number>('run', text, values);
 
 function drive<T>(steps: Plan<T>, exec: (s: Statement) => unknown): T {
   for (let step = steps.next(); ; step = steps.next(exec(step.value))) if (step.done) return step.value;
