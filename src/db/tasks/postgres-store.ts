@@ -17,7 +17,7 @@ export interface PostgresStoreOptions extends PostgresConnectionOptions {
 
 export class PostgresStore extends SqlTaskStore<PostgresDb> {
   private readonly notifier: PostgresNotifier;
-  private closed = false;
+  private closing: Promise<void> | undefined;
 
   constructor(o: PostgresStoreOptions) {
     const db = new PostgresDb(o);
@@ -45,10 +45,8 @@ export class PostgresStore extends SqlTaskStore<PostgresDb> {
     return this.notifier.subscribe(channelName(this.db.schema, 'task_settled'), listener);
   }
 
-  override async close() {
-    if (this.closed) return;
-    this.closed = true;
-    await this.notifier.close();
-    await super.close();
+  /** Sends the queued wake-ups, stops listening, then ends the pool; once, however often it is called. */
+  override close(): Promise<void> {
+    return (this.closing ??= this.notifier.close().then(() => super.close()));
   }
 }

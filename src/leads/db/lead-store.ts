@@ -86,17 +86,8 @@ function leadStore<D extends PlanDb>(db: D): SqlLeadStore<D> {
   const bound = Object.fromEntries(
     Object.entries(operations).map(([name, op]) => [name, (...args: unknown[]) => (op as (db: D, ...a: unknown[]) => unknown)(db, ...args)]),
   ) as Bound;
-  let closed = false;
-  return {
-    ...bound,
-    dialect: db.dialect.name,
-    db,
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      await db.close();
-    },
-  };
+  let closing: Promise<void> | undefined;
+  return { ...bound, dialect: db.dialect.name, db, close: () => (closing ??= Promise.resolve(db.close())) };
 }
 
 export type SqliteLeadStore = SqlLeadStore<SqliteDb>;
