@@ -65,9 +65,7 @@ export const BATCH_COLUMNS = camelColumns('id, tool, payer_kind, payer_id, total
 
 export type BatchRecord = Omit<BatchRow, 'payer'> & { payerKind: Payer['kind']; payerId: string | null };
 
-export function toBatch({ payerKind, payerId, ...b }: BatchRecord): BatchRow {
-  return { ...b, payer: { kind: payerKind, id: payerId } };
-}
+export const toBatch = ({ payerKind, payerId, ...b }: BatchRecord): BatchRow => ({ ...b, payer: { kind: payerKind, id: payerId } });
 
 export const PURCHASE_COLUMNS = camelColumns('id, kind, key_id, wallet, micros, status, payment, created_at, settled_at');
 
