@@ -1,6 +1,7 @@
 // Task store rows as both dialects return them, and their mapping to the port's types. The columns
 // and names are the same on both; only JSON (text on SQLite) and booleans (0/1) are decoded through
-// the dialect.
+// the dialect. Tasks are read by their column names (the queue's operations use them as they are); keys,
+// batches and purchases come back in the port's shape (columns.ts).
 import type { Dialect } from '../dialect.js';
 import type { BatchRow, KeyPurchaseRow, Payer, TaskRow, TaskStatus } from '../../store/port.js';
 import { camelColumns, type Raw } from '../columns.js';

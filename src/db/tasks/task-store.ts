@@ -1,7 +1,7 @@
 // The task store over the database kit: one object for both dialects. Plain operations are written once
-// (src/db/tasks/<operation>.ts, against Sql); the dialect supplies the few whose concurrency differs
-// (creating a task or batch with its charge and reservations, claiming) and, on PostgreSQL, the wake-ups
-// sent once a change has committed.
+// (src/db/tasks/<operation>.ts, against Sql); the dialect supplies the few parts whose concurrency differs
+// (a task's charge-and-insert, a batch's task writes, claiming) and, on PostgreSQL, the wake-ups sent once
+// a change has committed.
 import type { ClaimOptions, TaskCreation, TaskRow, TaskStore } from '../../store/port.js';
 import { migrate } from '../migrate.js';
 import type { PlanDb } from '../plan.js';
