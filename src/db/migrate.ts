@@ -36,7 +36,7 @@ export interface MigrationSet {
   legacyLedger?: string;
 }
 
-export const LEDGER = 'db_migrations';
+const LEDGER = 'db_migrations';
 
 /** The NNN_name.sql files of `dir`/`dialect`/, in order. */
 export function loadMigrations(dir: URL, dialect: DialectName): Migration[] {

@@ -12,9 +12,6 @@ import { createHash } from 'node:crypto';
 
 type Listener = (item: string) => void;
 
-/** Sends NOTIFY statements (a pool's query). */
-export type NotifySender = (sql: string, params: unknown[]) => Promise<unknown>;
-
 const MAX_PAYLOAD = 7_900; // NOTIFY payloads must stay under 8,000 bytes
 const BATCH_MS = 2;
 
@@ -39,7 +36,8 @@ export class PostgresNotifier {
 
   constructor(
     private readonly config: pg.ClientConfig,
-    private readonly send: NotifySender,
+    /** Sends NOTIFY statements (a pool's query). */
+    private readonly send: (sql: string, params: unknown[]) => Promise<unknown>,
     private readonly onError: (err: Error) => void = () => undefined,
   ) {}
 
