@@ -34,8 +34,6 @@ export interface Dialect {
   readonly forUpdate: string;
   /** Appended to a SELECT inside a transaction: lock the rows read, passing over rows others hold. */
   readonly skipLocked: string;
-  /** The statement that opens a transaction taking the write lock at once. */
-  readonly beginImmediate: string;
 }
 
 const parseJson = <T>(v: unknown): T => (v === null || v === undefined ? (null as T) : (JSON.parse(v as string) as T));
@@ -55,7 +53,6 @@ export const sqlite: Dialect = {
   // The transaction holds the whole database's write lock already.
   forUpdate: '',
   skipLocked: '',
-  beginImmediate: 'BEGIN IMMEDIATE',
 };
 
 export const postgres: Dialect = {
@@ -71,8 +68,4 @@ export const postgres: Dialect = {
   utcDay: (ms) => `to_char(to_timestamp(${ms} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
   forUpdate: ' FOR UPDATE',
   skipLocked: ' FOR UPDATE SKIP LOCKED',
-  // PostgreSQL takes row locks as statements run; there is no database write lock to take up front.
-  beginImmediate: 'BEGIN',
 };
-
-export const dialects: Record<DialectName, Dialect> = { sqlite, postgres };

@@ -36,7 +36,7 @@ export interface MigrationSet {
   legacyLedger?: string;
 }
 
-export const LEDGER = 'db_migrations';
+const LEDGER = 'db_migrations';
 
 /** The NNN_name.sql files of `dir`/`dialect`/, in order. */
 export function loadMigrations(dir: URL, dialect: DialectName): Migration[] {
@@ -55,12 +55,7 @@ const TABLE_EXISTS: Record<DialectName, string> = {
 const RECORD = `INSERT INTO ${LEDGER} (component, version, name, applied_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`;
 
 /** Runs under the migration lock: `atomically` is a transaction of its own on PostgreSQL (SQLite is already in one). */
-export async function applyPending(
-  c: Sql,
-  set: MigrationSet,
-  script: (sql: string) => Promise<unknown>,
-  atomically: (fn: () => Promise<void>) => Promise<void>,
-) {
+export async function applyPending(c: Sql, set: MigrationSet, script: (sql: string) => Promise<unknown>, atomically = (fn: () => Promise<void>) => fn()) {
   await script(`CREATE TABLE IF NOT EXISTS ${LEDGER} (component text NOT NULL, version integer NOT NULL, name text NOT NULL,
     applied_at bigint NOT NULL, PRIMARY KEY (component, version))`);
   const legacy = set.legacyLedger && assertSchemaName(set.legacyLedger);
@@ -104,14 +99,7 @@ export async function upToDate(c: Sql, set: MigrationSet): Promise<boolean> {
 /** Applies the set's pending migrations on SQLite, all in one BEGIN IMMEDIATE transaction. */
 export async function migrateSqlite(db: SqliteDb, set: MigrationSet): Promise<void> {
   if (await upToDate(db, set)) return;
-  return db.transaction((tx) =>
-    applyPending(
-      tx,
-      set,
-      async (sql) => db.raw.exec(sql),
-      (fn) => fn(),
-    ),
-  );
+  return db.transaction((tx) => applyPending(tx, set, async (sql) => db.raw.exec(sql)));
 }
 
 /** Applies the set's pending migrations on whichever database `db` is (loading pg only for PostgreSQL). */

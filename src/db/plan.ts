@@ -7,8 +7,7 @@
 // statements without a transaction, for reads that need no common snapshot.
 import type { Dialect } from './dialect.js';
 import { PostgresDb } from './postgres.js';
-import { Rollback } from './postgres-pool.js';
-import type { Sql } from './sql.js';
+import { orRollback, type Sql } from './sql.js';
 import type { SqliteDb } from './sqlite.js';
 
 interface Statement {
@@ -22,18 +21,15 @@ export type Plan<T> = Generator<Statement, T, unknown>;
 /** A database a plan runs on. */
 export type PlanDb = SqliteDb | PostgresDb;
 
-export function* one<R>(text: string, values: readonly unknown[] = []): Plan<R | undefined> {
-  return (yield { kind: 'one', text, values }) as R | undefined;
+/** One statement of a plan; answers what `Sql[kind]` would. */
+function* statement<T>(kind: Statement['kind'], text: string, values: readonly unknown[]): Plan<T> {
+  return (yield { kind, text, values }) as T;
 }
 
-export function* all<R>(text: string, values: readonly unknown[] = []): Plan<R[]> {
-  return (yield { kind: 'all', text, values }) as R[];
-}
-
+export const one = <R>(text: string, values: readonly unknown[] = []) => statement<R | undefined>('one', text, values);
+export const all = <R>(text: string, values: readonly unknown[] = []) => statement<R[]>('all', text, values);
 /** Rows changed. */
-export function* run(text: string, values: readonly unknown[] = []): Plan<number> {
-  return (yield { kind: 'run', text, values }) as number;
-}
+export const run = (text: string, values: readonly unknown[] = []) => statement<number>('run', text, values);
 
 function drive<T>(steps: Plan<T>, exec: (s: Statement) => unknown): T {
   for (let step = steps.next(); ; step = steps.next(exec(step.value))) if (step.done) return step.value;
@@ -46,14 +42,9 @@ async function driveAsync<T>(steps: Plan<T>, exec: (s: Statement) => Promise<unk
 const onSqlite = (db: SqliteDb) => (s: Statement) => db.sql(s.text)[s.kind === 'one' ? 'get' : s.kind](s.values);
 const onSql = (sql: Sql) => (s: Statement) => sql[s.kind](s.text, s.values);
 
-export async function runPlan<T>(db: PlanDb, plan: (d: Dialect) => Plan<T>): Promise<T> {
-  try {
-    if (db instanceof PostgresDb) return await db.transaction((tx) => driveAsync(plan(tx.dialect), onSql(tx)));
-    return await db.immediate(() => drive(plan(db.dialect), onSqlite(db)));
-  } catch (err) {
-    if (err instanceof Rollback) return err.value as T;
-    throw err;
-  }
+export function runPlan<T>(db: PlanDb, plan: (d: Dialect) => Plan<T>): Promise<T> {
+  if (db instanceof PostgresDb) return orRollback(() => db.transaction((tx) => driveAsync(plan(tx.dialect), onSql(tx))));
+  return orRollback(() => db.immediate(() => drive(plan(db.dialect), onSqlite(db))));
 }
 
 /** Runs the plan's statements one by one, outside a transaction (reads that need no snapshot together). */

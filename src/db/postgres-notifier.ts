@@ -12,9 +12,6 @@ import { createHash } from 'node:crypto';
 
 type Listener = (item: string) => void;
 
-/** Sends NOTIFY statements (a pool's query). */
-export type NotifySender = (sql: string, params: unknown[]) => Promise<unknown>;
-
 const MAX_PAYLOAD = 7_900; // NOTIFY payloads must stay under 8,000 bytes
 const BATCH_MS = 2;
 
@@ -23,8 +20,7 @@ const MAX_CHANNEL = 63; // PostgreSQL identifiers (and so channel names) are at 
 /** A channel name per schema, so clusters sharing a database in different schemas do not wake each other. */
 export function channelName(schema: string, event: 'task_available' | 'task_settled'): string {
   const plain = `agent_utility_${event}_${schema}`;
-  if (plain.length <= MAX_CHANNEL) return plain;
-  return `agent_utility_${event}_${createHash('sha256').update(schema).digest('hex').slice(0, 16)}`;
+  return plain.length <= MAX_CHANNEL ? plain : `agent_utility_${event}_${createHash('sha256').update(schema).digest('hex').slice(0, 16)}`;
 }
 
 export class PostgresNotifier {
@@ -40,7 +36,8 @@ export class PostgresNotifier {
 
   constructor(
     private readonly config: pg.ClientConfig,
-    private readonly send: NotifySender,
+    /** Sends NOTIFY statements (a pool's query). */
+    private readonly send: (sql: string, params: unknown[]) => Promise<unknown>,
     private readonly onError: (err: Error) => void = () => undefined,
   ) {}
 
@@ -56,45 +53,32 @@ export class PostgresNotifier {
     }, BATCH_MS);
   }
 
+  /** Sends each channel's items, joined by commas into as few payloads as fit, in one statement. */
   private async flush(): Promise<void> {
-    const batches: { channel: string; payloads: string[] }[] = [];
-    for (const [channel, items] of this.outbox) {
-      const payloads: string[] = [];
-      let current = '';
-      for (const item of items) {
-        if (current && current.length + 1 + item.length > MAX_PAYLOAD) {
-          payloads.push(current);
-          current = '';
-        }
-        current = current ? `${current},${item}` : item;
-      }
-      if (current) payloads.push(current);
-      batches.push({ channel, payloads });
-    }
+    const outbox = [...this.outbox];
     this.outbox.clear();
-    for (const b of batches) {
-      try {
-        await this.send('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [b.channel, b.payloads]);
-      } catch (err) {
-        this.onError(err as Error);
+    for (const [channel, items] of outbox) {
+      const payloads: string[] = [];
+      for (const item of items) {
+        const last = payloads.length - 1;
+        if (last >= 0 && payloads[last]!.length + 1 + item.length <= MAX_PAYLOAD) payloads[last] += `,${item}`;
+        else payloads.push(item);
       }
+      await this.send('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [channel, payloads]).catch((err: Error) => this.onError(err));
     }
   }
 
   subscribe(channel: string, listener: Listener): () => void {
     let set = this.listeners.get(channel);
-    const isNewChannel = !set;
     if (!set) {
-      set = new Set();
-      this.listeners.set(channel, set);
+      this.listeners.set(channel, (set = new Set()));
+      const client = this.client;
+      if (client) void client.query(`LISTEN ${channel}`).catch((err: Error) => this.lost(client, err));
     }
     set.add(listener);
-    if (isNewChannel && this.client) void this.listen(this.client, channel);
-    else this.ensureConnected();
-    return () => {
-      set.delete(listener);
-      // The LISTEN itself stays: channels are few and fixed, and re-subscribing is then free.
-    };
+    this.ensureConnected();
+    // Unsubscribing leaves the LISTEN in place: channels are few and fixed, and re-subscribing is then free.
+    return () => set.delete(listener);
   }
 
   async close(): Promise<void> {
@@ -122,14 +106,10 @@ export class PostgresNotifier {
     client.on('notification', (msg) => this.dispatch(msg.channel, msg.payload ?? ''));
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client, undefined));
-    const listened = new Set<string>();
     try {
       await client.connect();
       // Channels subscribed while this loop awaits are picked up by the same iteration of the Map.
-      for (const channel of this.listeners.keys()) {
-        await client.query(`LISTEN ${channel}`);
-        listened.add(channel);
-      }
+      for (const channel of this.listeners.keys()) await client.query(`LISTEN ${channel}`);
     } catch (err) {
       this.lost(client, err as Error);
       return;
@@ -140,17 +120,8 @@ export class PostgresNotifier {
     }
     this.client = client;
     this.retryDelayMs = 500;
-    for (const channel of this.listeners.keys()) if (!listened.has(channel)) void this.listen(client, channel);
     // Anything may have happened while we were not listening: let every subscriber look once.
     for (const channel of this.listeners.keys()) this.dispatch(channel, '');
-  }
-
-  private async listen(client: pg.Client, channel: string): Promise<void> {
-    try {
-      await client.query(`LISTEN ${channel}`);
-    } catch (err) {
-      this.lost(client, err as Error);
-    }
   }
 
   private lost(client: pg.Client, err: Error | undefined): void {
@@ -170,7 +141,7 @@ export class PostgresNotifier {
 
   /** Each listener gets every item of the payload; an empty payload (after a reconnect) as one ''. */
   private dispatch(channel: string, payload: string): void {
-    const items = payload === '' ? [''] : payload.split(',');
+    const items = payload.split(',');
     for (const listener of this.listeners.get(channel) ?? []) {
       for (const item of items) {
         try {

@@ -8,22 +8,13 @@ export interface SqlRunner {
   all(sql: string, params: unknown[]): Promise<Record<string, unknown>[]>;
 }
 
-function isSql(db: unknown): db is Sql {
-  return typeof db === 'object' && db !== null && typeof (db as Sql).all === 'function' && typeof (db as Sql).dialect?.name === 'string';
-}
+/** `?` placeholders as the kit's: "a ? b ? c" → "a $1 b $2 c". */
+const numbered = (text: string) => text.split('?').reduce((sql, part, i) => `${sql}$${i}${part}`);
 
 /** The connection behind a store built on the kit (the task store and the lead store expose theirs as `db`). */
 export function sqlRunnerOf(store: object): SqlRunner | undefined {
-  const db = (store as { db?: unknown }).db;
-  if (!isSql(db)) return undefined;
-  return {
-    dialect: db.dialect.name,
-    all: (text, params) => {
-      let n = 0;
-      return db.all<Record<string, unknown>>(
-        text.replace(/\?/g, () => `$${++n}`),
-        params,
-      );
-    },
-  };
+  const db = (store as { db?: Partial<Sql> }).db;
+  if (typeof db?.all !== 'function' || typeof db.dialect?.name !== 'string') return undefined;
+  const all = db.all.bind(db);
+  return { dialect: db.dialect.name, all: (text, params) => all(numbered(text), params) };
 }

@@ -28,10 +28,10 @@ export class Rollback<T> extends Error {
   }
 }
 
-/** Runs `fn` in a transaction; a Rollback thrown inside undoes it and becomes the answer. */
-export async function orRollback<T>(db: Sql, fn: (tx: Sql) => Promise<T>): Promise<T> {
+/** Runs a transaction (`db.transaction(…)`, a plan); a Rollback thrown inside undoes it and becomes the answer. */
+export async function orRollback<T>(transaction: () => Promise<T>): Promise<T> {
   try {
-    return await db.transaction(fn);
+    return await transaction();
   } catch (err) {
     if (err instanceof Rollback) return err.value as T;
     throw err;

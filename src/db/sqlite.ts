@@ -88,52 +88,42 @@ export class SqliteDb implements Sql {
    * Runs the synchronous `fn` in one BEGIN IMMEDIATE transaction, after any asynchronous transaction
    * in progress on this connection.
    */
-  async immediate<T>(fn: () => T): Promise<T> {
-    while (this.inTransaction) await this.turn();
-    return this.runInTransaction.immediate(fn) as T;
-  }
+  immediate = <T>(fn: () => T): Promise<T> => this.whenFree(() => this.runInTransaction.immediate(fn) as T);
 
-  async one<R>(text: string, values?: readonly unknown[]): Promise<R | undefined> {
-    while (this.inTransaction) await this.turn();
-    return this.sql(text).get<R>(values);
-  }
-
-  async all<R>(text: string, values?: readonly unknown[]): Promise<R[]> {
-    while (this.inTransaction) await this.turn();
-    return this.sql(text).all<R>(values);
-  }
-
-  async run(text: string, values?: readonly unknown[]): Promise<number> {
-    while (this.inTransaction) await this.turn();
-    return this.sql(text).run(values);
-  }
+  one = <R>(text: string, values?: readonly unknown[]): Promise<R | undefined> => this.whenFree(() => this.sql(text).get<R>(values));
+  all = <R>(text: string, values?: readonly unknown[]): Promise<R[]> => this.whenFree(() => this.sql(text).all<R>(values));
+  run = (text: string, values?: readonly unknown[]): Promise<number> => this.whenFree(() => this.sql(text).run(values));
 
   /**
    * An asynchronous transaction for shared code written against `Sql`. The connection is one per
    * process, so statements of other callers must not slip in between this transaction's awaits: they
    * wait until it ends (they would otherwise run inside it).
    */
-  async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-    // Checked again after every wait, with no await between the last check and taking the connection.
-    while (this.inTransaction) await this.turn();
-    this.inTransaction = true;
-    try {
-      this.sql(sqlite.beginImmediate).run();
-      const result = await fn(this.tx);
-      this.sql('COMMIT').run();
-      return result;
-    } catch (err) {
-      if (this.raw.inTransaction) this.sql('ROLLBACK').run();
-      throw err;
-    } finally {
-      this.inTransaction = false;
-      for (const wake of this.waiting.splice(0)) wake();
-    }
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    return this.whenFree(async () => {
+      this.inTransaction = true;
+      try {
+        this.sql('BEGIN IMMEDIATE').run();
+        const result = await fn(this.tx);
+        this.sql('COMMIT').run();
+        return result;
+      } catch (err) {
+        if (this.raw.inTransaction) this.sql('ROLLBACK').run();
+        throw err;
+      } finally {
+        this.inTransaction = false;
+        for (const wake of this.waiting.splice(0)) wake();
+      }
+    });
   }
 
-  /** Resolves when the transaction in progress ends. */
-  private turn(): Promise<void> {
-    return new Promise((resolve) => this.waiting.push(resolve));
+  /**
+   * Runs `fn` once no asynchronous transaction holds the connection: checked again after every wait, and
+   * `fn` starts with no await after the last check, so a transaction that starts in it takes the connection.
+   */
+  private async whenFree<T>(fn: () => T | Promise<T>): Promise<T> {
+    while (this.inTransaction) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    return fn();
   }
 
   close(): void {

@@ -17,7 +17,6 @@ export async function openLeadStore(config: Config, log: Logger): Promise<LeadSt
       connectionString: config.databaseUrl,
       schema: config.database.schema,
       poolSize: config.database.poolSize,
-      applicationName: 'agent-utility:leads',
       onError: (err) => log.warn('PostgreSQL connection problem (lead store); reconnecting', { err }),
     });
   }

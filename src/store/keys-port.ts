@@ -9,12 +9,9 @@ export interface ApiKeyRow {
   revokedAt: number | null;
 }
 
-export interface NewApiKey {
-  id: string;
+/** A key to create: its row's fields, the hash of its secret, and the time (the opening balance is granted through the ledger). */
+export interface NewApiKey extends Pick<ApiKeyRow, 'id' | 'prefix' | 'label' | 'balanceMicros'> {
   hash: string;
-  prefix: string;
-  label: string | null;
-  balanceMicros: number;
   now: number;
 }
 

@@ -1,6 +1,6 @@
 // x402 payments (tasks paid by wallet, settled after they finish; API keys bought or topped up with a
 // payment) and SIWX sign-in nonces. A payment nonce is used once: by one task or one purchase.
-import type { ApiKeyRow } from './keys-port.js';
+import type { ApiKeyRow, NewApiKey } from './keys-port.js';
 import type { TaskRow } from './task-row.js';
 
 /** A self-serve key purchase or top-up paid with x402 (see docs/payments.md, "Buying an API key"). */
@@ -18,15 +18,16 @@ export interface KeyPurchaseRow {
   settledAt: number | null;
 }
 
-export interface NewKeyPurchase {
-  id: string;
-  kind: 'create' | 'topup';
-  /** The key to top up ('topup' only). */
-  keyId: string | null;
-  wallet: string;
-  micros: number;
-  payment: Record<string, unknown>;
+/** A purchase to reserve; its `keyId` is the key to top up ('topup' only). */
+export interface NewKeyPurchase extends Pick<KeyPurchaseRow, 'id' | 'kind' | 'keyId' | 'wallet' | 'micros' | 'payment'> {
   nonce: { network: string; asset: string; payer: string; nonce: string };
+  now: number;
+}
+
+export interface SettleKeyPurchase {
+  payment: Record<string, unknown>;
+  /** The key a 'create' purchase makes. */
+  newKey?: Pick<NewApiKey, 'id' | 'hash' | 'prefix' | 'label'>;
   now: number;
 }
 
@@ -46,10 +47,7 @@ export interface PaymentStore {
    * Pending → settled, granting the credit once: a 'create' purchase inserts `newKey` with the amount as its
    * balance, a 'topup' credits its key. Null when the purchase is not pending (already settled or unpaid).
    */
-  settleKeyPurchase(
-    id: string,
-    o: { payment: Record<string, unknown>; newKey?: { id: string; hash: string; prefix: string; label: string | null }; now: number },
-  ): Promise<{ purchase: KeyPurchaseRow; key: ApiKeyRow } | null>;
+  settleKeyPurchase(id: string, o: SettleKeyPurchase): Promise<{ purchase: KeyPurchaseRow; key: ApiKeyRow } | null>;
   /** Pending → unpaid (the payment could not be settled); no credit is granted. */
   markKeyPurchaseUnpaid(id: string, payment: Record<string, unknown>): Promise<void>;
   /** A wallet's purchases, newest first. */

@@ -1,7 +1,6 @@
 // A task as every part of the store port sees it. Times are epoch milliseconds, money micro-USD.
 
 export type TaskStatus = 'pending' | 'running' | 'complete' | 'failed' | 'cancelled';
-export const TERMINAL_STATUSES: readonly TaskStatus[] = ['complete', 'failed', 'cancelled'];
 export type FailureKind = 'transient' | 'permanent' | 'input' | 'timeout' | 'internal' | 'cancelled' | 'crashed';
 
 export interface Payer {
@@ -34,13 +33,7 @@ export interface TaskRow {
   finishedAt: number | null;
 }
 
-export interface NewTask {
-  id: string;
-  tool: string;
-  input: unknown;
-  payer: Payer;
-  priceMicros: number;
-  maxAttempts: number;
+export interface NewTask extends Pick<TaskRow, 'id' | 'tool' | 'input' | 'payer' | 'priceMicros' | 'maxAttempts'> {
   now: number;
   payment?: Record<string, unknown> | null;
 }

@@ -56,7 +56,7 @@ describe('PostgreSQL connections and migrations', () => {
       await store.createKey({ id: 'key_opt', hash: 'h-opt', prefix: 'sk_live_opt', label: null, balanceMicros: 0, now: Date.now() });
       expect((await store.findKey('key_opt'))!.id).toBe('key_opt');
       // The row went to this schema, and the URL's option is in force on the store's connections.
-      const pool = (store as unknown as { pool: pg.Pool }).pool;
+      const pool = store.db.pool;
       const r = await pool.query('SELECT current_setting($1) AS timeout, current_schema() AS schema', ['statement_timeout']);
       expect(r.rows[0]).toEqual({ timeout: '4321ms', schema });
     } finally {

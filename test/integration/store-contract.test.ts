@@ -115,6 +115,35 @@ for (const factory of factories) {
       expect((await s.createTask(newTask({ payer: { kind: 'key', id: 'key_c1' } }), { chargeKeyId: 'key_c1' })).kind).toBe('key_invalid');
     });
 
+    it('charges a batch its total with one ledger row per task; a refused batch leaves no trace', async () => {
+      const s = await open();
+      const now = Date.now();
+      const payer = { kind: 'key' as const, id: 'key_cb' };
+      await s.createKey({ id: 'key_cb', hash: `h-${Math.random()}`, prefix: 'sk_live_cbcbcb', label: null, balanceMicros: 2500, now });
+      const batch = (id: string, n: number) => {
+        const tasks = Array.from({ length: n }, () => newTask({ tool: 'x.cb', payer, now }));
+        return { id, tool: 'x.cb', payer, now, tasks, itemTasks: [...tasks.map((_, i) => i), 0] };
+      };
+      const big = batch('batch_cb_big', 3);
+      expect(await s.createBatch(big, { chargeKeyId: 'key_cb' })).toEqual({ kind: 'insufficient_credits', balanceMicros: 2500 });
+      expect(await s.getBatch(big.id)).toBeNull();
+      expect(await s.getTask(big.tasks[0]!.id)).toBeNull();
+      const ok = batch('batch_cb_ok', 2);
+      const row = { id: ok.id, tool: 'x.cb', payer, total: 3, unique: 2, priceMicros: 2000, createdAt: now };
+      expect(await s.createBatch(ok, { chargeKeyId: 'key_cb' })).toEqual({ kind: 'created', batch: row });
+      expect(await s.getBatch(ok.id)).toEqual(row);
+      expect((await s.listBatchItems(ok.id, 0, 10)).map((i) => i.task?.id)).toEqual([ok.tasks[0]!.id, ok.tasks[1]!.id, ok.tasks[0]!.id]);
+      expect((await s.getTask(ok.tasks[1]!.id))!.chargedMicros).toBe(1000);
+      expect((await s.findKey('key_cb'))!.balanceMicros).toBe(500);
+      const ledger = await (s as SqlTaskStore).db.all<{ task_id: string; delta_micros: number }>(
+        "SELECT task_id, delta_micros FROM credit_ledger WHERE key_id = $1 AND reason = 'charge' ORDER BY task_id",
+        ['key_cb'],
+      );
+      expect(ledger.map((r) => [r.task_id, Number(r.delta_micros)])).toEqual(ok.tasks.map((t) => [t.id, -1000]).sort());
+      await s.revokeKey('key_cb', now);
+      expect(await s.createBatch(batch('batch_cb_revoked', 1), { chargeKeyId: 'key_cb' })).toEqual({ kind: 'key_invalid' });
+    });
+
     it('idempotency: same key+hash replays, other hash mismatches, window expires', async () => {
       const s = await open();
       const now = Date.now();

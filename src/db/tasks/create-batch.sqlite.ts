@@ -1,38 +1,20 @@
-// Creating a batch on SQLite: charge check, batch row, one task and one ledger row per distinct input,
-// and the item map, in one BEGIN IMMEDIATE transaction (the write lock is held from the balance check on).
-import type { CreateBatchOutcome, NewBatch } from '../../store/port.js';
+// A batch's tasks, their ledger rows and its item map on SQLite (create-batch.ts): a statement per row,
+// run synchronously on the connection inside the creating transaction, which holds the write lock.
+import type { NewBatch } from '../../store/port.js';
 import type { SqliteDb } from '../sqlite.js';
-import { toBatch, type BatchRecord } from './records.js';
+import { CHARGE_LEDGER } from './insert-charged.sqlite.js';
 
-export function createBatchSqlite(db: SqliteDb, b: NewBatch, chargeKeyId: string | undefined): Promise<CreateBatchOutcome> {
-  const totalMicros = b.tasks.reduce((n, t) => n + t.priceMicros, 0);
-  return db.immediate((): CreateBatchOutcome => {
-    if (chargeKeyId) {
-      const key = db
-        .sql('SELECT balance_micros, revoked_at FROM api_keys WHERE id = $1')
-        .get<{ balance_micros: number; revoked_at: number | null }>([chargeKeyId]);
-      if (!key || key.revoked_at !== null) return { kind: 'key_invalid' };
-      if (key.balance_micros < totalMicros) return { kind: 'insufficient_credits', balanceMicros: key.balance_micros };
-      db.sql('UPDATE api_keys SET balance_micros = balance_micros - $1 WHERE id = $2').run([totalMicros, chargeKeyId]);
-    }
-    const batch = db
-      .sql(
-        'INSERT INTO batches (id, tool, payer_kind, payer_id, total, unique_count, price_micros, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *',
-      )
-      .get<BatchRecord>([b.id, b.tool, b.payer.kind, b.payer.id, b.itemTasks.length, b.tasks.length, totalMicros, b.now]);
-    const task = db.sql(
-      `INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, price_micros, charged_micros, attempts, max_attempts, run_after, created_at, batch_id)
-       VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, 0, $8, $9, $9, $10)`,
-    );
-    // One ledger row per task: a failed item is refunded by the ordinary task refund, exactly once.
-    const ledger = db.sql("INSERT INTO credit_ledger (key_id, task_id, delta_micros, reason, created_at) VALUES ($1, $2, $3, 'charge', $4)");
-    for (const t of b.tasks) {
-      const charged = chargeKeyId ? t.priceMicros : 0;
-      task.run([t.id, t.tool, db.dialect.json(t.input ?? {}), t.payer.kind, t.payer.id, t.priceMicros, charged, t.maxAttempts, t.now, b.id]);
-      if (chargeKeyId && charged > 0) ledger.run([chargeKeyId, t.id, -charged, t.now]);
-    }
-    const item = db.sql('INSERT INTO batch_items (batch_id, idx, task_id) VALUES ($1, $2, $3)');
-    b.itemTasks.forEach((taskIndex, idx) => item.run([b.id, idx, b.tasks[taskIndex]!.id]));
-    return { kind: 'created', batch: toBatch(batch!) };
-  });
+export function insertBatchTasksSqlite(db: SqliteDb, b: NewBatch, chargeKeyId: string | undefined): void {
+  const task = db.sql(
+    `INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, price_micros, charged_micros, attempts, max_attempts, run_after, created_at, batch_id)
+     VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, 0, $8, $9, $9, $10)`,
+  );
+  const ledger = db.sql(CHARGE_LEDGER);
+  for (const t of b.tasks) {
+    const charged = chargeKeyId ? t.priceMicros : 0;
+    task.run([t.id, t.tool, db.dialect.json(t.input ?? {}), t.payer.kind, t.payer.id, t.priceMicros, charged, t.maxAttempts, t.now, b.id]);
+    if (chargeKeyId && charged > 0) ledger.run([chargeKeyId, t.id, -charged, t.now]);
+  }
+  const item = db.sql('INSERT INTO batch_items (batch_id, idx, task_id) VALUES ($1, $2, $3)');
+  b.itemTasks.forEach((taskIndex, idx) => item.run([b.id, idx, b.tasks[taskIndex]!.id]));
 }

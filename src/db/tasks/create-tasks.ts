@@ -4,8 +4,6 @@
 // and the others still commit. A plain creation needs no savepoint: its charge-and-insert writes
 // nothing when refused. Any other error fails the whole transaction, and then nothing is written.
 import type { CreateTaskOutcome, TaskCreation } from '../../store/port.js';
-
-export type { TaskCreation };
 import { Rollback, type Sql } from '../sql.js';
 import { reserveAndInsert, type InsertCharged } from './create-task.js';
 
@@ -22,16 +20,13 @@ function writeOrder(items: readonly TaskCreation[]): number[] {
 async function createOne(tx: Sql, insert: InsertCharged, { task, opts }: TaskCreation): Promise<CreateTaskOutcome> {
   if (!opts.idempotency && !opts.nonce) return insert(tx, task, opts.chargeKeyId);
   await tx.run('SAVEPOINT creation');
-  try {
-    const outcome = await reserveAndInsert(tx, insert, task, opts);
-    await tx.run('RELEASE SAVEPOINT creation');
-    return outcome;
-  } catch (err) {
+  const outcome = await reserveAndInsert(tx, insert, task, opts).catch(async (err: unknown) => {
     if (!(err instanceof Rollback)) throw err;
     await tx.run('ROLLBACK TO SAVEPOINT creation');
-    await tx.run('RELEASE SAVEPOINT creation');
     return err.value as CreateTaskOutcome;
-  }
+  });
+  await tx.run('RELEASE SAVEPOINT creation');
+  return outcome;
 }
 
 /** The outcomes in the order of `items`, once the transaction has committed. */

@@ -1,12 +1,13 @@
 // Adds credit to a key (or takes it, with a negative amount), with its ledger row, in one transaction.
+import type { ApiKeyRow } from '../../store/port.js';
 import type { Sql } from '../sql.js';
-import { toKey, type KeyRecord } from './records.js';
+import { KEY_COLUMNS } from './records.js';
 
 export function creditKey(db: Sql, id: string, micros: number, reason: string, now: number) {
   return db.transaction(async (tx) => {
-    const r = await tx.one<KeyRecord>('UPDATE api_keys SET balance_micros = balance_micros + $1 WHERE id = $2 RETURNING *', [micros, id]);
-    if (!r) return null;
+    const key = await tx.one<ApiKeyRow>(`UPDATE api_keys SET balance_micros = balance_micros + $1 WHERE id = $2 RETURNING ${KEY_COLUMNS}`, [micros, id]);
+    if (!key) return null;
     await tx.run('INSERT INTO credit_ledger (key_id, delta_micros, reason, created_at) VALUES ($1, $2, $3, $4)', [id, micros, db.dialect.text(reason), now]);
-    return toKey(r);
+    return key;
   });
 }

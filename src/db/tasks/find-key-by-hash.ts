@@ -1,12 +1,8 @@
 // The key a presented secret hashes to (every authenticated request).
+import type { ApiKeyRow } from '../../store/port.js';
 import type { Sql } from '../sql.js';
-import { toKey, type KeyRecord } from './records.js';
+import { KEY_COLUMNS } from './records.js';
 
 export async function findKeyByHash(db: Sql, hash: string) {
-  const r = await db.one<KeyRecord>(
-    'SELECT id, prefix, label, balance_micros, created_at, revoked_at FROM api_keys WHERE hash = $1',
-    [hash],
-    'find_key_by_hash',
-  );
-  return r ? toKey(r) : null;
+  return (await db.one<ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = $1`, [hash], 'find_key_by_hash')) ?? null;
 }

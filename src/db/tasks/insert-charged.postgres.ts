@@ -3,15 +3,8 @@
 // concurrent charges can never overdraw it.
 import type { CreateTaskOutcome, NewTask } from '../../store/port.js';
 import type { Sql } from '../sql.js';
+import { chargeRefusal, newTaskValues } from './create-task.js';
 import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
-
-/** Why the key could not pay (null when, read again now, nothing stands in the way). */
-export async function chargeRefusal(q: Sql, keyId: string, price: number): Promise<CreateTaskOutcome | null> {
-  const key = await q.one<{ balance_micros: number; revoked_at: number | null }>('SELECT balance_micros, revoked_at FROM api_keys WHERE id = $1', [keyId]);
-  if (!key || key.revoked_at !== null) return { kind: 'key_invalid' };
-  if (key.balance_micros < price) return { kind: 'insufficient_credits', balanceMicros: key.balance_micros };
-  return null;
-}
 
 export async function insertChargedPostgres(q: Sql, t: NewTask, chargeKeyId: string | undefined): Promise<CreateTaskOutcome> {
   for (let attempt = 1; ; attempt++) {
@@ -27,24 +20,12 @@ export async function insertChargedPostgres(q: Sql, t: NewTask, chargeKeyId: str
          SELECT $11, task.id, -task.price_micros, 'charge', $10 FROM task WHERE $11::text IS NOT NULL AND task.price_micros > 0
        )
        SELECT ${TASK_COLUMNS} FROM task`,
-      [
-        t.id,
-        t.tool,
-        q.dialect.json(t.input ?? {}),
-        t.payer.kind,
-        t.payer.id,
-        t.priceMicros,
-        chargeKeyId ? t.priceMicros : 0,
-        t.payment ? q.dialect.json(t.payment) : null,
-        t.maxAttempts,
-        t.now,
-        chargeKeyId ?? null,
-      ],
+      [...newTaskValues(q.dialect, t, chargeKeyId), chargeKeyId ?? null],
       'insert_task',
     );
     if (r) return { kind: 'created', task: toTask(q.dialect, r) };
-    const refusal = await chargeRefusal(q, chargeKeyId!, t.priceMicros);
+    const refused = await chargeRefusal(q, chargeKeyId!, t.priceMicros);
     // Refused, but the key was topped up in between: try again rather than report a stale balance.
-    if (refusal || attempt >= 3) return refusal ?? { kind: 'insufficient_credits', balanceMicros: 0 };
+    if (refused || attempt >= 3) return refused ?? { kind: 'insufficient_credits', balanceMicros: 0 };
   }
 }

@@ -3,41 +3,23 @@
 // one BEGIN IMMEDIATE transaction with no awaits (creation is the hot path).
 import type { CreateTaskOutcome, NewTask } from '../../store/port.js';
 import type { SqliteDb } from '../sqlite.js';
+import { KEY_STATE, newTaskValues, refusal } from './create-task.js';
 import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
 
+/** A charged task's ledger row: $1 key, $2 task, $3 the (negative) amount, $4 now. */
+export const CHARGE_LEDGER = "INSERT INTO credit_ledger (key_id, task_id, delta_micros, reason, created_at) VALUES ($1, $2, $3, 'charge', $4)";
+
 const INSERT = `INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, price_micros, charged_micros, payment, attempts, max_attempts, run_after, created_at)
-  VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, 0, $9, $10, $11) RETURNING ${TASK_COLUMNS}`;
+  VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, 0, $9, $10, $10) RETURNING ${TASK_COLUMNS}`;
 
 export function insertChargedSqlite(db: SqliteDb, t: NewTask, chargeKeyId: string | undefined): CreateTaskOutcome {
   if (chargeKeyId) {
-    const key = db
-      .sql('SELECT balance_micros, revoked_at FROM api_keys WHERE id = $1')
-      .get<{ balance_micros: number; revoked_at: number | null }>([chargeKeyId]);
-    if (!key || key.revoked_at !== null) return { kind: 'key_invalid' };
-    if (key.balance_micros < t.priceMicros) return { kind: 'insufficient_credits', balanceMicros: key.balance_micros };
+    const refused = refusal(db.sql(KEY_STATE).get([chargeKeyId]), t.priceMicros);
+    if (refused) return refused;
     if (t.priceMicros > 0) {
       db.sql('UPDATE api_keys SET balance_micros = balance_micros - $1 WHERE id = $2').run([t.priceMicros, chargeKeyId]);
-      db.sql("INSERT INTO credit_ledger (key_id, task_id, delta_micros, reason, created_at) VALUES ($1, $2, $3, 'charge', $4)").run([
-        chargeKeyId,
-        t.id,
-        -t.priceMicros,
-        t.now,
-      ]);
+      db.sql(CHARGE_LEDGER).run([chargeKeyId, t.id, -t.priceMicros, t.now]);
     }
   }
-  const d = db.dialect;
-  const values = [
-    t.id,
-    t.tool,
-    d.json(t.input ?? {}),
-    t.payer.kind,
-    t.payer.id,
-    t.priceMicros,
-    chargeKeyId ? t.priceMicros : 0,
-    t.payment ? d.json(t.payment) : null,
-    t.maxAttempts,
-    t.now,
-    t.now,
-  ];
-  return { kind: 'created', task: toTask(d, db.sql(INSERT).get<TaskRecord>(values)!) };
+  return { kind: 'created', task: toTask(db.dialect, db.sql(INSERT).get<TaskRecord>(newTaskValues(db.dialect, t, chargeKeyId))!) };
 }

@@ -1,7 +1,8 @@
 // Every key, oldest first.
+import type { ApiKeyRow } from '../../store/port.js';
 import type { Sql } from '../sql.js';
-import { toKey, type KeyRecord } from './records.js';
+import { KEY_COLUMNS } from './records.js';
 
-export async function listKeys(db: Sql) {
-  return (await db.all<KeyRecord>('SELECT * FROM api_keys ORDER BY created_at, id')).map(toKey);
+export function listKeys(db: Sql) {
+  return db.all<ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY created_at, id`);
 }

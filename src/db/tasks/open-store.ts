@@ -8,24 +8,19 @@ import type { Logger } from '../../logger.js';
 import type { TaskStore } from '../../store/port.js';
 
 export async function openStore(config: Config, log?: Logger): Promise<TaskStore> {
-  if (config.databaseUrl) {
-    const { PostgresStore } = await import('./postgres-store.js');
-    const store = new PostgresStore({
-      connectionString: config.databaseUrl,
-      schema: config.database.schema,
-      poolSize: config.database.poolSize,
-      onError: (err) => log?.warn('PostgreSQL connection problem; reconnecting', { err }),
-    });
-    try {
-      await store.migrate();
-    } catch (err) {
-      await store.close();
-      throw err;
-    }
-    return store;
+  const store = config.databaseUrl
+    ? new (await import('./postgres-store.js')).PostgresStore({
+        connectionString: config.databaseUrl,
+        schema: config.database.schema,
+        poolSize: config.database.poolSize,
+        onError: (err) => log?.warn('PostgreSQL connection problem; reconnecting', { err }),
+      })
+    : new (await import('./sqlite-store.js')).SqliteStore(path.join(config.dataDir, 'agent-utility.db'));
+  try {
+    await store.migrate();
+  } catch (err) {
+    await store.close();
+    throw err;
   }
-  const { SqliteStore } = await import('./sqlite-store.js');
-  const store = new SqliteStore(path.join(config.dataDir, 'agent-utility.db'));
-  await store.migrate();
   return store;
 }

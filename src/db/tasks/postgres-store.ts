@@ -2,16 +2,12 @@
 // Charging, claiming and batch creation use row locks, SKIP LOCKED and unnest (src/db/tasks/*.postgres.ts);
 // everything else is the shared SQL of src/db/tasks/. Changes are announced to other processes over LISTEN/NOTIFY after
 // they commit (src/db/postgres-notifier.ts); workers and waiters also poll, so a lost one costs only latency.
-import { migratePostgres } from '../migrate-postgres.js';
 import { PostgresDb } from '../postgres.js';
 import { channelName, PostgresNotifier } from '../postgres-notifier.js';
 import { clientConfig, type PostgresConnectionOptions } from '../postgres-pool.js';
 import { claimTasksPostgres } from './claim-tasks.postgres.js';
-import { createBatchPostgres } from './create-batch.postgres.js';
-import { createTask } from './create-task.js';
-import { createTasks } from './create-tasks.js';
+import { insertBatchTasksPostgres } from './create-batch.postgres.js';
 import { insertChargedPostgres } from './insert-charged.postgres.js';
-import { taskMigrations } from './migrations.js';
 import { SqlTaskStore } from './task-store.js';
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
@@ -19,50 +15,38 @@ export interface PostgresStoreOptions extends PostgresConnectionOptions {
   onError?: (err: Error) => void;
 }
 
-export class PostgresStore extends SqlTaskStore {
-  readonly schema: string;
-  readonly pool: PostgresDb['pool'];
+export class PostgresStore extends SqlTaskStore<PostgresDb> {
   private readonly notifier: PostgresNotifier;
-  private readonly channels: { available: string; settled: string };
+  private closing: Promise<void> | undefined;
 
   constructor(o: PostgresStoreOptions) {
     const db = new PostgresDb(o);
-    const notifier = new PostgresNotifier(
-      { ...clientConfig(o), application_name: `${o.applicationName ?? 'agent-utility'}:listen` },
-      (sql, params) => db.pool.query(sql, params),
-      o.onError,
-    );
-    const channels = { available: channelName(o.schema, 'task_available'), settled: channelName(o.schema, 'task_settled') };
-    let closed = false;
+    const config = { ...clientConfig(o), application_name: `${o.applicationName ?? 'agent-utility'}:listen` };
+    const notifier = new PostgresNotifier(config, (sql, params) => db.pool.query(sql, params), o.onError);
     super(
       db,
       {
+        insert: insertChargedPostgres,
         // One statement charges and inserts, so a plain creation needs no explicit transaction.
-        createTask: (t, opts) => createTask(db, { insert: insertChargedPostgres, plain: (task, keyId) => insertChargedPostgres(db, task, keyId) }, t, opts),
-        createTasks: (items) => createTasks(db, insertChargedPostgres, items),
+        plain: (task, keyId) => insertChargedPostgres(db, task, keyId),
         claimTasks: (c) => claimTasksPostgres(db, c),
-        createBatch: (b, chargeKeyId) => createBatchPostgres(db, b, chargeKeyId),
-        migrate: () => migratePostgres(db, taskMigrations('postgres')),
-        close: async () => {
-          if (closed) return;
-          closed = true;
-          await notifier.close();
-          await db.close();
-        },
+        insertBatchTasks: insertBatchTasksPostgres,
       },
-      { available: (tool) => notifier.publish(channels.available, tool), settled: (id) => notifier.publish(channels.settled, id) },
+      (event, item) => notifier.publish(channelName(o.schema, event), item),
     );
-    this.schema = o.schema;
-    this.pool = db.pool;
     this.notifier = notifier;
-    this.channels = channels;
   }
 
   onTaskAvailable(listener: (tool: string) => void): () => void {
-    return this.notifier.subscribe(this.channels.available, listener);
+    return this.notifier.subscribe(channelName(this.db.schema, 'task_available'), listener);
   }
 
   onTaskSettled(listener: (taskId: string) => void): () => void {
-    return this.notifier.subscribe(this.channels.settled, listener);
+    return this.notifier.subscribe(channelName(this.db.schema, 'task_settled'), listener);
+  }
+
+  /** Sends the queued wake-ups, stops listening, then ends the pool; once, however often it is called. */
+  override close(): Promise<void> {
+    return (this.closing ??= this.notifier.close().then(() => super.close()));
   }
 }

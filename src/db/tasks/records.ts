@@ -1,8 +1,10 @@
 // Task store rows as both dialects return them, and their mapping to the port's types. The columns
 // and names are the same on both; only JSON (text on SQLite) and booleans (0/1) are decoded through
-// the dialect.
+// the dialect. Tasks are read by their column names (the queue's operations use them as they are); keys,
+// batches and purchases come back in the port's shape (columns.ts).
 import type { Dialect } from '../dialect.js';
-import type { ApiKeyRow, BatchRow, KeyPurchaseRow, Payer, TaskRow, TaskStatus } from '../../store/port.js';
+import type { BatchRow, KeyPurchaseRow, Payer, TaskRow, TaskStatus } from '../../store/port.js';
+import { camelColumns, type Raw } from '../columns.js';
 
 // Named statements list their columns instead of `*` (see Sql.one).
 export const TASK_COLUMNS =
@@ -57,69 +59,17 @@ export function toTask(d: Dialect, r: TaskRecord): TaskRow {
   };
 }
 
-export interface KeyRecord {
-  id: string;
-  prefix: string;
-  label: string | null;
-  balance_micros: number;
-  created_at: number;
-  revoked_at: number | null;
-}
+/** An API key as the port shows it (never its hash). */
+export const KEY_COLUMNS = camelColumns('id, prefix, label, balance_micros, created_at, revoked_at');
 
-export function toKey(r: KeyRecord): ApiKeyRow {
-  return { id: r.id, prefix: r.prefix, label: r.label, balanceMicros: r.balance_micros, createdAt: r.created_at, revokedAt: r.revoked_at };
-}
+export const BATCH_COLUMNS = camelColumns('id, tool, payer_kind, payer_id, total, unique_count AS unique, price_micros, created_at');
 
-export interface BatchRecord {
-  id: string;
-  tool: string;
-  payer_kind: Payer['kind'];
-  payer_id: string | null;
-  total: number;
-  unique_count: number;
-  price_micros: number;
-  created_at: number;
-}
+export type BatchRecord = Omit<BatchRow, 'payer'> & { payerKind: Payer['kind']; payerId: string | null };
 
-export function toBatch(r: BatchRecord): BatchRow {
-  return {
-    id: r.id,
-    tool: r.tool,
-    payer: { kind: r.payer_kind, id: r.payer_id },
-    total: r.total,
-    unique: r.unique_count,
-    priceMicros: r.price_micros,
-    createdAt: r.created_at,
-  };
-}
+export const toBatch = ({ payerKind, payerId, ...b }: BatchRecord): BatchRow => ({ ...b, payer: { kind: payerKind, id: payerId } });
 
-export interface PurchaseRecord {
-  id: string;
-  kind: KeyPurchaseRow['kind'];
-  key_id: string | null;
-  wallet: string;
-  micros: number;
-  status: KeyPurchaseRow['status'];
-  payment: unknown;
-  created_at: number;
-  settled_at: number | null;
-}
+export const PURCHASE_COLUMNS = camelColumns('id, kind, key_id, wallet, micros, status, payment, created_at, settled_at');
 
-export function toPurchase(d: Dialect, r: PurchaseRecord): KeyPurchaseRow {
-  return {
-    id: r.id,
-    kind: r.kind,
-    keyId: r.key_id,
-    wallet: r.wallet,
-    micros: r.micros,
-    status: r.status,
-    payment: d.fromJson(r.payment),
-    createdAt: r.created_at,
-    settledAt: r.settled_at,
-  };
-}
+export type PurchaseRecord = Raw<KeyPurchaseRow, 'payment'>;
 
-/** The payment nonce key as stored: the network as given, the rest lower-case (hex may arrive in either case). */
-export function nonceKey(n: { network: string; asset: string; payer: string; nonce: string }): string[] {
-  return [n.network, n.asset.toLowerCase(), n.payer.toLowerCase(), n.nonce.toLowerCase()];
-}
+export const toPurchase = (d: Dialect, r: PurchaseRecord): KeyPurchaseRow => ({ ...r, payment: d.fromJson(r.payment) });

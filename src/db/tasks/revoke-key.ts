@@ -1,8 +1,8 @@
 // Revokes a key (the first revocation time is kept).
+import type { ApiKeyRow } from '../../store/port.js';
 import type { Sql } from '../sql.js';
-import { toKey, type KeyRecord } from './records.js';
+import { KEY_COLUMNS } from './records.js';
 
 export async function revokeKey(db: Sql, id: string, now: number) {
-  const r = await db.one<KeyRecord>('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 RETURNING *', [now, id]);
-  return r ? toKey(r) : null;
+  return (await db.one<ApiKeyRow>(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 RETURNING ${KEY_COLUMNS}`, [now, id])) ?? null;
 }

@@ -1,38 +1,27 @@
 // Pending → settled, granting the credit once. The first statement moves the purchase out of 'pending'
 // (taking its row lock on PostgreSQL), so of two concurrent settlers only one gets a row and grants.
+import type { SettleKeyPurchase } from '../../store/port.js';
 import type { Sql } from '../sql.js';
-import { toKey, toPurchase, type KeyRecord, type PurchaseRecord } from './records.js';
-
-export interface SettleKeyPurchase {
-  payment: Record<string, unknown>;
-  /** The key a 'create' purchase makes. */
-  newKey?: { id: string; hash: string; prefix: string; label: string | null };
-  now: number;
-}
+import { createKey } from './create-key.js';
+import { creditKey } from './credit-key.js';
+import { PURCHASE_COLUMNS, toPurchase, type PurchaseRecord } from './records.js';
 
 export function settleKeyPurchase(db: Sql, id: string, o: SettleKeyPurchase) {
   const d = db.dialect;
   return db.transaction(async (tx) => {
     const settled = await tx.one<PurchaseRecord>(
-      "UPDATE key_purchases SET status = 'settled', payment = $1, settled_at = $2 WHERE id = $3 AND status = 'pending' RETURNING *",
+      `UPDATE key_purchases SET status = 'settled', payment = $1, settled_at = $2 WHERE id = $3 AND status = 'pending' RETURNING ${PURCHASE_COLUMNS}`,
       [d.json(o.payment), o.now, id],
     );
     if (!settled) return null;
-    let keyId = settled.key_id;
-    if (settled.kind === 'create') {
-      if (!o.newKey) throw new Error('settling a key creation needs the new key');
-      keyId = o.newKey.id;
-      await tx.run('INSERT INTO api_keys (id, hash, prefix, label, balance_micros, created_at) VALUES ($1, $2, $3, $4, 0, $5)', [
-        keyId,
-        o.newKey.hash,
-        o.newKey.prefix,
-        d.text(o.newKey.label),
-        o.now,
-      ]);
-    }
-    const key = await tx.one<KeyRecord>('UPDATE api_keys SET balance_micros = balance_micros + $1 WHERE id = $2 RETURNING *', [settled.micros, keyId]);
-    await tx.run("INSERT INTO credit_ledger (key_id, delta_micros, reason, created_at) VALUES ($1, $2, 'purchase', $3)", [keyId, settled.micros, o.now]);
-    const purchase = await tx.one<PurchaseRecord>('UPDATE key_purchases SET key_id = $1 WHERE id = $2 RETURNING *', [keyId, id]);
-    return { purchase: toPurchase(d, purchase!), key: toKey(key!) };
+    if (settled.kind === 'create' && !o.newKey) throw new Error('settling a key creation needs the new key');
+    // In this transaction: a new key with the amount as its opening balance, or the amount credited to its
+    // key (which exists: key_purchases.key_id references it, and keys are revoked, never deleted).
+    const key =
+      settled.kind === 'create'
+        ? await createKey(tx, { ...o.newKey!, balanceMicros: settled.micros, now: o.now }, 'purchase')
+        : await creditKey(tx, settled.keyId!, settled.micros, 'purchase', o.now);
+    const purchase = await tx.one<PurchaseRecord>(`UPDATE key_purchases SET key_id = $1 WHERE id = $2 RETURNING ${PURCHASE_COLUMNS}`, [key!.id, id]);
+    return { purchase: toPurchase(d, purchase!), key: key! };
   });
 }

@@ -1,23 +1,16 @@
 // The task store over the database kit: one object for both dialects. Plain operations are written once
-// (src/db/tasks/<operation>.ts, against Sql); the dialect supplies the few whose concurrency differs
-// (creating a task or batch with its charge and reservations, claiming) and, on PostgreSQL, the wake-ups
-// sent once a change has committed.
-import type { Sql } from '../sql.js';
-import type {
-  ClaimOptions,
-  CreateBatchOutcome,
-  CreateTaskOptions,
-  CreateTaskOutcome,
-  FailOptions,
-  NewBatch,
-  NewTask,
-  TaskRow,
-  TaskStore,
-} from '../../store/port.js';
+// (src/db/tasks/<operation>.ts, against Sql); the dialect supplies the few parts whose concurrency differs
+// (a task's charge-and-insert, a batch's task writes, claiming) and, on PostgreSQL, the wake-ups sent once
+// a change has committed.
+import type { ClaimOptions, TaskCreation, TaskRow, TaskStore } from '../../store/port.js';
+import { migrate } from '../migrate.js';
+import type { PlanDb } from '../plan.js';
 import { batchCounts } from './batch-counts.js';
 import { cancelPending } from './cancel-pending.js';
 import { completeTask } from './complete-task.js';
-import type { TaskCreation } from './create-tasks.js';
+import { createBatch, type InsertBatchTasks } from './create-batch.js';
+import { createTask, type CreateTaskParts } from './create-task.js';
+import { createTasks } from './create-tasks.js';
 import { createKey } from './create-key.js';
 import { creditKey } from './credit-key.js';
 import { deleteFinishedBefore } from './delete-finished-before.js';
@@ -33,6 +26,7 @@ import { listTasks } from './list-tasks.js';
 import { listTasksByPayer } from './list-tasks-by-payer.js';
 import { listUnsettledPayments } from './list-unsettled-payments.js';
 import { markKeyPurchaseUnpaid } from './mark-key-purchase-unpaid.js';
+import { taskMigrations } from './migrations.js';
 import { toTask } from './records.js';
 import { recoverExpiredLeases } from './recover-expired-leases.js';
 import { renewLeases } from './renew-leases.js';
@@ -45,87 +39,73 @@ import { stats } from './stats.js';
 import { usage } from './usage.js';
 import { useSignInNonce } from './use-sign-in-nonce.js';
 
-/** What a dialect brings to the store. */
-export interface DialectOperations {
-  createTask(t: NewTask, opts?: CreateTaskOptions): Promise<CreateTaskOutcome>;
-  /** Several creations in one transaction (create-tasks.ts), outcomes in the order given. */
-  createTasks(items: readonly TaskCreation[]): Promise<CreateTaskOutcome[]>;
+/** What a dialect brings: charge-and-insert (create-task.ts), a batch's task writes (create-batch.ts) and claiming. */
+export interface DialectOperations extends CreateTaskParts {
+  insertBatchTasks: InsertBatchTasks;
   claimTasks(o: ClaimOptions): Promise<TaskRow[]>;
-  createBatch(b: NewBatch, chargeKeyId: string | undefined): Promise<CreateBatchOutcome>;
-  migrate(): Promise<void>;
-  close(): Promise<void>;
 }
 
-/** Tells other processes, after the commit, that a task may be claimable or has settled (PostgreSQL). */
-export interface Wakeups {
-  available(tool: string): void;
-  settled(taskId: string): void;
-}
+/** Tells other processes, after the commit, that a task of a tool may be claimable or a task settled (PostgreSQL). */
+export type Wake = (event: 'task_available' | 'task_settled', item: string) => void;
 
-const quiet: Wakeups = { available: () => undefined, settled: () => undefined };
-
-export class SqlTaskStore implements TaskStore {
+export class SqlTaskStore<D extends PlanDb = PlanDb> implements TaskStore {
   readonly dialect: 'sqlite' | 'postgres';
 
   constructor(
     /** The connection, public for plain reads the port does not offer (src/db/sql-runner.ts). */
-    readonly db: Sql,
+    readonly db: D,
     private readonly ops: DialectOperations,
-    private readonly wake: Wakeups = quiet,
+    private readonly wake: Wake = () => undefined,
   ) {
     this.dialect = db.dialect.name;
   }
 
-  migrate = () => this.ops.migrate();
-  close = () => this.ops.close();
+  migrate = () => migrate(this.db, taskMigrations(this.dialect));
 
-  async createTask(t: NewTask, opts?: CreateTaskOptions) {
-    const outcome = await this.ops.createTask(t, opts);
-    if (outcome.kind === 'created') this.wake.available(t.tool);
-    return outcome;
+  async close() {
+    await this.db.close();
   }
+
+  createTask: TaskStore['createTask'] = async (t, opts) => {
+    const outcome = await createTask(this.db, this.ops, t, opts);
+    if (outcome.kind === 'created') this.wake('task_available', t.tool);
+    return outcome;
+  };
 
   /** Group commit (src/engine/group-commit.ts): one transaction, then one wake-up per tool created. */
-  async createTasks(items: readonly TaskCreation[]) {
+  createTasks = async (items: readonly TaskCreation[]) => {
     if (items.length === 0) return [];
-    const outcomes = await this.ops.createTasks(items);
-    const tools = new Set<string>();
-    outcomes.forEach((o, i) => {
-      if (o.kind === 'created') tools.add(items[i]!.task.tool);
-    });
-    for (const tool of tools) this.wake.available(tool);
+    const outcomes = await createTasks(this.db, this.ops.insert, items);
+    const created = items.filter((_, i) => outcomes[i]!.kind === 'created');
+    for (const tool of new Set(created.map((c) => c.task.tool))) this.wake('task_available', tool);
     return outcomes;
-  }
+  };
 
   async claimTasks(o: ClaimOptions) {
     if (o.limit <= 0 || o.onlyTools?.length === 0) return [];
     return this.ops.claimTasks(o);
   }
 
-  async createBatch(b: NewBatch, opts: { chargeKeyId?: string } = {}) {
-    const outcome = await this.ops.createBatch(b, opts.chargeKeyId);
-    if (outcome.kind === 'created') this.wake.available(b.tool);
+  createBatch: TaskStore['createBatch'] = async (b, opts = {}) => {
+    const outcome = await createBatch(this.db, this.ops.insertBatchTasks, b, opts.chargeKeyId);
+    if (outcome.kind === 'created') this.wake('task_available', b.tool);
     return outcome;
-  }
+  };
 
   /** A task that reached a terminal state, announced after its commit so a woken waiter reads it settled. */
   private settled(task: TaskRow | null): TaskRow | null {
-    if (task) this.wake.settled(task.id);
+    if (task) this.wake('task_settled', task.id);
     return task;
   }
 
-  async completeTask(id: string, owner: string, result: unknown, now: number) {
-    return this.settled(await completeTask(this.db, id, owner, result, now));
-  }
+  completeTask: TaskStore['completeTask'] = async (...a) => this.settled(await completeTask(this.db, ...a));
 
-  async failTask(id: string, owner: string, o: FailOptions, now: number) {
-    return this.settled(await failTask(this.db, id, owner, o, now));
-  }
+  failTask: TaskStore['failTask'] = async (...a) => this.settled(await failTask(this.db, ...a));
 
   async retryTask(id: string, owner: string, error: string, runAfter: number, now: number) {
     const tool = await retryTask(this.db, id, owner, error, runAfter);
     // Due now (a worker shutting down gives its task back): wake the other workers at once.
-    if (tool !== null && runAfter <= now) this.wake.available(tool);
+    if (tool !== null && runAfter <= now) this.wake('task_available', tool);
     return tool !== null;
   }
 
@@ -141,8 +121,8 @@ export class SqlTaskStore implements TaskStore {
 
   async recoverExpiredLeases(now: number) {
     const { gaveUp, requeued } = await recoverExpiredLeases(this.db, now);
-    for (const id of gaveUp) this.wake.settled(id);
-    for (const tool of new Set(requeued)) this.wake.available(tool);
+    for (const id of gaveUp) this.wake('task_settled', id);
+    for (const tool of new Set(requeued)) this.wake('task_available', tool);
     return { requeued: requeued.length, failed: gaveUp.length };
   }
 

@@ -4,16 +4,16 @@
 // row that was just leased elsewhere, drops it: no delivery is ever handed to two dispatchers.
 import type { PlanDb } from '../../db/plan.js';
 import type { DeliveryRecord } from '../types.js';
-import { rowToDelivery, type Row } from './rows.js';
+import { DELIVERY_COLUMNS, toDelivery, type DeliveryRow } from './rows.js';
 
 const DUE = "((status = 'pending' AND next_attempt_at <= $1) OR (status = 'sending' AND lease_until < $1))";
 
 export async function claimDueDeliveries(db: PlanDb, now: number, leaseMs: number, limit: number): Promise<DeliveryRecord[]> {
-  const rows = await db.all<Row>(
+  const rows = await db.all<DeliveryRow>(
     `UPDATE deliveries SET status = 'sending', lease_until = $2, updated_at = $1
      WHERE ${DUE} AND id IN (SELECT id FROM deliveries WHERE ${DUE} ORDER BY next_attempt_at LIMIT $3${db.dialect.skipLocked})
-     RETURNING *`,
+     RETURNING ${DELIVERY_COLUMNS}`,
     [now, now + leaseMs, limit],
   );
-  return rows.map((r) => rowToDelivery(db.dialect, r)).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt);
+  return rows.map((r) => toDelivery(db.dialect, r)).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt);
 }

@@ -1,6 +1,6 @@
 // Counts one use of a kind in a category unless a daily limit is spent, atomically.
 import { one, run, runPlan, type PlanDb } from '../../db/plan.js';
-import { Rollback } from '../../db/postgres-pool.js';
+import { Rollback } from '../../db/sql.js';
 import type { Category } from '../categories.js';
 import type { QuotaOutcome } from '../store.js';
 import type { QuotaKind, QuotaLimits, Usage } from '../types.js';

@@ -5,7 +5,7 @@ import type { DialectName } from '../../db/dialect.js';
 import { one, run, runPlan, type PlanDb } from '../../db/plan.js';
 import type { NewRequest } from '../store.js';
 import type { RequestRecord } from '../types.js';
-import { jsonParam, rowToRequest, type Row } from './rows.js';
+import { jsonParam, REQUEST_COLUMNS, toRequest, type RequestRow } from './rows.js';
 
 /**
  * Two identical requests arriving together would both miss each other's uncommitted row. SQLite's BEGIN
@@ -32,11 +32,11 @@ export function createRequest(db: PlanDb, n: NewRequest): Promise<{ request: Req
     };
     const lock = LOCK_DEDUP_KEY[d.name];
     if (lock) yield* one(lock, [`${r.accountId}\u0001${r.phone}\u0001${r.proId}\u0001${r.category}`]);
-    const dup = yield* one<Row>(
-      'SELECT * FROM requests WHERE account_id = $1 AND phone = $2 AND pro_id = $3 AND category = $4 AND created_at >= $5 ORDER BY created_at DESC LIMIT 1',
+    const dup = yield* one<RequestRow>(
+      `SELECT ${REQUEST_COLUMNS} FROM requests WHERE account_id = $1 AND phone = $2 AND pro_id = $3 AND category = $4 AND created_at >= $5 ORDER BY created_at DESC LIMIT 1`,
       [r.accountId, r.phone, r.proId, r.category, n.dedupSince],
     );
-    const request = dup ? rowToRequest(d, dup) : r;
+    const request = dup ? toRequest(d, dup) : r;
     if (!dup) {
       yield* run(
         `INSERT INTO requests (id, account_id, pro_id, pro_name, category, zip, name, phone, email, notes, consent, is_demo, created_at)

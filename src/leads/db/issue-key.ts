@@ -1,7 +1,14 @@
 // Creates the account for an e-mail if needed, revokes its active keys and stores the new key's hash:
 // one active key per account.
-import { one, run, runPlan, type PlanDb } from '../../db/plan.js';
+import { one, run, runPlan, type Plan, type PlanDb } from '../../db/plan.js';
 import { randomId } from '../ids.js';
+
+const INSERT_KEY = 'INSERT INTO leads_api_keys (id, account_id, key_hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5)';
+
+/** Stores a new key of an account (its secret's hash and displayed prefix), as one statement of a plan. */
+export function insertKey(accountId: string, key: { id: string; hash: string; prefix: string }, now: number): Plan<number> {
+  return run(INSERT_KEY, [key.id, accountId, key.hash, key.prefix, now]);
+}
 
 export function issueKey(db: PlanDb, email: string, key: { id: string; hash: string; prefix: string }, now: number): Promise<{ accountId: string }> {
   return runPlan(db, function* (d) {
@@ -14,13 +21,7 @@ export function issueKey(db: PlanDb, email: string, key: { id: string; hash: str
     );
     const accountId = String(account?.id);
     yield* run('UPDATE leads_api_keys SET revoked_at = $1 WHERE account_id = $2 AND revoked_at IS NULL', [now, accountId]);
-    yield* run('INSERT INTO leads_api_keys (id, account_id, key_hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5)', [
-      key.id,
-      accountId,
-      key.hash,
-      key.prefix,
-      now,
-    ]);
+    yield* insertKey(accountId, key, now);
     return { accountId };
   });
 }

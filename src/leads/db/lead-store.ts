@@ -1,8 +1,7 @@
 // The lead store on either database: every LeadStore method is one operation file in this folder, written
 // once for both dialects (the few dialect differences are named inside the operation that has them).
 // SQLite lives in DATA_DIR/leads.db; on PostgreSQL the lead tables share the task store's schema.
-import { migrateSqlite } from '../../db/migrate.js';
-import { migratePostgres } from '../../db/migrate-postgres.js';
+import { migrate } from '../../db/migrate.js';
 import type { PlanDb } from '../../db/plan.js';
 import { PostgresDb } from '../../db/postgres.js';
 import type { PostgresConnectionOptions } from '../../db/postgres-pool.js';
@@ -87,38 +86,25 @@ function leadStore<D extends PlanDb>(db: D): SqlLeadStore<D> {
   const bound = Object.fromEntries(
     Object.entries(operations).map(([name, op]) => [name, (...args: unknown[]) => (op as (db: D, ...a: unknown[]) => unknown)(db, ...args)]),
   ) as Bound;
-  let closed = false;
-  return {
-    ...bound,
-    dialect: db.dialect.name,
-    db,
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      await db.close();
-    },
-  };
+  let closing: Promise<void> | undefined;
+  return { ...bound, dialect: db.dialect.name, db, close: () => (closing ??= Promise.resolve(db.close())) };
 }
 
 export type SqliteLeadStore = SqlLeadStore<SqliteDb>;
 
 /** Opens (creating if needed) and migrates the SQLite lead database. */
-export async function openSqliteLeadStore(file: string): Promise<SqliteLeadStore> {
-  const db = new SqliteDb(file);
-  try {
-    await migrateSqlite(db, leadMigrations('sqlite'));
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-  return leadStore(db);
+export function openSqliteLeadStore(file: string): Promise<SqliteLeadStore> {
+  return migrated(new SqliteDb(file));
 }
 
 /** Opens the pool and applies the lead migrations (under the advisory lock: safe with many starters). */
-export async function openPostgresLeadStore(o: PostgresConnectionOptions): Promise<SqlLeadStore<PostgresDb>> {
-  const db = new PostgresDb({ ...o, applicationName: o.applicationName ?? 'agent-utility:leads' });
+export function openPostgresLeadStore(o: PostgresConnectionOptions): Promise<SqlLeadStore<PostgresDb>> {
+  return migrated(new PostgresDb({ ...o, applicationName: o.applicationName ?? 'agent-utility:leads' }));
+}
+
+async function migrated<D extends PlanDb>(db: D): Promise<SqlLeadStore<D>> {
   try {
-    await migratePostgres(db, leadMigrations('postgres'));
+    await migrate(db, leadMigrations(db.dialect.name));
   } catch (err) {
     await db.close();
     throw err;

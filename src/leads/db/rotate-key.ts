@@ -1,5 +1,6 @@
 // Revokes a key and stores its successor for the same account, atomically; refused if already revoked.
-import { one, run, runPlan, type PlanDb } from '../../db/plan.js';
+import { one, runPlan, type PlanDb } from '../../db/plan.js';
+import { insertKey } from './issue-key.js';
 
 export function rotateKey(db: PlanDb, oldKeyId: string, key: { id: string; hash: string; prefix: string }, now: number): Promise<void> {
   return runPlan(db, function* () {
@@ -8,12 +9,6 @@ export function rotateKey(db: PlanDb, oldKeyId: string, key: { id: string; hash:
       oldKeyId,
     ]);
     if (!old) throw new Error('key already revoked');
-    yield* run('INSERT INTO leads_api_keys (id, account_id, key_hash, prefix, created_at) VALUES ($1, $2, $3, $4, $5)', [
-      key.id,
-      old.account_id,
-      key.hash,
-      key.prefix,
-      now,
-    ]);
+    yield* insertKey(old.account_id, key, now);
   });
 }

@@ -45,8 +45,7 @@ export function upsertPros(db: PlanDb, pros: ProInput[], opts: { replace: boolea
         d.bool(p.isDemo),
         opts.now,
       ]);
-      if (existed) result.updated++;
-      else result.inserted++;
+      result[existed ? 'updated' : 'inserted']++;
       // Also for a "new" pro: another node seeding the same directory may have inserted it meanwhile.
       yield* run('DELETE FROM pro_categories WHERE pro_id = $1', [id]);
       for (const c of new Set(p.services)) yield* run('INSERT INTO pro_categories (category, lat, lng, pro_id) VALUES ($1, $2, $3, $4)', [c, p.lat, p.lng, id]);
