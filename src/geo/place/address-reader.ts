@@ -158,7 +158,7 @@ export function readAddress(input: string, lex: AddressLexicon): AddressReading[
   for (const c of countryOptions(tokens, lex)) {
     const postal = trailingPostal(c.rest, c.country);
     const country = c.country ?? postal.impliedCountry;
-    for (const r of regionOptions(postal.rest, country, lex)) {
+    for (const r of regionOptions(postal.rest, country, lex, !c.namesCountry)) {
       readings.push(
         ...readPlaceAndStreet(
           r.rest,
@@ -204,11 +204,16 @@ interface CountryOption {
   country: string | null;
   rest: Tok[];
   areaNameAsLocality: boolean;
+  /** The rest ends with words that name a country (kept for their reading as a region of that name). */
+  namesCountry: boolean;
 }
 
 function countryOptions(tokens: Tok[], lex: AddressLexicon): CountryOption[] {
+  // A country's name may itself hold a comma ("Saint Helena, Ascension and Tristan da Cunha").
+  const whole = tokens.length > 1 && tokens[0]!.seg !== tokens[tokens.length - 1]!.seg ? lex.countryCodeByName(joined(tokens)) : undefined;
+  if (whole) return [{ country: whole, rest: [], areaNameAsLocality: false, namesCountry: false }];
   const tail = lastSegment(tokens);
-  for (let k = Math.min(5, tail.length); k >= 1; k--) {
+  for (let k = Math.min(8, tail.length); k >= 1; k--) {
     const words = tokens.slice(-k);
     const phrase = joined(words).replace(/\.$/, '');
     const isCode = k === 1 && /^[A-Za-z]{2}$/.test(phrase);
@@ -220,13 +225,14 @@ function countryOptions(tokens: Tok[], lex: AddressLexicon): CountryOption[] {
     // "West Jordan", "New Mexico": the country's name ends a longer place or region name.
     if (longerNameEnds(tail, k, lex)) break;
     const rest = tokens.slice(0, -k);
-    const options: CountryOption[] = [{ country: code, rest, areaNameAsLocality: false }];
+    const options: CountryOption[] = [{ country: code, rest, areaNameAsLocality: false, namesCountry: false }];
     // The same word may be a region (IL, CA, Georgia). A country's name alone is the country, even where a
-    // city has the name ("Armenia", "Panama", "Singapore": the country's point is its capital anyway).
-    if (lex.regions(phrase, isCode).length > 0) options.push({ country: null, rest: tokens, areaNameAsLocality: false });
+    // city or a region of the same country has the name ("Armenia", "Panama", "Djibouti", "Singapore": the
+    // country's point is its capital anyway).
+    if (lex.regions(phrase, isCode).length > 0) options.push({ country: null, rest: tokens, areaNameAsLocality: false, namesCountry: !isCode });
     return options;
   }
-  return [{ country: null, rest: tokens, areaNameAsLocality: false }];
+  return [{ country: null, rest: tokens, areaNameAsLocality: false, namesCountry: false }];
 }
 
 interface PostalPart {
@@ -284,7 +290,7 @@ interface RegionOption {
   areaNameAsLocality: boolean;
 }
 
-function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexicon): RegionOption[] {
+function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexicon, mayBeCity: boolean): RegionOption[] {
   const tail = lastSegment(tokens);
   for (let k = Math.min(4, tail.length); k >= 1; k--) {
     const words = tokens.slice(-k);
@@ -300,7 +306,7 @@ function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexico
     // a postal code aside), so it may mean the city of that name.
     const sameSegment = tail.slice(0, tail.length - k);
     const fillsSegment = sameSegment.every((t) => /^\d/.test(t.text));
-    if (fillsSegment && lex.regions(phrase, false).length > 0) options.push({ region: null, rest: tokens, areaNameAsLocality: true });
+    if (mayBeCity && fillsSegment && lex.regions(phrase, false).length > 0) options.push({ region: null, rest: tokens, areaNameAsLocality: true });
     return options;
   }
   return [{ region: null, rest: tokens, areaNameAsLocality: false }];

@@ -76,6 +76,7 @@ export class Gazetteer {
   private readonly countryPoints = new Map<string, AreaPoint>();
   private readonly countryByName: Map<string, string>;
   private readonly regionsByName = new Map<string, Subdivision[]>();
+  private readonly regionsByDesignatedName = new Map<string, Subdivision[]>();
   private readonly regionByAdmin1 = new Map<string, Subdivision>();
 
   private constructor(
@@ -167,6 +168,15 @@ export class Gazetteer {
   regions(text: string, codes: boolean): Subdivision[] {
     const key = normaliseName(text);
     const found = [...(this.regionsByName.get(key) ?? [])];
+    // The region's kind written another way or in another language ("Grad Zagreb" = City of Zagreb), or
+    // added to a name that has none ("Kigali City", "Kinshasa City"), unless a place has that whole name
+    // ("Mexico City", "Quebec City" are cities, not the states).
+    if (found.length === 0) {
+      const designated = designatedName(key);
+      if (designated && this.localities(text).length === 0) {
+        found.push(...(this.regionsByDesignatedName.get(designated.key) ?? this.regionsByName.get(designated.bare) ?? []));
+      }
+    }
     // A long name may be the start of a merged region's name ("Dadra and Nagar Haveli" → "… and Daman and Diu").
     if (found.length === 0 && key.split(' ').length >= 3) {
       for (const [name, list] of this.regionsByName) if (name.startsWith(`${key} `)) found.push(...list);
@@ -284,6 +294,8 @@ export class Gazetteer {
       for (const n of [s.name, ...(s.aliases ?? [])]) {
         const key = normaliseName(n);
         if (!this.regionsByName.get(key)?.includes(s)) push(this.regionsByName, key, s);
+        const designated = designatedName(key);
+        if (designated && !this.regionsByDesignatedName.get(designated.key)?.includes(s)) push(this.regionsByDesignatedName, designated.key, s);
       }
     }
     // A region's point: the member point closest to the mean of its members, which is always inside the
@@ -314,6 +326,29 @@ export class Gazetteer {
       if (countryName(c)) this.countryPoints.set(c, { lat: this.places.lat[i]!, lng: this.places.lng[i]! });
     }
   }
+}
+
+/** Words naming a region's kind, in the languages of region names, mapped to one word per kind (our own list). */
+const DESIGNATORS = new Map<string, string>([
+  ...['city', 'grad', 'ciudad', 'cidade', 'citta', 'stadt', 'ville', 'kota'].map((w) => [w, 'city'] as const),
+  ...['province', 'provincia', 'provinsi', 'provincie', 'provinz'].map((w) => [w, 'province'] as const),
+  ...['region', 'regione', 'regiao', 'oblast'].map((w) => [w, 'region'] as const),
+  ...['district', 'distrito', 'distrikt', 'rayon'].map((w) => [w, 'district'] as const),
+  ...['state', 'estado'].map((w) => [w, 'state'] as const),
+  ...['department', 'departamento', 'departement'].map((w) => [w, 'department'] as const),
+  ...['county', 'municipality', 'municipio', 'governorate', 'prefecture', 'territory', 'canton'].map((w) => [w, w] as const),
+  ...['greater', 'raya'].map((w) => [w, 'greater'] as const),
+]);
+const LINKING_WORDS = new Set(['of', 'de', 'di', 'del', 'da', 'do', 'du', 'la']);
+
+/** A normalised region name split into its kind words and the name proper ("city of zagreb" → "city|zagreb"),
+ * or null when it has no kind word or nothing else. */
+function designatedName(key: string): { key: string; bare: string } | null {
+  const words = key.split(' ');
+  const kinds = words.filter((w) => DESIGNATORS.has(w)).map((w) => DESIGNATORS.get(w)!);
+  const bare = words.filter((w) => !DESIGNATORS.has(w) && !LINKING_WORDS.has(w)).join(' ');
+  if (kinds.length === 0 || bare === '') return null;
+  return { key: `${[...new Set(kinds)].sort().join(' ')}|${bare}`, bare };
 }
 
 function countryRank(p: WorldPlaces, i: number): number {
