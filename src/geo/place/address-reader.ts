@@ -372,19 +372,29 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
     if (split !== null) {
       placeToks = only.slice(only.length - split);
       streetToks = only.slice(0, only.length - split);
-    } else if (HOUSE_NUMBER.test(only[0]!.text) || hasStreetWord(only)) {
+    } else if (HOUSE_NUMBER.test(only[0]!.text) || hasStreetWord(only) || only.some((t) => /\d/.test(t.text))) {
+      // A house number, a street word, or numbers anywhere ("Cra 18#63-64 B Chapinero"): no town's name.
       streetToks = only;
     } else {
       placeToks = only;
     }
   }
-  // "75008 Paris", "10117 Berlin": a postal code written before the city.
-  if (placeToks.length >= 2 && NUMERIC_POSTCODE.test(placeToks[0]!.text) && reading.postalCode === null) {
-    reading.postalCode = placeToks[0]!.text;
+  // "75008 Paris", "10117 Berlin": a postal code written before the city; "Calle de Alarcón, 23 28014 Madrid":
+  // the street's house number before it; "2 Kingston": a postal district.
+  let numberBeforePlace: string | null = null;
+  while (placeToks.length >= 1 && /^\d+$/.test(placeToks[0]!.text) && (placeSegment !== null || segs.length >= 2 || placeToks.length >= 2)) {
+    const text = placeToks[0]!.text;
+    if (NUMERIC_POSTCODE.test(text) && reading.postalCode === null) reading.postalCode = text;
+    else if (text.length <= 3 && numberBeforePlace === null) numberBeforePlace = text;
+    else break;
     placeToks = placeToks.slice(1);
   }
   if (placeToks.length > 0) reading.locality = joined(placeToks);
   readStreet(streetToks, reading);
+  if (numberBeforePlace !== null) {
+    if (reading.street !== null && reading.houseNumber === null) reading.houseNumber = numberBeforePlace;
+    else reading.leftovers.push(numberBeforePlace);
+  }
   return reading;
 }
 
@@ -420,7 +430,8 @@ function readStreet(toks: Tok[], reading: AddressReading): void {
   } else if (words.length >= 2 && HOUSE_NUMBER.test(last) && hasStreetWord(asToks(words.slice(0, -1)))) {
     reading.houseNumber = last;
     reading.street = words.slice(0, -1).join(' ');
-  } else if (hasStreetWord(asToks(words))) {
+  } else if (hasStreetWord(asToks(words)) || words.some((w) => /\d/.test(w))) {
+    // A street word, or numbers in it ("Cra 18#63-64 B"): street material, not a building's name.
     reading.street = words.join(' ');
   } else {
     reading.leftovers.unshift(words.join(' '));

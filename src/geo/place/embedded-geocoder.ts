@@ -263,7 +263,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   // "… 28014 Madrid, Spain", "Triftstrasse 67 13353 Berlin": in an address, a region named like its big city
   // is that city.
   if (region && r.locality === null && (r.street || r.houseNumber || r.postalCode)) {
-    const city = g.localities(region.name, { country: region.country, admin1: region.admin1 })[0];
+    const city = g.namesakeCity(region);
     if (city && city.population >= AREA_NAME_CITY_MIN_POPULATION) return { ...localityResolution(g, r, [city], factor, notes), unmatched };
   }
   if (region) {
@@ -281,6 +281,12 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
         notes,
       };
     }
+  }
+  if (region) {
+    // The region is known by name but the data has no place in it: the answer falls back to its country.
+    factor *= FACTOR.unmatchedPart;
+    unmatched = true;
+    notes.push(`the embedded data has no point for ${region.name}`);
   }
   if (country) {
     const point = g.countryPoint(country);

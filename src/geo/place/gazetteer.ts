@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { alpha2FromAlpha3, countryName, countryNameIndex } from '../shared/countries.js';
 import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
-import { normaliseName } from '../shared/text.js';
+import { normaliseName, umlautsWrittenOut } from '../shared/text.js';
 import { loadAlternateNames } from './alternate-names.js';
 import { loadWorldPlaces, type WorldPlaces } from './world-places.js';
 import { loadWorldRegions } from './world-regions.js';
@@ -85,7 +85,11 @@ export class Gazetteer {
     private readonly subdivisions: Subdivision[],
     altNames: [number, string][],
   ) {
-    for (let i = 0; i < places.count; i++) push(this.placesByName, normaliseName(places.name[i]!), i);
+    for (let i = 0; i < places.count; i++) {
+      push(this.placesByName, normaliseName(places.name[i]!), i);
+      const writtenOut = umlautsWrittenOut(places.name[i]!);
+      if (writtenOut) push(this.placesByName, normaliseName(writtenOut), i);
+    }
     for (const z of rawZips) {
       // zipcodes lists military (APO/FPO) codes at 0,0: they have no place on the map.
       if (z.latitude === 0 && z.longitude === 0) continue;
@@ -190,6 +194,18 @@ export class Gazetteer {
     return found;
   }
 
+  /** The biggest town in a region that bears the region's name, without its kind words ("Madrid" in the
+   * Community of Madrid, "Bogotá" in Bogotá D.C.). */
+  namesakeCity(s: Subdivision): Locality | undefined {
+    const keys = new Set<string>();
+    for (const n of [s.name, ...(s.aliases ?? [])]) {
+      keys.add(normaliseName(n));
+      const bare = designatedName(normaliseName(n))?.bare;
+      if (bare) keys.add(bare);
+    }
+    return [...keys].flatMap((k) => this.localities(k, { country: s.country, admin1: s.admin1 })).sort(byImportance)[0];
+  }
+
   /** The region a place's GeoNames admin1 code stands for. */
   region(country: string, admin1: string): Subdivision | undefined {
     return this.regionByAdmin1.get(`${country}|${admin1}`);
@@ -234,7 +250,7 @@ export class Gazetteer {
    * area: "Mexico" is not Mexico City, "Washington" not the capital); a city's own region may share its name
    * ("Praha", "Lisboa", "Wien"). */
   private buildAltNames(altNames: [number, string][]): void {
-    for (const [i, name] of altNames) {
+    for (const [i, name] of [...altNames, ...altNames.flatMap(([i, n]): [number, string][] => (umlautsWrittenOut(n) ? [[i, umlautsWrittenOut(n)!]] : []))]) {
       const key = normaliseName(name);
       if (!key || key === normaliseName(this.places.name[i]!) || this.countryByName.has(key)) continue;
       const regions = this.regionsByName.get(key);
@@ -281,7 +297,7 @@ export class Gazetteer {
 
   private prefixedNames(name: string): [string, number[]][] {
     const out: [string, number[]][] = [];
-    for (const suffix of ['city', 'd c']) {
+    for (const suffix of ['city', 'dc']) {
       const indices = this.placesByName.get(`${name} ${suffix}`);
       if (indices) out.push([`${name} ${suffix}`, indices]);
     }
@@ -291,7 +307,8 @@ export class Gazetteer {
   private buildRegions(): void {
     for (const s of this.subdivisions) {
       this.regionByAdmin1.set(`${s.country}|${s.admin1}`, s);
-      for (const n of [s.name, ...(s.aliases ?? [])]) {
+      const names = [s.name, ...(s.aliases ?? [])];
+      for (const n of [...names, ...names.map(umlautsWrittenOut).filter((n): n is string => n !== null)]) {
         const key = normaliseName(n);
         if (!this.regionsByName.get(key)?.includes(s)) push(this.regionsByName, key, s);
         const designated = designatedName(key);
@@ -312,6 +329,13 @@ export class Gazetteer {
       if (s) push(members, s, { lat: this.places.lat[i]!, lng: this.places.lng[i]! });
     }
     for (const [s, points] of members) this.regionPoints.set(s, medoidish(points));
+    // A region none of whose places the data files under it (the two sources number some countries' regions
+    // differently) is placed at its namesake town in the same country, if there is one ("Taipei").
+    for (const s of this.subdivisions) {
+      if (this.regionPoints.has(s)) continue;
+      const town = [s.name, ...(s.aliases ?? [])].flatMap((n) => this.localities(n, { country: s.country }))[0];
+      if (town) this.regionPoints.set(s, { lat: town.lat, lng: town.lng });
+    }
   }
 
   private buildCountries(): void {
@@ -333,7 +357,7 @@ const DESIGNATORS = new Map<string, string>([
   ...['city', 'grad', 'ciudad', 'cidade', 'citta', 'stadt', 'ville', 'kota'].map((w) => [w, 'city'] as const),
   ...['province', 'provincia', 'provinsi', 'provincie', 'provinz'].map((w) => [w, 'province'] as const),
   ...['region', 'regione', 'regiao', 'oblast'].map((w) => [w, 'region'] as const),
-  ...['district', 'distrito', 'distrikt', 'rayon'].map((w) => [w, 'district'] as const),
+  ...['district', 'distrito', 'distrikt', 'rayon', 'dc'].map((w) => [w, 'district'] as const),
   ...['state', 'estado'].map((w) => [w, 'state'] as const),
   ...['department', 'departamento', 'departement'].map((w) => [w, 'department'] as const),
   ...['county', 'municipality', 'municipio', 'governorate', 'prefecture', 'territory', 'canton'].map((w) => [w, w] as const),

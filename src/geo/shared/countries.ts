@@ -3,6 +3,7 @@
 // variants and ISO alpha-3 codes of i18n-iso-countries (MIT) and a few everyday abbreviations are accepted
 // when reading addresses ("Deutschland", "DEU", "Bosnia & Herzegovina", "USA", "UK").
 import { createRequire } from 'node:module';
+import { umlautsWrittenOut } from './text.js';
 
 interface IsoCountries {
   alpha3ToAlpha2(code: string): string | undefined;
@@ -153,8 +154,10 @@ export function countryNameIndex(codes: Iterable<string>, normalise: (s: string)
   // "Congo - Kinshasa", "Myanmar (Burma)": the part before the qualifier is accepted too, but only where no
   // country is called exactly that ("Congo" is the ISO short name of the Republic of the Congo).
   const shortForms = new Map<string, string>();
-  const add = (name: string | undefined, code: string) => {
+  const add = (name: string | undefined, code: string): void => {
     if (!name) return;
+    const writtenOut = umlautsWrittenOut(name);
+    if (writtenOut) add(writtenOut, code);
     const key = normalise(name);
     if (key && !index.has(key)) index.set(key, code);
     const short = normalise(name.replace(/\s*(\(.*\)|-\s.*)$/, ''));

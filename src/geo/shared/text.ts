@@ -29,5 +29,31 @@ export function normaliseName(s: string): string {
   const words = (NON_ASCII.test(folded) ? folded.replace(/[^\p{L}\p{N}]+/gu, ' ') : folded.replace(/[^a-z0-9]+/g, ' ')).trim().split(' ');
   const prefix = words.length > 1 ? PREFIXES.get(words[0]!) : undefined;
   if (prefix) words[0] = prefix;
-  return words.join(' ');
+  return joinInitials(words).join(' ');
+}
+
+/** Initials written with dots or spaces are one word: "D.C." and "DC", "U.S." and "US" compare equal. */
+function joinInitials(words: string[]): string[] {
+  if (!words.some((w, i) => w.length === 1 && words[i + 1]?.length === 1)) return words;
+  const out: string[] = [];
+  let run = '';
+  for (const w of words) {
+    if (w.length === 1 && /\p{L}/u.test(w)) {
+      run += w;
+      continue;
+    }
+    if (run) out.push(run);
+    run = '';
+    out.push(w);
+  }
+  if (run) out.push(run);
+  return out;
+}
+
+const GERMAN_UMLAUTS: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', Ä: 'Ae', Ö: 'Oe', Ü: 'Ue' };
+
+/** The name with its umlauts written out as on a keyboard without them ("Österreich" → "Oesterreich",
+ * "München" → "Muenchen"), or null when it has none. */
+export function umlautsWrittenOut(s: string): string | null {
+  return /[äöüÄÖÜ]/.test(s) ? s.replace(/[äöüÄÖÜ]/g, (c) => GERMAN_UMLAUTS[c]!) : null;
 }
