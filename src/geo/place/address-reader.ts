@@ -15,7 +15,8 @@ export interface AddressLexicon {
   isCountryCode(code: string): boolean;
   /** ISO 3166-1 alpha-3 → alpha-2 ("DEU" → "DE"). */
   countryCodeByAlpha3(code: string): string | undefined;
-  regions(text: string, codes: boolean): Subdivision[];
+  /** Regions named `text` (or coded, when `codes`), within `country` when one is given. */
+  regions(text: string, codes: boolean, country?: string | null): Subdivision[];
   hasLocality(name: string, country: string | null, admin1: string | null): boolean;
 }
 
@@ -297,7 +298,7 @@ function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexico
     const phrase = joined(words).replace(/\.$/, '');
     // A bare code counts when it stands apart ("Paris, TX") or is written in capitals ("Paris TX").
     const codeAllowed = k === 1 && (tail.length === 1 || /^[A-Z]{2,3}$/.test(phrase));
-    const found = lex.regions(phrase, codeAllowed).filter((s) => country === null || s.country === country);
+    const found = lex.regions(phrase, codeAllowed, country);
     if (found.length === 0) continue;
     if (longerNameEnds(tail, k, lex)) break;
     const rest = tokens.slice(0, -k);

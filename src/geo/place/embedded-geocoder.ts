@@ -43,7 +43,7 @@ export function gazetteerLexicon(g: Gazetteer): AddressLexicon {
     countryCodeByName: (t) => g.countryCodeByName(t),
     isCountryCode: (c) => g.isCountryCode(c),
     countryCodeByAlpha3: (c) => g.countryCodeByAlpha3(c),
-    regions: (t, codes) => g.regions(t, codes),
+    regions: (t, codes, country) => g.regions(t, codes, country),
     hasLocality: (n, c, a) => g.hasLocality(n, c, a),
   };
 }

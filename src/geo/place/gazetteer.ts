@@ -169,25 +169,29 @@ export class Gazetteer {
   }
 
   /** Regions whose name or alias is `text`, or whose code is `text` (codes only when `codes` is true). */
-  regions(text: string, codes: boolean): Subdivision[] {
+  regions(text: string, codes: boolean, country: string | null = null): Subdivision[] {
+    const inCountry = (s: Subdivision) => country === null || s.country === country;
     const key = normaliseName(text);
-    const found = [...(this.regionsByName.get(key) ?? [])];
+    const found = (this.regionsByName.get(key) ?? []).filter(inCountry);
     // The region's kind written another way or in another language ("Grad Zagreb" = City of Zagreb), or
     // added to a name that has none ("Kigali City", "Kinshasa City"), unless a place has that whole name
     // ("Mexico City", "Quebec City" are cities, not the states).
     if (found.length === 0) {
       const designated = designatedName(key);
       if (designated && this.localities(text).length === 0) {
-        found.push(...(this.regionsByDesignatedName.get(designated.key) ?? this.regionsByName.get(designated.bare) ?? []));
+        for (const s of [...(this.regionsByDesignatedName.get(designated.key) ?? []), ...(this.regionsByName.get(designated.bare) ?? [])]) {
+          if (inCountry(s) && !found.includes(s)) found.push(s);
+        }
       }
     }
     // A long name may be the start of a merged region's name ("Dadra and Nagar Haveli" → "… and Daman and Diu").
     if (found.length === 0 && key.split(' ').length >= 3) {
-      for (const [name, list] of this.regionsByName) if (name.startsWith(`${key} `)) found.push(...list);
+      for (const [name, list] of this.regionsByName) if (name.startsWith(`${key} `)) found.push(...list.filter(inCountry));
     }
     if (codes && /^[A-Za-z]{2,3}$/.test(text.trim())) {
-      for (const country of ['US', 'CA', 'AU', 'GB']) {
-        const s = subdivisionByCode(country, text);
+      for (const coded of ['US', 'CA', 'AU', 'GB']) {
+        if (country !== null && coded !== country) continue;
+        const s = subdivisionByCode(coded, text);
         if (s && !found.includes(s)) found.push(s);
       }
     }
