@@ -177,6 +177,10 @@ export class Gazetteer {
     // added to a name that has none ("Kigali City", "Kinshasa City"), unless a place has that whole name
     // ("Mexico City", "Quebec City" are cities, not the states).
     if (found.length === 0) {
+      const english = compassInEnglish(key);
+      if (english !== key) found.push(...(this.regionsByName.get(english) ?? []).filter(inCountry));
+    }
+    if (found.length === 0) {
       const designated = designatedName(key);
       if (designated && this.localities(text).length === 0) {
         for (const s of [...(this.regionsByDesignatedName.get(designated.key) ?? []), ...(this.regionsByName.get(designated.bare) ?? [])]) {
@@ -366,7 +370,24 @@ const DESIGNATORS = new Map<string, string>([
   ...['department', 'departamento', 'departement'].map((w) => [w, 'department'] as const),
   ...['county', 'municipality', 'municipio', 'governorate', 'prefecture', 'territory', 'canton'].map((w) => [w, w] as const),
   ...['greater', 'raya'].map((w) => [w, 'greater'] as const),
+  // China's autonomous regions are officially named with their people ("Xinjiang Uygur", "Guangxi Zhuang").
+  ...['autonomous', 'uygur', 'uyghur', 'zhuang', 'hui'].map((w) => [w, 'autonomous'] as const),
 ]);
+
+/** Compass words of region names in other languages, in English ("Zuid-Holland" = South Holland, "Nord-Kivu"). */
+const COMPASS = new Map<string, string>([
+  ...['noord', 'nord', 'norte', 'norra', 'nordre'].map((w) => [w, 'north'] as const),
+  ...['zuid', 'sud', 'sued', 'sur', 'sul', 'sodra', 'sondre'].map((w) => [w, 'south'] as const),
+  ...['oost', 'ost', 'est', 'este', 'ostra', 'ostre'].map((w) => [w, 'east'] as const),
+  ...['ouest', 'oeste', 'vastra', 'vestre'].map((w) => [w, 'west'] as const),
+]);
+
+function compassInEnglish(key: string): string {
+  return key
+    .split(' ')
+    .map((w) => COMPASS.get(w) ?? w)
+    .join(' ');
+}
 const LINKING_WORDS = new Set(['of', 'de', 'di', 'del', 'da', 'do', 'du', 'la']);
 
 /** A normalised region name split into its kind words and the name proper ("city of zagreb" → "city|zagreb"),
