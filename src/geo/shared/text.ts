@@ -14,11 +14,16 @@ const PREFIXES = new Map([
 export function foldText(s: string): string {
   // Most names are plain ASCII: skip the Unicode decomposition for them (the gazetteer folds 200,000 names).
   if (!NON_ASCII.test(s)) return s.toLowerCase();
-  return s
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[ßæœøłđðþı]/g, (c) => LETTER_MAP[c] ?? c);
+  return (
+    s
+      .normalize('NFKD')
+      // Accents of the alphabets are folded ("é" = "e", "й" = "и", "ά" = "α"); the vowel signs of other scripts
+      // are part of the letters and stay (Devanagari, Thai, Arabic).
+      .replace(/([\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])\p{M}+/gu, '$1')
+      .normalize('NFC')
+      .toLowerCase()
+      .replace(/[ßæœøłđðþı]/g, (c) => LETTER_MAP[c] ?? c)
+  );
 }
 
 const NON_ASCII = /[^\u0020-\u007e]/;
