@@ -29,8 +29,31 @@ describe('countries', () => {
     ['España', 'ES'],
     ['日本', 'JP'],
     ['Ελλάδα', 'GR'],
+    // Each country's name in its own language, where the country's language has a name for it in CLDR.
+    ['Føroyar', 'FO'],
+    ['Kalaallit Nunaat', 'GL'],
+    ['Madagasikara', 'MG'],
+    ['Lëtzebuerg', 'LU'],
+    ['Oesterreich', 'AT'],
+    ['East Timor', 'TL'],
+    // ISO's short name of the Republic of the Congo; the other Congo keeps its own names.
+    ['Congo', 'CG'],
+    ['Congo - Kinshasa', 'CD'],
+    ['South Georgia and the South Sandwich Islands', 'GS'],
   ])('%s → country %s', (q, code) => {
     expect(where(locate(q))).toEqual({ precision: 'country', city: null, state: null, country_code: code });
+  });
+
+  it.each([
+    ['Djibouti', 'DJ'],
+    ['Panama', 'PA'],
+    ['Luxembourg', 'LU'],
+  ])('%s alone → the country, not its namesake capital or region', (q, code) => {
+    expect(where(locate(q))).toEqual({ precision: 'country', city: null, state: null, country_code: code });
+  });
+
+  it('the capital is still reached with its country written', () => {
+    expect(where(locate('Djibouti, Djibouti'))).toMatchObject({ precision: 'locality', city: 'Djibouti', country_code: 'DJ' });
   });
 });
 
@@ -59,6 +82,31 @@ describe('regions worldwide', () => {
     expect(where(locate('Ontario'))).toEqual({ precision: 'region', city: null, state: 'Ontario', country_code: 'CA' });
     expect(where(locate('20500 Washington'))).toMatchObject({ precision: 'locality', state: 'District of Columbia', country_code: 'US' });
     expect(where(locate('New York'))).toMatchObject({ precision: 'locality', city: 'New York City' });
+  });
+
+  it.each([
+    ['Grad Zagreb, Croatia', 'City of Zagreb', 'HR'],
+    ['Zagreb County', 'Zagrebacka', 'HR'],
+    ['Kigali City, Rwanda', 'Kigali', 'RW'],
+    ['Distrito Capital, Venezuela', 'Capital', 'VE'],
+    ['Zuid-Holland', 'South Holland', 'NL'],
+    ['Sud-Kivu', 'South Kivu', 'CD'],
+    ['Xinjiang Uygur, China', 'Xinjiang', 'CN'],
+    ['Московская область', 'Moscow Oblast', 'RU'],
+  ])('%s → region %s (kind words, compass words and names in other languages)', (q, state, country) => {
+    expect(where(locate(q))).toEqual({ precision: 'region', city: null, state, country_code: country });
+  });
+
+  it('a whole city name that ends in a kind word stays the city', () => {
+    expect(where(locate('Mexico City'))).toMatchObject({ precision: 'locality', city: 'Mexico City', country_code: 'MX' });
+    expect(where(locate('Quebec City'))).toMatchObject({ precision: 'locality', country_code: 'CA', state: 'Quebec' });
+  });
+
+  it('a region the data has no place in falls back to its country, with lower confidence and a note', () => {
+    const r = locate('Centar, North Macedonia');
+    expect(where(r)).toEqual({ precision: 'country', city: null, state: null, country_code: 'MK' });
+    expect(r.confidence).toBeLessThan(0.7);
+    expect(r.notes.join(' ')).toMatch(/no point for Centar/);
   });
 
   it('"Dadra and Nagar Haveli, IN" → India, not Indiana', () => {
@@ -119,6 +167,17 @@ describe('native and alternate city names', () => {
     expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
   });
 
+  it.each([
+    ['Москва', 'Moscow', 'RU'],
+    ['東京', 'Tokyo', 'JP'],
+    ['القاهرة', 'Cairo', 'EG'],
+    ['Санкт-Петербург, Россия', 'Saint Petersburg', 'RU'],
+    ['Muenchen', 'Munich', 'DE'],
+    ['Wien, Oesterreich', 'Vienna', 'AT'],
+  ])('%s → %s, %s (names in other scripts, umlauts written out)', (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
   it('a place of that very name still wins over a small town known by it elsewhere', () => {
     // Milano, TX stays reachable when its state is written.
     expect(where(locate('Milano, TX'))).toMatchObject({ precision: 'locality', city: 'Milano', country_code: 'US' });
@@ -131,6 +190,25 @@ describe('street addresses', () => {
     expect(where(r)).toEqual({ precision: 'locality', city: 'New York City', state: 'New York', country_code: 'US' });
     expect(r.components).toMatchObject({ house_number: '475f', street: 'west 26th street' });
     expect(distanceKm(r, { lat: 40.7484, lng: -73.9967 })).toBeLessThan(10);
+  });
+});
+
+describe('street addresses read at their town', () => {
+  it('a house number and postal code before a region named like its big city → that city', () => {
+    const r = locate('Calle de Ruiz de Alarcón, 23 28014 Madrid, Spain');
+    expect(where(r)).toMatchObject({ precision: 'locality', city: 'Madrid', country_code: 'ES' });
+    expect(r.components).toMatchObject({ house_number: '23', postal_code: '28014' });
+  });
+
+  it('a street with numbers and no commas before "<city> DC" → the city of that capital district', () => {
+    expect(where(locate('Cra 18#63-64 B Chapinero Bogotá DC Colombia'))).toMatchObject({ precision: 'locality', city: 'Bogotá', country_code: 'CO' });
+  });
+
+  it('a postal district number before a city → the city, its other meanings offered', () => {
+    const r = locate('2 Kingston');
+    expect(where(r)).toMatchObject({ precision: 'locality', city: 'Kingston', country_code: 'JM' });
+    expect(r.confidence).toBeLessThan(0.7);
+    expect(r.alternatives.length).toBeGreaterThan(0);
   });
 });
 

@@ -173,7 +173,8 @@ export function countryNameIndex(codes: Iterable<string>, normalise: (s: string)
   // English variants first, so that a name another language gives to another country cannot take them.
   for (const [code, names] of isoNames('en')) if (codeSet.has(code)) for (const n of names) if (n.length > 3) add(n, code);
   // Each country's name in its own language ("Føroyar", "Kalaallit Nunaat", "Madagasikara", "Lëtzebuerg").
-  for (const [locale, code] of nativeLocales()) if (codeSet.has(code)) add(displayName(new Intl.DisplayNames([locale], { type: 'region', fallback: 'none' }), code), code);
+  for (const [locale, code] of nativeLocales())
+    if (codeSet.has(code)) add(displayName(new Intl.DisplayNames([locale], { type: 'region', fallback: 'none' }), code), code);
   for (const lang of iso()
     .langs()
     .filter((l) => l !== 'en')) {
