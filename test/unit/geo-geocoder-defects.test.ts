@@ -139,6 +139,33 @@ describe('postal codes', () => {
     expect(r.components.postal_code).toBe('M5V 3L9');
   });
 
+  it.each([
+    ['1012 AB Amsterdam', 'Amsterdam', 'NL', '1012 AB'],
+    ['Damrak 1, 1012LG Amsterdam, Netherlands', 'Amsterdam', 'NL', '1012 LG'],
+    ['Sydney NSW 2000', 'Sydney', 'AU', '2000'],
+    ['Mumbai 400001', 'Mumbai', 'IN', '400001'],
+    ['00-950 Warszawa', 'Warsaw', 'PL', '00-950'],
+    ['Av. Paulista, 1578 - Bela Vista, São Paulo - SP, 01310-200, Brazil', 'São Paulo', 'BR', '01310-200'],
+  ])('%s → %s with its postal code read in its national form', (q, city, country, postal) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'locality', city, country_code: country });
+    expect(r.components.postal_code).toBe(postal);
+  });
+
+  it.each([
+    ['100-0001', 'JP'],
+    ['01310-100', 'BR'],
+    ['1012AB', 'NL'],
+  ])('a lone %s names its country by its form, at country level with lower confidence', (q, country) => {
+    const r = locate(q);
+    expect(where(r)).toEqual({ precision: 'country', city: null, state: null, country_code: country });
+    expect(r.confidence).toBeLessThan(0.7);
+  });
+
+  it('a worldwide region by its ISO code once the country is known', () => {
+    expect(locate('São Paulo - SP, Brazil').components).toMatchObject({ state: 'São Paulo', state_code: 'SP', country_code: 'BR' });
+  });
+
   it.each(['10119 Berlin', 'Berlin 10119', 'Torstraße 1, 10119 Berlin'])('%s → Berlin, Germany, not a US ZIP', (q) => {
     const r = locate(q);
     expect(where(r)).toMatchObject({ precision: 'locality', city: 'Berlin', country_code: 'DE' });

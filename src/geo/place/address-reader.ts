@@ -152,6 +152,21 @@ const UK_POSTCODE = /^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$/i;
 const CA_POSTCODE = /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/i;
 const NUMERIC_POSTCODE = /^\d{4,6}$/;
 
+/** Postal codes whose form alone names their country (our own list of the national formats), as one token or,
+ * for the Dutch, two ("1012 AB"). `written` gives the usual written form. */
+const POSTCODE_FORMS: { country: string; form: RegExp; written: (s: string) => string }[] = [
+  { country: 'NL', form: /^\d{4} ?[A-Z]{2}$/i, written: (s) => `${s.slice(0, 4)} ${s.replace(/\s+/g, '').slice(4).toUpperCase()}` },
+  { country: 'JP', form: /^〒?\d{3}-\d{4}$/, written: (s) => s.replace('〒', '') },
+  { country: 'BR', form: /^\d{5}-\d{3}$/, written: (s) => s },
+  { country: 'PT', form: /^\d{4}-\d{3}$/, written: (s) => s },
+  { country: 'PL', form: /^\d{2}-\d{3}$/, written: (s) => s },
+];
+
+function postcodeForm(text: string): { country: string; postalCode: string } | null {
+  const form = POSTCODE_FORMS.find((f) => f.form.test(text));
+  return form ? { country: form.country, postalCode: form.written(text) } : null;
+}
+
 export function readAddress(input: string, lex: AddressLexicon): AddressReading[] {
   const tokens = tokenize(input);
   if (tokens.length === 0) return [];
@@ -180,7 +195,8 @@ export function readAddress(input: string, lex: AddressLexicon): AddressReading[
 
 function tokenize(input: string): Tok[] {
   const segments = input
-    .replace(/[;\n\r|]+/g, ',')
+    // " - " between parts is a separator in many countries' addresses ("Bela Vista, São Paulo - SP").
+    .replace(/[;\n\r|]+|\s+[-–]\s+/g, ',')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
@@ -254,6 +270,8 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
     // UK and Canadian postcodes are often typed without their space ("SW1A2AA", "M5V3L9").
     if (UK_POSTCODE.test(only.text) && /\d/.test(only.text)) return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: 'GB' };
     if (CA_POSTCODE.test(only.text)) return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: 'CA' };
+    const form = postcodeForm(only.text);
+    if (form) return { rest: [], postalCode: form.postalCode, zip5: null, impliedCountry: form.country };
     return none;
   }
   const last = tokens[tokens.length - 1];
@@ -273,7 +291,17 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
     if (lastTwo && CA_POSTCODE.test(lastTwo)) return { rest: tokens.slice(0, -2), postalCode: lastTwo.toUpperCase(), zip5: null, impliedCountry: 'CA' };
     if (CA_POSTCODE.test(last.text)) return { rest: tokens.slice(0, -1), postalCode: spacedPostcode(last.text, 3), zip5: null, impliedCountry: 'CA' };
   }
-  if (country !== null && country !== 'US' && NUMERIC_POSTCODE.test(last.text) && tokens.length >= 2) {
+  for (const [text, count] of [
+    [lastTwo, 2],
+    [last.text, 1],
+  ] as const) {
+    const form = text ? postcodeForm(text) : null;
+    if (form && (country === null || country === form.country)) {
+      return { rest: tokens.slice(0, -count), postalCode: form.postalCode, zip5: null, impliedCountry: form.country };
+    }
+  }
+  // "Sydney NSW 2000", "Mumbai 400001": four or six digits at the end (five are tried as a US ZIP first).
+  if (country !== 'US' && NUMERIC_POSTCODE.test(last.text) && tokens.length >= 2) {
     return { rest: tokens.slice(0, -1), postalCode: last.text, zip5: null, impliedCountry: null };
   }
   return none;
@@ -383,6 +411,16 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
   // "75008 Paris", "10117 Berlin": a postal code written before the city; "Calle de Alarcón, 23 28014 Madrid":
   // the street's house number before it; "2 Kingston": a postal district.
   let numberBeforePlace: string | null = null;
+  // "1012 LG Amsterdam": a postal code of a distinctive form before the city.
+  for (const count of [2, 1]) {
+    const form = placeToks.length > count && reading.postalCode === null ? postcodeForm(joined(placeToks.slice(0, count))) : null;
+    if (form && (reading.country ?? form.country) === form.country) {
+      reading.postalCode = form.postalCode;
+      reading.country = form.country;
+      placeToks = placeToks.slice(count);
+      break;
+    }
+  }
   while (placeToks.length >= 1 && /^\d+$/.test(placeToks[0]!.text) && (placeSegment !== null || segs.length >= 2 || placeToks.length >= 2)) {
     const text = placeToks[0]!.text;
     if (NUMERIC_POSTCODE.test(text) && reading.postalCode === null) reading.postalCode = text;
@@ -420,6 +458,12 @@ function readStreet(toks: Tok[], reading: AddressReading): void {
   }
   if (words.length === 1 && NUMERIC_POSTCODE.test(words[0]!) && reading.postalCode === null) {
     reading.postalCode = words[0]!;
+    return;
+  }
+  const form = reading.postalCode === null && words.length <= 2 ? postcodeForm(words.join(' ')) : null;
+  if (form && (reading.country ?? form.country) === form.country) {
+    reading.postalCode = form.postalCode;
+    reading.country = form.country;
     return;
   }
   const first = words[0]!;

@@ -113,7 +113,7 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
       street: reading.street,
       city: best.city,
       state: best.region?.name ?? null,
-      state_code: best.region?.code ?? null,
+      state_code: best.region?.code ?? best.region?.iso ?? null,
       country: countryNameText,
       country_code: best.country,
       postal_code: reading.postalCode,
@@ -287,6 +287,11 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
     factor *= FACTOR.unmatchedPart;
     unmatched = true;
     notes.push(`the embedded data has no point for ${region.name}`);
+  }
+  if (r.postalCode && !r.zip5 && !region) {
+    // The postal code's form names the country, but the embedded data has no table of that country's codes.
+    factor *= FACTOR.unmatchedPart;
+    notes.push(`postal code ${r.postalCode} is not in the embedded data: answered at country level`);
   }
   if (country) {
     const point = g.countryPoint(country);

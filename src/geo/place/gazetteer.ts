@@ -78,6 +78,7 @@ export class Gazetteer {
   private readonly regionsByName = new Map<string, Subdivision[]>();
   private readonly regionsByDesignatedName = new Map<string, Subdivision[]>();
   private readonly regionByAdmin1 = new Map<string, Subdivision>();
+  private readonly regionByIso = new Map<string, Subdivision>();
 
   private constructor(
     private readonly places: WorldPlaces,
@@ -191,6 +192,11 @@ export class Gazetteer {
     // A long name may be the start of a merged region's name ("Dadra and Nagar Haveli" → "… and Daman and Diu").
     if (found.length === 0 && key.split(' ').length >= 3) {
       for (const [name, list] of this.regionsByName) if (name.startsWith(`${key} `)) found.push(...list.filter(inCountry));
+    }
+    // A worldwide region's ISO code, only within a country already read ("SP" in Brazil).
+    if (codes && country !== null && /^[A-Za-z0-9]{1,3}$/.test(text.trim())) {
+      const s = this.regionByIso.get(`${country}|${text.trim().toUpperCase()}`);
+      if (s && !found.includes(s)) found.push(s);
     }
     if (codes && /^[A-Za-z]{2,3}$/.test(text.trim())) {
       for (const coded of ['US', 'CA', 'AU', 'GB']) {
@@ -315,6 +321,7 @@ export class Gazetteer {
   private buildRegions(): void {
     for (const s of this.subdivisions) {
       this.regionByAdmin1.set(`${s.country}|${s.admin1}`, s);
+      if (s.iso) this.regionByIso.set(`${s.country}|${s.iso}`, s);
       const names = [s.name, ...(s.aliases ?? [])];
       for (const n of [...names, ...names.map(umlautsWrittenOut).filter((n): n is string => n !== null)]) {
         const key = normaliseName(n);

@@ -26,6 +26,7 @@ const NAME = /^[\p{L}\p{M}\s'’.\-()/,·]+$/u;
 
 interface DbRegion {
   name?: string;
+  iso?: string;
   admin?: string;
   names?: Record<string, string>;
 }
@@ -65,7 +66,8 @@ export async function loadWorldRegions(file = iso31662DbFile()): Promise<Subdivi
       for (const lang of ALIAS_LANGS) add(r.names?.[lang]);
       aliases.delete(name);
       // code stays null: the geocoder treats null-code regions as the worldwide (non-curated) kind.
-      out.push({ country, code: null, name, admin1: r.admin, ...(aliases.size ? { aliases: [...aliases] } : {}) });
+      const iso = r.iso && /^[A-Z0-9]{1,3}$/.test(r.iso) ? { iso: r.iso } : {};
+      out.push({ country, code: null, name, admin1: r.admin, ...(aliases.size ? { aliases: [...aliases] } : {}), ...iso });
     }
   }
   return out;
