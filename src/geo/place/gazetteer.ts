@@ -8,6 +8,7 @@ import { normaliseName, umlautsWrittenOut } from '../shared/text.js';
 import { loadAlternateNames } from './alternate-names.js';
 import { loadWorldPlaces, type WorldPlaces } from './world-places.js';
 import { loadWorldRegions } from './world-regions.js';
+import { nameKeysCacheFile, nameKeysFingerprint, readNameKeys, writeNameKeys, type NameKeys } from './name-index-cache.js';
 
 export interface ZipRecord {
   zip: string;
@@ -67,8 +68,8 @@ const ALT_NAME_DOMINANCE = 10;
 const SAME_TOWN_KM = 20;
 
 export class Gazetteer {
-  private readonly placesByName = new Map<string, number[]>();
-  private readonly placesByAltName = new Map<string, number[]>();
+  private readonly placesByName: Map<string, number[]>;
+  private readonly placesByAltName: Map<string, number[]>;
   private readonly zips = new Map<string, ZipRecord>();
   private readonly zipTowns = new Map<string, ZipTown>();
   private readonly zipTownsByName = new Map<string, string[]>();
@@ -84,13 +85,22 @@ export class Gazetteer {
     private readonly places: WorldPlaces,
     rawZips: RawZip[],
     private readonly subdivisions: Subdivision[],
-    altNames: [number, string][],
+    names: { keys: NameKeys } | { altNames: [number, string][] },
+    /** Whether the name keys came from the cache file or were built by this process. */
+    readonly keysOrigin: 'cache' | 'built' = 'keys' in names ? 'cache' : 'built',
   ) {
-    for (let i = 0; i < places.count; i++) {
-      push(this.placesByName, normaliseName(places.name[i]!), i);
-      const writtenOut = umlautsWrittenOut(places.name[i]!);
-      if (writtenOut) push(this.placesByName, normaliseName(writtenOut), i);
+    if ('keys' in names) {
+      this.placesByName = names.keys.placesByName;
+    } else {
+      this.placesByName = new Map();
+      for (let i = 0; i < places.count; i++) {
+        push(this.placesByName, normaliseName(places.name[i]!), i);
+        const writtenOut = umlautsWrittenOut(places.name[i]!);
+        if (writtenOut) push(this.placesByName, normaliseName(writtenOut), i);
+      }
     }
+    // Filled last: regions and ZIP towns are matched to places by their own names only.
+    this.placesByAltName = new Map();
     for (const z of rawZips) {
       // zipcodes lists military (APO/FPO) codes at 0,0: they have no place on the map.
       if (z.latitude === 0 && z.longitude === 0) continue;
@@ -99,17 +109,37 @@ export class Gazetteer {
     this.buildZipTowns();
     this.buildRegions();
     this.buildCountries();
-    this.countryByName = countryNameIndex(this.countryPoints.keys(), normaliseName);
-    this.buildAltNames(altNames);
+    if ('keys' in names) {
+      this.countryByName = names.keys.countryByName;
+      for (const [key, list] of names.keys.placesByAltName) this.placesByAltName.set(key, list);
+    } else {
+      this.countryByName = countryNameIndex(this.countryPoints.keys(), normaliseName);
+      this.buildAltNames(names.altNames);
+    }
   }
 
-  static async load(): Promise<Gazetteer> {
+  /**
+   * Loads the data packages, with the name keys from `cacheFile` when it is current; otherwise builds the keys
+   * and writes them there (best effort). `cacheFile: null` builds without reading or writing a file.
+   */
+  static async load(options: { cacheFile?: string | null } = {}): Promise<Gazetteer> {
     const require = createRequire(import.meta.url);
     const { codes } = require('zipcodes/lib/codes.js') as { codes: Record<string, RawZip> };
-    const [places, regions] = await Promise.all([loadWorldPlaces(), loadWorldRegions()]);
+    const file = options.cacheFile === undefined ? nameKeysCacheFile() : options.cacheFile;
+    const fingerprint = file ? await nameKeysFingerprint() : '';
+    const [places, regions, keys] = await Promise.all([loadWorldPlaces(), loadWorldRegions(), file ? readNameKeys(file, fingerprint) : null]);
+    if (keys) return new Gazetteer(places, Object.values(codes), regions, { keys });
     const wanted = new Map<number, number>();
     for (let i = 0; i < places.count; i++) if (places.population[i]! >= ALT_NAME_MIN_POPULATION) wanted.set(places.geonameId[i]!, i);
-    return new Gazetteer(places, Object.values(codes), regions, await loadAlternateNames(wanted));
+    const g = new Gazetteer(places, Object.values(codes), regions, { altNames: await loadAlternateNames(wanted) });
+    if (file) {
+      try {
+        await writeNameKeys(file, fingerprint, { placesByName: g.placesByName, placesByAltName: g.placesByAltName, countryByName: g.countryByName });
+      } catch {
+        // a read-only install: the keys stay in memory for this process
+      }
+    }
+    return g;
   }
 
   get stats(): { places: number; zips: number; zipTowns: number; countries: number } {
@@ -264,7 +294,12 @@ export class Gazetteer {
    * area: "Mexico" is not Mexico City, "Washington" not the capital); a city's own region may share its name
    * ("Praha", "Lisboa", "Wien"). */
   private buildAltNames(altNames: [number, string][]): void {
-    for (const [i, name] of [...altNames, ...altNames.flatMap(([i, n]): [number, string][] => (umlautsWrittenOut(n) ? [[i, umlautsWrittenOut(n)!]] : []))]) {
+    const written: [number, string][] = [];
+    for (const [i, n] of altNames) {
+      const w = umlautsWrittenOut(n);
+      if (w) written.push([i, w]);
+    }
+    for (const [i, name] of [altNames, written].flat()) {
       const key = normaliseName(name);
       if (!key || key === normaliseName(this.places.name[i]!) || this.countryByName.has(key)) continue;
       const regions = this.regionsByName.get(key);

@@ -14,6 +14,14 @@ const PREFIXES = new Map([
 export function foldText(s: string): string {
   // Most names are plain ASCII: skip the Unicode decomposition for them (the gazetteer folds 200,000 names).
   if (!NON_ASCII.test(s)) return s.toLowerCase();
+  // Latin, Greek and Cyrillic only: every mark is an accent.
+  if (!BEYOND_CYRILLIC.test(s)) {
+    return s
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .replace(/[ßæœøłđðþı]/g, (c) => LETTER_MAP[c] ?? c);
+  }
   return (
     s
       .normalize('NFKD')
@@ -27,9 +35,14 @@ export function foldText(s: string): string {
 }
 
 const NON_ASCII = /[^\u0020-\u007e]/;
+/** Past the Cyrillic block (and not a combining mark or general punctuation, which Latin text also has). */
+const BEYOND_CYRILLIC = /[^\u0000-\u052f\u1e00-\u1fff\u2000-\u206f]/;
+const ONE_ASCII_WORD = /^[A-Za-z]+$/;
 
 /** Key for comparing place names. */
 export function normaliseName(s: string): string {
+  // Most names are one plain word ("Springfield"): nothing to fold, split or expand.
+  if (ONE_ASCII_WORD.test(s)) return s.toLowerCase();
   const folded = foldText(s).replace(/['’`]/g, '').replace(/&/g, ' and ');
   const words = (NON_ASCII.test(folded) ? folded.replace(/[^\p{L}\p{N}]+/gu, ' ') : folded.replace(/[^a-z0-9]+/g, ' ')).trim().split(' ');
   const prefix = words.length > 1 ? PREFIXES.get(words[0]!) : undefined;
