@@ -246,8 +246,11 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
       const inNamed = (c: Locality) => named.some((s) => s.country === c.country && s.admin1 === c.admin1);
       const addressed = r.postalCode !== null || r.street !== null || r.houseNumber !== null;
       if (!addressed && named.some((s) => s.code !== null)) candidates = candidates.filter(inNamed);
-      // Kept only for a big city: "New York" the city, but "Georgia" the state, "Mexico" the country.
-      if (!candidates[0] || candidates[0].population < AREA_NAME_CITY_MIN_POPULATION) return null;
+      // Kept only for a big city: "New York" the city, but "Georgia" the state, "Mexico" the country; any city
+      // when none of the regions so named can be placed ("Saint George's": Grenada's capital, not a parish of
+      // Bermuda the data has no place in).
+      const regionPlaced = named.some((s) => g.regionPoint(s) !== undefined);
+      if (!candidates[0] || (regionPlaced && candidates[0].population < AREA_NAME_CITY_MIN_POPULATION)) return null;
       factor *= FACTOR.areaNameReadAsCity;
       notes.push(`"${r.locality}" is also the name of a region or country; the city was chosen`);
     }
