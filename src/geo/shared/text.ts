@@ -36,7 +36,7 @@ export function foldText(s: string): string {
 
 const NON_ASCII = /[^\u0020-\u007e]/;
 /** Past the Cyrillic block (and not a combining mark or general punctuation, which Latin text also has). */
-const BEYOND_CYRILLIC = /[^\u0000-\u052f\u1e00-\u1fff\u2000-\u206f]/;
+const BEYOND_CYRILLIC = /[^\u0020-\u052f\u1e00-\u1fff\u2000-\u206f]/;
 const ONE_ASCII_WORD = /^[A-Za-z]+$/;
 
 /** Key for comparing place names. */
