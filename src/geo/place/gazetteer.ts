@@ -68,8 +68,9 @@ const ALT_NAME_DOMINANCE = 10;
 const SAME_TOWN_KM = 20;
 
 export class Gazetteer {
-  private readonly placesByName: Map<string, number[]>;
-  private readonly placesByAltName: Map<string, number[]>;
+  private readonly placesByName: PlaceKeys;
+  /** Empty while the constructor matches regions and ZIP towns to places by their own names only. */
+  private placesByAltName: PlaceKeys = new Map();
   private readonly zips = new Map<string, ZipRecord>();
   private readonly zipTowns = new Map<string, ZipTown>();
   private readonly zipTownsByName = new Map<string, string[]>();
@@ -94,13 +95,11 @@ export class Gazetteer {
     } else {
       this.placesByName = new Map();
       for (let i = 0; i < places.count; i++) {
-        push(this.placesByName, normaliseName(places.name[i]!), i);
+        addPlace(this.placesByName, normaliseName(places.name[i]!), i);
         const writtenOut = umlautsWrittenOut(places.name[i]!);
-        if (writtenOut) push(this.placesByName, normaliseName(writtenOut), i);
+        if (writtenOut) addPlace(this.placesByName, normaliseName(writtenOut), i);
       }
     }
-    // Filled last: regions and ZIP towns are matched to places by their own names only.
-    this.placesByAltName = new Map();
     for (const z of rawZips) {
       // zipcodes lists military (APO/FPO) codes at 0,0: they have no place on the map.
       if (z.latitude === 0 && z.longitude === 0) continue;
@@ -111,7 +110,7 @@ export class Gazetteer {
     this.buildCountries();
     if ('keys' in names) {
       this.countryByName = names.keys.countryByName;
-      for (const [key, list] of names.keys.placesByAltName) this.placesByAltName.set(key, list);
+      this.placesByAltName = names.keys.placesByAltName;
     } else {
       this.countryByName = countryNameIndex(this.countryPoints.keys(), normaliseName);
       this.buildAltNames(names.altNames);
@@ -155,9 +154,9 @@ export class Gazetteer {
     const key = normaliseName(name);
     const out = new Map<string, Locality>();
     const usStatesWithPlace = new Set<string>();
-    const own = this.placesByName.get(key) ?? [];
+    const own = placesAt(this.placesByName, key);
     const biggestOwn = own.reduce((m, i) => Math.max(m, this.places.population[i]!), 0);
-    const other = (this.placesByAltName.get(key) ?? []).filter((i) => this.places.population[i]! >= biggestOwn * ALT_NAME_DOMINANCE);
+    const other = placesAt(this.placesByAltName, key).filter((i) => this.places.population[i]! >= biggestOwn * ALT_NAME_DOMINANCE);
     for (const i of [...own, ...other]) {
       const l = this.locality(i);
       if (!matches(l, filter)) continue;
@@ -304,9 +303,8 @@ export class Gazetteer {
       if (!key || key === normaliseName(this.places.name[i]!) || this.countryByName.has(key)) continue;
       const regions = this.regionsByName.get(key);
       if (regions && !(regions.length === 1 && this.isCityRegion(regions[0]!, i))) continue;
-      const list = this.placesByAltName.get(key);
-      if (list?.includes(i)) continue;
-      push(this.placesByAltName, key, i);
+      if (placesAt(this.placesByAltName, key).includes(i)) continue;
+      addPlace(this.placesByAltName, key, i);
     }
   }
 
@@ -333,7 +331,7 @@ export class Gazetteer {
   /** The GeoNames place a ZIP city stands for: same state, close, and named the same (or "<name> City", "<name>, D.C."). */
   private sameTownPlace(name: string, state: string, point: AreaPoint): number | null {
     let best: number | null = null;
-    for (const [placeName, indices] of [[name, this.placesByName.get(name) ?? []] as const, ...this.prefixedNames(name)]) {
+    for (const [placeName, indices] of [[name, placesAt(this.placesByName, name)] as const, ...this.prefixedNames(name)]) {
       for (const i of indices) {
         if (this.places.country[i] !== 'US' || this.places.admin1[i] !== state) continue;
         if (placeName !== name && this.places.population[i]! < 1) continue;
@@ -344,11 +342,11 @@ export class Gazetteer {
     return best;
   }
 
-  private prefixedNames(name: string): [string, number[]][] {
-    const out: [string, number[]][] = [];
+  private prefixedNames(name: string): [string, readonly number[]][] {
+    const out: [string, readonly number[]][] = [];
     for (const suffix of ['city', 'dc']) {
-      const indices = this.placesByName.get(`${name} ${suffix}`);
-      if (indices) out.push([`${name} ${suffix}`, indices]);
+      const indices = placesAt(this.placesByName, `${name} ${suffix}`);
+      if (indices.length > 0) out.push([`${name} ${suffix}`, indices]);
     }
     return out;
   }
@@ -452,6 +450,21 @@ function matches(l: Locality, filter: { country?: string | null; admin1?: string
 
 export function byImportance(a: Locality, b: Locality): number {
   return b.population - a.population || (FEATURE_RANK[b.featureCode] ?? 0) - (FEATURE_RANK[a.featureCode] ?? 0) || a.id.localeCompare(b.id);
+}
+
+/** Place indexes by name key: one number for the many names only one place has (fewer objects to load). */
+export type PlaceKeys = Map<string, number | number[]>;
+
+function placesAt(map: PlaceKeys, key: string): readonly number[] {
+  const v = map.get(key);
+  return v === undefined ? [] : typeof v === 'number' ? [v] : v;
+}
+
+function addPlace(map: PlaceKeys, key: string, i: number): void {
+  const v = map.get(key);
+  if (v === undefined) map.set(key, i);
+  else if (typeof v === 'number') map.set(key, [v, i]);
+  else v.push(i);
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

