@@ -52,6 +52,18 @@ describe('countries', () => {
     expect(where(locate(q))).toEqual({ precision: 'country', city: null, state: null, country_code: code });
   });
 
+  it.each([
+    ['Schweiz/Suisse/Svizzera', 'CH'],
+    ['Djibouti جيبوتي', 'DJ'],
+    ['ኤርትራ Eritrea إرتريا', 'ER'],
+  ])('%s (one country named in several languages) → country %s', (q, code) => {
+    expect(where(locate(q))).toEqual({ precision: 'country', city: null, state: null, country_code: code });
+  });
+
+  it('a town in one script and its country in another stays the town', () => {
+    expect(where(locate('Москва Russia'))).toMatchObject({ precision: 'locality', city: 'Moscow', country_code: 'RU' });
+  });
+
   it('the capital is still reached with its country written', () => {
     expect(where(locate('Djibouti, Djibouti'))).toMatchObject({ precision: 'locality', city: 'Djibouti', country_code: 'DJ' });
   });

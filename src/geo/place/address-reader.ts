@@ -229,6 +229,8 @@ function countryOptions(tokens: Tok[], lex: AddressLexicon): CountryOption[] {
   // A country's name may itself hold a comma ("Saint Helena, Ascension and Tristan da Cunha").
   const whole = tokens.length > 1 && tokens[0]!.seg !== tokens[tokens.length - 1]!.seg ? lex.countryCodeByName(joined(tokens)) : undefined;
   if (whole) return [{ country: whole, rest: [], areaNameAsLocality: false, namesCountry: false }];
+  const multilingual = countryInSeveralNames(tokens, lex);
+  if (multilingual) return [{ country: multilingual, rest: [], areaNameAsLocality: false, namesCountry: false }];
   const tail = lastSegment(tokens);
   for (let k = Math.min(8, tail.length); k >= 1; k--) {
     const words = tokens.slice(-k);
@@ -250,6 +252,62 @@ function countryOptions(tokens: Tok[], lex: AddressLexicon): CountryOption[] {
     return options;
   }
   return [{ country: null, rest: tokens, areaNameAsLocality: false, namesCountry: false }];
+}
+
+const SCRIPTS = [
+  'Latin',
+  'Cyrillic',
+  'Greek',
+  'Arabic',
+  'Hebrew',
+  'Han',
+  'Hiragana',
+  'Katakana',
+  'Hangul',
+  'Devanagari',
+  'Bengali',
+  'Thai',
+  'Lao',
+  'Khmer',
+  'Myanmar',
+  'Ethiopic',
+  'Mongolian',
+  'Georgian',
+  'Armenian',
+  'Tibetan',
+  'Thaana',
+  'Sinhala',
+  'Tamil',
+].map((name) => [name, new RegExp(`\\p{Script=${name}}`, 'u')] as const);
+
+function scriptOf(word: string): string {
+  return SCRIPTS.find(([, re]) => re.test(word))?.[0] ?? 'other';
+}
+
+/**
+ * A label that gives one country's name in several languages ("Schweiz/Suisse/Svizzera", "Djibouti جيبوتي",
+ * "ኤርትራ Eritrea إرتريا"): names separated by slashes or by a change of script. The country, when some of
+ * them name it, none names another country, and the rest name no place or region ("Москва Russia" is Moscow).
+ */
+function countryInSeveralNames(tokens: Tok[], lex: AddressLexicon): string | undefined {
+  if (tokens.some((t) => t.seg !== tokens[0]!.seg || /\d/.test(t.text))) return undefined;
+  const names: string[] = [];
+  let script = '';
+  for (const token of tokens) {
+    const parts = token.text.split(/(?<=\p{L})\/(?=\p{L})/u);
+    for (const [i, part] of parts.entries()) {
+      const partScript = scriptOf(part);
+      if (i === 0 && partScript === script && names.length > 0) names[names.length - 1] += ` ${part}`;
+      else names.push(part);
+      script = partScript;
+    }
+  }
+  if (names.length < 2) return undefined;
+  const codes = names.map((n) => lex.countryCodeByName(n));
+  const code = codes.find((c) => c !== undefined);
+  if (!code || codes.some((c) => c !== undefined && c !== code)) return undefined;
+  const unknown = names.filter((_, i) => codes[i] === undefined);
+  return unknown.every((n) => lex.regions(n, false).length === 0 && !lex.hasLocality(n, null, null)) ? code : undefined;
 }
 
 interface PostalPart {
