@@ -233,6 +233,14 @@ describe('street addresses', () => {
 });
 
 describe('street addresses read at their town', () => {
+  it.each([
+    ['Washington, D.C.', 'DC'],
+    ['Albany, N.Y.', 'NY'],
+  ])('%s: a state code written with dots', (q, state) => {
+    expect(locate(q).components).toMatchObject({ state_code: state, country_code: 'US' });
+    expect(locate(q).precision).toBe('locality');
+  });
+
   it('a house number and postal code before a region named like its big city → that city', () => {
     const r = locate('Calle de Ruiz de Alarcón, 23 28014 Madrid, Spain');
     expect(where(r)).toMatchObject({ precision: 'locality', city: 'Madrid', country_code: 'ES' });

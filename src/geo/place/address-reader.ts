@@ -383,7 +383,7 @@ function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexico
     const words = tokens.slice(-k);
     const phrase = joined(words).replace(/\.$/, '');
     // A bare code counts when it stands apart ("Paris, TX") or is written in capitals ("Paris TX").
-    const codeAllowed = k === 1 && (tail.length === 1 || /^[A-Z]{2,3}$/.test(phrase));
+    const codeAllowed = k === 1 && (tail.length === 1 || /^[A-Z]{2,3}$/.test(phrase.replace(/\./g, '')));
     const found = lex.regions(phrase, codeAllowed, country).filter((s) => country === null || s.country === country);
     if (found.length === 0) continue;
     if (longerNameEnds(tail, k, lex)) break;

@@ -227,10 +227,12 @@ export class Gazetteer {
       const s = this.regionByIso.get(`${country}|${text.trim().toUpperCase()}`);
       if (s && !found.includes(s)) found.push(s);
     }
-    if (codes && /^[A-Za-z]{2,3}$/.test(text.trim())) {
+    // Codes may be written with dots ("D.C.", "N.Y.").
+    const code = text.trim().replace(/\./g, '');
+    if (codes && /^[A-Za-z]{2,3}$/.test(code)) {
       for (const coded of ['US', 'CA', 'AU', 'GB']) {
         if (country !== null && coded !== country) continue;
-        const s = subdivisionByCode(coded, text);
+        const s = subdivisionByCode(coded, code);
         if (s && !found.includes(s)) found.push(s);
       }
     }
