@@ -64,6 +64,9 @@ describe('name keys', () => {
     expect(normaliseName('U.S. Virgin Islands')).toBe('us virgin islands');
     expect(normaliseName('Île-de-France')).toBe('ile de france');
     expect(normaliseName('Санкт-Петербург')).toBe('санкт петербург');
+    // A Latin letter typed by mistake inside a Cyrillic word is its Cyrillic look-alike.
+    expect(normaliseName('Бългaрия')).toBe(normaliseName('България'));
+    expect(normaliseName('Москва Russia')).toBe('москва russia');
     // Devanagari vowel signs are letters' parts: two different names stay different.
     expect(normaliseName('दिल्ली')).not.toBe(normaliseName('दल्ल'));
   });

@@ -39,11 +39,19 @@ const NON_ASCII = /[^\u0020-\u007e]/;
 const BEYOND_CYRILLIC = /[^\u0020-\u052f\u1e00-\u1fff\u2000-\u206f]/;
 const ONE_ASCII_WORD = /^[A-Za-z]+$/;
 
+/** Latin letters that look like Cyrillic ones, as typed by mistake inside a Cyrillic word ("Бългaрия"). */
+const CYRILLIC_LOOKALIKES: Record<string, string> = { a: 'а', c: 'с', e: 'е', o: 'о', p: 'р', x: 'х', y: 'у', k: 'к', m: 'м', t: 'т', h: 'н', b: 'в', i: 'і' };
+const MIXED_CYRILLIC_WORD = /\p{Script=Cyrillic}[\p{L}]*[a-z]|[a-z][\p{L}]*\p{Script=Cyrillic}/u;
+
 /** Key for comparing place names. */
 export function normaliseName(s: string): string {
   // Most names are one plain word ("Springfield"): nothing to fold, split or expand.
   if (ONE_ASCII_WORD.test(s)) return s.toLowerCase();
-  const folded = foldText(s).replace(/['’`]/g, '').replace(/&/g, ' and ');
+  let folded = foldText(s);
+  if (MIXED_CYRILLIC_WORD.test(folded)) {
+    folded = folded.replace(/\S+/g, (w) => (/\p{Script=Cyrillic}/u.test(w) ? w.replace(/[acepxykmthbi]/g, (c) => CYRILLIC_LOOKALIKES[c]!) : w));
+  }
+  folded = folded.replace(/['’`]/g, '').replace(/&/g, ' and ');
   const words = (NON_ASCII.test(folded) ? folded.replace(/[^\p{L}\p{N}]+/gu, ' ') : folded.replace(/[^a-z0-9]+/g, ' ')).trim().split(' ');
   const prefix = words.length > 1 ? PREFIXES.get(words[0]!) : undefined;
   if (prefix) words[0] = prefix;
