@@ -11,6 +11,15 @@
 //   - US city/state, street addresses and ZIPs: the 50 state capitols (deiroshi/us-state-capitals-zip-to-latlng:
 //     street address, city, ZIP, and the ZIP's point from OpenDataSoft's US ZIP code points), judged by
 //     distance (city, ZIP) or city name (address).
+// The judge compares places, not spellings, using GeoNames (the data the answers come from, not the test
+// sources): a city named in another language or form is right when it is one of the answered place's GeoNames
+// other names ("Wien" for Vienna, "Hull" for Kingston upon Hull); a region is right when its name matches or
+// when it is the region the source's place lies in (the admin-1 code of the nearest major GeoNames place to the
+// source's point), so "Masovian" is judged against GeoNames' "Mazovia" without string tricks; a city answer to a
+// region query counts only inside that region and within 25 km of the source's place. Source errors corrected
+// at read time: Kosovo's lower-case "xk" code, one capital with latitude and longitude swapped. A US ZIP is
+// right within 25 km of the source's ZIP point or when it is that ZIP in that city (two sources' centroids of a
+// large ZIP can lie further apart).
 // Sources are read from git mirrors (NOMINATIM_GIT, NATURAL_EARTH_GIT, LIBPOSTAL_GIT: a git directory; the
 // default is /work/.mirror/<owner>+<name>/repo); a missing source skips its categories, saying so.
 // Nothing is sent over the network.
@@ -297,7 +306,7 @@ export default {
       ...BANDS.map(([lo, hi], i) => `| ${lo.toFixed(1)}–${Math.min(1, hi).toFixed(1)} | ${bands[i].n} | ${pct(bands[i].right, bands[i].n)} |`),
       '',
       `Right at confidence ≥ 0.7: ${pct(high.right, high.n)} of ${high.n} (goal ≥ 95%). Goals: ≥ 95% overall, every category ≥ 90%.`,
-      "Judged: countries by ISO code at country precision; cities within 25 km and in the right country; regions by country and either name or place (a region answer whose GeoNames admin-1 code is that of the most populous GeoNames place within 10 km of the source's place in that region, or a city answer in that region within 25 km of that place); addresses and postal codes by the city name or any of the answered place's GeoNames names; US ZIPs within 25 km of the source's ZIP point or the same ZIP in the same city.",
+      "Judged: countries by ISO code at country precision; cities within 25 km and in the right country; regions by country and either name or place (a region answer whose GeoNames admin-1 code is that of the nearest major GeoNames place within 10 km of the source's place, or a city answer in that region within 25 km of that place); addresses and postal codes by the city name or any of the answered place's GeoNames names; US ZIPs within 25 km of the source's ZIP point or the same ZIP in the same city.",
     ].join('\n');
   },
 };
