@@ -217,6 +217,10 @@ describe('native and alternate city names', () => {
     expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
   });
 
+  it('a GeoNames name with a qualifier is found by the name before it ("Palikir - National Government Center")', () => {
+    expect(where(locate('Palikir'))).toMatchObject({ precision: 'locality', country_code: 'FM' });
+  });
+
   it('a place of that very name still wins over a small town known by it elsewhere', () => {
     // Milano, TX stays reachable when its state is written.
     expect(where(locate('Milano, TX'))).toMatchObject({ precision: 'locality', city: 'Milano', country_code: 'US' });

@@ -98,6 +98,9 @@ export class Gazetteer {
         addPlace(this.placesByName, normaliseName(places.name[i]!), i);
         const writtenOut = umlautsWrittenOut(places.name[i]!);
         if (writtenOut) addPlace(this.placesByName, normaliseName(writtenOut), i);
+        // "Palikir - National Government Center": the name before GeoNames' qualifier.
+        const qualified = / - /.exec(places.name[i]!);
+        if (qualified) addPlace(this.placesByName, normaliseName(places.name[i]!.slice(0, qualified.index)), i);
       }
     }
     for (const z of rawZips) {
