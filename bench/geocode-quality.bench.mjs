@@ -20,6 +20,7 @@
 // at read time: Kosovo's lower-case "xk" code, one capital with latitude and longitude swapped. A US ZIP is
 // right within 25 km of the source's ZIP point or when it is that ZIP in that city (two sources' centroids of a
 // large ZIP can lie further apart).
+// libpostal's C string literals are unescaped ("123 Main St SE\\nMontreal" is two lines, as the test means).
 // Sources are read from git mirrors (NOMINATIM_GIT, NATURAL_EARTH_GIT, LIBPOSTAL_GIT: a git directory; the
 // default is /work/.mirror/<owner>+<name>/repo); a missing source skips its categories, saying so.
 // Nothing is sent over the network.
@@ -94,13 +95,16 @@ function naturalEarthCases(dir) {
   return cases;
 }
 
+/** A C string literal's text: its escapes (backslash-n, backslash-quote…) turned into the characters they stand for. */
+const cString = (s) => s.replace(/\\(.)/g, (_, c) => ({ n: '\n', t: '\t', r: '\r' })[c] ?? c);
+
 function libpostalCases(dir) {
   const text = gitShow(dir, 'test/test_parser.c');
   const cases = [];
   for (const m of text.matchAll(/test_parse_result_equals\(\s*"((?:[^"\\]|\\.)*)",\s*options,\s*\d+,([\s\S]*?)\)\);/g)) {
-    const labels = Object.fromEntries([...m[2].matchAll(/\{"(\w+)", "((?:[^"\\]|\\.)*)"\}/g)].map((l) => [l[1], l[2]]));
+    const labels = Object.fromEntries([...m[2].matchAll(/\{"(\w+)", "((?:[^"\\]|\\.)*)"\}/g)].map((l) => [l[1], cString(l[2])]));
     if (!labels.city) continue;
-    cases.push({ category: 'street addresses (at locality)', query: m[1], city: labels.city, judge: 'cityName' });
+    cases.push({ category: 'street addresses (at locality)', query: cString(m[1]), city: labels.city, judge: 'cityName' });
     if (labels.postcode) cases.push({ category: 'postal codes', query: `${labels.postcode} ${labels.city}`, city: labels.city, judge: 'cityName' });
   }
   return cases;
