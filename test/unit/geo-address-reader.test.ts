@@ -58,6 +58,20 @@ const summary = (r: AddressReading) => ({
   zip5: r.zip5,
 });
 
+describe('name keys', () => {
+  it('write initials as one word and fold accents of the alphabets only', () => {
+    expect(normaliseName('Washington D.C.')).toBe(normaliseName('Washington DC'));
+    expect(normaliseName('U.S. Virgin Islands')).toBe('us virgin islands');
+    expect(normaliseName('Île-de-France')).toBe('ile de france');
+    expect(normaliseName('Санкт-Петербург')).toBe('санкт петербург');
+    // A Latin letter typed by mistake inside a Cyrillic word is its Cyrillic look-alike.
+    expect(normaliseName('Бългaрия')).toBe(normaliseName('България'));
+    expect(normaliseName('Москва Russia')).toBe('москва russia');
+    // Devanagari vowel signs are letters' parts: two different names stay different.
+    expect(normaliseName('दिल्ली')).not.toBe(normaliseName('दल्ल'));
+  });
+});
+
 describe('US addresses', () => {
   it('reads a full address with commas', () => {
     const readings = read('1600 Amphitheatre Parkway, Mountain View, CA 94043');
@@ -142,6 +156,27 @@ describe('international addresses', () => {
     expect(read('Berlin, DE').map(summary)).toContainEqual(expect.objectContaining({ locality: 'Berlin', country: 'DE' }));
     // DE is also Delaware: both readings are offered.
     expect(read('Berlin, DE').some((r) => r.region?.code === 'DE')).toBe(true);
+  });
+
+  it('reads a house number and a postal code written before the city in its part', () => {
+    const [r] = read('Calle de Alarcón, 23 28014 Berlin, Germany');
+    expect(summary(r!)).toMatchObject({ house: '23', street: 'Calle de Alarcón', locality: 'Berlin', country: 'DE', postal: '28014' });
+  });
+
+  it('reads text with numbers in it as street material, not as a town or a building name', () => {
+    const [r] = read('Cra 18#63-64 B, Paris, France');
+    expect(summary(r!)).toMatchObject({ street: 'Cra 18#63-64 B', locality: 'Paris', country: 'FR' });
+    expect(r!.leftovers).toEqual([]);
+  });
+
+  it('reads a country name that holds a comma as the country', () => {
+    const lex: AddressLexicon = {
+      ...lexicon,
+      countryCodeByName: (t) => (normaliseName(t) === 'saint helena ascension and tristan da cunha' ? 'SH' : undefined),
+    };
+    expect(readAddress('Saint Helena, Ascension and Tristan da Cunha', lex).map(summary)).toEqual([
+      { house: null, street: null, locality: null, region: null, country: 'SH', postal: null, zip5: null },
+    ]);
   });
 
   it('keeps a name it cannot place as a leftover, not as a street', () => {

@@ -29,8 +29,43 @@ describe('countries', () => {
     ['España', 'ES'],
     ['日本', 'JP'],
     ['Ελλάδα', 'GR'],
+    // Each country's name in its own language, where the country's language has a name for it in CLDR.
+    ['Føroyar', 'FO'],
+    ['Kalaallit Nunaat', 'GL'],
+    ['Madagasikara', 'MG'],
+    ['Lëtzebuerg', 'LU'],
+    ['Oesterreich', 'AT'],
+    ['East Timor', 'TL'],
+    // ISO's short name of the Republic of the Congo; the other Congo keeps its own names.
+    ['Congo', 'CG'],
+    ['Congo - Kinshasa', 'CD'],
+    ['South Georgia and the South Sandwich Islands', 'GS'],
   ])('%s → country %s', (q, code) => {
     expect(where(locate(q))).toEqual({ precision: 'country', city: null, state: null, country_code: code });
+  });
+
+  it.each([
+    ['Djibouti', 'DJ'],
+    ['Panama', 'PA'],
+    ['Luxembourg', 'LU'],
+  ])('%s alone → the country, not its namesake capital or region', (q, code) => {
+    expect(where(locate(q))).toEqual({ precision: 'country', city: null, state: null, country_code: code });
+  });
+
+  it.each([
+    ['Schweiz/Suisse/Svizzera', 'CH'],
+    ['Djibouti جيبوتي', 'DJ'],
+    ['ኤርትራ Eritrea إرتريا', 'ER'],
+  ])('%s (one country named in several languages) → country %s', (q, code) => {
+    expect(where(locate(q))).toEqual({ precision: 'country', city: null, state: null, country_code: code });
+  });
+
+  it('a town in one script and its country in another stays the town', () => {
+    expect(where(locate('Москва Russia'))).toMatchObject({ precision: 'locality', city: 'Moscow', country_code: 'RU' });
+  });
+
+  it('the capital is still reached with its country written', () => {
+    expect(where(locate('Djibouti, Djibouti'))).toMatchObject({ precision: 'locality', city: 'Djibouti', country_code: 'DJ' });
   });
 });
 
@@ -59,6 +94,31 @@ describe('regions worldwide', () => {
     expect(where(locate('Ontario'))).toEqual({ precision: 'region', city: null, state: 'Ontario', country_code: 'CA' });
     expect(where(locate('20500 Washington'))).toMatchObject({ precision: 'locality', state: 'District of Columbia', country_code: 'US' });
     expect(where(locate('New York'))).toMatchObject({ precision: 'locality', city: 'New York City' });
+  });
+
+  it.each([
+    ['Grad Zagreb, Croatia', 'City of Zagreb', 'HR'],
+    ['Zagreb County', 'Zagrebacka', 'HR'],
+    ['Kigali City, Rwanda', 'Kigali', 'RW'],
+    ['Distrito Capital, Venezuela', 'Capital', 'VE'],
+    ['Zuid-Holland', 'South Holland', 'NL'],
+    ['Sud-Kivu', 'South Kivu', 'CD'],
+    ['Xinjiang Uygur, China', 'Xinjiang', 'CN'],
+    ['Московская область', 'Moscow Oblast', 'RU'],
+  ])('%s → region %s (kind words, compass words and names in other languages)', (q, state, country) => {
+    expect(where(locate(q))).toEqual({ precision: 'region', city: null, state, country_code: country });
+  });
+
+  it('a whole city name that ends in a kind word stays the city', () => {
+    expect(where(locate('Mexico City'))).toMatchObject({ precision: 'locality', city: 'Mexico City', country_code: 'MX' });
+    expect(where(locate('Quebec City'))).toMatchObject({ precision: 'locality', country_code: 'CA', state: 'Quebec' });
+  });
+
+  it('a region the data has no place in falls back to its country, with lower confidence and a note', () => {
+    const r = locate('Centar, North Macedonia');
+    expect(where(r)).toEqual({ precision: 'country', city: null, state: null, country_code: 'MK' });
+    expect(r.confidence).toBeLessThan(0.7);
+    expect(r.notes.join(' ')).toMatch(/no point for Centar/);
   });
 
   it('"Dadra and Nagar Haveli, IN" → India, not Indiana', () => {
@@ -91,6 +151,33 @@ describe('postal codes', () => {
     expect(r.components.postal_code).toBe('M5V 3L9');
   });
 
+  it.each([
+    ['1012 AB Amsterdam', 'Amsterdam', 'NL', '1012 AB'],
+    ['Damrak 1, 1012LG Amsterdam, Netherlands', 'Amsterdam', 'NL', '1012 LG'],
+    ['Sydney NSW 2000', 'Sydney', 'AU', '2000'],
+    ['Mumbai 400001', 'Mumbai', 'IN', '400001'],
+    ['00-950 Warszawa', 'Warsaw', 'PL', '00-950'],
+    ['Av. Paulista, 1578 - Bela Vista, São Paulo - SP, 01310-200, Brazil', 'São Paulo', 'BR', '01310-200'],
+  ])('%s → %s with its postal code read in its national form', (q, city, country, postal) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'locality', city, country_code: country });
+    expect(r.components.postal_code).toBe(postal);
+  });
+
+  it.each([
+    ['100-0001', 'JP'],
+    ['01310-100', 'BR'],
+    ['1012AB', 'NL'],
+  ])('a lone %s names its country by its form, at country level with lower confidence', (q, country) => {
+    const r = locate(q);
+    expect(where(r)).toEqual({ precision: 'country', city: null, state: null, country_code: country });
+    expect(r.confidence).toBeLessThan(0.7);
+  });
+
+  it('a worldwide region by its ISO code once the country is known', () => {
+    expect(locate('São Paulo - SP, Brazil').components).toMatchObject({ state: 'São Paulo', state_code: 'SP', country_code: 'BR' });
+  });
+
   it.each(['10119 Berlin', 'Berlin 10119', 'Torstraße 1, 10119 Berlin'])('%s → Berlin, Germany, not a US ZIP', (q) => {
     const r = locate(q);
     expect(where(r)).toMatchObject({ precision: 'locality', city: 'Berlin', country_code: 'DE' });
@@ -119,6 +206,21 @@ describe('native and alternate city names', () => {
     expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
   });
 
+  it.each([
+    ['Москва', 'Moscow', 'RU'],
+    ['東京', 'Tokyo', 'JP'],
+    ['القاهرة', 'Cairo', 'EG'],
+    ['Санкт-Петербург, Россия', 'Saint Petersburg', 'RU'],
+    ['Muenchen', 'Munich', 'DE'],
+    ['Wien, Oesterreich', 'Vienna', 'AT'],
+  ])('%s → %s, %s (names in other scripts, umlauts written out)', (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
+  it('a GeoNames name with a qualifier is found by the name before it ("Palikir - National Government Center")', () => {
+    expect(where(locate('Palikir'))).toMatchObject({ precision: 'locality', country_code: 'FM' });
+  });
+
   it('a place of that very name still wins over a small town known by it elsewhere', () => {
     // Milano, TX stays reachable when its state is written.
     expect(where(locate('Milano, TX'))).toMatchObject({ precision: 'locality', city: 'Milano', country_code: 'US' });
@@ -131,6 +233,33 @@ describe('street addresses', () => {
     expect(where(r)).toEqual({ precision: 'locality', city: 'New York City', state: 'New York', country_code: 'US' });
     expect(r.components).toMatchObject({ house_number: '475f', street: 'west 26th street' });
     expect(distanceKm(r, { lat: 40.7484, lng: -73.9967 })).toBeLessThan(10);
+  });
+});
+
+describe('street addresses read at their town', () => {
+  it.each([
+    ['Washington, D.C.', 'DC'],
+    ['Albany, N.Y.', 'NY'],
+  ])('%s: a state code written with dots', (q, state) => {
+    expect(locate(q).components).toMatchObject({ state_code: state, country_code: 'US' });
+    expect(locate(q).precision).toBe('locality');
+  });
+
+  it('a house number and postal code before a region named like its big city → that city', () => {
+    const r = locate('Calle de Ruiz de Alarcón, 23 28014 Madrid, Spain');
+    expect(where(r)).toMatchObject({ precision: 'locality', city: 'Madrid', country_code: 'ES' });
+    expect(r.components).toMatchObject({ house_number: '23', postal_code: '28014' });
+  });
+
+  it('a street with numbers and no commas before "<city> DC" → the city of that capital district', () => {
+    expect(where(locate('Cra 18#63-64 B Chapinero Bogotá DC Colombia'))).toMatchObject({ precision: 'locality', city: 'Bogotá', country_code: 'CO' });
+  });
+
+  it('a postal district number before a city → the city, its other meanings offered', () => {
+    const r = locate('2 Kingston');
+    expect(where(r)).toMatchObject({ precision: 'locality', city: 'Kingston', country_code: 'JM' });
+    expect(r.confidence).toBeLessThan(0.7);
+    expect(r.alternatives.length).toBeGreaterThan(0);
   });
 });
 

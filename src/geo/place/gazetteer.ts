@@ -4,10 +4,11 @@
 import { createRequire } from 'node:module';
 import { alpha2FromAlpha3, countryName, countryNameIndex } from '../shared/countries.js';
 import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
-import { normaliseName } from '../shared/text.js';
+import { normaliseName, umlautsWrittenOut } from '../shared/text.js';
 import { loadAlternateNames } from './alternate-names.js';
 import { loadWorldPlaces, type WorldPlaces } from './world-places.js';
 import { loadWorldRegions } from './world-regions.js';
+import { nameKeysCacheFile, nameKeysFingerprint, readNameKeys, writeNameKeys, type NameKeys } from './name-index-cache.js';
 
 export interface ZipRecord {
   zip: string;
@@ -67,8 +68,9 @@ const ALT_NAME_DOMINANCE = 10;
 const SAME_TOWN_KM = 20;
 
 export class Gazetteer {
-  private readonly placesByName = new Map<string, number[]>();
-  private readonly placesByAltName = new Map<string, number[]>();
+  private readonly placesByName: PlaceKeys;
+  /** Empty while the constructor matches regions and ZIP towns to places by their own names only. */
+  private placesByAltName: PlaceKeys = new Map();
   private readonly zips = new Map<string, ZipRecord>();
   private readonly zipTowns = new Map<string, ZipTown>();
   private readonly zipTownsByName = new Map<string, string[]>();
@@ -76,15 +78,31 @@ export class Gazetteer {
   private readonly countryPoints = new Map<string, AreaPoint>();
   private readonly countryByName: Map<string, string>;
   private readonly regionsByName = new Map<string, Subdivision[]>();
+  private readonly regionsByDesignatedName = new Map<string, Subdivision[]>();
   private readonly regionByAdmin1 = new Map<string, Subdivision>();
+  private readonly regionByIso = new Map<string, Subdivision>();
 
   private constructor(
     private readonly places: WorldPlaces,
     rawZips: RawZip[],
     private readonly subdivisions: Subdivision[],
-    altNames: [number, string][],
+    names: { keys: NameKeys } | { altNames: [number, string][] },
+    /** Whether the name keys came from the cache file or were built by this process. */
+    readonly keysOrigin: 'cache' | 'built' = 'keys' in names ? 'cache' : 'built',
   ) {
-    for (let i = 0; i < places.count; i++) push(this.placesByName, normaliseName(places.name[i]!), i);
+    if ('keys' in names) {
+      this.placesByName = names.keys.placesByName;
+    } else {
+      this.placesByName = new Map();
+      for (let i = 0; i < places.count; i++) {
+        addPlace(this.placesByName, normaliseName(places.name[i]!), i);
+        const writtenOut = umlautsWrittenOut(places.name[i]!);
+        if (writtenOut) addPlace(this.placesByName, normaliseName(writtenOut), i);
+        // "Palikir - National Government Center": the name before GeoNames' qualifier.
+        const qualified = / - /.exec(places.name[i]!);
+        if (qualified) addPlace(this.placesByName, normaliseName(places.name[i]!.slice(0, qualified.index)), i);
+      }
+    }
     for (const z of rawZips) {
       // zipcodes lists military (APO/FPO) codes at 0,0: they have no place on the map.
       if (z.latitude === 0 && z.longitude === 0) continue;
@@ -93,17 +111,37 @@ export class Gazetteer {
     this.buildZipTowns();
     this.buildRegions();
     this.buildCountries();
-    this.countryByName = countryNameIndex(this.countryPoints.keys(), normaliseName);
-    this.buildAltNames(altNames);
+    if ('keys' in names) {
+      this.countryByName = names.keys.countryByName;
+      this.placesByAltName = names.keys.placesByAltName;
+    } else {
+      this.countryByName = countryNameIndex(this.countryPoints.keys(), normaliseName);
+      this.buildAltNames(names.altNames);
+    }
   }
 
-  static async load(): Promise<Gazetteer> {
+  /**
+   * Loads the data packages, with the name keys from `cacheFile` when it is current; otherwise builds the keys
+   * and writes them there (best effort). `cacheFile: null` builds without reading or writing a file.
+   */
+  static async load(options: { cacheFile?: string | null } = {}): Promise<Gazetteer> {
     const require = createRequire(import.meta.url);
     const { codes } = require('zipcodes/lib/codes.js') as { codes: Record<string, RawZip> };
-    const [places, regions] = await Promise.all([loadWorldPlaces(), loadWorldRegions()]);
+    const file = options.cacheFile === undefined ? nameKeysCacheFile() : options.cacheFile;
+    const fingerprint = file ? await nameKeysFingerprint() : '';
+    const [places, regions, keys] = await Promise.all([loadWorldPlaces(), loadWorldRegions(), file ? readNameKeys(file, fingerprint) : null]);
+    if (keys) return new Gazetteer(places, Object.values(codes), regions, { keys });
     const wanted = new Map<number, number>();
     for (let i = 0; i < places.count; i++) if (places.population[i]! >= ALT_NAME_MIN_POPULATION) wanted.set(places.geonameId[i]!, i);
-    return new Gazetteer(places, Object.values(codes), regions, await loadAlternateNames(wanted));
+    const g = new Gazetteer(places, Object.values(codes), regions, { altNames: await loadAlternateNames(wanted) });
+    if (file) {
+      try {
+        await writeNameKeys(file, fingerprint, { placesByName: g.placesByName, placesByAltName: g.placesByAltName, countryByName: g.countryByName });
+      } catch {
+        // a read-only install: the keys stay in memory for this process
+      }
+    }
+    return g;
   }
 
   get stats(): { places: number; zips: number; zipTowns: number; countries: number } {
@@ -119,9 +157,9 @@ export class Gazetteer {
     const key = normaliseName(name);
     const out = new Map<string, Locality>();
     const usStatesWithPlace = new Set<string>();
-    const own = this.placesByName.get(key) ?? [];
+    const own = placesAt(this.placesByName, key);
     const biggestOwn = own.reduce((m, i) => Math.max(m, this.places.population[i]!), 0);
-    const other = (this.placesByAltName.get(key) ?? []).filter((i) => this.places.population[i]! >= biggestOwn * ALT_NAME_DOMINANCE);
+    const other = placesAt(this.placesByAltName, key).filter((i) => this.places.population[i]! >= biggestOwn * ALT_NAME_DOMINANCE);
     for (const i of [...own, ...other]) {
       const l = this.locality(i);
       if (!matches(l, filter)) continue;
@@ -164,20 +202,56 @@ export class Gazetteer {
   }
 
   /** Regions whose name or alias is `text`, or whose code is `text` (codes only when `codes` is true). */
-  regions(text: string, codes: boolean): Subdivision[] {
+  regions(text: string, codes: boolean, country: string | null = null): Subdivision[] {
+    const inCountry = (s: Subdivision) => country === null || s.country === country;
     const key = normaliseName(text);
-    const found = [...(this.regionsByName.get(key) ?? [])];
+    const found = (this.regionsByName.get(key) ?? []).filter(inCountry);
+    // The region's kind written another way or in another language ("Grad Zagreb" = City of Zagreb), or
+    // added to a name that has none ("Kigali City", "Kinshasa City"), unless a place has that whole name
+    // ("Mexico City", "Quebec City" are cities, not the states).
+    if (found.length === 0) {
+      const english = compassInEnglish(key);
+      if (english !== key) found.push(...(this.regionsByName.get(english) ?? []).filter(inCountry));
+    }
+    if (found.length === 0) {
+      const designated = designatedName(key);
+      if (designated && this.localities(text).length === 0) {
+        for (const s of [...(this.regionsByDesignatedName.get(designated.key) ?? []), ...(this.regionsByName.get(designated.bare) ?? [])]) {
+          if (inCountry(s) && !found.includes(s)) found.push(s);
+        }
+      }
+    }
     // A long name may be the start of a merged region's name ("Dadra and Nagar Haveli" → "… and Daman and Diu").
     if (found.length === 0 && key.split(' ').length >= 3) {
-      for (const [name, list] of this.regionsByName) if (name.startsWith(`${key} `)) found.push(...list);
+      for (const [name, list] of this.regionsByName) if (name.startsWith(`${key} `)) found.push(...list.filter(inCountry));
     }
-    if (codes && /^[A-Za-z]{2,3}$/.test(text.trim())) {
-      for (const country of ['US', 'CA', 'AU', 'GB']) {
-        const s = subdivisionByCode(country, text);
+    // A worldwide region's ISO code, only within a country already read ("SP" in Brazil).
+    if (codes && country !== null && /^[A-Za-z0-9]{1,3}$/.test(text.trim())) {
+      const s = this.regionByIso.get(`${country}|${text.trim().toUpperCase()}`);
+      if (s && !found.includes(s)) found.push(s);
+    }
+    // Codes may be written with dots ("D.C.", "N.Y.").
+    const code = text.trim().replace(/\./g, '');
+    if (codes && /^[A-Za-z]{2,3}$/.test(code)) {
+      for (const coded of ['US', 'CA', 'AU', 'GB']) {
+        if (country !== null && coded !== country) continue;
+        const s = subdivisionByCode(coded, code);
         if (s && !found.includes(s)) found.push(s);
       }
     }
     return found;
+  }
+
+  /** The biggest town in a region that bears the region's name, without its kind words ("Madrid" in the
+   * Community of Madrid, "Bogotá" in Bogotá D.C.). */
+  namesakeCity(s: Subdivision): Locality | undefined {
+    const keys = new Set<string>();
+    for (const n of [s.name, ...(s.aliases ?? [])]) {
+      keys.add(normaliseName(n));
+      const bare = designatedName(normaliseName(n))?.bare;
+      if (bare) keys.add(bare);
+    }
+    return [...keys].flatMap((k) => this.localities(k, { country: s.country, admin1: s.admin1 })).sort(byImportance)[0];
   }
 
   /** The region a place's GeoNames admin1 code stands for. */
@@ -224,14 +298,18 @@ export class Gazetteer {
    * area: "Mexico" is not Mexico City, "Washington" not the capital); a city's own region may share its name
    * ("Praha", "Lisboa", "Wien"). */
   private buildAltNames(altNames: [number, string][]): void {
-    for (const [i, name] of altNames) {
+    const written: [number, string][] = [];
+    for (const [i, n] of altNames) {
+      const w = umlautsWrittenOut(n);
+      if (w) written.push([i, w]);
+    }
+    for (const [i, name] of [altNames, written].flat()) {
       const key = normaliseName(name);
       if (!key || key === normaliseName(this.places.name[i]!) || this.countryByName.has(key)) continue;
       const regions = this.regionsByName.get(key);
       if (regions && !(regions.length === 1 && this.isCityRegion(regions[0]!, i))) continue;
-      const list = this.placesByAltName.get(key);
-      if (list?.includes(i)) continue;
-      push(this.placesByAltName, key, i);
+      if (placesAt(this.placesByAltName, key).includes(i)) continue;
+      addPlace(this.placesByAltName, key, i);
     }
   }
 
@@ -258,7 +336,7 @@ export class Gazetteer {
   /** The GeoNames place a ZIP city stands for: same state, close, and named the same (or "<name> City", "<name>, D.C."). */
   private sameTownPlace(name: string, state: string, point: AreaPoint): number | null {
     let best: number | null = null;
-    for (const [placeName, indices] of [[name, this.placesByName.get(name) ?? []] as const, ...this.prefixedNames(name)]) {
+    for (const [placeName, indices] of [[name, placesAt(this.placesByName, name)] as const, ...this.prefixedNames(name)]) {
       for (const i of indices) {
         if (this.places.country[i] !== 'US' || this.places.admin1[i] !== state) continue;
         if (placeName !== name && this.places.population[i]! < 1) continue;
@@ -269,11 +347,11 @@ export class Gazetteer {
     return best;
   }
 
-  private prefixedNames(name: string): [string, number[]][] {
-    const out: [string, number[]][] = [];
-    for (const suffix of ['city', 'd c']) {
-      const indices = this.placesByName.get(`${name} ${suffix}`);
-      if (indices) out.push([`${name} ${suffix}`, indices]);
+  private prefixedNames(name: string): [string, readonly number[]][] {
+    const out: [string, readonly number[]][] = [];
+    for (const suffix of ['city', 'dc']) {
+      const indices = placesAt(this.placesByName, `${name} ${suffix}`);
+      if (indices.length > 0) out.push([`${name} ${suffix}`, indices]);
     }
     return out;
   }
@@ -281,9 +359,13 @@ export class Gazetteer {
   private buildRegions(): void {
     for (const s of this.subdivisions) {
       this.regionByAdmin1.set(`${s.country}|${s.admin1}`, s);
-      for (const n of [s.name, ...(s.aliases ?? [])]) {
+      if (s.iso) this.regionByIso.set(`${s.country}|${s.iso}`, s);
+      const names = [s.name, ...(s.aliases ?? [])];
+      for (const n of [...names, ...names.map(umlautsWrittenOut).filter((n): n is string => n !== null)]) {
         const key = normaliseName(n);
         if (!this.regionsByName.get(key)?.includes(s)) push(this.regionsByName, key, s);
+        const designated = designatedName(key);
+        if (designated && !this.regionsByDesignatedName.get(designated.key)?.includes(s)) push(this.regionsByDesignatedName, designated.key, s);
       }
     }
     // A region's point: the member point closest to the mean of its members, which is always inside the
@@ -300,6 +382,13 @@ export class Gazetteer {
       if (s) push(members, s, { lat: this.places.lat[i]!, lng: this.places.lng[i]! });
     }
     for (const [s, points] of members) this.regionPoints.set(s, medoidish(points));
+    // A region none of whose places the data files under it (the two sources number some countries' regions
+    // differently) is placed at its namesake town in the same country, if there is one ("Taipei").
+    for (const s of this.subdivisions) {
+      if (this.regionPoints.has(s)) continue;
+      const town = [s.name, ...(s.aliases ?? [])].flatMap((n) => this.localities(n, { country: s.country }))[0];
+      if (town) this.regionPoints.set(s, { lat: town.lat, lng: town.lng });
+    }
   }
 
   private buildCountries(): void {
@@ -316,6 +405,46 @@ export class Gazetteer {
   }
 }
 
+/** Words naming a region's kind, in the languages of region names, mapped to one word per kind (our own list). */
+const DESIGNATORS = new Map<string, string>([
+  ...['city', 'grad', 'ciudad', 'cidade', 'citta', 'stadt', 'ville', 'kota'].map((w) => [w, 'city'] as const),
+  ...['province', 'provincia', 'provinsi', 'provincie', 'provinz'].map((w) => [w, 'province'] as const),
+  ...['region', 'regione', 'regiao', 'oblast'].map((w) => [w, 'region'] as const),
+  ...['district', 'distrito', 'distrikt', 'rayon', 'dc'].map((w) => [w, 'district'] as const),
+  ...['state', 'estado'].map((w) => [w, 'state'] as const),
+  ...['department', 'departamento', 'departement'].map((w) => [w, 'department'] as const),
+  ...['county', 'municipality', 'municipio', 'governorate', 'prefecture', 'territory', 'canton'].map((w) => [w, w] as const),
+  ...['greater', 'raya'].map((w) => [w, 'greater'] as const),
+  // China's autonomous regions are officially named with their people ("Xinjiang Uygur", "Guangxi Zhuang").
+  ...['autonomous', 'uygur', 'uyghur', 'zhuang', 'hui'].map((w) => [w, 'autonomous'] as const),
+]);
+
+/** Compass words of region names in other languages, in English ("Zuid-Holland" = South Holland, "Nord-Kivu"). */
+const COMPASS = new Map<string, string>([
+  ...['noord', 'nord', 'norte', 'norra', 'nordre'].map((w) => [w, 'north'] as const),
+  ...['zuid', 'sud', 'sued', 'sur', 'sul', 'sodra', 'sondre'].map((w) => [w, 'south'] as const),
+  ...['oost', 'ost', 'est', 'este', 'ostra', 'ostre'].map((w) => [w, 'east'] as const),
+  ...['ouest', 'oeste', 'vastra', 'vestre'].map((w) => [w, 'west'] as const),
+]);
+
+function compassInEnglish(key: string): string {
+  return key
+    .split(' ')
+    .map((w) => COMPASS.get(w) ?? w)
+    .join(' ');
+}
+const LINKING_WORDS = new Set(['of', 'de', 'di', 'del', 'da', 'do', 'du', 'la']);
+
+/** A normalised region name split into its kind words and the name proper ("city of zagreb" → "city|zagreb"),
+ * or null when it has no kind word or nothing else. */
+function designatedName(key: string): { key: string; bare: string } | null {
+  const words = key.split(' ');
+  const kinds = words.filter((w) => DESIGNATORS.has(w)).map((w) => DESIGNATORS.get(w)!);
+  const bare = words.filter((w) => !DESIGNATORS.has(w) && !LINKING_WORDS.has(w)).join(' ');
+  if (kinds.length === 0 || bare === '') return null;
+  return { key: `${[...new Set(kinds)].sort().join(' ')}|${bare}`, bare };
+}
+
 function countryRank(p: WorldPlaces, i: number): number {
   return (p.featureCode[i] === 'PPLC' ? 1e12 : 0) + p.population[i]!;
 }
@@ -326,6 +455,21 @@ function matches(l: Locality, filter: { country?: string | null; admin1?: string
 
 export function byImportance(a: Locality, b: Locality): number {
   return b.population - a.population || (FEATURE_RANK[b.featureCode] ?? 0) - (FEATURE_RANK[a.featureCode] ?? 0) || a.id.localeCompare(b.id);
+}
+
+/** Place indexes by name key: one number for the many names only one place has (fewer objects to load). */
+export type PlaceKeys = Map<string, number | number[]>;
+
+function placesAt(map: PlaceKeys, key: string): readonly number[] {
+  const v = map.get(key);
+  return v === undefined ? [] : typeof v === 'number' ? [v] : v;
+}
+
+function addPlace(map: PlaceKeys, key: string, i: number): void {
+  const v = map.get(key);
+  if (v === undefined) map.set(key, i);
+  else if (typeof v === 'number') map.set(key, [v, i]);
+  else v.push(i);
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

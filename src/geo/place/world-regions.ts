@@ -19,12 +19,14 @@ const CURATED_COUNTRIES = new Set(SUBDIVISIONS.map((s) => s.country));
 const AFFIXES =
   /^(state of|province of|region of|land|provincia( di| de)?|departamento( de)?|estado( de)?|wilayah|oblast)\s+|\s+(region|province|state|governorate|oblast|prefecture|county|district|department|voivodeship|kraj|ken|municipality|canton|parish)$/i;
 
-/** Languages whose names are added as aliases when written in Latin script (local names such as "Lombardia"). */
-const ALIAS_LANGS = ['geonames', 'en', 'de', 'es', 'fr', 'it', 'pt'];
-const LATIN = /^[\p{Script=Latin}\p{M}\s'’.\-()/,]+$/u;
+/** Languages whose names are added as aliases (local names such as "Lombardia"; "Московская область"). */
+const ALIAS_LANGS = ['geonames', 'en', 'de', 'es', 'fr', 'it', 'pt', 'ru', 'ar', 'zh'];
+/** Letters of any script, with the punctuation of names. */
+const NAME = /^[\p{L}\p{M}\s'’.\-()/,·]+$/u;
 
 interface DbRegion {
   name?: string;
+  iso?: string;
   admin?: string;
   names?: Record<string, string>;
 }
@@ -52,7 +54,7 @@ export async function loadWorldRegions(file = iso31662DbFile()): Promise<Subdivi
       seen.add(key);
       const aliases = new Set<string>();
       const add = (n: string | undefined): void => {
-        if (!n || !LATIN.test(n)) return;
+        if (!n || !NAME.test(n)) return;
         for (const v of [n, fold(n)] as string[]) {
           if (v !== name) aliases.add(v);
           const bare: string = v.replace(AFFIXES, '');
@@ -64,7 +66,8 @@ export async function loadWorldRegions(file = iso31662DbFile()): Promise<Subdivi
       for (const lang of ALIAS_LANGS) add(r.names?.[lang]);
       aliases.delete(name);
       // code stays null: the geocoder treats null-code regions as the worldwide (non-curated) kind.
-      out.push({ country, code: null, name, admin1: r.admin, ...(aliases.size ? { aliases: [...aliases] } : {}) });
+      const iso = r.iso && /^[A-Z0-9]{1,3}$/.test(r.iso) ? { iso: r.iso } : {};
+      out.push({ country, code: null, name, admin1: r.admin, ...(aliases.size ? { aliases: [...aliases] } : {}), ...iso });
     }
   }
   return out;

@@ -3,6 +3,7 @@
 // variants and ISO alpha-3 codes of i18n-iso-countries (MIT) and a few everyday abbreviations are accepted
 // when reading addresses ("Deutschland", "DEU", "Bosnia & Herzegovina", "USA", "UK").
 import { createRequire } from 'node:module';
+import { umlautsWrittenOut } from './text.js';
 
 interface IsoCountries {
   alpha3ToAlpha2(code: string): string | undefined;
@@ -141,6 +142,7 @@ const EXTRA_NAMES: Record<string, string> = {
   'Democratic Republic of the Congo': 'CD',
   'Republic of the Congo': 'CG',
   'Vatican City': 'VA',
+  'East Timor': 'TL',
 };
 
 /**
@@ -149,39 +151,60 @@ const EXTRA_NAMES: Record<string, string> = {
  */
 export function countryNameIndex(codes: Iterable<string>, normalise: (s: string) => string): Map<string, string> {
   const index = new Map<string, string>();
-  const add = (name: string | undefined, code: string) => {
+  // "Congo - Kinshasa", "Myanmar (Burma)": the part before the qualifier is accepted too, but only where no
+  // country is called exactly that ("Congo" is the ISO short name of the Republic of the Congo).
+  const shortForms = new Map<string, string>();
+  const add = (name: string | undefined, code: string): void => {
     if (!name) return;
+    const writtenOut = umlautsWrittenOut(name);
+    if (writtenOut) add(writtenOut, code);
     const key = normalise(name);
     if (key && !index.has(key)) index.set(key, code);
-    // "Congo - Kinshasa", "Myanmar (Burma)": also accept the part before the qualifier.
     const short = normalise(name.replace(/\s*(\(.*\)|-\s.*)$/, ''));
-    if (short && short !== key && !index.has(short)) index.set(short, code);
+    if (short && short !== key && !shortForms.has(short)) shortForms.set(short, code);
   };
   const codeList = [...codes];
+  const codeSet = new Set(codeList);
   for (const locale of READING_LOCALES) {
     const names = new Intl.DisplayNames([locale], { type: 'region', fallback: 'none' });
-    for (const code of codeList) {
-      try {
-        add(names.of(code), code);
-      } catch {
-        // an unknown code in this locale: nothing to add
-      }
-    }
+    for (const code of codeList) add(displayName(names, code), code);
   }
-  const codeSet = new Set(codeList);
+  const isoNames = (lang: string) => Object.entries(iso().getNames(lang, { select: 'all' }));
   // English variants first, so that a name another language gives to another country cannot take them.
-  for (const lang of [
-    'en',
-    ...iso()
-      .langs()
-      .filter((l) => l !== 'en'),
-  ]) {
-    for (const [code, names] of Object.entries(iso().getNames(lang, { select: 'all' }))) {
-      if (codeSet.has(code)) for (const n of names) if (n.length > 3) add(n, code);
-    }
+  for (const [code, names] of isoNames('en')) if (codeSet.has(code)) for (const n of names) if (n.length > 3) add(n, code);
+  // Each country's name in its own language ("Føroyar", "Kalaallit Nunaat", "Madagasikara", "Lëtzebuerg").
+  for (const [locale, code] of nativeLocales())
+    if (codeSet.has(code)) add(displayName(new Intl.DisplayNames([locale], { type: 'region', fallback: 'none' }), code), code);
+  for (const lang of iso()
+    .langs()
+    .filter((l) => l !== 'en')) {
+    for (const [code, names] of isoNames(lang)) if (codeSet.has(code)) for (const n of names) if (n.length > 3) add(n, code);
   }
+  for (const [short, code] of shortForms) if (!index.has(short)) index.set(short, code);
   for (const [name, code] of Object.entries(EXTRA_NAMES)) index.set(normalise(name), code);
   return index;
+}
+
+function displayName(names: Intl.DisplayNames, code: string): string | undefined {
+  try {
+    return names.of(code);
+  } catch {
+    // an unknown code in this locale: nothing to add
+    return undefined;
+  }
+}
+
+/** Every language ICU has data for, with the country where it is most likely spoken (CLDR likely subtags):
+ * [locale, country code] pairs, e.g. ["fo", "FO"], ["lb", "LU"]. */
+function nativeLocales(): [string, string][] {
+  const candidates: string[] = [];
+  for (let a = 97; a <= 122; a++) for (let b = 97; b <= 122; b++) candidates.push(String.fromCharCode(a, b));
+  const out = new Map<string, string>();
+  for (const locale of Intl.DisplayNames.supportedLocalesOf(candidates)) {
+    const region = new Intl.Locale(locale).maximize().region;
+    if (region) out.set(locale, region);
+  }
+  return [...out];
 }
 
 let allCodes: string[] | null = null;

@@ -10,6 +10,9 @@ export interface Subdivision {
   name: string;
   admin1: string;
   aliases?: readonly string[];
+  /** ISO 3166-2 code (without the country) of a worldwide region, read only where its country is known
+   * ("São Paulo - SP, Brazil"); `code` stays null for them. */
+  iso?: string;
 }
 
 const us = (code: string, name: string, aliases?: string[]): Subdivision => ({ country: 'US', code, name, admin1: code, ...(aliases ? { aliases } : {}) });

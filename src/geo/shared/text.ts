@@ -14,20 +14,72 @@ const PREFIXES = new Map([
 export function foldText(s: string): string {
   // Most names are plain ASCII: skip the Unicode decomposition for them (the gazetteer folds 200,000 names).
   if (!NON_ASCII.test(s)) return s.toLowerCase();
-  return s
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[ßæœøłđðþı]/g, (c) => LETTER_MAP[c] ?? c);
+  // Latin, Greek and Cyrillic only: every mark is an accent.
+  if (!BEYOND_CYRILLIC.test(s)) {
+    return s
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .replace(/[ßæœøłđðþı]/g, (c) => LETTER_MAP[c] ?? c);
+  }
+  return (
+    s
+      .normalize('NFKD')
+      // Accents of the alphabets are folded ("é" = "e", "й" = "и", "ά" = "α"); the vowel signs of other scripts
+      // are part of the letters and stay (Devanagari, Thai, Arabic).
+      .replace(/([\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])\p{M}+/gu, '$1')
+      .normalize('NFC')
+      .toLowerCase()
+      .replace(/[ßæœøłđðþı]/g, (c) => LETTER_MAP[c] ?? c)
+  );
 }
 
 const NON_ASCII = /[^\u0020-\u007e]/;
+/** Past the Cyrillic block (and not a combining mark or general punctuation, which Latin text also has). */
+const BEYOND_CYRILLIC = /[^\u0020-\u052f\u1e00-\u1fff\u2000-\u206f]/;
+const ONE_ASCII_WORD = /^[A-Za-z]+$/;
+
+/** Latin letters that look like Cyrillic ones, as typed by mistake inside a Cyrillic word ("Бългaрия"). */
+const CYRILLIC_LOOKALIKES: Record<string, string> = { a: 'а', c: 'с', e: 'е', o: 'о', p: 'р', x: 'х', y: 'у', k: 'к', m: 'м', t: 'т', h: 'н', b: 'в', i: 'і' };
+const MIXED_CYRILLIC_WORD = /\p{Script=Cyrillic}[\p{L}]*[a-z]|[a-z][\p{L}]*\p{Script=Cyrillic}/u;
 
 /** Key for comparing place names. */
 export function normaliseName(s: string): string {
-  const folded = foldText(s).replace(/['’`]/g, '').replace(/&/g, ' and ');
+  // Most names are one plain word ("Springfield"): nothing to fold, split or expand.
+  if (ONE_ASCII_WORD.test(s)) return s.toLowerCase();
+  let folded = foldText(s);
+  if (MIXED_CYRILLIC_WORD.test(folded)) {
+    folded = folded.replace(/\S+/g, (w) => (/\p{Script=Cyrillic}/u.test(w) ? w.replace(/[acepxykmthbi]/g, (c) => CYRILLIC_LOOKALIKES[c]!) : w));
+  }
+  folded = folded.replace(/['’`]/g, '').replace(/&/g, ' and ');
   const words = (NON_ASCII.test(folded) ? folded.replace(/[^\p{L}\p{N}]+/gu, ' ') : folded.replace(/[^a-z0-9]+/g, ' ')).trim().split(' ');
   const prefix = words.length > 1 ? PREFIXES.get(words[0]!) : undefined;
   if (prefix) words[0] = prefix;
-  return words.join(' ');
+  return joinInitials(words).join(' ');
+}
+
+/** Initials written with dots or spaces are one word: "D.C." and "DC", "U.S." and "US" compare equal. */
+function joinInitials(words: string[]): string[] {
+  if (!words.some((w, i) => w.length === 1 && words[i + 1]?.length === 1)) return words;
+  const out: string[] = [];
+  let run = '';
+  for (const w of words) {
+    if (w.length === 1 && /\p{L}/u.test(w)) {
+      run += w;
+      continue;
+    }
+    if (run) out.push(run);
+    run = '';
+    out.push(w);
+  }
+  if (run) out.push(run);
+  return out;
+}
+
+const GERMAN_UMLAUTS: Record<string, string> = { ä: 'ae', ö: 'oe', ü: 'ue', Ä: 'Ae', Ö: 'Oe', Ü: 'Ue' };
+
+/** The name with its umlauts written out as on a keyboard without them ("Österreich" → "Oesterreich",
+ * "München" → "Muenchen"), or null when it has none. */
+export function umlautsWrittenOut(s: string): string | null {
+  return /[äöüÄÖÜ]/.test(s) ? s.replace(/[äöüÄÖÜ]/g, (c) => GERMAN_UMLAUTS[c]!) : null;
 }
