@@ -16,7 +16,7 @@
 // other names ("Wien" for Vienna, "Hull" for Kingston upon Hull); a region is right when its name matches or
 // when it is the region the source's place lies in (the admin-1 code of the nearest major GeoNames place to the
 // source's point), so "Masovian" is judged against GeoNames' "Mazovia" without string tricks; a city answer to a
-// region query counts only inside that region and within 25 km of the source's place. Source errors corrected
+// region query counts only when it bears the region's name, inside that region and within 25 km of the source's place. Source errors corrected
 // at read time: Kosovo's lower-case "xk" code, one capital with latitude and longitude swapped. A US ZIP is
 // right within 25 km of the source's ZIP point or when it is that ZIP in that city (two sources' centroids of a
 // large ZIP can lie further apart).
@@ -220,7 +220,10 @@ function judge(c, r, ref) {
       const expected = ref.admin1At(c, c.country);
       let contained = false;
       if (expected !== null && r.precision === 'region') contained = region?.admin1 === expected;
-      if (expected !== null && r.precision === 'locality') contained = distanceKm(r, c) <= CITY_KM && ref.answered(r).some((i) => ref.admin1(i) === expected);
+      // A city answer stands for the region only when it bears the region's name (one of its GeoNames names):
+      // "Wien, Austria" answered by the city of Vienna is right; "Mazovia, Poland" answered by Warsaw is not.
+      if (expected !== null && r.precision === 'locality')
+        contained = distanceKm(r, c) <= CITY_KM && ref.answered(r).some((i) => ref.admin1(i) === expected && [...ref.names(i)].some((n) => sameName(n, want)));
       return { right: named || contained, km: null };
     }
     default: {
@@ -310,7 +313,7 @@ export default {
       ...BANDS.map(([lo, hi], i) => `| ${lo.toFixed(1)}–${Math.min(1, hi).toFixed(1)} | ${bands[i].n} | ${pct(bands[i].right, bands[i].n)} |`),
       '',
       `Right at confidence ≥ 0.7: ${pct(high.right, high.n)} of ${high.n} (goal ≥ 95%). Goals: ≥ 95% overall, every category ≥ 90%.`,
-      "Judged: countries by ISO code at country precision; cities within 25 km and in the right country; regions by country and either name or place (a region answer whose GeoNames admin-1 code is that of the nearest major GeoNames place within 10 km of the source's place, or a city answer in that region within 25 km of that place); addresses and postal codes by the city name or any of the answered place's GeoNames names; US ZIPs within 25 km of the source's ZIP point or the same ZIP in the same city.",
+      "Judged: countries by ISO code at country precision; cities within 25 km and in the right country; regions by country and either name or place (a region answer whose GeoNames admin-1 code is that of the nearest major GeoNames place within 10 km of the source's place, or a city answer of the region's name in that region within 25 km of that place); addresses and postal codes by the city name or any of the answered place's GeoNames names; US ZIPs within 25 km of the source's ZIP point or the same ZIP in the same city.",
     ].join('\n');
   },
 };
