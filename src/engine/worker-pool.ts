@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { ServiceScope } from '../registry/services.js';
 import type { TaskRow, TaskStore } from '../store/port.js';
+import { canCompleteInBatches, CompleteBatch } from './complete-batch.js';
 import type { EngineEvents } from './events.js';
 import { AbortReason, runAttempt } from './run-attempt.js';
 import { WakeLoop } from './wake-loop.js';
@@ -51,9 +52,17 @@ export class WorkerPool {
   private readonly onWake = () => this.wake();
   private unsubscribeAvailable: (() => void) | undefined;
   private readonly onCancel = (id: string) => this.abortLocal(id, new AbortReason('cancelled', 'Cancelled by the caller.'));
+  /** Settles the completions of one event-loop turn in one store write, when the store can. */
+  private readonly complete: (id: string, result: unknown, now: number) => Promise<TaskRow | null>;
 
   constructor(private readonly o: WorkerPoolOptions) {
     this.concurrency = o.concurrency ?? o.config.engine.concurrency;
+    if (canCompleteInBatches(o.store)) {
+      const batch = new CompleteBatch(o.store, this.owner);
+      this.complete = (id, result, now) => batch.complete(id, result, now);
+    } else {
+      this.complete = (id, result, now) => o.store.completeTask(id, this.owner, result, now);
+    }
     this.loop = new WakeLoop({
       pass: () => this.tick(),
       pollIntervalMs: o.config.engine.pollIntervalMs,
@@ -106,20 +115,23 @@ export class WorkerPool {
     this.loop.wake();
   }
 
-  /** Tools at their concurrency limit here, and the smallest room any other limited tool has left. */
-  private toolRoom(tools: readonly string[]): { full: string[]; smallestRoom: number } {
+  /**
+   * Tools at their concurrency limit here, and the room left to each other limited tool that has less
+   * room than `free` (the claim takes at most that many of it; the others cannot overshoot).
+   */
+  private toolRoom(tools: readonly string[], free: number): { full: string[]; toolLimits: Record<string, number> } {
     const counts = new Map<string, number>();
     for (const r of this.running.values()) counts.set(r.task.tool, (counts.get(r.task.tool) ?? 0) + 1);
     const full: string[] = [];
-    let smallestRoom = Number.POSITIVE_INFINITY;
+    const toolLimits: Record<string, number> = {};
     for (const tool of tools) {
       const limit = this.o.registry.has(tool) ? this.o.registry.get(tool).concurrency : undefined;
       if (limit === undefined) continue;
       const room = limit - (counts.get(tool) ?? 0);
       if (room <= 0) full.push(tool);
-      else smallestRoom = Math.min(smallestRoom, room);
+      else if (room < free) toolLimits[tool] = room;
     }
-    return { full, smallestRoom };
+    return { full, toolLimits };
   }
 
   private async tick(): Promise<void> {
@@ -128,11 +140,10 @@ export class WorkerPool {
       const free = this.concurrency - this.running.size;
       if (this.backlogged && free < Math.ceil(this.concurrency * BATCH_SHARE) && !this.waitedEnough()) return;
       this.waitingSince = 0;
-      const { full: excludeTools, smallestRoom } = this.toolRoom(onlyTools);
-      // A batch no larger than the smallest room any claimable limited tool has left cannot overshoot a
-      // limit, whatever mix of tools it returns. (One at a time would cost a store round trip per task,
-      // which caps a worker at ~100 tasks/s on a networked database.)
-      const limit = Math.max(1, Math.min(free, smallestRoom));
+      const { full: excludeTools, toolLimits } = this.toolRoom(onlyTools, free);
+      // Every free slot in one claim (a store round trip per task would cap a worker at ~100 tasks/s on
+      // a networked database); the store keeps each limited tool within its room.
+      const limit = free;
       const claimed = await this.o.store.claimTasks({
         owner: this.owner,
         limit,
@@ -140,6 +151,7 @@ export class WorkerPool {
         now: Date.now(),
         onlyTools,
         excludeTools,
+        toolLimits,
       });
       this.backlogged = claimed.length === limit;
       if (claimed.length === 0) return;
@@ -197,7 +209,7 @@ export class WorkerPool {
     const now = Date.now();
     switch (outcome.kind) {
       case 'complete': {
-        const settled = await store.completeTask(task.id, this.owner, outcome.result, now);
+        const settled = await this.complete(task.id, outcome.result, now);
         if (settled) events.emit('settled', settled, now - started);
         return;
       }

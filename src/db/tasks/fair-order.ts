@@ -26,3 +26,20 @@ export function fairOrder<T extends FairCandidate>(candidates: readonly T[]): T[
   });
   return ranked.sort((a, b) => a.rank - b.rank || claimOrder(a.c, b.c)).map((r) => r.c);
 }
+
+/**
+ * The first `limit` of `ordered` that keep every tool in `toolLimits` at or under its limit (later
+ * tasks of a tool at its limit are passed over, not counted).
+ */
+export function withinToolLimits<T extends { tool: string }>(ordered: readonly T[], limit: number, toolLimits: Readonly<Record<string, number>> = {}): T[] {
+  const taken = new Map<string, number>();
+  const out: T[] = [];
+  for (const c of ordered) {
+    if (out.length >= limit) break;
+    const n = taken.get(c.tool) ?? 0;
+    if (n >= (toolLimits[c.tool] ?? limit)) continue;
+    taken.set(c.tool, n + 1);
+    out.push(c);
+  }
+  return out;
+}

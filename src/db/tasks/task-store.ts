@@ -16,7 +16,7 @@ import type {
 } from '../../store/port.js';
 import { batchCounts } from './batch-counts.js';
 import { cancelPending } from './cancel-pending.js';
-import { completeTask } from './complete-task.js';
+import { completeTask, completeTasks, type Completion } from './complete-task.js';
 import type { TaskCreation } from './create-tasks.js';
 import { createKey } from './create-key.js';
 import { creditKey } from './credit-key.js';
@@ -116,6 +116,11 @@ export class SqlTaskStore implements TaskStore {
 
   async completeTask(id: string, owner: string, result: unknown, now: number) {
     return this.settled(await completeTask(this.db, id, owner, result, now));
+  }
+
+  /** Several completions by one lease holder in one write (src/engine/complete-batch.ts). */
+  async completeTasks(owner: string, items: readonly Completion[]) {
+    return (await completeTasks(this.db, owner, items)).map((t) => this.settled(t));
   }
 
   async failTask(id: string, owner: string, o: FailOptions, now: number) {
