@@ -7,7 +7,7 @@
 // served oldest first.
 import type { ClaimOptions } from '../../store/port.js';
 import type { SqliteDb } from '../sqlite.js';
-import { fairOrder, withinToolLimits, type FairCandidate } from './fair-order.js';
+import { fairOrder, takeWithinToolLimits, type FairCandidate } from './fair-order.js';
 import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
 
 const MAX_PAYERS = 64;
@@ -25,6 +25,10 @@ interface CandidateRecord {
   payer_id: string | null;
   run_after: number;
   created_at: number;
+}
+
+function toCandidate(r: CandidateRecord): FairCandidate & { tool: string } {
+  return { id: r.id, tool: r.tool, payerKind: r.payer_kind, payerId: r.payer_id, runAfter: r.run_after, createdAt: r.created_at };
 }
 
 export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
@@ -47,8 +51,7 @@ export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
        ORDER BY run_after, created_at, id LIMIT $4`,
     );
     const candidates = new Map<string, FairCandidate & { tool: string }>();
-    const add = (r: CandidateRecord) =>
-      candidates.set(r.id, { id: r.id, tool: r.tool, payerKind: r.payer_kind, payerId: r.payer_id, runAfter: r.run_after, createdAt: r.created_at });
+    const add = (r: CandidateRecord) => candidates.set(r.id, toCandidate(r));
     let payer = firstPayer.get<PayerKey>([]);
     for (let n = 0; payer && n < MAX_PAYERS; n++) {
       for (const r of ofPayer.all<CandidateRecord>([...filters, payer.payer_kind, payer.pid])) add(r);
@@ -63,7 +66,22 @@ export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
       `UPDATE tasks SET status = 'running', lease_owner = $1, lease_expires_at = $2, attempts = attempts + 1, started_at = COALESCE(started_at, $3)
        WHERE id = $4 AND status = 'pending' RETURNING ${TASK_COLUMNS}`,
     );
-    return withinToolLimits(fairOrder([...candidates.values()]), o.limit, o.toolLimits).flatMap(({ id }) => {
+    const taken = new Map<string, number>();
+    let { took: chosen, passedOver } = takeWithinToolLimits(fairOrder([...candidates.values()]), o.limit, o.toolLimits, taken);
+    // The candidates ran out on a tool's limit while more may be due: go on in claim order past the tasks
+    // of the tools at their limit.
+    const more = db.sql(
+      `SELECT ${columns} FROM tasks WHERE status = 'pending' AND run_after <= $1 ${only} ${except}
+         AND NOT ${d.inArray('tool', '$5')} AND NOT ${d.inArray('id', '$6')} ORDER BY run_after, created_at, id LIMIT $4`,
+    );
+    while (passedOver && chosen.length < o.limit) {
+      const full = [...taken].filter(([tool, n]) => n >= (o.toolLimits?.[tool] ?? Infinity)).map(([tool]) => tool);
+      const rows = more.all<CandidateRecord>([o.now, filters[1], filters[2], o.limit - chosen.length, d.array(full), d.array(chosen.map((c) => c.id))]);
+      const next = takeWithinToolLimits(rows.map(toCandidate), o.limit - chosen.length, o.toolLimits, taken);
+      chosen = [...chosen, ...next.took];
+      passedOver = next.passedOver;
+    }
+    return chosen.flatMap(({ id }) => {
       const r = claim.get<TaskRecord>([o.owner, o.now + o.leaseMs, o.now, id]);
       return r ? [toTask(d, r)] : [];
     });

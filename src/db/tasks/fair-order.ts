@@ -28,18 +28,28 @@ export function fairOrder<T extends FairCandidate>(candidates: readonly T[]): T[
 }
 
 /**
- * The first `limit` of `ordered` that keep every tool in `toolLimits` at or under its limit (later
- * tasks of a tool at its limit are passed over, not counted).
+ * Takes from `ordered`, in order, up to `room` tasks, keeping each tool in `toolLimits` at or under its
+ * limit; `taken` counts per tool what this claim holds already and is updated. Answers the tasks taken
+ * and whether a task was passed over because its tool was at its limit.
  */
-export function withinToolLimits<T extends { tool: string }>(ordered: readonly T[], limit: number, toolLimits: Readonly<Record<string, number>> = {}): T[] {
-  const taken = new Map<string, number>();
-  const out: T[] = [];
+export function takeWithinToolLimits<T extends { tool: string }>(
+  ordered: readonly T[],
+  room: number,
+  toolLimits: Readonly<Record<string, number>> = {},
+  taken = new Map<string, number>(),
+): { took: T[]; passedOver: boolean } {
+  const took: T[] = [];
+  let passedOver = false;
   for (const c of ordered) {
-    if (out.length >= limit) break;
+    if (took.length >= room) break;
     const n = taken.get(c.tool) ?? 0;
-    if (n >= (toolLimits[c.tool] ?? limit)) continue;
+    const limit = toolLimits[c.tool];
+    if (limit !== undefined && n >= limit) {
+      passedOver = true;
+      continue;
+    }
     taken.set(c.tool, n + 1);
-    out.push(c);
+    took.push(c);
   }
-  return out;
+  return { took, passedOver };
 }
