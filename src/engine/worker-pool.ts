@@ -40,7 +40,10 @@ const COALESCE_MS = 10;
 
 export class WorkerPool {
   readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  /** Tasks whose tool is running here: they hold this worker's slots and their leases are renewed. */
   private readonly running = new Map<string, RunningTask>();
+  /** Tasks launched and not yet settled: running, or their settle still being written. */
+  private readonly inFlight = new Set<RunningTask>();
   private readonly concurrency: number;
   private readonly loop: WakeLoop;
   private heartbeatTimer: NodeJS.Timeout | undefined;
@@ -102,7 +105,7 @@ export class WorkerPool {
     clearTimeout(this.coalesceTimer);
     // After the claim in progress: every task it launched is then among those waited for below.
     await this.loop.stop();
-    const all = Promise.all([...this.running.values()].map((r) => r.done));
+    const all = Promise.all([...this.inFlight].map((r) => r.done));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([all, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
     clearTimeout(timer);
@@ -120,8 +123,10 @@ export class WorkerPool {
    * room than `free` (the claim takes at most that many of it; the others cannot overshoot).
    */
   private toolRoom(tools: readonly string[], free: number): { full: string[]; toolLimits: Record<string, number> } {
+    // Tasks still being settled count too: until their settle commits they are running in the store,
+    // and a tool's limit holds there as well.
     const counts = new Map<string, number>();
-    for (const r of this.running.values()) counts.set(r.task.tool, (counts.get(r.task.tool) ?? 0) + 1);
+    for (const r of this.inFlight) counts.set(r.task.tool, (counts.get(r.task.tool) ?? 0) + 1);
     const full: string[] = [];
     const toolLimits: Record<string, number> = {};
     for (const tool of tools) {
@@ -176,15 +181,23 @@ export class WorkerPool {
     const controller = new AbortController();
     const entry: RunningTask = { task, controller, done: Promise.resolve() };
     this.running.set(task.id, entry);
-    entry.done = this.execute(task, controller)
+    // The slot frees as soon as the tool has finished: the next claim then goes out while this task's
+    // settle is still being written, instead of after it (a drain's claims and settles overlap).
+    const freeSlot = () => {
+      if (this.running.get(task.id) !== entry) return;
+      this.running.delete(task.id);
+      this.wake();
+    };
+    entry.done = this.execute(task, controller, freeSlot)
       .catch((err: unknown) => this.o.log.error('settling a task failed', { task: task.id, err }))
       .finally(() => {
-        this.running.delete(task.id);
-        this.wake();
+        freeSlot();
+        this.inFlight.delete(entry);
       });
+    this.inFlight.add(entry);
   }
 
-  private async execute(task: TaskRow, controller: AbortController): Promise<void> {
+  private async execute(task: TaskRow, controller: AbortController, freeSlot: () => void): Promise<void> {
     const { store, events, registry } = this.o;
     const started = Date.now();
     events.emit('started', task);
@@ -206,6 +219,7 @@ export class WorkerPool {
       onProgress: (done, total, message) =>
         events.emit('progress', { taskId: task.id, done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) }),
     });
+    freeSlot();
     const now = Date.now();
     switch (outcome.kind) {
       case 'complete': {
