@@ -141,8 +141,8 @@ export class WorkerPool {
 
   private async tick(): Promise<void> {
     const onlyTools = this.o.onlyTools ?? this.o.registry.names;
-    while (!this.stopped && this.running.size < this.concurrency) {
-      const free = this.concurrency - this.running.size;
+    while (!this.stopped && this.freeSlots() > 0) {
+      const free = this.freeSlots();
       if (this.backlogged && free < Math.ceil(this.concurrency * BATCH_SHARE) && !this.waitedEnough()) return;
       this.waitingSince = 0;
       const { full: excludeTools, toolLimits } = this.toolRoom(onlyTools, free);
@@ -162,6 +162,14 @@ export class WorkerPool {
       if (claimed.length === 0) return;
       for (const task of claimed) this.launch(task);
     }
+  }
+
+  /**
+   * Slots whose tool is not running. Settles still being written count against a second set of as many
+   * slots, so a store slow to settle holds claims back instead of letting unsettled tasks pile up.
+   */
+  private freeSlots(): number {
+    return Math.min(this.concurrency - this.running.size, 2 * this.concurrency - this.inFlight.size);
   }
 
   /** Starts (or checks) the short wait for more free slots; true once it is over. */
@@ -191,8 +199,10 @@ export class WorkerPool {
     entry.done = this.execute(task, controller, freeSlot)
       .catch((err: unknown) => this.o.log.error('settling a task failed', { task: task.id, err }))
       .finally(() => {
-        freeSlot();
         this.inFlight.delete(entry);
+        freeSlot();
+        // Settled: room for a claim again, also when the slot itself was freed before the settle.
+        this.wake();
       });
     this.inFlight.add(entry);
   }
