@@ -34,9 +34,9 @@ export class CompleteBatch {
     private readonly maxBatch = MAX_BATCH,
   ) {}
 
-  complete(id: string, result: unknown, now: number): Promise<TaskRow | null> {
+  complete(task: Pick<TaskRow, 'id' | 'input'>, result: unknown, now: number): Promise<TaskRow | null> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ item: { id, result, now }, resolve, reject });
+      this.waiting.push({ item: { id: task.id, input: task.input, result, now }, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         // After this turn's callbacks: every task finishing in the same turn joins the batch.

@@ -56,15 +56,15 @@ export class WorkerPool {
   private unsubscribeAvailable: (() => void) | undefined;
   private readonly onCancel = (id: string) => this.abortLocal(id, new AbortReason('cancelled', 'Cancelled by the caller.'));
   /** Settles the completions of one event-loop turn in one store write, when the store can. */
-  private readonly complete: (id: string, result: unknown, now: number) => Promise<TaskRow | null>;
+  private readonly complete: (task: TaskRow, result: unknown, now: number) => Promise<TaskRow | null>;
 
   constructor(private readonly o: WorkerPoolOptions) {
     this.concurrency = o.concurrency ?? o.config.engine.concurrency;
     if (canCompleteInBatches(o.store)) {
       const batch = new CompleteBatch(o.store, this.owner);
-      this.complete = (id, result, now) => batch.complete(id, result, now);
+      this.complete = (task, result, now) => batch.complete(task, result, now);
     } else {
-      this.complete = (id, result, now) => o.store.completeTask(id, this.owner, result, now);
+      this.complete = (task, result, now) => o.store.completeTask(task.id, this.owner, result, now);
     }
     this.loop = new WakeLoop({
       pass: () => this.tick(),
@@ -233,7 +233,7 @@ export class WorkerPool {
     const now = Date.now();
     switch (outcome.kind) {
       case 'complete': {
-        const settled = await this.complete(task.id, outcome.result, now);
+        const settled = await this.complete(task, outcome.result, now);
         if (settled) events.emit('settled', settled, now - started);
         return;
       }

@@ -50,45 +50,47 @@ describe.each(backends)('completions in batches ($name)', ({ open }) => {
     for (const t of tasks) await store.createTask(t);
     const got = await store.claimTasks({ owner, limit: count, leaseMs: 60_000, now: Date.now(), onlyTools: ['test.echo'] });
     expect(got).toHaveLength(count);
-    return { store, ids: tasks.map((t) => t.id), spy: vi.spyOn(store, 'completeTasks') };
+    const ids = tasks.map((t) => t.id);
+    return { store, ids, claimed: ids.map((id) => got.find((t) => t.id === id)!), spy: vi.spyOn(store, 'completeTasks') };
   }
 
   it('settles the completions of one turn in one write, each answered with its own task once written', async () => {
-    const { store, ids, spy } = await claimed(12, 'w');
+    const { store, ids, claimed: tasks, spy } = await claimed(12, 'w');
     const batch = new CompleteBatch(store, 'w');
     const now = Date.now();
-    const settled = await Promise.all(ids.map((id, i) => batch.complete(id, { i }, now + i)));
+    const settled = await Promise.all(tasks.map((t, i) => batch.complete(t, { i }, now + i)));
     expect(spy.mock.calls.map(([, items]) => items.length)).toEqual([12]);
     settled.forEach((t, i) => expect(t).toMatchObject({ id: ids[i], status: 'complete', result: { i }, finishedAt: now + i }));
-    for (const [i, id] of ids.entries()) expect(await store.getTask(id)).toMatchObject({ status: 'complete', result: { i } });
+    // Each answer is the task as stored, as a poller reads it.
+    for (const t of settled) expect(t).toEqual(await store.getTask(t!.id));
   });
 
   it('completions of later turns go in later writes, and a write is cut at its size limit', async () => {
-    const { store, ids, spy } = await claimed(5, 'w');
+    const { store, claimed: tasks, spy } = await claimed(5, 'w');
     const batch = new CompleteBatch(store, 'w', 2);
-    const first = Promise.all(ids.slice(0, 3).map((id) => batch.complete(id, {}, Date.now())));
+    const first = Promise.all(tasks.slice(0, 3).map((t) => batch.complete(t, {}, Date.now())));
     await new Promise((r) => setImmediate(r));
-    const second = Promise.all(ids.slice(3).map((id) => batch.complete(id, {}, Date.now())));
+    const second = Promise.all(tasks.slice(3).map((t) => batch.complete(t, {}, Date.now())));
     await Promise.all([first, second]);
     expect(spy.mock.calls.map(([, items]) => items.length)).toEqual([2, 1, 2]);
   });
 
   it('a task whose lease this worker lost answers null and is left as it is; the others settle', async () => {
-    const { store, ids } = await claimed(3, 'w');
+    const { store, claimed: tasks } = await claimed(3, 'w');
     const other = newTask();
     await store.createTask(other);
     await store.claimTasks({ owner: 'other', limit: 1, leaseMs: 60_000, now: Date.now(), onlyTools: ['test.echo'] });
     const batch = new CompleteBatch(store, 'w');
-    const settled = await Promise.all([...ids, other.id].map((id) => batch.complete(id, { by: 'w' }, Date.now())));
+    const settled = await Promise.all([...tasks, other].map((t) => batch.complete(t, { by: 'w' }, Date.now())));
     expect(settled.map((t) => t?.status ?? null)).toEqual(['complete', 'complete', 'complete', null]);
     expect(await store.getTask(other.id)).toMatchObject({ status: 'running', leaseOwner: 'other', result: null });
   });
 
   it('a failed write rejects every completion in it, and settles none', async () => {
-    const { store, ids, spy } = await claimed(3, 'w');
+    const { store, ids, claimed: tasks, spy } = await claimed(3, 'w');
     spy.mockRejectedValueOnce(new Error('connection lost'));
     const batch = new CompleteBatch(store, 'w');
-    const results = await Promise.allSettled(ids.map((id) => batch.complete(id, {}, Date.now())));
+    const results = await Promise.allSettled(tasks.map((t) => batch.complete(t, {}, Date.now())));
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     for (const id of ids) expect((await store.getTask(id))!.status).toBe('running');
   });

@@ -418,22 +418,25 @@ for (const factory of factories) {
       await s.claimTasks({ owner: 'w1', limit: 3, leaseMs: 10_000, now, onlyTools: ['x.batchdone'] });
       await s.claimTasks({ owner: 'w2', limit: 1, leaseMs: 10_000, now, onlyTools: ['x.batchdone'] });
       const [a, b, c, d] = tasks.map((t) => t.id);
-      const input = { text: 'k\u0000ey order', z: 1, a: [2, { y: null }] };
+      const inputOf = (id: string) => tasks.find((t) => t.id === id)!.input;
+      const result = { text: 'k\u0000ey order', z: 1, a: [2, { y: null }] };
       const settled = await s.completeTasks('w1', [
-        { id: c!, result: { n: 3 }, now: now + 3 },
-        { id: d!, result: { n: 4 }, now: now + 4 },
-        { id: a!, result: input, now: now + 1 },
-        { id: b!, result: { n: 2 }, now: now + 2 },
+        { id: c!, input: inputOf(c!), result: { n: 3 }, now: now + 3 },
+        { id: d!, input: inputOf(d!), result: { n: 4 }, now: now + 4 },
+        { id: a!, input: inputOf(a!), result, now: now + 1 },
+        { id: b!, input: inputOf(b!), result: { n: 2 }, now: now + 2 },
       ]);
       expect(settled.map((t) => t?.id ?? null)).toEqual([c, null, a, b]);
       expect(settled.map((t) => t?.finishedAt ?? null)).toEqual([now + 3, null, now + 1, now + 2]);
-      expect(JSON.stringify((await s.getTask(a!))!.result)).toBe(JSON.stringify(input));
+      // Each answer is the task as stored, as a poller reads it.
+      for (const t of settled) if (t) expect(t).toEqual(await s.getTask(t.id));
+      expect(JSON.stringify((await s.getTask(a!))!.result)).toBe(JSON.stringify(result));
       expect(await s.getTask(d!)).toMatchObject({ status: 'running', leaseOwner: 'w2' });
       // Settled once: a second completion of the same tasks changes nothing.
       expect(
         await s.completeTasks('w1', [
-          { id: a!, result: {}, now },
-          { id: b!, result: {}, now },
+          { id: a!, input: inputOf(a!), result: {}, now },
+          { id: b!, input: inputOf(b!), result: {}, now },
         ]),
       ).toEqual([null, null]);
       expect((await s.getTask(b!))!.result).toEqual({ n: 2 });

@@ -13,9 +13,15 @@ export async function completeTask(db: Sql, id: string, owner: string, result: u
   return r ? toTask(db.dialect, r) : null;
 }
 
+const COLUMNS_BUT_INPUT_AND_RESULT = TASK_COLUMNS.split(', ')
+  .filter((c) => c !== 'input' && c !== 'result')
+  .join(', ');
+
 /** One task's completion in a batch: its result and when it finished. */
 export interface Completion {
   id: string;
+  /** The task's input as claimed (input never changes once a task is created). */
+  input: unknown;
   result: unknown;
   /** When the task finished (its finished_at). */
   now: number;
@@ -37,14 +43,19 @@ export async function completeTasks(db: Sql, owner: string, items: readonly Comp
     });
   }
   // `id = ANY` reads the primary key whatever the statistics say; each row finds its own result and
-  // finish time by its position in the arrays.
+  // finish time by its position in the arrays. Input and result, the bulk of a row, are not sent back:
+  // the input is the one claimed, the result is read from the very text stored (as a poller reads it).
+  const results = items.map((c) => db.dialect.json(c.result));
   const rows = await db.all<TaskRecord>(
     `UPDATE tasks SET status = 'complete', result = ($2::text[])[array_position($1::text[], id)]::json, error = NULL, error_kind = NULL,
        lease_owner = NULL, lease_expires_at = NULL, finished_at = ($3::bigint[])[array_position($1::text[], id)]
-     WHERE id = ANY($1::text[]) AND lease_owner = $4 AND status = 'running' RETURNING ${TASK_COLUMNS}`,
-    [items.map((c) => c.id), items.map((c) => db.dialect.json(c.result)), items.map((c) => c.now), owner],
+     WHERE id = ANY($1::text[]) AND lease_owner = $4 AND status = 'running' RETURNING ${COLUMNS_BUT_INPUT_AND_RESULT}`,
+    [items.map((c) => c.id), results, items.map((c) => c.now), owner],
     'complete_tasks',
   );
-  const byId = new Map(rows.map((r) => [r.id, toTask(db.dialect, r)]));
-  return items.map((c) => byId.get(c.id) ?? null);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return items.map((c, i) => {
+    const r = byId.get(c.id);
+    return r ? toTask(db.dialect, { ...r, input: c.input, result: JSON.parse(results[i]!) }) : null;
+  });
 }
