@@ -8,7 +8,7 @@
 --
 -- One payer waiting (a single caller's batch, the usual drain): fair order is then claim order, so the
 -- due rows are locked straight off tasks_claimable, in claim order, FOR UPDATE SKIP LOCKED, in one
--- statement. A second worker claiming at the same moment passes over the rows the first one holds and
+-- ordered scan. A second worker claiming at the same moment passes over the rows the first one holds and
 -- takes the next ones; under 007 both read the same bounded candidates and the second came back empty.
 --
 -- Several payers: the candidates and their fair order are as in 007 (bounded whatever the statistics
@@ -25,8 +25,8 @@ LANGUAGE plpgsql
 SET enable_seqscan = off
 SET enable_bitmapscan = off
 SET enable_sort = off
--- The forced sorts (fair order, per-tool ranks) are priced at their "disabled" cost; that cost would
--- cross jit_above_cost and compile the query (~300 ms) on every claim.
+-- The fair-order sort of the candidates has no alternative, so enable_sort = off prices it at its
+-- "disabled" cost; that cost would cross jit_above_cost and compile the query (~300 ms) on every claim.
 SET jit = off
 AS $$
 DECLARE
