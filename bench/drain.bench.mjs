@@ -3,8 +3,11 @@
 // a lookup in data shipped with the service), with 1 and 2 worker processes of 16 slots each, on a
 // table never analyzed and on one analyzed while empty (the planner-statistics trap). Each system gets
 // a schema of its own. Time runs from spawning the workers to the last task settled, so start-up counts.
-// PostgreSQL CPU is read from /proc for exactly the server backends serving the workers' sockets; WAL
-// is the pg_current_wal_lsn() difference over the drain (it includes anything else writing at the time).
+// PostgreSQL CPU is read from /proc for exactly the server backends serving the workers' sockets, the
+// workers' own CPU from /proc for their processes; WAL is the pg_current_wal_lsn() difference over the
+// drain (it includes anything else writing at the time). The run uses a database of its own, so the
+// transactions counted (pg_stat_database, less the bench's own polling) are the workers', and row
+// writes are the inserted, updated and deleted rows of the system's schema (pg_stat_user_tables).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,9 +18,18 @@ import pg from 'pg';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist/src/cli.js');
 const GRAPHILE = path.join(ROOT, 'node_modules/graphile-worker/dist/cli.js');
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const BENCH_DB = `bench_drain_${process.pid}`;
+const DATABASE_URL = (() => {
+  const u = new URL(SERVER_URL);
+  u.pathname = `/${BENCH_DB}`;
+  return u.toString();
+})();
 const TASKS = Number(process.env.BENCH_DRAIN_TASKS ?? 10_000);
 const SLOTS = 16;
+// For quicker iterations: BENCH_DRAIN_WORKERS=2 and/or BENCH_DRAIN_TABLES=fresh|analyzed run part of the grid.
+const WORKER_COUNTS = (process.env.BENCH_DRAIN_WORKERS ?? '1,2').split(',').map(Number);
+const TABLES = (process.env.BENCH_DRAIN_TABLES ?? 'fresh,analyzed').split(',').map((t) => t === 'analyzed');
 const TIMEOUT_MS = 120_000;
 const TICKS_PER_SECOND = 100; // Linux USER_HZ
 
@@ -75,6 +87,20 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const walLsn = async (admin) => (await admin.query('SELECT pg_current_wal_lsn() AS l')).rows[0].l;
 const walBytes = async (admin, from) => Number((await admin.query('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1) AS d', [from])).rows[0].d);
 
+/** Transactions ended in this database, and rows written in `schema` (stats flushed by exited backends). */
+async function counters(admin, schema) {
+  // The admin connection's own counts go out at its next idle moment: force them, then read.
+  await admin.query('SELECT pg_stat_force_next_flush()');
+  await admin.query('SELECT 1');
+  const x = await admin.query('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()');
+  const t = await admin.query(
+    `SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) AS writes, coalesce(sum(n_tup_upd), 0) AS upd, coalesce(sum(n_tup_hot_upd), 0) AS hot
+     FROM pg_stat_user_tables WHERE schemaname = $1`,
+    [schema],
+  );
+  return { xacts: Number(x.rows[0].n), writes: Number(t.rows[0].writes), updates: Number(t.rows[0].upd), hot: Number(t.rows[0].hot) };
+}
+
 async function stop(child) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   await new Promise((resolve) => {
@@ -84,32 +110,55 @@ async function stop(child) {
 }
 
 /** Runs one drain: `spawnWorker()` n times, `remaining()` until 0; returns the figures. */
-async function drain(admin, { workers, spawnWorker, remaining, firstStart }) {
+async function drain(admin, { schema, workers, spawnWorker, remaining, firstStart }) {
   const cpu = backendCpu(admin);
+  const before = await counters(admin, schema);
   const lsn = await walLsn(admin);
+  let ownXacts = 1; // the LSN read above
   const started = Date.now();
   const children = Array.from({ length: workers }, () => spawnWorker());
+  const workerCpu = new Map();
+  const sampleWorkers = () => {
+    for (const c of children) {
+      const s = cpuOf(c.pid);
+      if (s !== undefined) workerCpu.set(c.pid, s);
+    }
+  };
+  let ms;
+  let wal;
   try {
     for (;;) {
+      sampleWorkers();
       await cpu.sample(children.map((c) => c.pid));
+      ownXacts += 2;
       if ((await remaining()) === 0) break;
       if (Date.now() - started > TIMEOUT_MS) throw new Error(`drain did not finish in ${TIMEOUT_MS} ms`);
       await sleep(25);
     }
-    const ms = Date.now() - started;
+    ms = Date.now() - started;
+    sampleWorkers();
     await cpu.sample(children.map((c) => c.pid));
-    const wal = await walBytes(admin, lsn);
-    const first = await firstStart();
-    return {
-      ms,
-      rate: TASKS / (ms / 1000),
-      cpuMsPerTask: (cpu.total() * 1000) / TASKS,
-      walPerTask: wal / TASKS,
-      firstMs: first === null ? null : first - started,
-    };
+    wal = await walBytes(admin, lsn);
+    ownXacts += 2;
   } finally {
     await Promise.all(children.map(stop));
   }
+  const first = await firstStart();
+  // Exited backends have flushed their counters; what the workers did on shutdown is counted too.
+  const after = await counters(admin, schema);
+  ownXacts += 3; // the first counters() after its reads, and the firstStart() query
+  const sum = (m) => [...m.values()].reduce((a, b) => a + b, 0);
+  return {
+    ms,
+    rate: TASKS / (ms / 1000),
+    workerCpuMsPerTask: (sum(workerCpu) * 1000) / TASKS,
+    cpuMsPerTask: (cpu.total() * 1000) / TASKS,
+    walPerTask: wal / TASKS,
+    xactsPerTask: (after.xacts - before.xacts - ownXacts) / TASKS,
+    writesPerTask: (after.writes - before.writes) / TASKS,
+    hotShare: after.updates > before.updates ? (after.hot - before.hot) / (after.updates - before.updates) : 0,
+    firstMs: first === null ? null : first - started,
+  };
 }
 
 async function ours(admin, workers, analyzeEmpty) {
@@ -138,6 +187,7 @@ async function ours(admin, workers, analyzeEmpty) {
   );
   try {
     const r = await drain(admin, {
+      schema,
       workers,
       spawnWorker: () => spawn(process.execPath, [CLI, 'worker'], { env, stdio: 'ignore' }),
       remaining: async () => Number((await admin.query(`SELECT count(*) AS n FROM ${schema}.tasks WHERE finished_at IS NULL`)).rows[0].n),
@@ -171,6 +221,7 @@ async function graphile(admin, workers, analyzeEmpty) {
   const firsts = [];
   try {
     return await drain(admin, {
+      schema,
       workers,
       spawnWorker: () => {
         const c = spawn(process.execPath, args, { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -194,30 +245,39 @@ export default {
   name: 'drain',
   title: `Queue drain on PostgreSQL: ${TASKS.toLocaleString('en')} tasks, ours vs graphile-worker`,
   async run() {
+    // A database of its own: other clients of the server's usual database would count in its transactions.
+    const server = new pg.Client({ connectionString: SERVER_URL });
+    await server.connect();
+    await server.query(`DROP DATABASE IF EXISTS ${BENCH_DB}`);
+    await server.query(`CREATE DATABASE ${BENCH_DB}`);
     const admin = new pg.Client({ connectionString: DATABASE_URL });
     await admin.connect();
     const loadBefore = os.loadavg()[0];
     const rows = [];
     try {
-      for (const workers of [1, 2]) {
-        for (const analyzeEmpty of [false, true]) {
+      for (const workers of WORKER_COUNTS) {
+        for (const analyzeEmpty of TABLES) {
           const table = analyzeEmpty ? 'analyzed while empty' : 'fresh';
           const g = await graphile(admin, workers, analyzeEmpty);
           const o = await ours(admin, workers, analyzeEmpty);
-          process.stderr.write(`${workers} worker(s), ${table}: graphile ${g.rate.toFixed(0)}/s, ours ${o.rate.toFixed(0)}/s\n`);
+          process.stderr.write(
+            `${workers} worker(s), ${table}: graphile ${g.rate.toFixed(0)}/s (${g.workerCpuMsPerTask.toFixed(2)}+${g.cpuMsPerTask.toFixed(2)} ms), ours ${o.rate.toFixed(0)}/s (${o.workerCpuMsPerTask.toFixed(2)}+${o.cpuMsPerTask.toFixed(2)} ms)\n`,
+          );
           rows.push({ workers, table, g, o });
         }
       }
     } finally {
       await admin.end();
+      await server.query(`DROP DATABASE IF EXISTS ${BENCH_DB}`);
+      await server.end();
     }
     const f = (r) =>
-      `${r.rate.toFixed(0)} | ${(r.ms / 1000).toFixed(2)} | ${r.firstMs === null ? '–' : r.firstMs} | ${r.cpuMsPerTask.toFixed(2)} | ${Math.round(r.walPerTask)}`;
+      `${r.rate.toFixed(0)} | ${(r.ms / 1000).toFixed(2)} | ${r.firstMs === null ? '–' : r.firstMs} | ${r.workerCpuMsPerTask.toFixed(2)} | ${r.cpuMsPerTask.toFixed(2)} | ${Math.round(r.walPerTask)} | ${r.xactsPerTask.toFixed(2)} | ${r.writesPerTask.toFixed(2)} (${Math.round(r.hotShare * 100)}% HOT)`;
     return [
-      `${SLOTS} slots per worker process; ours runs \`ip.geolocate\` (8.8.8.8), graphile-worker a no-op job. Tasks/s counts from spawning the workers to the last task settled; "first" is spawn to first task started (ms); PG CPU is the CPU of the server backends serving the workers, per task; WAL is bytes per task over the drain (includes anything else writing meanwhile). The machine is shared, so figures are noisy.`,
+      `${SLOTS} slots per worker process; ours runs \`ip.geolocate\` (8.8.8.8), graphile-worker a no-op job. Tasks/s counts from spawning the workers to the last task settled; "first" is spawn to first task started (ms); worker CPU is the CPU of the worker processes (start-up included), PG CPU that of the server backends serving them, per task; WAL is bytes per task over the drain (includes anything else writing meanwhile); xacts is transactions (statements outside an explicit transaction) per task; row writes are rows inserted, updated or deleted in the system's schema per task, with the share of updates that were HOT (no index change). The machine is shared, so rates are noisy; CPU per task is the steadier figure.`,
       '',
-      '| workers | table | graphile tasks/s | s | first ms | PG CPU ms/task | WAL B/task | ours tasks/s | s | first ms | PG CPU ms/task | WAL B/task | ours ÷ graphile |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+      '| workers | table | graphile tasks/s | s | first ms | worker CPU ms/task | PG CPU ms/task | WAL B/task | xacts/task | row writes/task | ours tasks/s | s | first ms | worker CPU ms/task | PG CPU ms/task | WAL B/task | xacts/task | row writes/task | ours ÷ graphile |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...rows.map((r) => `| ${r.workers} | ${r.table} | ${f(r.g)} | ${f(r.o)} | ${(r.o.rate / r.g.rate).toFixed(2)}× |`),
       '',
       `Machine load (1-min average) ${loadBefore.toFixed(1)} before and ${os.loadavg()[0].toFixed(1)} after, on ${os.availableParallelism()} CPUs; a worker's start-up ("first ms") is mostly CPU spent loading modules, so it stretches with the load.`,

@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { ServiceScope } from '../registry/services.js';
 import type { TaskRow, TaskStore } from '../store/port.js';
+import { canCompleteInBatches, CompleteBatch } from './complete-batch.js';
 import type { EngineEvents } from './events.js';
 import { AbortReason, runAttempt } from './run-attempt.js';
 import { WakeLoop } from './wake-loop.js';
@@ -39,7 +40,10 @@ const COALESCE_MS = 10;
 
 export class WorkerPool {
   readonly owner = `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  /** Tasks whose tool is running here: they hold this worker's slots and their leases are renewed. */
   private readonly running = new Map<string, RunningTask>();
+  /** Tasks launched and not yet settled: running, or their settle still being written. */
+  private readonly inFlight = new Set<RunningTask>();
   private readonly concurrency: number;
   private readonly loop: WakeLoop;
   private heartbeatTimer: NodeJS.Timeout | undefined;
@@ -51,9 +55,17 @@ export class WorkerPool {
   private readonly onWake = () => this.wake();
   private unsubscribeAvailable: (() => void) | undefined;
   private readonly onCancel = (id: string) => this.abortLocal(id, new AbortReason('cancelled', 'Cancelled by the caller.'));
+  /** Settles the completions of one event-loop turn in one store write, when the store can. */
+  private readonly complete: (task: TaskRow, result: unknown, now: number) => Promise<TaskRow | null>;
 
   constructor(private readonly o: WorkerPoolOptions) {
     this.concurrency = o.concurrency ?? o.config.engine.concurrency;
+    if (canCompleteInBatches(o.store)) {
+      const batch = new CompleteBatch(o.store, this.owner);
+      this.complete = (task, result, now) => batch.complete(task, result, now);
+    } else {
+      this.complete = (task, result, now) => o.store.completeTask(task.id, this.owner, result, now);
+    }
     this.loop = new WakeLoop({
       pass: () => this.tick(),
       pollIntervalMs: o.config.engine.pollIntervalMs,
@@ -93,7 +105,7 @@ export class WorkerPool {
     clearTimeout(this.coalesceTimer);
     // After the claim in progress: every task it launched is then among those waited for below.
     await this.loop.stop();
-    const all = Promise.all([...this.running.values()].map((r) => r.done));
+    const all = Promise.all([...this.inFlight].map((r) => r.done));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([all, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
     clearTimeout(timer);
@@ -106,33 +118,37 @@ export class WorkerPool {
     this.loop.wake();
   }
 
-  /** Tools at their concurrency limit here, and the smallest room any other limited tool has left. */
-  private toolRoom(tools: readonly string[]): { full: string[]; smallestRoom: number } {
+  /**
+   * Tools at their concurrency limit here, and the room left to each other limited tool that has less
+   * room than `free` (the claim takes at most that many of it; the others cannot overshoot).
+   */
+  private toolRoom(tools: readonly string[], free: number): { full: string[]; toolLimits: Record<string, number> } {
+    // Tasks still being settled count too: until their settle commits they are running in the store,
+    // and a tool's limit holds there as well.
     const counts = new Map<string, number>();
-    for (const r of this.running.values()) counts.set(r.task.tool, (counts.get(r.task.tool) ?? 0) + 1);
+    for (const r of this.inFlight) counts.set(r.task.tool, (counts.get(r.task.tool) ?? 0) + 1);
     const full: string[] = [];
-    let smallestRoom = Number.POSITIVE_INFINITY;
+    const toolLimits: Record<string, number> = {};
     for (const tool of tools) {
       const limit = this.o.registry.has(tool) ? this.o.registry.get(tool).concurrency : undefined;
       if (limit === undefined) continue;
       const room = limit - (counts.get(tool) ?? 0);
       if (room <= 0) full.push(tool);
-      else smallestRoom = Math.min(smallestRoom, room);
+      else if (room < free) toolLimits[tool] = room;
     }
-    return { full, smallestRoom };
+    return { full, toolLimits };
   }
 
   private async tick(): Promise<void> {
     const onlyTools = this.o.onlyTools ?? this.o.registry.names;
-    while (!this.stopped && this.running.size < this.concurrency) {
-      const free = this.concurrency - this.running.size;
+    while (!this.stopped && this.freeSlots() > 0) {
+      const free = this.freeSlots();
       if (this.backlogged && free < Math.ceil(this.concurrency * BATCH_SHARE) && !this.waitedEnough()) return;
       this.waitingSince = 0;
-      const { full: excludeTools, smallestRoom } = this.toolRoom(onlyTools);
-      // A batch no larger than the smallest room any claimable limited tool has left cannot overshoot a
-      // limit, whatever mix of tools it returns. (One at a time would cost a store round trip per task,
-      // which caps a worker at ~100 tasks/s on a networked database.)
-      const limit = Math.max(1, Math.min(free, smallestRoom));
+      const { full: excludeTools, toolLimits } = this.toolRoom(onlyTools, free);
+      // Every free slot in one claim (a store round trip per task would cap a worker at ~100 tasks/s on
+      // a networked database); the store keeps each limited tool within its room.
+      const limit = free;
       const claimed = await this.o.store.claimTasks({
         owner: this.owner,
         limit,
@@ -140,11 +156,20 @@ export class WorkerPool {
         now: Date.now(),
         onlyTools,
         excludeTools,
+        toolLimits,
       });
       this.backlogged = claimed.length === limit;
       if (claimed.length === 0) return;
       for (const task of claimed) this.launch(task);
     }
+  }
+
+  /**
+   * Slots whose tool is not running. Settles still being written count against a second set of as many
+   * slots, so a store slow to settle holds claims back instead of letting unsettled tasks pile up.
+   */
+  private freeSlots(): number {
+    return Math.min(this.concurrency - this.running.size, 2 * this.concurrency - this.inFlight.size);
   }
 
   /** Starts (or checks) the short wait for more free slots; true once it is over. */
@@ -164,15 +189,25 @@ export class WorkerPool {
     const controller = new AbortController();
     const entry: RunningTask = { task, controller, done: Promise.resolve() };
     this.running.set(task.id, entry);
-    entry.done = this.execute(task, controller)
+    // The slot frees as soon as the tool has finished: the next claim then goes out while this task's
+    // settle is still being written, instead of after it (a drain's claims and settles overlap).
+    const freeSlot = () => {
+      if (this.running.get(task.id) !== entry) return;
+      this.running.delete(task.id);
+      this.wake();
+    };
+    entry.done = this.execute(task, controller, freeSlot)
       .catch((err: unknown) => this.o.log.error('settling a task failed', { task: task.id, err }))
       .finally(() => {
-        this.running.delete(task.id);
+        this.inFlight.delete(entry);
+        freeSlot();
+        // Settled: room for a claim again, also when the slot itself was freed before the settle.
         this.wake();
       });
+    this.inFlight.add(entry);
   }
 
-  private async execute(task: TaskRow, controller: AbortController): Promise<void> {
+  private async execute(task: TaskRow, controller: AbortController, freeSlot: () => void): Promise<void> {
     const { store, events, registry } = this.o;
     const started = Date.now();
     events.emit('started', task);
@@ -194,10 +229,11 @@ export class WorkerPool {
       onProgress: (done, total, message) =>
         events.emit('progress', { taskId: task.id, done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) }),
     });
+    freeSlot();
     const now = Date.now();
     switch (outcome.kind) {
       case 'complete': {
-        const settled = await store.completeTask(task.id, this.owner, outcome.result, now);
+        const settled = await this.complete(task, outcome.result, now);
         if (settled) events.emit('settled', settled, now - started);
         return;
       }

@@ -35,6 +35,8 @@ export interface ClaimOptions {
   onlyTools?: readonly string[];
   /** Tools at their concurrency limit in this worker. */
   excludeTools?: readonly string[];
+  /** At most this many tasks of each tool listed (its room under its concurrency limit in this worker). */
+  toolLimits?: Readonly<Record<string, number>>;
 }
 
 export interface FailOptions {

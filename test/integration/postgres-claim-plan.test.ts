@@ -35,19 +35,30 @@ async function fill(analyzeFirst: boolean, others = 0): Promise<void> {
   );
 }
 
-/** Claims one batch in a transaction and reads that transaction's own index and table counters. */
-async function claimAndCount(): Promise<{ ids: string[]; indexScans: number; indexTuples: number; payerIndexTuples: number; heapFetched: number }> {
+async function connect(): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL, types, options: `-c search_path=${schema.schema}` });
   await client.connect();
+  return client;
+}
+
+/** One claim as a worker makes it (claim_tasks of migration 008), inside the caller's transaction. */
+async function claim(client: pg.Client, owner = 'plan-test'): Promise<string[]> {
+  const r = await client.query<{ id: string }>('SELECT id FROM claim_tasks($1, $2, $3, $4, $5, NULL, NULL, NULL)', [
+    Date.now(),
+    BATCH,
+    owner,
+    Date.now() + 30_000,
+    ['echo', 'other'],
+  ]);
+  return r.rows.map((row) => row.id);
+}
+
+/** Claims one batch in a transaction and reads that transaction's own index and table counters. */
+async function claimAndCount(): Promise<{ ids: string[]; indexScans: number; indexTuples: number; payerIndexTuples: number; heapFetched: number }> {
+  const client = await connect();
   try {
     await client.query('BEGIN');
-    const claimed = await client.query<{ id: string }>('SELECT id FROM claim_tasks($1, $2, $3, $4, $5, NULL)', [
-      Date.now(),
-      BATCH,
-      'plan-test',
-      Date.now() + 30_000,
-      ['echo', 'other'],
-    ]);
+    const claimed = await claim(client);
     const stats = await client.query<{ scans: string; tuples: string; payer_tuples: string; fetched: string }>(
       `SELECT pg_stat_get_xact_numscans('tasks_claimable'::regclass) AS scans,
               pg_stat_get_xact_tuples_returned('tasks_claimable'::regclass) AS tuples,
@@ -57,7 +68,7 @@ async function claimAndCount(): Promise<{ ids: string[]; indexScans: number; ind
     await client.query('ROLLBACK');
     const s = stats.rows[0]!;
     return {
-      ids: claimed.rows.map((r) => r.id),
+      ids: claimed,
       indexScans: Number(s.scans),
       indexTuples: Number(s.tuples),
       payerIndexTuples: Number(s.payer_tuples),
@@ -70,10 +81,12 @@ async function claimAndCount(): Promise<{ ids: string[]; indexScans: number; ind
 
 describe('claim plan (PostgreSQL)', () => {
   it('never JIT-compiles the claim (its forced sort is priced past jit_above_cost: ~300 ms per claim)', async () => {
-    const [fn] = await schema.query<{ config: string[] }>(
+    const fns = await schema.query<{ config: string[] }>(
       `SELECT proconfig AS config FROM pg_proc WHERE proname = 'claim_tasks' AND pronamespace = current_schema()::regnamespace`,
     );
-    expect(fn!.config).toEqual(expect.arrayContaining(['enable_seqscan=off', 'enable_bitmapscan=off', 'enable_sort=off', 'jit=off']));
+    // 007's (kept for the previous release during a rolling upgrade) and 008's.
+    expect(fns).toHaveLength(2);
+    for (const fn of fns) expect(fn.config).toEqual(expect.arrayContaining(['enable_seqscan=off', 'enable_bitmapscan=off', 'enable_sort=off', 'jit=off']));
   });
 
   for (const analyzeFirst of [false, true]) {
@@ -98,6 +111,27 @@ describe('claim plan (PostgreSQL)', () => {
       expect(r.indexTuples).toBeLessThanOrEqual(BATCH * 2);
       expect(r.payerIndexTuples).toBeLessThanOrEqual(BATCH * 3 + 4);
       expect(r.heapFetched).toBe(0);
+    });
+  }
+
+  for (const others of [0, 3]) {
+    it(`a worker claiming while another holds the first rows takes the next ones (${others ? 'two payers' : 'one payer'})`, async () => {
+      await fill(false, others);
+      const first = await connect();
+      const second = await connect();
+      try {
+        // The first claim stays uncommitted, its rows locked, while the second runs.
+        await first.query('BEGIN');
+        const a = await claim(first, 'first');
+        const b = await claim(second, 'second');
+        await first.query('COMMIT');
+        expect(a).toHaveLength(BATCH);
+        expect(b).toHaveLength(BATCH);
+        expect(a.filter((id) => b.includes(id))).toEqual([]);
+      } finally {
+        await first.end();
+        await second.end();
+      }
     });
   }
 });

@@ -421,6 +421,56 @@ for (const factory of factories) {
       expect(claimed.map((t) => t.id)).toEqual([a[0], b[0], c[0], a[1], b[1], c[1], a[2], b[2], c[2]]);
     });
 
+    it("a claim takes at most a limited tool's room and fills the other slots with other tools, in claim order", async () => {
+      const s = await open();
+      const now = Date.now();
+      const tasks = Array.from({ length: 12 }, (_, i) => newTask({ tool: i < 6 ? 'x.lim' : 'x.free', now: now - 1000 + i }));
+      for (const t of tasks) await s.createTask(t);
+      const ids = tasks.map((t) => t.id);
+      const claim = (limit: number, toolLimits: Record<string, number>) =>
+        s.claimTasks({ owner: 'w', limit, leaseMs: 10_000, now, onlyTools: ['x.lim', 'x.free'], toolLimits });
+      // Single payer: the oldest two x.lim, then x.free in claim order past the other x.lim.
+      expect((await claim(5, { 'x.lim': 2 })).map((t) => t.id)).toEqual([ids[0], ids[1], ids[6], ids[7], ids[8]]);
+      // Another payer waiting takes the fair-order path: the limit holds there too (its older x.lim task
+      // comes first in the round of rank 1; the local payer's next x.lim is then over the limit).
+      const other = newTask({ tool: 'x.lim', payer: { kind: 'key', id: 'key_lim_b' }, now: now - 2000 });
+      await s.createTask(other);
+      expect((await claim(4, { 'x.lim': 1 })).map((t) => t.id)).toEqual([other.id, ids[9], ids[10], ids[11]]);
+      expect((await claim(10, {})).map((t) => t.id)).toEqual([ids[2], ids[3], ids[4], ids[5]]);
+    });
+
+    it('completions settled together: each only under its lease, answered in the order given', async () => {
+      const s = (await open()) as SqlTaskStore;
+      const now = Date.now();
+      const tasks = Array.from({ length: 4 }, (_, i) => newTask({ tool: 'x.batchdone', now: now - 100 + i }));
+      for (const t of tasks) await s.createTask(t);
+      await s.claimTasks({ owner: 'w1', limit: 3, leaseMs: 10_000, now, onlyTools: ['x.batchdone'] });
+      await s.claimTasks({ owner: 'w2', limit: 1, leaseMs: 10_000, now, onlyTools: ['x.batchdone'] });
+      const [a, b, c, d] = tasks.map((t) => t.id);
+      const inputOf = (id: string) => tasks.find((t) => t.id === id)!.input;
+      const result = { text: 'k\u0000ey order', z: 1, a: [2, { y: null }] };
+      const settled = await s.completeTasks('w1', [
+        { id: c!, input: inputOf(c!), result: { n: 3 }, now: now + 3 },
+        { id: d!, input: inputOf(d!), result: { n: 4 }, now: now + 4 },
+        { id: a!, input: inputOf(a!), result, now: now + 1 },
+        { id: b!, input: inputOf(b!), result: { n: 2 }, now: now + 2 },
+      ]);
+      expect(settled.map((t) => t?.id ?? null)).toEqual([c, null, a, b]);
+      expect(settled.map((t) => t?.finishedAt ?? null)).toEqual([now + 3, null, now + 1, now + 2]);
+      // Each answer is the task as stored, as a poller reads it.
+      for (const t of settled) if (t) expect(t).toEqual(await s.getTask(t.id));
+      expect(JSON.stringify((await s.getTask(a!))!.result)).toBe(JSON.stringify(result));
+      expect(await s.getTask(d!)).toMatchObject({ status: 'running', leaseOwner: 'w2' });
+      // Settled once: a second completion of the same tasks changes nothing.
+      expect(
+        await s.completeTasks('w1', [
+          { id: a!, input: inputOf(a!), result: {}, now },
+          { id: b!, input: inputOf(b!), result: {}, now },
+        ]),
+      ).toEqual([null, null]);
+      expect((await s.getTask(b!))!.result).toEqual({ n: 2 });
+    });
+
     it('fair share: with more waiting payers than a claim looks at, the oldest tasks still come first', async () => {
       const s = await open();
       const now = Date.now();

@@ -1,12 +1,13 @@
 // Claiming on SQLite: due pending tasks in fair order (fair-order.ts: round-robin across payers, each
-// payer's tasks in claim order), moved to running under a lease in one BEGIN IMMEDIATE transaction. The
-// write lock makes each claim exclusive: no other worker, in this process or another, can claim the same
-// rows in between. The candidates are bounded as on PostgreSQL (migration 007): at most MAX_PAYERS payers,
-// found one step of tasks_pending_by_payer at a time, `limit` due rows each, plus the first `limit` due
-// rows in global claim order so a payer past the cap is still served oldest first.
+// payer's tasks in claim order) within the per-tool limits asked for, moved to running under a lease in
+// one BEGIN IMMEDIATE transaction. The write lock makes each claim exclusive: no other worker, in this
+// process or another, can claim the same rows in between. The candidates are bounded as on PostgreSQL
+// (migration 007): at most MAX_PAYERS payers, found one step of tasks_pending_by_payer at a time, `limit`
+// due rows each, plus the first `limit` due rows in global claim order so a payer past the cap is still
+// served oldest first.
 import type { ClaimOptions } from '../../store/port.js';
 import type { SqliteDb } from '../sqlite.js';
-import { fairOrder, type FairCandidate } from './fair-order.js';
+import { fairOrder, takeWithinToolLimits, type FairCandidate } from './fair-order.js';
 import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
 
 const MAX_PAYERS = 64;
@@ -19,10 +20,15 @@ interface PayerKey {
 
 interface CandidateRecord {
   id: string;
+  tool: string;
   payer_kind: string;
   payer_id: string | null;
   run_after: number;
   created_at: number;
+}
+
+function toCandidate(r: CandidateRecord): FairCandidate & { tool: string } {
+  return { id: r.id, tool: r.tool, payerKind: r.payer_kind, payerId: r.payer_id, runAfter: r.run_after, createdAt: r.created_at };
 }
 
 export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
@@ -30,7 +36,7 @@ export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
   const only = o.onlyTools ? `AND ${d.inArray('tool', '$2')}` : '';
   const except = o.excludeTools?.length ? `AND NOT ${d.inArray('tool', '$3')}` : '';
   const filters = [o.now, d.array(o.onlyTools ?? []), d.array(o.excludeTools ?? []), o.limit];
-  const columns = 'id, payer_kind, payer_id, run_after, created_at';
+  const columns = 'id, tool, payer_kind, payer_id, run_after, created_at';
   return db.immediate(() => {
     const firstPayer = db.sql(`SELECT payer_kind, ${PAYER} AS pid FROM tasks WHERE status = 'pending' ORDER BY payer_kind, ${PAYER} LIMIT 1`);
     // Two seeks, not one row-value comparison: SQLite seeks a row value only on its first column, and
@@ -44,9 +50,8 @@ export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
       `SELECT ${columns} FROM tasks WHERE status = 'pending' AND payer_kind = $5 AND ${PAYER} = $6 AND run_after <= $1 ${only} ${except}
        ORDER BY run_after, created_at, id LIMIT $4`,
     );
-    const candidates = new Map<string, FairCandidate>();
-    const add = (r: CandidateRecord) =>
-      candidates.set(r.id, { id: r.id, payerKind: r.payer_kind, payerId: r.payer_id, runAfter: r.run_after, createdAt: r.created_at });
+    const candidates = new Map<string, FairCandidate & { tool: string }>();
+    const add = (r: CandidateRecord) => candidates.set(r.id, toCandidate(r));
     let payer = firstPayer.get<PayerKey>([]);
     for (let n = 0; payer && n < MAX_PAYERS; n++) {
       for (const r of ofPayer.all<CandidateRecord>([...filters, payer.payer_kind, payer.pid])) add(r);
@@ -61,11 +66,24 @@ export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
       `UPDATE tasks SET status = 'running', lease_owner = $1, lease_expires_at = $2, attempts = attempts + 1, started_at = COALESCE(started_at, $3)
        WHERE id = $4 AND status = 'pending' RETURNING ${TASK_COLUMNS}`,
     );
-    return fairOrder([...candidates.values()])
-      .slice(0, o.limit)
-      .flatMap(({ id }) => {
-        const r = claim.get<TaskRecord>([o.owner, o.now + o.leaseMs, o.now, id]);
-        return r ? [toTask(d, r)] : [];
-      });
+    const taken = new Map<string, number>();
+    let { took: chosen, passedOver } = takeWithinToolLimits(fairOrder([...candidates.values()]), o.limit, o.toolLimits, taken);
+    // The candidates ran out on a tool's limit while more may be due: go on in claim order past the tasks
+    // of the tools at their limit.
+    const more = db.sql(
+      `SELECT ${columns} FROM tasks WHERE status = 'pending' AND run_after <= $1 ${only} ${except}
+         AND NOT ${d.inArray('tool', '$5')} AND NOT ${d.inArray('id', '$6')} ORDER BY run_after, created_at, id LIMIT $4`,
+    );
+    while (passedOver && chosen.length < o.limit) {
+      const full = [...taken].filter(([tool, n]) => n >= (o.toolLimits?.[tool] ?? Infinity)).map(([tool]) => tool);
+      const rows = more.all<CandidateRecord>([o.now, filters[1], filters[2], o.limit - chosen.length, d.array(full), d.array(chosen.map((c) => c.id))]);
+      const next = takeWithinToolLimits(rows.map(toCandidate), o.limit - chosen.length, o.toolLimits, taken);
+      chosen = [...chosen, ...next.took];
+      passedOver = next.passedOver;
+    }
+    return chosen.flatMap(({ id }) => {
+      const r = claim.get<TaskRecord>([o.owner, o.now + o.leaseMs, o.now, id]);
+      return r ? [toTask(d, r)] : [];
+    });
   });
 }

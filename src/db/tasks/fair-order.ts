@@ -26,3 +26,30 @@ export function fairOrder<T extends FairCandidate>(candidates: readonly T[]): T[
   });
   return ranked.sort((a, b) => a.rank - b.rank || claimOrder(a.c, b.c)).map((r) => r.c);
 }
+
+/**
+ * Takes from `ordered`, in order, up to `room` tasks, keeping each tool in `toolLimits` at or under its
+ * limit; `taken` counts per tool what this claim holds already and is updated. Answers the tasks taken
+ * and whether a task was passed over because its tool was at its limit.
+ */
+export function takeWithinToolLimits<T extends { tool: string }>(
+  ordered: readonly T[],
+  room: number,
+  toolLimits: Readonly<Record<string, number>> = {},
+  taken = new Map<string, number>(),
+): { took: T[]; passedOver: boolean } {
+  const took: T[] = [];
+  let passedOver = false;
+  for (const c of ordered) {
+    if (took.length >= room) break;
+    const n = taken.get(c.tool) ?? 0;
+    const limit = toolLimits[c.tool];
+    if (limit !== undefined && n >= limit) {
+      passedOver = true;
+      continue;
+    }
+    taken.set(c.tool, n + 1);
+    took.push(c);
+  }
+  return { took, passedOver };
+}
