@@ -54,6 +54,10 @@ const TABLE_EXISTS: Record<DialectName, string> = {
 };
 const RECORD = `INSERT INTO ${LEDGER} (component, version, name, applied_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`;
 
+async function appliedVersions(c: Sql, set: MigrationSet): Promise<Set<number>> {
+  return new Set((await c.all<{ version: number }>(`SELECT version FROM ${LEDGER} WHERE component = $1`, [set.component])).map((r) => Number(r.version)));
+}
+
 /** Runs under the migration lock: `atomically` is a transaction of its own on PostgreSQL (SQLite is already in one). */
 export async function applyPending(c: Sql, set: MigrationSet, script: (sql: string) => Promise<unknown>, atomically = (fn: () => Promise<void>) => fn()) {
   await script(`CREATE TABLE IF NOT EXISTS ${LEDGER} (component text NOT NULL, version integer NOT NULL, name text NOT NULL,
@@ -68,9 +72,7 @@ export async function applyPending(c: Sql, set: MigrationSet, script: (sql: stri
       }
     });
   }
-  const applied = new Set(
-    (await c.all<{ version: number }>(`SELECT version FROM ${LEDGER} WHERE component = $1`, [set.component])).map((r) => Number(r.version)),
-  );
+  const applied = await appliedVersions(c, set);
   for (const m of set.migrations.filter((m) => !applied.has(m.version))) {
     await atomically(async () => {
       await script(m.sql).catch((err: Error) => {
@@ -88,8 +90,7 @@ export async function applyPending(c: Sql, set: MigrationSet, script: (sql: stri
  */
 export async function upToDate(c: Sql, set: MigrationSet): Promise<boolean> {
   try {
-    const rows = await c.all<{ version: number }>(`SELECT version FROM ${LEDGER} WHERE component = $1`, [set.component]);
-    const applied = new Set(rows.map((r) => Number(r.version)));
+    const applied = await appliedVersions(c, set);
     return set.migrations.every((m) => applied.has(m.version));
   } catch {
     return false;

@@ -14,8 +14,6 @@ export interface PostgresConnectionOptions {
   onError?: (err: Error) => void;
 }
 
-export { assertSchemaName } from './schema-name.js';
-
 // int8 (bigint, COUNT(*)) arrives as text by default; every bigint here is a millisecond time or a
 // micro-USD amount, far inside Number's exact range, so parse it and refuse anything that is not.
 function parseBigint(text: string): number {
@@ -63,8 +61,6 @@ export function createPool(o: PostgresConnectionOptions): pg.Pool {
   return pool;
 }
 
-export type Queryable = Pick<pg.PoolClient, 'query'>;
-
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 
 /** Runs `fn` in one transaction on one connection; commits its result, rolls back on any throw. */
@@ -89,10 +85,6 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) =>
   }
 }
 
-export { Rollback } from './sql.js';
-
-export function pgCode(err: unknown): string | undefined {
+function pgCode(err: unknown): string | undefined {
   return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string' ? err.code : undefined;
 }
-
-export const UNIQUE_VIOLATION = '23505';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { one, run, runPlan, runReads, type PlanDb } from '../../src/db/plan.js';
 import { PostgresDb } from '../../src/db/postgres.js';
-import { Rollback } from '../../src/db/postgres-pool.js';
+import { Rollback } from '../../src/db/sql.js';
 import { SqliteDb } from '../../src/db/sqlite.js';
 import { dropTestSchema, newTestSchemaName, TEST_DATABASE_URL } from '../support/postgres.js';
 

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { type ConfigError, loadConfig } from '../../src/config.js';
 import { channelName } from '../../src/db/postgres-notifier.js';
-import { assertSchemaName, clientConfig } from '../../src/db/postgres-pool.js';
+import { clientConfig } from '../../src/db/postgres-pool.js';
+import { assertSchemaName } from '../../src/db/schema-name.js';
 import { expiryOfFileId, fileIdExpiringAt } from '../../src/artifacts/s3-artifact-store.js';
 import { isFileId } from '../../src/artifacts/artifact-store.js';
 
