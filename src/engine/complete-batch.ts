@@ -3,17 +3,7 @@
 // settle resolves only once that write has committed, so a settled task is durable exactly as before.
 // Each task is still settled only while this worker holds its lease; one whose lease was lost answers
 // null, as a single completion would.
-import type { Completion } from '../db/tasks/complete-task.js';
-import type { TaskRow } from '../store/port.js';
-
-/** A store that settles several completions of one lease holder in one write, answers in the order given. */
-export interface BatchCompleteStore {
-  completeTasks(owner: string, items: readonly Completion[]): Promise<(TaskRow | null)[]>;
-}
-
-export function canCompleteInBatches(store: object): store is BatchCompleteStore {
-  return typeof (store as Partial<BatchCompleteStore>).completeTasks === 'function';
-}
+import type { Completion, TaskRow, TaskStore } from '../store/port.js';
 
 interface Waiting {
   item: Completion;
@@ -29,7 +19,7 @@ export class CompleteBatch {
   private scheduled = false;
 
   constructor(
-    private readonly store: BatchCompleteStore,
+    private readonly store: Pick<TaskStore, 'completeTasks'>,
     private readonly owner: string,
     private readonly maxBatch = MAX_BATCH,
   ) {}

@@ -8,7 +8,7 @@ import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { ServiceScope } from '../registry/services.js';
 import type { TaskRow, TaskStore } from '../store/port.js';
-import { canCompleteInBatches, CompleteBatch } from './complete-batch.js';
+import { CompleteBatch } from './complete-batch.js';
 import type { EngineEvents } from './events.js';
 import { AbortReason, runAttempt } from './run-attempt.js';
 import { WakeLoop } from './wake-loop.js';
@@ -55,17 +55,13 @@ export class WorkerPool {
   private readonly onWake = () => this.wake();
   private unsubscribeAvailable: (() => void) | undefined;
   private readonly onCancel = (id: string) => this.abortLocal(id, new AbortReason('cancelled', 'Cancelled by the caller.'));
-  /** Settles the completions of one event-loop turn in one store write, when the store can. */
+  /** Settles the completions of one event-loop turn in one store write. */
   private readonly complete: (task: TaskRow, result: unknown, now: number) => Promise<TaskRow | null>;
 
   constructor(private readonly o: WorkerPoolOptions) {
     this.concurrency = o.concurrency ?? o.config.engine.concurrency;
-    if (canCompleteInBatches(o.store)) {
-      const batch = new CompleteBatch(o.store, this.owner);
-      this.complete = (task, result, now) => batch.complete(task, result, now);
-    } else {
-      this.complete = (task, result, now) => o.store.completeTask(task.id, this.owner, result, now);
-    }
+    const batch = new CompleteBatch(o.store, this.owner);
+    this.complete = (task, result, now) => batch.complete(task, result, now);
     this.loop = new WakeLoop({
       pass: () => this.tick(),
       pollIntervalMs: o.config.engine.pollIntervalMs,

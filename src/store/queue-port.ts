@@ -46,6 +46,16 @@ export interface FailOptions {
   refund: boolean;
 }
 
+/** One task's completion in a batch: its result and when it finished. */
+export interface Completion {
+  id: string;
+  /** The task's input as claimed (input never changes once a task is created). */
+  input: unknown;
+  result: unknown;
+  /** When the task finished (its finished_at). */
+  now: number;
+}
+
 export interface QueueStore {
   createTask(task: NewTask, opts?: CreateTaskOptions): Promise<CreateTaskOutcome>;
   getTask(id: string): Promise<TaskRow | null>;
@@ -54,6 +64,8 @@ export interface QueueStore {
   /** Extends the leases this owner still holds; says which are held and which were asked to cancel. */
   renewLeases(owner: string, ids: readonly string[], leaseMs: number, now: number): Promise<{ held: string[]; cancelRequested: string[] }>;
   completeTask(id: string, owner: string, result: unknown, now: number): Promise<TaskRow | null>;
+  /** Several completions by one lease holder in one write, each settled as completeTask would; answers in the order given. */
+  completeTasks(owner: string, items: readonly Completion[]): Promise<(TaskRow | null)[]>;
   failTask(id: string, owner: string, opts: FailOptions, now: number): Promise<TaskRow | null>;
   /** Back to pending to run again at `runAfter` (transient failure); the lease is released. */
   retryTask(id: string, owner: string, error: string, runAfter: number, now: number): Promise<boolean>;

@@ -1,5 +1,5 @@
 // Running → complete with its result, only by the worker holding the lease.
-import type { TaskRow } from '../../store/port.js';
+import type { Completion, TaskRow } from '../../store/port.js';
 import type { Sql } from '../sql.js';
 import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
 
@@ -16,16 +16,6 @@ export async function completeTask(db: Sql, id: string, owner: string, result: u
 const COLUMNS_BUT_INPUT_AND_RESULT = TASK_COLUMNS.split(', ')
   .filter((c) => c !== 'input' && c !== 'result')
   .join(', ');
-
-/** One task's completion in a batch: its result and when it finished. */
-export interface Completion {
-  id: string;
-  /** The task's input as claimed (input never changes once a task is created). */
-  input: unknown;
-  result: unknown;
-  /** When the task finished (its finished_at). */
-  now: number;
-}
 
 /**
  * Several completions by one lease holder at once, each exactly as completeTask would settle it (a task

@@ -7,7 +7,7 @@ import { migrate } from '../migrate.js';
 import type { PlanDb } from '../plan.js';
 import { batchCounts } from './batch-counts.js';
 import { cancelPending } from './cancel-pending.js';
-import { completeTask, completeTasks, type Completion } from './complete-task.js';
+import { completeTask, completeTasks } from './complete-task.js';
 import { createBatch, type InsertBatchTasks } from './create-batch.js';
 import { createTask, type CreateTaskParts } from './create-task.js';
 import { createTasks } from './create-tasks.js';
@@ -101,7 +101,7 @@ export class SqlTaskStore<D extends PlanDb = PlanDb> implements TaskStore {
   completeTask: TaskStore['completeTask'] = async (...a) => this.settled(await completeTask(this.db, ...a));
 
   /** Several completions by one lease holder in one write (src/engine/complete-batch.ts). */
-  completeTasks = async (owner: string, items: readonly Completion[]) => (await completeTasks(this.db, owner, items)).map((t) => this.settled(t));
+  completeTasks: TaskStore['completeTasks'] = async (owner, items) => (await completeTasks(this.db, owner, items)).map((t) => this.settled(t));
 
   failTask: TaskStore['failTask'] = async (...a) => this.settled(await failTask(this.db, ...a));
 
