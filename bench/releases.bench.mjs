@@ -17,6 +17,7 @@ const RELEASES = (process.env.BENCH_RELEASES ?? '45c46c5,1d6b9d1').split(',').fi
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TASKS = Number(process.env.BENCH_RELEASES_TASKS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_RELEASES_ROUNDS ?? 2);
+const STORES = (process.env.BENCH_RELEASES_STORES ?? 'sqlite,postgres').split(',');
 const SLOTS = 16;
 const DRAIN_TIMEOUT_MS = 180_000;
 const TICKS_PER_SECOND = 100; // Linux USER_HZ
@@ -158,7 +159,7 @@ export default {
     try {
       // Rounds interleave the builds so that a change in the machine's load hits all of them alike.
       for (let i = 0; i < ROUNDS; i++) {
-        for (const dialect of ['sqlite', 'postgres']) {
+        for (const dialect of STORES) {
           for (const build of builds) {
             const r = await round(build, dialect, admin);
             results.get(build.label)[dialect].push(r);
@@ -178,7 +179,7 @@ export default {
       '| build | store | creations/s | server CPU µs/creation | drain tasks/s | worker CPU ms/task |',
       '|---|---|---:|---:|---:|---:|',
     ];
-    for (const dialect of ['sqlite', 'postgres']) {
+    for (const dialect of STORES) {
       for (const b of builds) {
         const rs = results.get(b.label)[dialect];
         lines.push(

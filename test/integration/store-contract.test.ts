@@ -316,6 +316,38 @@ for (const factory of factories) {
       expect((await s.findKey('key_g3'))!.balanceMicros).toBe(500);
     });
 
+    it('createTasks: many plain creations on one key are charged their total with one ledger row each, answered in order as stored', async () => {
+      const s = (await open()) as SqlTaskStore;
+      const now = Date.now();
+      await s.createKey({ id: 'key_g6', hash: `h-${Math.random()}`, prefix: 'sk_live_gggg66', label: null, balanceMicros: 20_000, now });
+      const payer = { kind: 'key' as const, id: 'key_g6' };
+      const wallet = { kind: 'x402' as const, id: '0xg6' };
+      const items = [
+        ...Array.from({ length: 12 }, (_, i) => ({
+          task: newTask({ payer, now, input: { i, text: 'ünïcode \u0000 kept' } }),
+          opts: { chargeKeyId: 'key_g6' },
+        })),
+        ...Array.from({ length: 3 }, () => ({ task: newTask({ payer: wallet, now, priceMicros: 0 }), opts: {} })),
+      ];
+      const outcomes = await s.createTasks(items);
+      expect(outcomes.every((o) => o.kind === 'created')).toBe(true);
+      for (const [i, o] of outcomes.entries()) {
+        expect(o.kind === 'created' && o.task).toEqual(await s.getTask(items[i]!.task.id));
+        expect(o.kind === 'created' && o.task.input).toEqual(items[i]!.task.input);
+      }
+      expect((await s.findKey('key_g6'))!.balanceMicros).toBe(8000);
+      const ledger = await s.db.all<{ task_id: string; delta_micros: number }>(
+        "SELECT task_id, delta_micros FROM credit_ledger WHERE key_id = $1 AND reason = 'charge' ORDER BY task_id",
+        ['key_g6'],
+      );
+      expect(ledger.map((r) => [r.task_id, Number(r.delta_micros)])).toEqual(
+        items
+          .slice(0, 12)
+          .map((c) => [c.task.id, -1000])
+          .sort(),
+      );
+    });
+
     it('createTasks: concurrent batches charging the same keys in opposite orders all commit, never overdrawing', async () => {
       const s = (await open()) as SqlTaskStore;
       const now = Date.now();

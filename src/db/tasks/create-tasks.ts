@@ -3,7 +3,7 @@
 // together) and its own outcome: a refusal is undone to a savepoint of its own, so it leaves no trace
 // and the others still commit. A plain creation needs no savepoint: its charge-and-insert writes
 // nothing when refused. Any other error fails the whole transaction, and then nothing is written.
-import type { CreateTaskOutcome, TaskCreation } from '../../store/port.js';
+import type { CreateTaskOutcome, NewTask, TaskCreation } from '../../store/port.js';
 import { Rollback, type Sql } from '../sql.js';
 import { reserveAndInsert, type InsertCharged } from './create-task.js';
 
@@ -29,13 +29,37 @@ async function createOne(tx: Sql, insert: InsertCharged, { task, opts }: TaskCre
   return outcome;
 }
 
+/** A dialect's charge-and-insert of several plain creations on one key at once; null (nothing written) when the key cannot pay for all. */
+export type InsertManyCharged = (q: Sql, tasks: readonly NewTask[], chargeKeyId: string | undefined) => Promise<CreateTaskOutcome[] | null>;
+
+const isPlain = (c: TaskCreation) => !c.opts.idempotency && !c.opts.nonce;
+
 /** The outcomes in the order of `items`, once the transaction has committed. */
-export function createTasks(db: Sql, insert: InsertCharged, items: readonly TaskCreation[]): Promise<CreateTaskOutcome[]> {
+export function createTasks(db: Sql, insert: InsertCharged, items: readonly TaskCreation[], insertMany?: InsertManyCharged): Promise<CreateTaskOutcome[]> {
   const order = writeOrder(items);
   // A transaction that is run again (PostgreSQL, on a deadlock or serialization failure) starts afresh.
   return db.transaction(async (tx) => {
     const outcomes: CreateTaskOutcome[] = new Array<CreateTaskOutcome>(items.length);
-    for (const i of order) outcomes[i] = await createOne(tx, insert, items[i]!);
+    for (let n = 0; n < order.length;) {
+      // The write order keeps one key's creations together: its plain ones go in one statement where the
+      // dialect can, and one by one when the key cannot pay for all of them (some may still be covered).
+      const key = items[order[n]!]!.opts.chargeKeyId;
+      const group: number[] = [];
+      for (let m = n; m < order.length && items[order[m]!]!.opts.chargeKeyId === key; m++) if (isPlain(items[order[m]!]!)) group.push(order[m]!);
+      const written =
+        insertMany && group.length > 1
+          ? await insertMany(
+              tx,
+              group.map((i) => items[i]!.task),
+              key,
+            )
+          : null;
+      if (written) group.forEach((i, j) => (outcomes[i] = written[j]!));
+      for (; n < order.length && items[order[n]!]!.opts.chargeKeyId === key; n++) {
+        const i = order[n]!;
+        if (!written || !isPlain(items[i]!)) outcomes[i] = await createOne(tx, insert, items[i]!);
+      }
+    }
     return outcomes;
   });
 }

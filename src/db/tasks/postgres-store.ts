@@ -8,6 +8,7 @@ import { clientConfig, type PostgresConnectionOptions } from '../postgres-pool.j
 import { claimTasksPostgres } from './claim-tasks.postgres.js';
 import { insertBatchTasksPostgres } from './create-batch.postgres.js';
 import { insertChargedPostgres } from './insert-charged.postgres.js';
+import { insertManyChargedPostgres } from './insert-many-charged.postgres.js';
 import { SqlTaskStore } from './task-store.js';
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
@@ -29,6 +30,7 @@ export class PostgresStore extends SqlTaskStore<PostgresDb> {
         insert: insertChargedPostgres,
         // One statement charges and inserts, so a plain creation needs no explicit transaction.
         plain: (task, keyId) => insertChargedPostgres(db, task, keyId),
+        insertMany: insertManyChargedPostgres,
         claimTasks: (c) => claimTasksPostgres(db, c),
         insertBatchTasks: insertBatchTasksPostgres,
       },

@@ -10,7 +10,7 @@ import { cancelPending } from './cancel-pending.js';
 import { completeTask, completeTasks } from './complete-task.js';
 import { createBatch, type InsertBatchTasks } from './create-batch.js';
 import { createTask, type CreateTaskParts } from './create-task.js';
-import { createTasks } from './create-tasks.js';
+import { createTasks, type InsertManyCharged } from './create-tasks.js';
 import { createKey } from './create-key.js';
 import { creditKey } from './credit-key.js';
 import { deleteFinishedBefore } from './delete-finished-before.js';
@@ -41,6 +41,8 @@ import { useSignInNonce } from './use-sign-in-nonce.js';
 
 /** What a dialect brings: charge-and-insert (create-task.ts), a batch's task writes (create-batch.ts) and claiming. */
 export interface DialectOperations extends CreateTaskParts {
+  /** Group commit's plain creations on one key in one statement, where the dialect gains from it. */
+  insertMany?: InsertManyCharged;
   insertBatchTasks: InsertBatchTasks;
   claimTasks(o: ClaimOptions): Promise<TaskRow[]>;
 }
@@ -75,7 +77,7 @@ export class SqlTaskStore<D extends PlanDb = PlanDb> implements TaskStore {
   /** Group commit (src/engine/group-commit.ts): one transaction, then one wake-up per tool created. */
   createTasks = async (items: readonly TaskCreation[]) => {
     if (items.length === 0) return [];
-    const outcomes = await createTasks(this.db, this.ops.insert, items);
+    const outcomes = await createTasks(this.db, this.ops.insert, items, this.ops.insertMany);
     const created = items.filter((_, i) => outcomes[i]!.kind === 'created');
     for (const tool of new Set(created.map((c) => c.task.tool))) this.wake('task_available', tool);
     return outcomes;
