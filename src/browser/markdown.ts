@@ -31,7 +31,6 @@ type Doc = ReturnType<typeof parseHTML>['document'];
 const ALWAYS_REMOVE = [
   'script',
   'style',
-  'noscript',
   'template',
   'iframe',
   'object',
@@ -110,6 +109,13 @@ function removeNoise(doc: Doc): void {
     if (/^\s*(skip|jump|go)\s+to\b/i.test(a.textContent ?? '') || /^\s*skip\b/i.test(a.textContent ?? '')) a.remove();
   }
   for (const el of Array.from(doc.querySelectorAll(ALWAYS_REMOVE.join(',')))) el.remove();
+  // The page script drops <noscript> when scripts ran (it is hidden then); one still here was shown to the
+  // reader (javascript: false), often holding the page's text or its real images. Its "enable JavaScript"
+  // notice is not content.
+  for (const el of Array.from(doc.querySelectorAll('noscript'))) {
+    if (textLength(el as unknown as El) < 400 && /javascript|\bjs\b|browser/i.test(el.textContent ?? '')) el.remove();
+    else el.replaceWith(...Array.from(el.childNodes));
+  }
   // Sites that wrap the whole page in one form (ASP.NET) keep it; small forms are widgets.
   for (const form of Array.from(doc.querySelectorAll('form')).reverse()) {
     if (textLength(form as unknown as El) < SMALL_FORM_CHARS) form.remove();
@@ -130,7 +136,14 @@ function prepareForConversion(root: El): void {
     if (lang) pre.setAttribute('data-md-lang', lang);
   }
   for (const table of Array.from(root.querySelectorAll('table'))) {
-    // Layout tables (tables in tables) are unwrapped into their cells' content.
+    // Layout tables (tables in tables) are unwrapped into their cells' content; a table without rows
+    // (cells pruned, or never there) is just its text.
+    if (!table.querySelector('tr')) {
+      const div = table.ownerDocument.createElement('div');
+      div.innerHTML = table.innerHTML;
+      table.replaceWith(div);
+      continue;
+    }
     if (table.querySelector('table')) {
       const div = table.ownerDocument.createElement('div');
       for (const cell of Array.from(table.querySelectorAll(':scope > * > tr > td, :scope > tr > td'))) {
