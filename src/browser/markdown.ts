@@ -1,7 +1,9 @@
 // Rendered HTML → Markdown an LLM can read without the site's chrome. For `main` content, Readability picks
 // the article on a copy of the page, and the boilerplate it keeps (comment threads, share bars, related
 // links, link-dense blocks) is pruned from it; the same pruning applied to the whole body is the fallback
-// when Readability finds nothing or only a sliver of a page that is not an article (a listing). `full`
+// when Readability finds nothing or only a sliver of a page that is not an article (a listing). A second
+// opinion by text density (prose-container) overrules Readability when its pick misses most of the page's
+// densest prose (it crowned a list of names, or an author box). `full`
 // converts the whole body, only scripts, styles and hidden machinery removed. Turndown converts with GFM
 // tables, fenced code blocks that keep their language, and the absolute links the page script produced.
 import { Readability } from '@mozilla/readability';
@@ -9,6 +11,7 @@ import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 import { pruneBoilerplate, textLength, type El } from './boilerplate.js';
+import { paragraphs, proseContainer, type Paragraph } from './prose-container.js';
 
 /** The pruned article's text must be at least this share of the pruned body's text to be used… */
 export const READABILITY_MIN_SHARE = 0.25;
@@ -16,6 +19,9 @@ export const READABILITY_MIN_SHARE = 0.25;
 export const READABILITY_MIN_CHARS = 200;
 /** An article this long is used whatever the share: the page around it is then a portal, not a listing. */
 export const READABILITY_SURE_CHARS = 2_000;
+
+/** Share of the densest block's prose that Readability's pick must contain to be trusted. */
+export const MIN_PROSE_COVERAGE = 0.5;
 
 export type MarkdownContent = 'main' | 'full';
 
@@ -71,6 +77,8 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
     articleTitle = article?.title ?? '';
     pruneBoilerplate(body);
     const pageChars = textLength(body);
+    const paras = paragraphs(body);
+    const dense = proseContainer(body, paras);
     if (article) {
       pruneBoilerplate(article.root);
       const chars = textLength(article.root);
@@ -79,6 +87,9 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
         source = 'article';
       }
     }
+    // Readability's pick must hold most of the page's densest prose; when it picked another block (a list
+    // of names, a table) or only part of a split article, the densest block is the content.
+    if (dense && source === 'article' && proseCoverage(dense.el, paras, container) < MIN_PROSE_COVERAGE) container = dense.el;
   }
   const title = (pageTitle.trim() || articleTitle.trim() || h1).slice(0, 500);
   prepareForConversion(container);
@@ -86,6 +97,24 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
   // A document that does not open with its own heading gets the title as one, so the reader knows what it is.
   if (title && !opensWithTitle(markdown, title)) markdown = tidy(`# ${escapeHeading(title)}\n\n${markdown}`);
   return { markdown, title, source };
+}
+
+/**
+ * The share of `block`'s prose (by length) that `article` also holds, sentence by sentence: Readability
+ * rewrites paragraphs (line breaks become paragraphs), so whole paragraphs need not match.
+ */
+function proseCoverage(block: El, paras: Paragraph[], article: El): number {
+  const text = (article.textContent ?? '').replace(/\s+/g, ' ');
+  let total = 0;
+  let found = 0;
+  for (const p of paras) {
+    if (p.weight <= 0 || !block.contains(p.el)) continue;
+    for (const sentence of p.text.split(/(?<=[.!?:;])\s+/)) {
+      total += sentence.length;
+      if (text.includes(sentence)) found += sentence.length;
+    }
+  }
+  return total === 0 ? 1 : found / total;
 }
 
 function readArticle(html: string): { root: El; title: string } | null {
@@ -269,6 +298,8 @@ function escapeHeading(s: string): string {
 
 function tidy(md: string): string {
   return `${md
+    // An underscore inside a word cannot start emphasis (CommonMark), so Turndown's escape there is noise.
+    .replace(/(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu, '_')
     .replace(/[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim()}\n`;
