@@ -32,7 +32,9 @@ function linkTextLength(el: El): number {
 }
 
 function names(el: El): string {
-  return `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''} ${el.getAttribute('itemprop') ?? ''}`;
+  // A BEM modifier ("Section--Ads", "teaser--share") says what a block carries or how it looks, not what it is.
+  const classes = (el.getAttribute('class') ?? '').replace(/--[\w-]+/g, '');
+  return `${el.getAttribute('id') ?? ''} ${classes} ${el.getAttribute('itemprop') ?? ''}`;
 }
 
 /** Removes comment sections, site furniture, and blocks that are mostly links. */

@@ -51,6 +51,9 @@ const ALWAYS_REMOVE = [
   'option',
   'link',
   'meta',
+  // Ruby annotations (furigana): the reading of the base text, which would otherwise be read twice.
+  'rt',
+  'rp',
   '[role="dialog"]',
   '[role="alertdialog"]',
   '[aria-modal="true"]',
