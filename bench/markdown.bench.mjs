@@ -226,17 +226,19 @@ export default {
           `  ${ex.name}: F1 ${s.f1.toFixed(3)} (P ${s.precision.toFixed(3)}, R ${s.recall.toFixed(3)}), ${ms.toFixed(1)} ms/page, ${failures} threw\n`,
         );
       }
-      return report(cases, ok.length, corpus.origin, rows);
+      return report(cases, ok.length, corpus.origin, rows, stride);
     } finally {
       corpus.cleanup();
     }
   },
 };
 
-function report(cases, rendered, origin, rows) {
+function report(cases, rendered, origin, rows, stride) {
   const ours = rows[0];
   const lines = [
-    `Corpus: trafilatura's evaluation set (github.com/adbar/trafilatura, Apache-2.0; ${origin}), ${rendered} of ${cases.length} pages rendered, ` +
+    (stride > 1 ? `Sample run: every ${stride}th page (\`BENCH_MARKDOWN_STRIDE=${stride}\`). ` : '') +
+      "Corpus: trafilatura's evaluation set (github.com/adbar/trafilatura, Apache-2.0 — the licence of the repository, which holds the test pages and annotations; " +
+      `the archived pages themselves remain their publishers' and are only read at bench time, never committed; ${origin}), ${rendered} of ${cases.length} pages rendered, ` +
       `${cases.reduce((n, c) => n + c.with.length, 0)} must-have and ${cases.reduce((n, c) => n + c.without.length, 0)} must-not snippets. ` +
       'Each page is served from loopback to Chromium (scripts off, all other traffic refused) and serialised by the tool’s own page script; every extractor converts that same HTML. ' +
       'Precision = share of must-not snippets absent, recall = share of must-have snippets present (after flattening Markdown syntax and whitespace).',

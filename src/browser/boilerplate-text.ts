@@ -154,6 +154,10 @@ const BOILERPLATE_LINE: RegExp[] = [
   // Share, print and like bars left as text.
   /^(teilen|share|drucken|print|imprimer|drukuj|partager|compartir|condividi|udostępnij)( (on|auf|via|this|diesen artikel|artikel|beitrag|rezept|page|seite))?\W*$/i,
   /\b(bloggern gefällt das|bloggers like this)\b/i,
+  // Counters and the labels of picture and rating widgets.
+  /^(aufrufe|views|hits|reads|gelesen|kommentare insgesamt|comments)\s*:?\s*[\d.,]+$/i,
+  /^\(?(noch )?(keine|no) (bewertungen|ratings|reviews)( yet)?\)?$/i,
+  /^(bild|foto|image|photo)(er|s)? (anzeigen|schließen|vergrößern|enlarge|zoom)\b/i,
 ];
 
 const MONTHS =
