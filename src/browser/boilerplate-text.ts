@@ -64,7 +64,15 @@ const SECTION_HEADING = new RegExp(
     'mehr (zum thema|zu diesem thema|dazu|aus|von|zu) ?.{0,40}',
     'zum thema',
     '(ähnliche|verwandte|passende) (artikel|beiträge|themen|rezepte|produkte)',
-    '(lesen|lies) (sie |du )?(auch|weiter|mehr)',
+    '(lesen|lies) (sie |du )?(auch|weiter|mehr)( .{1,40})?',
+    'verwandte themen(bereiche)?',
+    '(den |diesen )?artikel (mit anderen )?teilen.{0,30}',
+    'kontakt(daten)?',
+    'contact( us)?',
+    'ansprechpartner(in)?',
+    'permalink',
+    'permalien',
+    'unterstütze(n sie)? .{1,40}',
     'das (sollten sie|solltest du) auch lesen',
     'empfehlungen?( der redaktion)?',
     'unsere empfehlungen?',
@@ -154,6 +162,10 @@ const BOILERPLATE_LINE: RegExp[] = [
   // Share, print and like bars left as text.
   /^(teilen|share|drucken|print|imprimer|drukuj|partager|compartir|condividi|udostępnij)( (on|auf|via|this|diesen artikel|artikel|beitrag|rezept|page|seite))?\W*$/i,
   /\b(bloggern gefällt das|bloggers like this)\b/i,
+  // Disclaimers, post metadata ("Posted on … and filed under …") and prompts to comment.
+  /\b(gibt die meinung (des|der) autor(s|in)? wieder|n.engagent que leurs auteurs|reflects? the (views|opinions?) of the author)/i,
+  /\b(veröffentlicht|abgelegt|erstellt|posted|filed)\b.{0,80}\b(unter|under)\b/i,
+  /\b(in den kommentaren|in the comments|dans les commentaires|en los comentarios)\b/i,
   // Counters and the labels of picture and rating widgets.
   /^(aufrufe|views|hits|reads|gelesen|kommentare insgesamt|comments)\s*:?\s*[\d.,]+$/i,
   /^\(?(noch )?(keine|no) (bewertungen|ratings|reviews)( yet)?\)?$/i,

@@ -38,6 +38,10 @@ describe('boilerplate told by its words', () => {
       'Anzeige',
       '© 2024 Orchard News. All rights reserved.',
       'Sign up for our newsletter',
+      'Aufrufe: 1120',
+      '(Noch keine Bewertungen)',
+      'Dieser Beitrag gibt die Meinung des Autors wieder.',
+      'Posted on 3 May 2021 and filed under Gardening',
     ])
       expect(isBoilerplateLine(s), s).toBe(true);
     for (const s of ['Aktualisiert: 11.04.2020, 10:27', 'Published on March 3, 2021', '16 marca 2021', '24.03.2004 | 19:49'])
