@@ -93,6 +93,12 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
     // Readability's pick must hold most of the page's densest prose; when it picked another block (a list
     // of names, a table) or only part of a split article, the densest block is the content.
     if (dense && source === 'article' && proseCoverage(dense.el, paras, container) < MIN_PROSE_COVERAGE) container = dense.el;
+    else if (source === 'article') {
+      // The lead paragraph often sits in the article's header, between the title and the body, where
+      // Readability does not look; it is put back in front.
+      const lead = leadParagraphs(paras, container);
+      for (const el of lead.reverse()) container.insertBefore(el.cloneNode(true), container.firstChild);
+    }
   }
   const title = (pageTitle.trim() || articleTitle.trim() || h1).slice(0, 500);
   prepareForConversion(container);
@@ -118,6 +124,26 @@ function proseCoverage(block: El, paras: Paragraph[], article: El): number {
     }
   }
   return total === 0 ? 1 : found / total;
+}
+
+/** Paragraphs the reader sees before the article (in document order) between the page's H1 and the article. */
+export const MAX_LEAD_PARAGRAPHS = 3;
+
+/**
+ * Prose that sits between the page's H1 and the first paragraph Readability kept, with nothing but short
+ * lines (bylines, dates) around it: the article's lead. Empty when no H1 comes first or links intervene.
+ */
+function leadParagraphs(paras: Paragraph[], article: El): El[] {
+  const text = (article.textContent ?? '').replace(/\s+/g, ' ');
+  const first = paras.findIndex((p) => p.weight > 0 && text.includes(p.text.split(/(?<=[.!?])\s+/)[0] ?? p.text));
+  const lead: El[] = [];
+  for (let k = first - 1; k >= 0 && k >= first - 1 - 2 * MAX_LEAD_PARAGRAPHS; k--) {
+    const p = paras[k]!;
+    if (p.el.tagName === 'H1') return lead.reverse();
+    if (p.weight < 0 || lead.length > MAX_LEAD_PARAGRAPHS) return [];
+    if (p.weight > 0 && !text.includes(p.text)) lead.push(p.el);
+  }
+  return [];
 }
 
 function readArticle(html: string): { root: El; title: string } | null {
