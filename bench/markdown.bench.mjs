@@ -9,7 +9,8 @@
 // @mozilla/readability in jsdom + turndown, the whole body through turndown, and defuddle (markdown mode).
 // Precision = share of must-not snippets absent, recall = share of must snippets present, F1 per extractor
 // over all snippets. Quicker runs: BENCH_MARKDOWN_STRIDE=k takes every k-th page, BENCH_MARKDOWN_ONLY=ours
-// skips the baselines, BENCH_MARKDOWN_CACHE=file keeps the rendered HTML between runs.
+// skips the baselines, BENCH_MARKDOWN_CACHE=file keeps the rendered HTML between runs (for iterating on the
+// extractor: render once, then rerun only the conversion and scoring).
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
@@ -141,6 +142,18 @@ function extractors(defuddle) {
   return list;
 }
 
+/** F1 over the pages whose index in the whole corpus is odd, or even (rules are tuned on one half, checked on the other). */
+function halves(cases, outputs, stride) {
+  const f1 = (parity) => {
+    const s = score(
+      cases,
+      outputs.map((o, k) => ((k * stride) % 2 === parity ? o : undefined)),
+    );
+    return `${s.f1.toFixed(3)} (P ${s.precision.toFixed(3)}, R ${s.recall.toFixed(3)})`;
+  };
+  return `odd-indexed corpus pages F1 ${f1(1)}, even-indexed ${f1(0)}`;
+}
+
 function score(cases, outputs) {
   let withFound = 0,
     withTotal = 0,
@@ -208,22 +221,24 @@ export default {
         }
         const ms = (performance.now() - started) / ok.length;
         const s = score(cases, outputs);
-        rows.push({ ex, s, ms, failures });
+        rows.push({ ex, s, ms, failures, halves: halves(cases, outputs, stride) });
         process.stderr.write(
           `  ${ex.name}: F1 ${s.f1.toFixed(3)} (P ${s.precision.toFixed(3)}, R ${s.recall.toFixed(3)}), ${ms.toFixed(1)} ms/page, ${failures} threw\n`,
         );
       }
-      return report(cases, ok.length, corpus.origin, rows);
+      return report(cases, ok.length, corpus.origin, rows, stride);
     } finally {
       corpus.cleanup();
     }
   },
 };
 
-function report(cases, rendered, origin, rows) {
+function report(cases, rendered, origin, rows, stride) {
   const ours = rows[0];
   const lines = [
-    `Corpus: trafilatura's evaluation set (github.com/adbar/trafilatura, Apache-2.0; ${origin}), ${rendered} of ${cases.length} pages rendered, ` +
+    (stride > 1 ? `Sample run: every ${stride}th page (\`BENCH_MARKDOWN_STRIDE=${stride}\`). ` : '') +
+      "Corpus: trafilatura's evaluation set (github.com/adbar/trafilatura, Apache-2.0 — the licence of the repository, which holds the test pages and annotations; " +
+      `the archived pages themselves remain their publishers' and are only read at bench time, never committed; ${origin}), ${rendered} of ${cases.length} pages rendered, ` +
       `${cases.reduce((n, c) => n + c.with.length, 0)} must-have and ${cases.reduce((n, c) => n + c.without.length, 0)} must-not snippets. ` +
       'Each page is served from loopback to Chromium (scripts off, all other traffic refused) and serialised by the tool’s own page script; every extractor converts that same HTML. ' +
       'Precision = share of must-not snippets absent, recall = share of must-have snippets present (after flattening Markdown syntax and whitespace).',
@@ -234,6 +249,8 @@ function report(cases, rendered, origin, rows) {
       ({ ex, s, ms, failures }) =>
         `| ${ex.name}${failures ? ` (${failures} threw)` : ''} | **${s.f1.toFixed(3)}** | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${(s.outChars / s.expectedChars).toFixed(1)} | ${ms.toFixed(0)} |`,
     ),
+    '',
+    `Ours on ${ours.halves}.`,
     '',
     'Worst five pages for ours (most snippets wrong):',
     '',

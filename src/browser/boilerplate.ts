@@ -4,6 +4,7 @@
 // names, ARIA roles, link density and how little prose a block holds. Each removal is bounded in size so
 // a misleading class name on a large block cannot take the content with it.
 import type { parseHTML } from 'linkedom';
+import { pruneBoilerplateText } from './boilerplate-text.js';
 
 type Doc = ReturnType<typeof parseHTML>['document'];
 export type El = ReturnType<Doc['createElement']>;
@@ -31,7 +32,9 @@ function linkTextLength(el: El): number {
 }
 
 function names(el: El): string {
-  return `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''} ${el.getAttribute('itemprop') ?? ''}`;
+  // A BEM modifier ("Section--Ads", "teaser--share") says what a block carries or how it looks, not what it is.
+  const classes = (el.getAttribute('class') ?? '').replace(/--[\w-]+/g, '');
+  return `${el.getAttribute('id') ?? ''} ${classes} ${el.getAttribute('itemprop') ?? ''}`;
 }
 
 /** Removes comment sections, site furniture, and blocks that are mostly links. */
@@ -49,6 +52,7 @@ export function pruneBoilerplate(root: El): void {
       (FURNITURE.test(label) && !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label));
     if (byName && len <= MAX_SHARE_BY_NAME * total) el.remove();
   }
+  pruneBoilerplateText(root, total);
   pruneLinkDense(root, total);
   pruneEmptyTail(root);
 }

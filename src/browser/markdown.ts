@@ -1,7 +1,9 @@
 // Rendered HTML → Markdown an LLM can read without the site's chrome. For `main` content, Readability picks
 // the article on a copy of the page, and the boilerplate it keeps (comment threads, share bars, related
 // links, link-dense blocks) is pruned from it; the same pruning applied to the whole body is the fallback
-// when Readability finds nothing or only a sliver of a page that is not an article (a listing). `full`
+// when Readability finds nothing or only a sliver of a page that is not an article (a listing). A second
+// opinion by text density (prose-container) overrules Readability when its pick misses most of the page's
+// densest prose (it crowned a list of names, or an author box). `full`
 // converts the whole body, only scripts, styles and hidden machinery removed. Turndown converts with GFM
 // tables, fenced code blocks that keep their language, and the absolute links the page script produced.
 import { Readability } from '@mozilla/readability';
@@ -9,6 +11,7 @@ import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 import { pruneBoilerplate, textLength, type El } from './boilerplate.js';
+import { paragraphs, proseContainer, type Paragraph } from './prose-container.js';
 
 /** The pruned article's text must be at least this share of the pruned body's text to be used… */
 export const READABILITY_MIN_SHARE = 0.25;
@@ -16,6 +19,9 @@ export const READABILITY_MIN_SHARE = 0.25;
 export const READABILITY_MIN_CHARS = 200;
 /** An article this long is used whatever the share: the page around it is then a portal, not a listing. */
 export const READABILITY_SURE_CHARS = 2_000;
+
+/** Share of the densest block's prose that Readability's pick must contain to be trusted. */
+export const MIN_PROSE_COVERAGE = 0.5;
 
 export type MarkdownContent = 'main' | 'full';
 
@@ -31,7 +37,6 @@ type Doc = ReturnType<typeof parseHTML>['document'];
 const ALWAYS_REMOVE = [
   'script',
   'style',
-  'noscript',
   'template',
   'iframe',
   'object',
@@ -46,6 +51,9 @@ const ALWAYS_REMOVE = [
   'option',
   'link',
   'meta',
+  // Ruby annotations (furigana): the reading of the base text, which would otherwise be read twice.
+  'rt',
+  'rp',
   '[role="dialog"]',
   '[role="alertdialog"]',
   '[aria-modal="true"]',
@@ -72,6 +80,8 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
     articleTitle = article?.title ?? '';
     pruneBoilerplate(body);
     const pageChars = textLength(body);
+    const paras = paragraphs(body);
+    const dense = proseContainer(body, paras);
     if (article) {
       pruneBoilerplate(article.root);
       const chars = textLength(article.root);
@@ -80,6 +90,15 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
         source = 'article';
       }
     }
+    // Readability's pick must hold most of the page's densest prose; when it picked another block (a list
+    // of names, a table) or only part of a split article, the densest block is the content.
+    if (dense && source === 'article' && proseCoverage(dense.el, paras, container) < MIN_PROSE_COVERAGE) container = dense.el;
+    else if (source === 'article') {
+      // The lead paragraph often sits in the article's header, between the title and the body, where
+      // Readability does not look; it is put back in front.
+      const lead = leadParagraphs(paras, container);
+      for (const el of lead.reverse()) container.insertBefore(el.cloneNode(true), container.firstChild);
+    }
   }
   const title = (pageTitle.trim() || articleTitle.trim() || h1).slice(0, 500);
   prepareForConversion(container);
@@ -87,6 +106,44 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
   // A document that does not open with its own heading gets the title as one, so the reader knows what it is.
   if (title && !opensWithTitle(markdown, title)) markdown = tidy(`# ${escapeHeading(title)}\n\n${markdown}`);
   return { markdown, title, source };
+}
+
+/**
+ * The share of `block`'s prose (by length) that `article` also holds, sentence by sentence: Readability
+ * rewrites paragraphs (line breaks become paragraphs), so whole paragraphs need not match.
+ */
+function proseCoverage(block: El, paras: Paragraph[], article: El): number {
+  const text = (article.textContent ?? '').replace(/\s+/g, ' ');
+  let total = 0;
+  let found = 0;
+  for (const p of paras) {
+    if (p.weight <= 0 || !block.contains(p.el)) continue;
+    for (const sentence of p.text.split(/(?<=[.!?:;])\s+/)) {
+      total += sentence.length;
+      if (text.includes(sentence)) found += sentence.length;
+    }
+  }
+  return total === 0 ? 1 : found / total;
+}
+
+/** Paragraphs the reader sees before the article (in document order) between the page's H1 and the article. */
+export const MAX_LEAD_PARAGRAPHS = 3;
+
+/**
+ * Prose that sits between the page's H1 and the first paragraph Readability kept, with nothing but short
+ * lines (bylines, dates) around it: the article's lead. Empty when no H1 comes first or links intervene.
+ */
+function leadParagraphs(paras: Paragraph[], article: El): El[] {
+  const text = (article.textContent ?? '').replace(/\s+/g, ' ');
+  const first = paras.findIndex((p) => p.weight > 0 && text.includes(p.text.split(/(?<=[.!?])\s+/)[0] ?? p.text));
+  const lead: El[] = [];
+  for (let k = first - 1; k >= 0 && k >= first - 1 - 2 * MAX_LEAD_PARAGRAPHS; k--) {
+    const p = paras[k]!;
+    if (p.el.tagName === 'H1') return lead.reverse();
+    if (p.weight < 0 || lead.length > MAX_LEAD_PARAGRAPHS) return [];
+    if (p.weight > 0 && !text.includes(p.text)) lead.push(p.el);
+  }
+  return [];
 }
 
 function readArticle(html: string): { root: El; title: string } | null {
@@ -110,6 +167,13 @@ function removeNoise(doc: Doc): void {
     if (/^\s*(skip|jump|go)\s+to\b/i.test(a.textContent ?? '') || /^\s*skip\b/i.test(a.textContent ?? '')) a.remove();
   }
   for (const el of Array.from(doc.querySelectorAll(ALWAYS_REMOVE.join(',')))) el.remove();
+  // The page script drops <noscript> when scripts ran (it is hidden then); one still here was shown to the
+  // reader (javascript: false), often holding the page's text or its real images. Its "enable JavaScript"
+  // notice is not content.
+  for (const el of Array.from(doc.querySelectorAll('noscript'))) {
+    if (textLength(el as unknown as El) < 400 && /javascript|\bjs\b|browser/i.test(el.textContent ?? '')) el.remove();
+    else el.replaceWith(...Array.from(el.childNodes));
+  }
   // Sites that wrap the whole page in one form (ASP.NET) keep it; small forms are widgets.
   for (const form of Array.from(doc.querySelectorAll('form')).reverse()) {
     if (textLength(form as unknown as El) < SMALL_FORM_CHARS) form.remove();
@@ -130,7 +194,14 @@ function prepareForConversion(root: El): void {
     if (lang) pre.setAttribute('data-md-lang', lang);
   }
   for (const table of Array.from(root.querySelectorAll('table'))) {
-    // Layout tables (tables in tables) are unwrapped into their cells' content.
+    // Layout tables (tables in tables) are unwrapped into their cells' content; a table without rows
+    // (cells pruned, or never there) is just its text.
+    if (!table.querySelector('tr')) {
+      const div = table.ownerDocument.createElement('div');
+      div.innerHTML = table.innerHTML;
+      table.replaceWith(div);
+      continue;
+    }
     if (table.querySelector('table')) {
       const div = table.ownerDocument.createElement('div');
       for (const cell of Array.from(table.querySelectorAll(':scope > * > tr > td, :scope > tr > td'))) {
@@ -256,6 +327,8 @@ function escapeHeading(s: string): string {
 
 function tidy(md: string): string {
   return `${md
+    // An underscore inside a word cannot start emphasis (CommonMark), so Turndown's escape there is noise.
+    .replace(/(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu, '_')
     .replace(/[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim()}\n`;

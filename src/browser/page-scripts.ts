@@ -25,6 +25,11 @@ export function serialiseVisibleDocument(maxStyled: number): SerialisedPage {
     const style = getComputedStyle(el);
     if (style.display === 'none' || style.visibility === 'hidden') hidden.push(el);
   }
+  // With scripts on, <noscript> is hidden and its markup was never parsed; checked on every page because
+  // Node-side conversion would otherwise parse and show it.
+  for (const el of Array.from(document.querySelectorAll('noscript'))) {
+    if (getComputedStyle(el).display === 'none') hidden.push(el);
+  }
   for (const el of hidden) el.remove();
   for (const a of Array.from(document.querySelectorAll<HTMLAnchorElement>('a[href]'))) {
     if (/^\s*javascript:/i.test(a.getAttribute('href') ?? '')) a.removeAttribute('href');

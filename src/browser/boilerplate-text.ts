@@ -1,0 +1,282 @@
+// Boilerplate told by what it says rather than by its class names: sites name their blocks anything, but
+// the words of a "Related articles" heading, a photo credit, an advert label, a copyright notice, a
+// newsletter pitch or a publication date line are few and recognisable, in every language the site is in.
+// Only short texts are judged (a long paragraph that mentions a newsletter is prose), and a heading only
+// when its whole text is such a phrase.
+import type { El } from './boilerplate.js';
+
+/**
+ * Headings that open a section of links to elsewhere, of comments or of sharing buttons, in the languages
+ * most common on the web. The whole heading must match (optionally with trailing punctuation).
+ */
+const SECTION_HEADING = new RegExp(
+  `^(\\d+\\s+)?(${[
+    // English
+    'related( articles| posts| stories| content| news| topics| links| reading)?',
+    '(you )?(may|might|will|could) (also )?(like|enjoy|be interested in)( this| these)?',
+    'more (from|on|in|about) .{1,40}',
+    'more (stories|articles|news|posts|to read|to explore)',
+    'read (more|next|also|this next)',
+    'recommended( for you| articles| reading| stories)?',
+    '(most|the most) (read|popular|viewed|shared|commented)( articles| stories| posts)?',
+    '(popular|trending|latest|recent|top) (posts|articles|stories|news|now)',
+    'further reading',
+    'see more',
+    'what to read next',
+    "don't miss",
+    'also on .{1,40}',
+    '(table of )?contents',
+    'on this page',
+    '(\\d+ )?(comments?|responses?|replies)( \\(\\d+\\))?',
+    'leave a (comment|reply)',
+    '(add|post|write) (a|your) comment',
+    'join the (discussion|conversation)',
+    'share( this)?( article| post| story| page)?( on| via)?',
+    'share and enjoy',
+    'spread the word',
+    'about the author',
+    'about us',
+    'follow us( on .{1,30})?',
+    'subscribe( to .{1,40})?',
+    'sign up( for .{1,40})?',
+    '(our |the )?newsletter',
+    'tags?',
+    'categories',
+    'filed under',
+    'advertisement',
+    'sponsored( content)?',
+    // German
+    'auch interessant',
+    '.{0,30}(könnte|dürfte)n? (dich|sie|euch) (auch )?interessieren',
+    '(das )?interessiert (dich|sie) (vielleicht )?auch',
+    'schon gelesen',
+    'zum weiterlesen',
+    'weiterlesen',
+    '(noch )?mehr (themen|infos|artikel|beiträge|news)( .{1,30})?',
+    'entdecke(n sie)? (jetzt|weitere|mehr)( .{1,40})?',
+    'inhaltsverzeichnis',
+    'war (der|dieser) (artikel|beitrag) (nützlich|hilfreich)',
+    '(artikel|beitrag) gefallen.{0,40}',
+    'heute empfehlen wir',
+    'kommentar(e)? (schreiben|verfassen|hinzufügen)',
+    '(aktuelle|neueste) (produkttests|tests|videos|ausgaben?)',
+    'weitere (artikel|beiträge|themen|nachrichten|news|meldungen|informationen|links|tipps|tourentipps|rezepte|videos|bilder)( .{1,40})?',
+    'mehr (zum thema|zu diesem thema|dazu|aus|von|zu) ?.{0,40}',
+    'zum thema',
+    '(ähnliche|verwandte|passende) (artikel|beiträge|themen|rezepte|produkte)',
+    '(lesen|lies) (sie |du )?(auch|weiter|mehr)( .{1,40})?',
+    'verwandte themen(bereiche)?',
+    '(den |diesen )?artikel (mit anderen )?teilen.{0,30}',
+    'kontakt(daten)?',
+    'contact( us)?',
+    'ansprechpartner(in)?',
+    'permalink',
+    'permalien',
+    'unterstütze(n sie)? .{1,40}',
+    'das (sollten sie|solltest du) auch lesen',
+    'empfehlungen?( der redaktion)?',
+    'unsere empfehlungen?',
+    'meistgelesen(e)?( artikel)?',
+    '(beliebte|neueste|aktuelle|neue) (artikel|beiträge|nachrichten|meldungen)',
+    'top-?(news|themen|artikel)',
+    '(\\d+ )?kommentare?( \\(\\d+\\))?',
+    'kommentieren',
+    '(ihre|deine) meinung( ist gefragt)?',
+    '(schreib|schreiben sie) (einen|uns einen) kommentar',
+    '(artikel|beitrag|seite|rezept) (teilen|drucken|empfehlen)',
+    'teilen( sie)?( diesen| den)?( artikel| beitrag)?( mit)?',
+    'diesen artikel teilen',
+    'über (den|die|das) (autor|autorin|autoren|redaktion)',
+    'zur (person|autorin|autor)',
+    'schlagw(ö|o)rter',
+    'stichw(ö|o)rter',
+    'themen',
+    'kategorien?',
+    'anzeige',
+    'werbung',
+    '(nächster|vorheriger) (artikel|beitrag)',
+    'vorschau auf den nächsten (artikel|beitrag)',
+    // French, Spanish, Italian, Portuguese, Dutch, Polish
+    '(à )?lire aussi',
+    'sur le même (sujet|thème)',
+    'articles? (similaires|liés|connexes|recommandés)',
+    '(vous )?(aimerez|pourriez aimer) aussi',
+    'les plus (lus|partagés|commentés)',
+    'commentaires?',
+    'laisser un commentaire',
+    'partager( cet article)?',
+    'à propos de l.auteur',
+    '(te|le) puede interesar',
+    'puedes ver',
+    'valora esta noticia',
+    'sommaire',
+    'índice',
+    '(noticias|artículos|articulos) relacionad[oa]s',
+    'comentarios',
+    'lo más (leído|visto)',
+    'compartir',
+    'leggi anche',
+    'articoli correlati',
+    'potrebbe interessarti',
+    'commenti',
+    'condividi',
+    'leia (também|mais)',
+    'veja também',
+    'artigos relacionados',
+    'lees ook',
+    'gerelateerde artikelen',
+    'reacties',
+    'meer nieuws',
+    'czytaj (także|też|również)',
+    'zobacz (także|też|również)',
+    'polecamy',
+    'komentarze',
+    'podobne artykuły',
+    'udostępnij',
+  ].join('|')})[\\s:!.…?»›>-]*$`,
+  'i',
+);
+
+/** Short lines that are labels, credits, notices or pitches wherever they stand. */
+const BOILERPLATE_LINE: RegExp[] = [
+  // Photo credits and sources: "Foto: …", "Bild: …", "Credit: …", "© Agency", "(c) Name".
+  /^[([]?(fotos?|bild(er)?|photos?|photograph(y)?|images?|pictures?|credits?|crédits?( photos?)?|bildquelle|quelle|źródło|fuente|fonte|titelbild|beitragsbild|copyright|©|\(c\))\s*(:|©|\/|by\b)/i,
+  /^(photo(graph)?|image|picture)s? (by|courtesy of|credit)\b/i,
+  // A caption line naming a picture agency or stock library.
+  /(©|\(c\)|foto:|bild:|photo:).{0,60}$|\b(shutterstock|getty ?images|istock(photo)?|adobe ?stock|stock\.adobe|picture[- ]alliance|unsplash|imago images|dpa-?bildfunk)\b/i,
+  // Advert labels.
+  /^[-–—[(]*\s*(anzeige|advertisement|werbung|sponsored|reklama|publicidad|pubblicità|publicité|advertorial)\s*[-–—\])]*:?$/i,
+  // Copyright and licence notices.
+  /\b(all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|wszelkie prawa zastrzeżone)\b/i,
+  /^(©|copyright\b|\(c\) ?\d{4})/i,
+  // Login walls for comments, and comment prompts.
+  /\b(eingeloggt|angemeldet|logged in|log in|sign in|registriert|connecté|zalogowany)\b.{0,80}\b(kommentar|comment|komentarz|commenter)|\b(kommentar|comment|komentarz)\w*\b.{0,80}\b(eingeloggt|angemeldet|logged in|registriert|zalogowany)\b/i,
+  // Placeholders of embeds waiting for consent.
+  /^(externer inhalt|external content)\b|\binhalt(e)? von .{1,60} (zu )?laden\b|\bload (the )?(external )?content\b/i,
+  // Newsletter and support pitches, affiliate disclosures, "follow us" and app pitches.
+  /\bfollow (us|[\w.]+( [\w.]+)?) on (twitter|facebook|instagram|linkedin|youtube|tiktok)\b|\bfolge (uns|[\w.]+) auf\b/i,
+  /\b(download (our|the) app|get the latest news)\b/i,
+  /\b(newsletter|abonnieren sie|subscribe to|sign(ing)? up (to|for)|jetzt abonnieren)\b/i,
+  /\b(affiliate|provision vom händler|receive (a )?(compensation|commission)|earn (a )?commission|partnerlinks?|werbelinks?)\b/i,
+  /\b(support (our|us|independent)|unterstützen sie (uns|unsere)|consider supporting)\b/i,
+  // Share, print and like bars left as text.
+  /^(teilen|share|drucken|print|imprimer|drukuj|partager|compartir|condividi|udostępnij)( (on|auf|via|this|diesen artikel|artikel|beitrag|rezept|page|seite))?\W*$/i,
+  /\b(bloggern gefällt das|bloggers like this)\b/i,
+  // Disclaimers, post metadata ("Posted on … and filed under …") and prompts to comment.
+  /\b(gibt die meinung (des|der) autor(s|in)? wieder|n.engagent que leurs auteurs|reflects? the (views|opinions?) of the author)/i,
+  /\b(veröffentlicht|abgelegt|erstellt|posted|filed)\b.{0,80}\b(unter|under)\b/i,
+  /\b(in den kommentaren|in the comments|dans les commentaires|en los comentarios)\b/i,
+  // Counters and the labels of picture and rating widgets.
+  /^(aufrufe|views|hits|reads|gelesen|kommentare insgesamt|comments)\s*:?\s*[\d.,]+$/i,
+  /^\(?(noch )?(keine|no) (bewertungen|ratings|reviews)( yet)?\)?$/i,
+  /^(bild|foto|image|photo)(er|s)? (anzeigen|schließen|vergrößern|enlarge|zoom)\b/i,
+];
+
+const MONTHS =
+  'jan(uar|uary)?|feb(ruar|ruary)?|mär(z)?|mar(ch)?|apr(il)?|mai|may|jun[ei]?|jul[iy]?|aug(ust)?|sep(t(ember)?)?|o[ck]t(ober)?|nov(ember)?|de[cz](ember)?|' +
+  'janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|' +
+  'gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia|' +
+  'januari|februari|maart|mei|juni|juli|augustus|oktober';
+const DATE = new RegExp(
+  `\\b(\\d{1,2}\\.\\s?\\d{1,2}\\.\\s?\\d{2,4}|\\d{4}-\\d{2}-\\d{2}(t[\\d:.+]+)?|\\d{1,2}/\\d{1,2}/\\d{2,4}|\\d{1,2}\\.?\\s+(${MONTHS})\\.?\\s+\\d{4}|(${MONTHS})\\.?\\s+\\d{1,2}(st|nd|rd|th)?,?\\s+\\d{4}|\\d{1,2}:\\d{2}(:\\d{2})?(\\s?(am|pm|uhr|h))?)`,
+  'gi',
+);
+/** Words that surround a date in a byline or dateline. */
+const DATE_WORDS =
+  /\b(published|updated|posted|last|modified|on|at|am|um|uhr|von|vom|by|veröffentlicht|aktualisiert|publiziert|erstellt|geändert|stand|publié|mis à jour|le|publicado|actualizado|pubblicato|aggiornato|publikacja|opublikowano|aktualizacja|gepubliceerd|bijgewerkt|monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|den|der|the|de|du|il|el)\b/gi;
+
+const INLINE = new Set(['SPAN', 'STRONG', 'B', 'A']);
+const LINE_TAGS = new Set(['P', 'DIV', 'SPAN', 'SMALL', 'TIME', 'LI', 'FIGCAPTION', 'STRONG', 'B', 'EM', 'I', 'CITE', 'ADDRESS', 'H4', 'H5', 'H6']);
+/** Text (outside links) that makes a block running prose. */
+const PROSE_CHARS = 80;
+/** Longest text judged as a line. */
+const MAX_LINE_CHARS = 200;
+
+function text(el: El): string {
+  return (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+function hasBlockChild(el: El): boolean {
+  return el.querySelector('p, div, ul, ol, table, h1, h2, h3, h4, h5, h6, pre, blockquote, figure, section, article') !== null;
+}
+
+/** A publication or update date with little else: "Updated: 3 May 2021, 10:27", "24.03.2004 | 19:49". */
+export function isDateLine(s: string): boolean {
+  if (s.length > 80 || !DATE.test(s)) return false;
+  DATE.lastIndex = 0;
+  const rest = s
+    .replace(DATE, ' ')
+    .replace(DATE_WORDS, ' ')
+    .replace(/[^\p{L}]+/gu, '');
+  DATE.lastIndex = 0;
+  DATE_WORDS.lastIndex = 0;
+  return rest.length <= 3;
+}
+
+export function isBoilerplateLine(s: string): boolean {
+  return s.length <= MAX_LINE_CHARS && (BOILERPLATE_LINE.some((re) => re.test(s)) || isDateLine(s));
+}
+
+export function isSectionHeading(s: string): boolean {
+  return s.length <= 60 && SECTION_HEADING.test(s);
+}
+
+/**
+ * Removes sections opened by a boilerplate heading (the heading and what follows it up to the next heading
+ * of the same or a higher rank), then short boilerplate lines. `total` bounds what one section may take.
+ */
+export function pruneBoilerplateText(root: El, total: number): void {
+  for (const el of Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6, p, div, span, strong, b, li, dt, header, a')) as El[]) {
+    if (!el.isConnected || hasBlockChild(el)) continue;
+    const s = text(el);
+    if (!isSectionHeading(s)) continue;
+    // An inline element is a heading only when it stands alone, not as a phrase inside a sentence.
+    if (INLINE.has(el.tagName) && text(el.parentElement as El) !== s) continue;
+    removeSection(el, root, total);
+  }
+  for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
+    if (!el.isConnected || !LINE_TAGS.has(el.tagName) || hasBlockChild(el) || el.closest('pre, code, table')) continue;
+    const s = text(el);
+    if (s && isBoilerplateLine(s)) el.remove();
+  }
+}
+
+/** Running text: a long stretch with few links. */
+function isProse(el: El): boolean {
+  const all = text(el).length;
+  let links = 0;
+  for (const a of Array.from(el.querySelectorAll('a'))) links += text(a as El).length;
+  if (el.tagName === 'A') links = all;
+  return all - links >= PROSE_CHARS && links <= 0.3 * all;
+}
+
+function rank(el: El): number {
+  return /^H[1-6]$/.test(el.tagName) ? Number(el.tagName[1]) : 7;
+}
+
+/** The heading, the wrappers it is alone in, and the siblings after it until a heading that outranks it. */
+function removeSection(heading: El, root: El, total: number): void {
+  const level = rank(heading);
+  let start: El = heading;
+  // Climb out of wrappers whose only text is the heading ("<div><h3>Related</h3></div><ul>…").
+  while (start.parentElement && start.parentElement !== root && text(start.parentElement as El) === text(heading)) start = start.parentElement as El;
+  const doomed: El[] = [start];
+  let chars = 0;
+  for (let sib = start.nextElementSibling as El | null; sib; sib = sib.nextElementSibling as El | null) {
+    const h = /^H[1-6]$/.test(sib.tagName) ? sib : null;
+    if (h && rank(h) <= level) break;
+    if (!h && sib.querySelector('h1, h2, h3, h4, h5, h6') && Array.from(sib.querySelectorAll('h1, h2, h3, h4, h5, h6')).some((x) => rank(x as El) < level))
+      break;
+    // A label that is not a heading ("Advertisement:", "Share this") heads a box, not the rest of the
+    // article: prose after it is the article resuming.
+    if (level === 7 && isProse(sib)) break;
+    doomed.push(sib);
+    chars += text(sib).length;
+  }
+  // A section as large as the rest of the page is not a "related" box; only the heading goes.
+  if (chars > 0.5 * total) {
+    heading.remove();
+    return;
+  }
+  for (const el of doomed) el.remove();
+}

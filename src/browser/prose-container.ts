@@ -1,0 +1,116 @@
+// A second opinion on where the main content is, by text density rather than Readability's scores.
+// Readability ranks paragraphs by commas and class names and sometimes crowns the wrong block: a long list
+// of names, a table of addresses, or one half of an article split around an advert. Here every paragraph
+// of the (already pruned) page is weighed: prose (long, few links) counts for the container holding it,
+// link lists and short link lines count against it. The container with the highest total is the densest
+// block of prose, which may span the split halves that Readability sees as separate candidates.
+import type { El } from './boilerplate.js';
+
+/** Elements whose inline text forms one paragraph; their block children are paragraphs of their own. */
+const BLOCKS = new Set([
+  'P',
+  'LI',
+  'TD',
+  'TH',
+  'DD',
+  'DT',
+  'H1',
+  'H2',
+  'H3',
+  'H4',
+  'H5',
+  'H6',
+  'BLOCKQUOTE',
+  'PRE',
+  'FIGCAPTION',
+  'DIV',
+  'SECTION',
+  'ARTICLE',
+  'MAIN',
+  'BODY',
+  'UL',
+  'OL',
+  'DL',
+  'TABLE',
+  'TBODY',
+  'THEAD',
+  'TR',
+  'FORM',
+  'HEADER',
+  'FIGURE',
+  'ADDRESS',
+  'CENTER',
+  'FIELDSET',
+]);
+
+/** A paragraph at least this long with few links is prose… */
+export const PROSE_MIN_CHARS = 50;
+/** …when at most this share of its text is link text. */
+const PROSE_MAX_LINK_SHARE = 0.3;
+/** A paragraph with at least this share of link text is navigation. */
+const NAV_MIN_LINK_SHARE = 0.6;
+
+export interface Paragraph {
+  /** The block element whose inline text this is. */
+  el: El;
+  text: string;
+  /** Positive for prose, negative for navigation, zero for what cannot be told (short lines, headings). */
+  weight: number;
+}
+
+/** The page's paragraphs in document order, each with its weight. */
+export function paragraphs(root: El): Paragraph[] {
+  const out: Paragraph[] = [];
+  const visit = (el: El): void => {
+    let text = '';
+    let linkText = '';
+    const walk = (node: El, inLink: boolean): void => {
+      for (const child of Array.from(node.childNodes) as El[]) {
+        if (child.nodeType === 3) {
+          const t = child.textContent ?? '';
+          text += t;
+          if (inLink) linkText += t;
+        } else if (child.nodeType === 1) {
+          if (BLOCKS.has(child.tagName)) visit(child);
+          else walk(child, inLink || child.tagName === 'A');
+        }
+      }
+    };
+    walk(el, false);
+    const clean = text.replace(/\s+/g, ' ').trim();
+    if (!clean) return;
+    const share = linkText.replace(/\s+/g, ' ').trim().length / clean.length;
+    let weight = 0;
+    if (share >= NAV_MIN_LINK_SHARE) weight = -clean.length;
+    else if (clean.length >= PROSE_MIN_CHARS && share <= PROSE_MAX_LINK_SHARE) weight = clean.length * (1 - share);
+    out.push({ el, text: clean, weight });
+  };
+  visit(root);
+  return out;
+}
+
+/** A container holding at least this share of the best total is preferred when it is smaller. */
+export const DENSE_SHARE = 0.85;
+
+/**
+ * The element holding the most prose net of navigation, and that total. A wrapper adding only a little
+ * prose (a sidebar's blurbs) to a block loses to the block: the smallest element with nearly the best
+ * total wins.
+ */
+export function proseContainer(root: El, paras: Paragraph[] = paragraphs(root)): { el: El; score: number } | undefined {
+  const score = new Map<El, number>();
+  for (const p of paras) {
+    if (p.weight === 0) continue;
+    for (let el: El | null = p.el; el; el = el === root ? null : (el.parentElement as El | null)) score.set(el, (score.get(el) ?? 0) + p.weight);
+  }
+  let top = 0;
+  for (const s of score.values()) top = Math.max(top, s);
+  if (top <= 0) return undefined;
+  let best: { el: El; score: number; chars: number } | undefined;
+  for (const [el, s] of score) {
+    if (s < DENSE_SHARE * top) continue;
+    const chars = (el.textContent ?? '').length;
+    if (!best || chars < best.chars) best = { el, score: s, chars };
+  }
+  return best && { el: best.el, score: best.score };
+}

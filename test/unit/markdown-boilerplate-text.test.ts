@@ -1,0 +1,126 @@
+// Boilerplate recognised by its words and the text-density second opinion, on small pages written for
+// these tests: each rule removes what it names and leaves the article's prose alone.
+import { describe, expect, it } from 'vitest';
+import { isBoilerplateLine, isDateLine, isSectionHeading } from '../../src/browser/boilerplate-text.js';
+import { htmlToMarkdown } from '../../src/browser/markdown.js';
+
+const PROSE = [
+  'The orchard on the hill was planted in 1952 by the first cooperative of the village, and it still gives apples every autumn.',
+  'Volunteers prune the trees in February, when the sap is low and the branches show their shape without leaves.',
+  'Last year the harvest filled four hundred crates, most of which went to the school kitchens of the district.',
+  'This spring the cooperative will graft old local varieties onto young rootstock so that they are not lost.',
+];
+
+function article(inner: string): string {
+  return `<html><body><header><a href="/">Orchard news</a></header><article><h1>The hill orchard</h1>${PROSE.map((p) => `<p>${p}</p>`).join('')}${inner}</article></body></html>`;
+}
+
+describe('boilerplate told by its words', () => {
+  it('recognises section headings in several languages, whole headings only', () => {
+    for (const s of [
+      'Related articles',
+      'Auch interessant:',
+      'Das könnte Sie auch interessieren',
+      'Weitere Artikel',
+      'À lire aussi',
+      'Czytaj także',
+      '12 Kommentare',
+      'Leave a reply',
+    ])
+      expect(isSectionHeading(s), s).toBe(true);
+    for (const s of ['Related work on orchards', 'Comments from the jury were kind', 'The hill orchard']) expect(isSectionHeading(s), s).toBe(false);
+  });
+
+  it('recognises credits, advert labels, notices and date lines, but not prose mentioning them', () => {
+    for (const s of [
+      'Foto: Anna Berg',
+      'Photo: Jan Novak / Shutterstock',
+      'Anzeige',
+      '© 2024 Orchard News. All rights reserved.',
+      'Sign up for our newsletter',
+      'Aufrufe: 1120',
+      '(Noch keine Bewertungen)',
+      'Dieser Beitrag gibt die Meinung des Autors wieder.',
+      'Posted on 3 May 2021 and filed under Gardening',
+    ])
+      expect(isBoilerplateLine(s), s).toBe(true);
+    for (const s of ['Aktualisiert: 11.04.2020, 10:27', 'Published on March 3, 2021', '16 marca 2021', '24.03.2004 | 19:49'])
+      expect(isDateLine(s), s).toBe(true);
+    expect(isDateLine('The orchard was planted on 3 May 1952 by the village.')).toBe(false);
+    expect(isBoilerplateLine(PROSE[0]!)).toBe(false);
+    // A date line of another script is still judged by its letters, not dropped wholesale.
+    expect(isDateLine('2021年5月3日に果樹園で収穫祭が開かれました')).toBe(false);
+  });
+
+  it('drops a "related" section after the article: its heading and the teasers under it', () => {
+    const related =
+      '<h2>Weitere Artikel</h2><p><a href="/a">Pears in winter</a></p><p>Short teaser about pears.</p><ul><li><a href="/b">Cherries</a></li></ul>';
+    const { markdown } = htmlToMarkdown(article(related), 'The hill orchard');
+    expect(markdown).toContain(PROSE[3]);
+    expect(markdown).not.toContain('Weitere Artikel');
+    expect(markdown).not.toContain('Short teaser about pears');
+  });
+
+  it('drops a label that is not a heading but keeps the article resuming after it', () => {
+    const inner = `<p>${PROSE[0]}</p><div><span>Advertisement:</span></div><p>${PROSE[1]} It is the second half of the story.</p>`;
+    const { markdown } = htmlToMarkdown(`<html><body><article><h1>Split story</h1>${inner}<p>${PROSE[2]}</p></article></body></html>`, 'Split story');
+    expect(markdown).not.toContain('Advertisement');
+    expect(markdown).toContain('It is the second half of the story.');
+    expect(markdown).toContain(PROSE[2]);
+  });
+
+  it('drops photo credits, advert labels, copyright and date lines inside the article', () => {
+    const inner =
+      '<figure><img src="https://orchard.example/hill.jpg" alt="The hill"><figcaption>Apple trees in bloom.</figcaption></figure><p>Foto: Anna Berg</p><p>Anzeige</p><p>Aktualisiert: 11.04.2020, 10:27</p><p>© 2024 Orchard News. All rights reserved.</p>';
+    const { markdown } = htmlToMarkdown(article(inner), 'The hill orchard');
+    expect(markdown).toContain('Apple trees in bloom.');
+    expect(markdown).toContain('![The hill](https://orchard.example/hill.jpg)');
+    for (const gone of ['Anna Berg', 'Anzeige', '11.04.2020', 'All rights reserved']) expect(markdown).not.toContain(gone);
+  });
+});
+
+describe('text-density second opinion', () => {
+  it('prefers the block of prose to a list of names Readability crowns for its commas', () => {
+    const names = Array.from({ length: 60 }, (_, i) => `<p><b>Name ${i}</b>, Univ., Dept., Town</p>`).join('');
+    const letter = [0, 1, 2].map(() => PROSE.map((p) => `<p>${p}</p>`).join('')).join('');
+    const html = `<html><body><div class="letter">${letter}</div><div class="names">${names}</div></body></html>`;
+    const { markdown } = htmlToMarkdown(html, 'An open letter');
+    expect(markdown).toContain(PROSE[0]);
+    expect(markdown).toContain(PROSE[3]);
+    expect(markdown).not.toContain('Name 10');
+  });
+});
+
+describe('lead paragraph', () => {
+  it('puts back the lead that sits between the headline and the article body', () => {
+    const lead = 'The village cooperative has saved its hill orchard from the new bypass after a two-year campaign.';
+    const body = [0, 1, 2].map(() => PROSE.map((p) => `<p>${p}</p>`).join('')).join('');
+    const html = `<html><body><nav><a href="/">Home</a> <a href="/news">News</a></nav><main><header><h1>Orchard saved</h1><div class="standfirst"><p>${lead}</p></div><p>By Ann Lee</p></header><div class="story-text">${body}</div></main><aside><a href="/x">Other story one</a> <a href="/y">Other story two</a></aside></body></html>`;
+    const { markdown } = htmlToMarkdown(html, 'Orchard saved');
+    expect(markdown).toContain(lead);
+    expect(markdown.indexOf(lead)).toBeLessThan(markdown.indexOf(PROSE[0]!));
+    expect(markdown).not.toContain('Other story');
+  });
+});
+
+describe('scripts-off pages and odd tables', () => {
+  it('keeps what a <noscript> showed, but not its "enable JavaScript" notice', () => {
+    const html = `<html><body><noscript><p>Please enable JavaScript in your browser.</p></noscript><noscript><article><h1>The hill orchard</h1>${PROSE.map((p) => `<p>${p}</p>`).join('')}</article></noscript></body></html>`;
+    const { markdown } = htmlToMarkdown(html, 'The hill orchard');
+    expect(markdown).toContain(PROSE[2]);
+    expect(markdown).not.toContain('enable JavaScript');
+  });
+
+  it('converts a table without rows instead of throwing', () => {
+    const { markdown } = htmlToMarkdown(article('<table><caption>Harvest</caption></table>'), 'The hill orchard');
+    expect(markdown).toContain(PROSE[0]);
+  });
+
+  it('does not escape an underscore inside a word', () => {
+    const { markdown } = htmlToMarkdown(
+      article('<p>Set DOWNLOAD_DIRECTORY before the first run of the orchard inventory script, then start it.</p>'),
+      'The hill orchard',
+    );
+    expect(markdown).toContain('DOWNLOAD_DIRECTORY');
+  });
+});
