@@ -53,12 +53,17 @@ export async function closedLoop(origin, { concurrency = 32, durationMs = 5000, 
   return summarize(latencies, elapsed, errors);
 }
 
-/** Sends at a fixed rate (requests/second) for `durationMs`, whatever the server does: latencies include queueing. */
-export async function openLoop(origin, { rate = 1000, durationMs = 5000, makeRequest, expectStatus, connections = 64 }) {
+/**
+ * Sends at a fixed rate (requests/second) for `durationMs`, whatever the server does: latencies include
+ * queueing. The first `warmupMs` of requests are sent but not recorded (as closedLoop does), so opening
+ * the pool's connections is not counted as the server's latency.
+ */
+export async function openLoop(origin, { rate = 1000, durationMs = 5000, warmupMs = 500, makeRequest, expectStatus, connections = 64 }) {
   const pool = new Pool(origin, { connections, pipelining: 1 });
   const latencies = [];
   let errors = 0;
-  const total = Math.round((rate * durationMs) / 1000);
+  const warmup = Math.round((rate * warmupMs) / 1000);
+  const total = warmup + Math.round((rate * durationMs) / 1000);
   const start = performance.now();
   const inflight = [];
   for (let i = 0; i < total; i++) {
@@ -72,13 +77,13 @@ export async function openLoop(origin, { rate = 1000, durationMs = 5000, makeReq
         .then(async (res) => {
           await res.body.dump();
           if (expectStatus && res.statusCode !== expectStatus) errors++;
-          else latencies.push(performance.now() - t0);
+          else if (i >= warmup) latencies.push(performance.now() - t0);
         })
         .catch(() => errors++),
     );
   }
   await Promise.all(inflight);
-  const elapsed = performance.now() - start;
+  const elapsed = performance.now() - start - warmupMs;
   await pool.close();
   return { ...summarize(latencies, elapsed, errors), offered: rate };
 }
