@@ -7,8 +7,7 @@ import { channelName, PostgresNotifier } from '../postgres-notifier.js';
 import { clientConfig, type PostgresConnectionOptions } from '../postgres-pool.js';
 import { claimTasksPostgres } from './claim-tasks.postgres.js';
 import { insertBatchTasksPostgres } from './create-batch.postgres.js';
-import { insertChargedPostgres } from './insert-charged.postgres.js';
-import { insertManyChargedPostgres } from './insert-many-charged.postgres.js';
+import { insertChargedPostgres, insertManyChargedPostgres } from './insert-charged.postgres.js';
 import { SqlTaskStore } from './task-store.js';
 
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
