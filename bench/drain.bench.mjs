@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { cpuSecondsOf } from './lib/proc-cpu.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist/src/cli.js');
@@ -31,17 +32,7 @@ const SLOTS = 16;
 const WORKER_COUNTS = (process.env.BENCH_DRAIN_WORKERS ?? '1,2').split(',').map(Number);
 const TABLES = (process.env.BENCH_DRAIN_TABLES ?? 'fresh,analyzed').split(',').map((t) => t === 'analyzed');
 const TIMEOUT_MS = 120_000;
-const TICKS_PER_SECOND = 100; // Linux USER_HZ
-
-function cpuOf(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
-}
+const cpuOf = cpuSecondsOf;
 
 /** Local TCP ports of a process's sockets (to find the PostgreSQL backends serving exactly it). */
 function localPorts(pid) {

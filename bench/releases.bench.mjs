@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { freePort, ROOT, stop, tempDir, waitForHttp } from './lib/processes.mjs';
+import { cpuSecondsOf } from './lib/proc-cpu.mjs';
 
 // 45c46c5: the release the engine-speed work started from; 1d6b9d1: the last release before the database kit.
 const RELEASES = (process.env.BENCH_RELEASES ?? '45c46c5,1d6b9d1').split(',').filter(Boolean);
@@ -20,17 +21,7 @@ const ROUNDS = Number(process.env.BENCH_RELEASES_ROUNDS ?? 2);
 const STORES = (process.env.BENCH_RELEASES_STORES ?? 'sqlite,postgres').split(',');
 const SLOTS = 16;
 const DRAIN_TIMEOUT_MS = 180_000;
-const TICKS_PER_SECOND = 100; // Linux USER_HZ
-
-function cpuSeconds(pid) {
-  try {
-    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const cols = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    return (Number(cols[11]) + Number(cols[12])) / TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
-}
+const cpuSeconds = (pid) => cpuSecondsOf(pid) ?? 0;
 
 /** Builds `ref` into a temp folder; its node_modules is this checkout's (the dependencies it needs are a subset for these tools). */
 function buildRelease(ref) {

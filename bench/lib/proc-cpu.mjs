@@ -35,6 +35,15 @@ function processTree(root) {
 }
 
 /** Descendant process ids of `root` (zombies excluded). */
+/** CPU seconds (user + system) one process has used so far; undefined once it is gone. */
+export function cpuSecondsOf(pid) {
+  try {
+    return (readStat(pid).own * TICK_MS) / 1000;
+  } catch {
+    return undefined;
+  }
+}
+
 export function descendants(root = process.pid) {
   return processTree(root)
     .filter((p) => p.state !== 'Z')
