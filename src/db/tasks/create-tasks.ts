@@ -36,29 +36,31 @@ const isPlain = (c: TaskCreation) => !c.opts.idempotency && !c.opts.nonce;
 
 /** The outcomes in the order of `items`, once the transaction has committed. */
 export function createTasks(db: Sql, insert: InsertCharged, items: readonly TaskCreation[], insertMany?: InsertManyCharged): Promise<CreateTaskOutcome[]> {
-  const order = writeOrder(items);
+  // One run of creations per key, in the write order (so in key order).
+  const runs = new Map<string | undefined, number[]>();
+  for (const i of writeOrder(items)) {
+    const key = items[i]!.opts.chargeKeyId;
+    const run = runs.get(key);
+    if (run) run.push(i);
+    else runs.set(key, [i]);
+  }
   // A transaction that is run again (PostgreSQL, on a deadlock or serialization failure) starts afresh.
   return db.transaction(async (tx) => {
     const outcomes: CreateTaskOutcome[] = new Array<CreateTaskOutcome>(items.length);
-    for (let n = 0; n < order.length;) {
-      // The write order keeps one key's creations together: its plain ones go in one statement where the
-      // dialect can, and one by one when the key cannot pay for all of them (some may still be covered).
-      const key = items[order[n]!]!.opts.chargeKeyId;
-      const group: number[] = [];
-      for (let m = n; m < order.length && items[order[m]!]!.opts.chargeKeyId === key; m++) if (isPlain(items[order[m]!]!)) group.push(order[m]!);
+    for (const [key, run] of runs) {
+      // A key's plain creations go in one statement where the dialect can, and one by one when the key
+      // cannot pay for all of them (some may still be covered).
+      const plain = run.filter((i) => isPlain(items[i]!));
       const written =
-        insertMany && group.length > 1
+        insertMany && plain.length > 1
           ? await insertMany(
               tx,
-              group.map((i) => items[i]!.task),
+              plain.map((i) => items[i]!.task),
               key,
             )
           : null;
-      if (written) group.forEach((i, j) => (outcomes[i] = written[j]!));
-      for (; n < order.length && items[order[n]!]!.opts.chargeKeyId === key; n++) {
-        const i = order[n]!;
-        if (!written || !isPlain(items[i]!)) outcomes[i] = await createOne(tx, insert, items[i]!);
-      }
+      written?.forEach((outcome, j) => (outcomes[plain[j]!] = outcome));
+      for (const i of run) if (!written || !isPlain(items[i]!)) outcomes[i] = await createOne(tx, insert, items[i]!);
     }
     return outcomes;
   });
