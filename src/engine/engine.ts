@@ -9,9 +9,9 @@ import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { ServiceScope } from '../registry/services.js';
-import type { CreateTaskOptions, CreateTaskOutcome, NewTask, Payer, TaskRow, TaskStore } from '../store/port.js';
+import type { Payer, TaskRow, TaskStore } from '../store/port.js';
 import { EngineEvents } from './events.js';
-import { canCreateInBatches, GroupCommit } from './group-commit.js';
+import { GroupCommit } from './group-commit.js';
 import { assertInputDepth } from './input-depth.js';
 import { Maintenance } from './maintenance.js';
 import { isTerminal } from './task-view.js';
@@ -63,17 +63,12 @@ export class Engine {
   /** Task ids settled in any process (store.onTaskSettled), as events named by id for waitFor. */
   private readonly settledAnywhere = new EventEmitter().setMaxListeners(0);
   private unsubscribeSettled: (() => void) | undefined;
-  /** Creations of the same event-loop turn in one transaction, when the store can (group-commit.ts). */
-  private readonly createTask: (task: NewTask, opts: CreateTaskOptions) => Promise<CreateTaskOutcome>;
+  /** Creations of the same event-loop turn in one transaction (group-commit.ts). */
+  private readonly creations: GroupCommit;
 
   constructor(o: EngineOptions) {
     this.store = o.store;
-    if (canCreateInBatches(o.store)) {
-      const group = new GroupCommit(o.store);
-      this.createTask = (task, opts) => group.create(task, opts);
-    } else {
-      this.createTask = (task, opts) => o.store.createTask(task, opts);
-    }
+    this.creations = new GroupCommit(o.store);
     this.registry = o.registry;
     this.scope = o.scope;
     this.config = o.config;
@@ -136,7 +131,7 @@ export class Engine {
     if (tool.admit) await tool.admit({ config: this.config, use: (d) => this.scope.use(d) }, input as never);
     const now = Date.now();
     const price = opts.free ? 0 : this.registry.priceMicros(toolName);
-    const outcome = await this.createTask(
+    const outcome = await this.creations.create(
       {
         id: newId('task'),
         tool: toolName,

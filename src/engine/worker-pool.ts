@@ -56,12 +56,11 @@ export class WorkerPool {
   private unsubscribeAvailable: (() => void) | undefined;
   private readonly onCancel = (id: string) => this.abortLocal(id, new AbortReason('cancelled', 'Cancelled by the caller.'));
   /** Settles the completions of one event-loop turn in one store write. */
-  private readonly complete: (task: TaskRow, result: unknown, now: number) => Promise<TaskRow | null>;
+  private readonly completions: CompleteBatch;
 
   constructor(private readonly o: WorkerPoolOptions) {
     this.concurrency = o.concurrency ?? o.config.engine.concurrency;
-    const batch = new CompleteBatch(o.store, this.owner);
-    this.complete = (task, result, now) => batch.complete(task, result, now);
+    this.completions = new CompleteBatch(o.store, this.owner);
     this.loop = new WakeLoop({
       pass: () => this.tick(),
       pollIntervalMs: o.config.engine.pollIntervalMs,
@@ -144,17 +143,16 @@ export class WorkerPool {
       const { full: excludeTools, toolLimits } = this.toolRoom(onlyTools, free);
       // Every free slot in one claim (a store round trip per task would cap a worker at ~100 tasks/s on
       // a networked database); the store keeps each limited tool within its room.
-      const limit = free;
       const claimed = await this.o.store.claimTasks({
         owner: this.owner,
-        limit,
+        limit: free,
         leaseMs: this.o.config.engine.leaseMs,
         now: Date.now(),
         onlyTools,
         excludeTools,
         toolLimits,
       });
-      this.backlogged = claimed.length === limit;
+      this.backlogged = claimed.length === free;
       if (claimed.length === 0) return;
       for (const task of claimed) this.launch(task);
     }
@@ -229,7 +227,7 @@ export class WorkerPool {
     const now = Date.now();
     switch (outcome.kind) {
       case 'complete': {
-        const settled = await this.complete(task, outcome.result, now);
+        const settled = await this.completions.complete(task, outcome.result, now);
         if (settled) events.emit('settled', settled, now - started);
         return;
       }

@@ -58,6 +58,11 @@ export interface Completion {
 
 export interface QueueStore {
   createTask(task: NewTask, opts?: CreateTaskOptions): Promise<CreateTaskOutcome>;
+  /**
+   * Several creations in one transaction (group commit). Each keeps its own outcome: one refused leaves no
+   * trace and spares the others; a failure of the transaction itself rejects, and then none was written.
+   */
+  createTasks(items: readonly TaskCreation[]): Promise<CreateTaskOutcome[]>;
   getTask(id: string): Promise<TaskRow | null>;
   /** Moves up to `limit` due pending tasks to running under a lease, oldest first. */
   claimTasks(opts: ClaimOptions): Promise<TaskRow[]>;
