@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { closedLoop, openLoop, fmt } from './lib/load.mjs';
+import { postTask, waitCompleted } from './lib/rest.mjs';
 import { cli, freePort, ROOT, startNode, startService, tempDir } from './lib/processes.mjs';
 
 const { startKnot } = await import(path.join(ROOT, 'dist/test/support/knot.js'));
@@ -67,13 +68,7 @@ export default {
       const at1000 = await openLoop(origin, { rate: 1000, durationMs: DURATION, makeRequest: post(key), expectStatus: 202 });
 
       // Poll rate: GET one task with its poll token.
-      const created = await (
-        await fetch(`${origin}/v1/tools/dns.lookup/tasks`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-          body,
-        })
-      ).json();
+      const created = await postTask(origin, key, 'dns.lookup', body);
       const polling = await withServerCpu(api.child.pid, () =>
         closedLoop(origin, {
           concurrency: CONCURRENCY,
@@ -94,15 +89,7 @@ export default {
       const fullOrigin = `http://127.0.0.1:${fullPort}`;
       const roundTrip = async () => {
         const t0 = performance.now();
-        const c = await (
-          await fetch(`${fullOrigin}/v1/tools/dns.lookup/tasks`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${fullKey}` },
-            body,
-          })
-        ).json();
-        const t = await (await fetch(`${fullOrigin}${c.poll_url}?wait=10`, { headers: { authorization: `Bearer ${c.poll_token}` } })).json();
-        if (t.status !== 'complete') throw new Error(`task ended ${t.status}: ${t.error}`);
+        await waitCompleted(fullOrigin, await postTask(fullOrigin, fullKey, 'dns.lookup', body));
         return performance.now() - t0;
       };
       for (let i = 0; i < 20; i++) await roundTrip(); // warm up

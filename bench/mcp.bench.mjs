@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fmt } from './lib/load.mjs';
 import { CLI, cli, freePort, startService, tempDir } from './lib/processes.mjs';
+import { postTask, waitCompleted } from './lib/rest.mjs';
 
 const WARMUP = 40;
 const SLICE = 50;
@@ -63,15 +64,7 @@ export default {
       };
       const candidates = {
         'REST: POST /v1/tools/dns.lookup/tasks, then GET ?wait=10 (baseline)': async () => {
-          const created = await (
-            await fetch(`${origin}/v1/tools/dns.lookup/tasks`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-              body,
-            })
-          ).json();
-          const task = await (await fetch(`${origin}${created.poll_url}?wait=10`, { headers: { authorization: `Bearer ${created.poll_token}` } })).json();
-          if (task.status !== 'complete') throw new Error(`task ${task.status}: ${task.error}`);
+          await waitCompleted(origin, await postTask(origin, key, 'dns.lookup', body));
         },
         'MCP streamable HTTP: tools/call (stateless, one POST)': mcpCall(http),
         'MCP stdio: tools/call (engine in the agent-utility mcp process)': mcpCall(stdio),
