@@ -39,7 +39,8 @@ export default {
   async run() {
     const knot = await startKnot([{ origin: 'bench.test', records: ['@ 300 IN A 127.0.0.1', '@ 300 IN MX 10 mx'] }]);
     const bare = await startNode(path.join(ROOT, 'bench/lib/bare-express.mjs'));
-    const cleanup = [() => knot.stop(), () => bare.stop()];
+    const bareNode = await startNode(path.join(ROOT, 'bench/lib/bare-node.mjs'));
+    const cleanup = [() => knot.stop(), () => bare.stop(), () => bareNode.stop()];
     const loadBefore = os.loadavg()[0];
     try {
       const body = JSON.stringify({ domain: 'bench.test', record_type: 'A' });
@@ -53,6 +54,12 @@ export default {
       const ceiling = await withServerCpu(bare.child.pid, () =>
         closedLoop(`http://127.0.0.1:${bare.port}`, { concurrency: CONCURRENCY, durationMs: DURATION, makeRequest: post(), expectStatus: 202 }),
       );
+      const nodeCeiling = await withServerCpu(bareNode.child.pid, () =>
+        closedLoop(`http://127.0.0.1:${bareNode.port}`, { concurrency: CONCURRENCY, durationMs: DURATION, makeRequest: post(), expectStatus: 202 }),
+      );
+      // The latency baselines under the same open loop as the creation rows below.
+      const bareAt1000 = await openLoop(`http://127.0.0.1:${bare.port}`, { rate: 1000, durationMs: DURATION, makeRequest: post(), expectStatus: 202 });
+      const nodeAt1000 = await openLoop(`http://127.0.0.1:${bareNode.port}`, { rate: 1000, durationMs: DURATION, makeRequest: post(), expectStatus: 202 });
 
       // API node without workers: creation and polling only.
       const apiDir = tempDir();
@@ -65,7 +72,10 @@ export default {
       const creation = await withServerCpu(api.child.pid, () =>
         closedLoop(origin, { concurrency: CONCURRENCY, durationMs: DURATION, makeRequest: post(key), expectStatus: 202 }),
       );
-      const at1000 = await openLoop(origin, { rate: 1000, durationMs: DURATION, makeRequest: post(key), expectStatus: 202 });
+      // Three rounds: one 5-second round's p99 is the worst 50 requests, so a single stall of a neighbour
+      // can decide it; all three are reported.
+      const rounds = [];
+      for (let i = 0; i < 3; i++) rounds.push(await openLoop(origin, { rate: 1000, durationMs: DURATION, makeRequest: post(key), expectStatus: 202 }));
 
       // Poll rate: GET one task with its poll token.
       const created = await postTask(origin, key, 'dns.lookup', body);
@@ -115,15 +125,19 @@ export default {
 | Measurement | Requests/s | p50 ms | p99 ms | Server CPU µs/request | Errors |
 |---|---:|---:|---:|---:|---:|
 | **Baseline:** bare Express 5 route, 202 + small JSON (${CONCURRENCY} in flight) | ${fmt(ceiling.rps, 0)} | ${fmt(ceiling.p50, 2)} | ${fmt(ceiling.p99, 2)} | ${fmt(ceiling.cpuUsPerRequest, 0)} | ${ceiling.errors} |
+| **Baseline:** bare Node \`http\` handler, reads the JSON, 202 + small JSON (${CONCURRENCY} in flight) | ${fmt(nodeCeiling.rps, 0)} | ${fmt(nodeCeiling.p50, 2)} | ${fmt(nodeCeiling.p99, 2)} | ${fmt(nodeCeiling.cpuUsPerRequest, 0)} | ${nodeCeiling.errors} |
+| **Baseline:** bare Express 5 route at a fixed 1,000 req/s (open loop) | ${fmt(bareAt1000.rps, 0)} | ${fmt(bareAt1000.p50, 2)} | ${fmt(bareAt1000.p99, 2)} | | ${bareAt1000.errors} |
+| **Baseline:** bare Node \`http\` handler at a fixed 1,000 req/s (open loop) | ${fmt(nodeAt1000.rps, 0)} | ${fmt(nodeAt1000.p50, 2)} | ${fmt(nodeAt1000.p99, 2)} | | ${nodeAt1000.errors} |
 | Task creation with an API key (${CONCURRENCY} in flight; validate, charge, insert, sign poll token) | ${fmt(creation.rps, 0)} | ${fmt(creation.p50, 2)} | ${fmt(creation.p99, 2)} | ${fmt(creation.cpuUsPerRequest, 0)} | ${creation.errors} |
-| Task creation at a fixed 1,000 req/s (open loop, latency from scheduled send) | ${fmt(at1000.rps, 0)} | ${fmt(at1000.p50, 2)} | ${fmt(at1000.p99, 2)} | | ${at1000.errors} |
+${rounds.map((r, i) => `| Task creation at a fixed 1,000 req/s (open loop, latency from scheduled send), round ${i + 1} | ${fmt(r.rps, 0)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | | ${r.errors} |`).join('\n')}
 | Poll (GET /v1/tasks/{id} with poll token, ${CONCURRENCY} in flight) | ${fmt(polling.rps, 0)} | ${fmt(polling.p50, 2)} | ${fmt(polling.p99, 2)} | ${fmt(polling.cpuUsPerRequest, 0)} | ${polling.errors} |
 | dns.lookup create → complete → poll (\`?wait\`), one at a time | ${fmt(1000 / p(0.5), 0)} | ${fmt(p(0.5), 2)} | ${fmt(p(0.99), 2)} | | 0 |
 | dns.lookup create → complete → poll, 16 agents at once | ${fmt(e2eRate, 0)} | | | | 0 |
 
-- Creation rate is **${fmt(ratio * 100, 0)}%** of the bare-Express ceiling (goal ≥ 50%); by server CPU per request, creation costs **${fmt(creation.cpuUsPerRequest / ceiling.cpuUsPerRequest, 1)}×** the bare route (${fmt((100 * ceiling.cpuUsPerRequest) / creation.cpuUsPerRequest, 0)}% of its rate where the server's CPU is the limit) and a poll **${fmt(polling.cpuUsPerRequest / ceiling.cpuUsPerRequest, 1)}×**.
+- Creation rate is **${fmt(ratio * 100, 0)}%** of the bare-Express ceiling (goal ≥ 50%); by server CPU per request, creation costs **${fmt(creation.cpuUsPerRequest / ceiling.cpuUsPerRequest, 1)}×** the bare route (${fmt((100 * ceiling.cpuUsPerRequest) / creation.cpuUsPerRequest, 0)}% of its rate where the server's CPU is the limit) and a poll **${fmt(polling.cpuUsPerRequest / ceiling.cpuUsPerRequest, 1)}×**. Against the bare Node handler: creation at **${fmt((100 * creation.rps) / nodeCeiling.rps, 0)}%** of its rate, **${fmt(creation.cpuUsPerRequest / nodeCeiling.cpuUsPerRequest, 1)}×** its CPU per request.
 - Machine load (1-min average) ${fmt(loadBefore, 1)} before and ${fmt(os.loadavg()[0], 1)} after, on ${os.availableParallelism()} CPUs: on a busy machine the requests/s and latency columns measure the neighbours too.
-- p99 creation latency at 1,000 req/s: **${fmt(at1000.p99, 2)} ms** (goal ≤ 10 ms).
+- p99 creation latency at 1,000 req/s: **${rounds.map((r) => fmt(r.p99, 2)).join(', ')} ms** in three rounds (goal ≤ 10 ms); the bare Express route ${fmt(bareAt1000.p99, 2)} ms and the bare Node handler ${fmt(nodeAt1000.p99, 2)} ms under the same load.
+- Task creation and polls with a poll token are answered by the service's fast lane on plain Node \`http\` (src/http/fast-lane.ts), everything else by Express.
 - Server and load generator share this machine's cores; the API node ran without workers for the creation and poll rows, with workers (SQLite, WAL) for the dns.lookup rows.
 `;
     } finally {

@@ -18,6 +18,15 @@ function walk(dir) {
     }
   }
 }
+// A migration merged or removed in src must not linger in dist, where the runner would apply it.
+function removeCopies(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) removeCopies(full);
+    else if (exts.has(path.extname(entry.name))) fs.rmSync(full);
+  }
+}
+for (const top of ['src', 'tools']) if (fs.existsSync(path.join(root, 'dist', top))) removeCopies(path.join(root, 'dist', top));
 for (const top of ['src', 'tools']) if (fs.existsSync(path.join(root, top))) walk(path.join(root, top));
 // The console's browser files (script, stylesheet) are served as they are.
 const consoleAssets = path.join(root, 'src', 'console', 'assets');

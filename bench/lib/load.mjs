@@ -70,7 +70,9 @@ export async function openLoop(origin, { rate = 1000, durationMs = 5000, warmupM
     const due = start + (i * 1000) / rate;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    const t0 = due; // latency counted from the scheduled time, so a stalled server cannot hide (no coordinated omission)
+    // Latency counts from the scheduled time when the send is late, so a stalled server cannot hide (no
+    // coordinated omission), and from the send itself when the timer woke up early.
+    const t0 = Math.min(due, performance.now());
     inflight.push(
       pool
         .request(makeRequest(i))

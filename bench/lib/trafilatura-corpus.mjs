@@ -163,19 +163,28 @@ export function parsePythonDict(src) {
   return value();
 }
 
-/** Text as compared: Markdown syntax, link targets and HTML entities' spacing differences flattened. */
+/**
+ * Text as compared: what a reader of the rendered Markdown sees. Links and images become their text (their
+ * targets are dropped: a URL kept in place would split a sentence that a link runs through, so a snippet
+ * read across the link could never match, whatever the extractor), Markdown syntax, escapes, invisible
+ * characters and whitespace are flattened. Applied to every extractor's output and to the snippets alike.
+ */
 export function normaliseForMatch(s) {
-  return s
-    .normalize('NFKC')
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\(([^)\s]*)(?:\s+"[^"]*")?\)/g, '$1 $2')
-    .replace(/^\s{0,3}(?:#{1,6}\s|>\s?|[-*+]\s|\d+\.\s)/gm, '')
-    .replace(/(\*\*|__|`+|~~)/g, '')
-    .replace(/(^|\W)[_*](\S)/g, '$1$2')
-    .replace(/(\S)[_*](?=\W|$)/g, '$1')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, '$1')
-    .replace(/\s*\|\s*/g, ' ')
-    .replace(/[\u00a0\s]+/g, ' ')
-    .trim()
-    .toLowerCase();
+  return (
+    s
+      .normalize('NFKC')
+      // Soft hyphens and zero-width break hints are invisible where they do not fall at a line end.
+      .replace(/[\u00ad\u200b\u200c\u2060\ufeff]/g, '')
+      .replace(/!\[((?:\\.|[^\]\\])*)\]\((?:\\.|[^)\s\\])*(?:\s+"[^"]*")?\)/g, '$1')
+      .replace(/\[((?:\\.|[^\]\\])*)\]\((?:\\.|[^)\s\\])*(?:\s+"[^"]*")?\)/g, '$1')
+      .replace(/^\s{0,3}(?:#{1,6}\s|>\s?|[-*+]\s|\d+\.\s)/gm, '')
+      .replace(/(\*\*|__|`+|~~)/g, '')
+      .replace(/(^|\W)[_*](\S)/g, '$1$2')
+      .replace(/(\S)[_*](?=\W|$)/g, '$1')
+      .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, '$1')
+      .replace(/\s*\|\s*/g, ' ')
+      .replace(/[\u00a0\s]+/g, ' ')
+      .trim()
+      .toLowerCase()
+  );
 }

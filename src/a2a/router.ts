@@ -8,7 +8,7 @@ import { Unauthorized } from '../errors.js';
 import { buildAgentCard } from '../web/agent-card.js';
 import { readCredential } from '../web/credential.js';
 import { toAppError } from '../web/errors.js';
-import { applyRateLimit, RateLimiter } from '../web/rate-limit.js';
+import { applyAddressLimit, applyRateLimit, RateLimiter } from '../web/rate-limit.js';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { ApiKeyUser, EngineA2AHandler } from './request-handler.js';
@@ -28,7 +28,7 @@ export function createA2ARouter(rt: Runtime): Router {
 
   const router = express.Router();
   router.use(async (req: Request, res: Response, next: NextFunction) => {
-    applyRateLimit(ipLimiter, `ip:${req.ip ?? 'unknown'}`, res);
+    applyAddressLimit(ipLimiter, req.ip, res);
     const credential = await readCredential(req, rt.store);
     if (credential.kind !== 'key') {
       throw new Unauthorized(

@@ -69,14 +69,14 @@ const SECTION_HEADING = new RegExp(
     '(den |diesen )?artikel (mit anderen )?teilen.{0,30}',
     'kontakt(daten)?',
     'contact( us)?',
-    'ansprechpartner(in)?',
+    'ansprechpartner(in|innen)?( zum thema| für (die )?presse(anfragen)?)?',
     'permalink',
     'permalien',
     'unterstütze(n sie)? .{1,40}',
     'das (sollten sie|solltest du) auch lesen',
     'empfehlungen?( der redaktion)?',
     'unsere empfehlungen?',
-    'meistgelesen(e)?( artikel)?',
+    'meist-?(gelesen|diskutiert|kommentiert|geteilt)(e|en)?( artikel| beiträge)?',
     '(beliebte|neueste|aktuelle|neue) (artikel|beiträge|nachrichten|meldungen)',
     'top-?(news|themen|artikel)',
     '(\\d+ )?kommentare?( \\(\\d+\\))?',
@@ -141,7 +141,7 @@ const SECTION_HEADING = new RegExp(
 const BOILERPLATE_LINE: RegExp[] = [
   // Photo credits and sources: "Foto: …", "Bild: …", "Credit: …", "© Agency", "(c) Name".
   /^[([]?(fotos?|bild(er)?|photos?|photograph(y)?|images?|pictures?|credits?|crédits?( photos?)?|bildquelle|quelle|źródło|fuente|fonte|titelbild|beitragsbild|copyright|©|\(c\))\s*(:|©|\/|by\b)/i,
-  /^(photo(graph)?|image|picture)s? (by|courtesy of|credit)\b/i,
+  /^((featured|header|cover|title|hero|top) )?(photo(graph)?|image|picture)s? (by|courtesy of|credit)\b/i,
   // A caption line naming a picture agency or stock library.
   /(©|\(c\)|foto:|bild:|photo:).{0,60}$|\b(shutterstock|getty ?images|istock(photo)?|adobe ?stock|stock\.adobe|picture[- ]alliance|unsplash|imago images|dpa-?bildfunk)\b/i,
   // Advert labels.
@@ -159,9 +159,24 @@ const BOILERPLATE_LINE: RegExp[] = [
   /\b(newsletter|abonnieren sie|subscribe to|sign(ing)? up (to|for)|jetzt abonnieren)\b/i,
   /\b(affiliate|provision vom händler|receive (a )?(compensation|commission)|earn (a )?commission|partnerlinks?|werbelinks?)\b/i,
   /\b(support (our|us|independent)|unterstützen sie (uns|unsere)|consider supporting)\b/i,
+  // Advertising disclosures, app and channel pitches, download links for a print version, how long an
+  // embedded video stays online, and the "no liability" disclaimer under a table of figures.
+  /\b((enthält|beinhaltet) (unbezahlte )?(werbung|affiliate|anzeigen|werbelinks)|this (post|article|page) (may )?contains? (affiliate|advertising|sponsored))\b/i,
+  /\b(download (our|the) ([\w-]+ ){0,2}apps?|(our|unseren?|nuestro|notre) (canal de |chaîne |kanal (auf|bei) )?(youtube|instagram|tiktok|telegram|whatsapp))\b/i,
+  /\b(als pdf herunterladen|download (as|the) pdf|(video )?(verfügbar|available|disponible) (bis|until|jusqu)|(alle )?angaben ohne gewähr)\b/i,
+  // Rules for commenting, a listing's "1 to 10 of 19" counter, the site's licence notice, and "did you like
+  // this article?" pitches.
+  /\b(netiquette|community (guidelines|standards)|kommentarrichtlinien|diskussionsregeln)\b|\b\d+ (bis|to|-|–) \d+ (von|of|de) (insgesamt |total )?\d+ \p{L}/iu,
+  /\b(unless otherwise (noted|stated|indicated)|sofern nicht anders (angegeben|ausgewiesen|vermerkt)|licensed under (a |the )?creative commons)\b/i,
+  /\b((hat|gefällt|gefiel) (ihnen|dir|euch) (der|dieser|unser|unsere) (artikel|beitrag|magazin|blog)|(hat|hätte) (ihnen|dir|euch) (der|dieser) (artikel|beitrag) gefallen|did you (like|enjoy) this (article|story|post)|enjoyed this (article|story|post))/i,
+  // Pointers to the site's shop and sign-up offers.
+  /\b(besuchen sie unseren ([\p{L}-]+ )?(shop|online-?shop|fan-?shop)|visit our (online |web ?)?(shop|store)|zu unserem (online-?)?shop|(erhalten|sichern) sie (sich )?exklusive (angebote|vorteile))\b/iu,
+  // Appeals for money or membership and letters-to-the-editor prompts that close an article.
+  /\b(we need your (help|support)|we rely on (your|readers)|help us (continue|keep)|(brauchen|benötigen) wir (deine|eure|ihre) unterstützung|unterstütze(n sie)? (uns|unser)|hazte (miembro|socio)|become a (member|supporter|subscriber|patron)|(support|fund) (local|independent|quality) (news|journalism)|donate (now|today)|jetzt spenden|make a (donation|contribution)|submit a letter|subscribe now|jetzt (mitglied|abonnent|abonnentin) werden|jede (kleine )?spende)\b/i,
   // Share, print and like bars left as text.
   /^(teilen|share|drucken|print|imprimer|drukuj|partager|compartir|condividi|udostępnij)( (on|auf|via|this|diesen artikel|artikel|beitrag|rezept|page|seite))?\W*$/i,
   /\b(bloggern gefällt das|bloggers like this)\b/i,
+  /\b(bei pinterest (speichern|merken)|save (it )?(to|on) pinterest|pin (it|this)( on pinterest)?|auf pinterest (pinnen|merken))\b/i,
   // Disclaimers, post metadata ("Posted on … and filed under …") and prompts to comment.
   /\b(gibt die meinung (des|der) autor(s|in)? wieder|n.engagent que leurs auteurs|reflects? the (views|opinions?) of the author)/i,
   /\b(veröffentlicht|abgelegt|erstellt|posted|filed)\b.{0,80}\b(unter|under)\b/i,

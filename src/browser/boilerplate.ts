@@ -15,6 +15,12 @@ const COMMENTS =
 /** Site furniture that ends up inside the article container. */
 const FURNITURE =
   /(^|[\s_-])(share|sharing|sharedaddy|social|socials|shariff|addthis|sociable|related|relatedposts|yarpp|jp-relatedposts|more-stories|read-?more|more-?links?|further-?reading|recommended|recirc|outbrain|taboola|newsletter|subscribe|subscription|signup|breadcrumbs?|pagination|pager|post-?nav|nav-?links|navigation|author-?(bio|box|info)|about-?author|sidebar|sidebox|advert|advertisement|ads?|ad-?(slot|unit|container)|sponsor(ed)?|promo|teaser-?list|tags?|tag-?(list|cloud)|tagcloud|categories|post-?(meta|tags|footer|categories)|entry-?(meta|footer|utility)|byline|dateline|timestamp|credits?|photo-?credit|copyright|rating|toolbar|masthead|skip|footer|legal|cookie|consent|popup|modal|overlay|login|signin|register)([\s_-]|\d|$)/i;
+/**
+ * Sidebar and footer widgets of WordPress ("widget widget_text", "textwidget", "widgettitle"). Not a bare
+ * "widget" (Blogger's main column is "widget Blog") nor "…-widget-…" (page builders name every content
+ * block "builder-widget-…").
+ */
+const WIDGET = /(^|\s)(textwidget|widgettitle|widget_[\w-]+)(\s|$)/i;
 const ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar']);
 const KEEP_TAGS = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE', 'PRE', 'CODE', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TD', 'TH', 'FIGURE', 'H1', 'H2', 'H3']);
 
@@ -25,7 +31,8 @@ export function textLength(el: El): number {
   return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
 }
 
-function linkTextLength(el: El): number {
+/** How much of an element's text is link text. */
+export function linkTextLength(el: El): number {
   let n = 0;
   for (const a of Array.from(el.querySelectorAll('a'))) n += textLength(a as El);
   return n;
@@ -35,6 +42,17 @@ function names(el: El): string {
   // A BEM modifier ("Section--Ads", "teaser--share") says what a block carries or how it looks, not what it is.
   const classes = (el.getAttribute('class') ?? '').replace(/--[\w-]+/g, '');
   return `${el.getAttribute('id') ?? ''} ${classes} ${el.getAttribute('itemprop') ?? ''}`;
+}
+
+/**
+ * A block holding the article's body (schema.org's articleBody) or the page's only H1 is the content, whatever
+ * its tag or name says: sites put articles in an <aside>, or name a layout "…-sidebar-layout" for the
+ * sidebar it also holds.
+ */
+function holdsArticle(el: El): boolean {
+  if (el.querySelector('[itemprop="articleBody"]')) return true;
+  const h1 = el.querySelector('h1');
+  return h1 !== null && el.ownerDocument.querySelectorAll('h1').length === 1;
 }
 
 /** Removes comment sections, site furniture, and blocks that are mostly links. */
@@ -49,8 +67,9 @@ export function pruneBoilerplate(root: El): void {
       ROLES.has(role) ||
       ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) ||
       COMMENTS.test(label) ||
+      WIDGET.test(label) ||
       (FURNITURE.test(label) && !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label));
-    if (byName && len <= MAX_SHARE_BY_NAME * total) el.remove();
+    if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
   pruneBoilerplateText(root, total);
   pruneLinkDense(root, total);

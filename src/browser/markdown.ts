@@ -12,6 +12,7 @@ import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 import { pruneBoilerplate, textLength, type El } from './boilerplate.js';
 import { paragraphs, proseContainer, type Paragraph } from './prose-container.js';
+import { withSiblingBoxes } from './sibling-blocks.js';
 
 /** The pruned article's text must be at least this share of the pruned body's text to be used… */
 export const READABILITY_MIN_SHARE = 0.25;
@@ -22,6 +23,8 @@ export const READABILITY_SURE_CHARS = 2_000;
 
 /** Share of the densest block's prose that Readability's pick must contain to be trusted. */
 export const MIN_PROSE_COVERAGE = 0.5;
+/** …unless that block holds less prose than this share of the pick's text. */
+export const DENSE_MIN_SHARE_OF_PICK = 0.5;
 
 export type MarkdownContent = 'main' | 'full';
 
@@ -92,19 +95,28 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
     }
     // Readability's pick must hold most of the page's densest prose; when it picked another block (a list
     // of names, a table) or only part of a split article, the densest block is the content.
-    if (dense && source === 'article' && proseCoverage(dense.el, paras, container) < MIN_PROSE_COVERAGE) container = dense.el;
+    // A densest block with less prose than half the pick is no second opinion: the page's own pruning took
+    // the article's wrapper (a misleading class name) and left only scraps.
+    if (
+      dense &&
+      source === 'article' &&
+      dense.score >= DENSE_MIN_SHARE_OF_PICK * textLength(container) &&
+      proseCoverage(dense.el, paras, container) < MIN_PROSE_COVERAGE
+    )
+      container = dense.el;
     else if (source === 'article') {
       // The lead paragraph often sits in the article's header, between the title and the body, where
       // Readability does not look; it is put back in front.
-      const lead = leadParagraphs(paras, container);
+      const lead = leadParagraphs(paras, container, [pageTitle, articleTitle]);
       for (const el of lead.reverse()) container.insertBefore(el.cloneNode(true), container.firstChild);
+      container = withSiblingBoxes(container, body, paras);
     }
   }
   const title = (pageTitle.trim() || articleTitle.trim() || h1).slice(0, 500);
   prepareForConversion(container);
   let markdown = tidy(converter().turndown(container.innerHTML));
   // A document that does not open with its own heading gets the title as one, so the reader knows what it is.
-  if (title && !opensWithTitle(markdown, title)) markdown = tidy(`# ${escapeHeading(title)}\n\n${markdown}`);
+  if (title && !opensWithTitle(markdown, title)) markdown = tidy(`# ${escapeHeading(headline(title, articleTitle))}\n\n${markdown}`);
   return { markdown, title, source };
 }
 
@@ -129,18 +141,26 @@ function proseCoverage(block: El, paras: Paragraph[], article: El): number {
 /** Paragraphs the reader sees before the article (in document order) between the page's H1 and the article. */
 export const MAX_LEAD_PARAGRAPHS = 3;
 
+/** A link line this short between the title and the article is a kicker or a section label, not a list. */
+const LABEL_MAX_CHARS = 30;
+
 /**
- * Prose that sits between the page's H1 and the first paragraph Readability kept, with nothing but short
- * lines (bylines, dates) around it: the article's lead. Empty when no H1 comes first or links intervene.
+ * Prose that sits between the article's title and the first paragraph Readability kept, with nothing but
+ * short lines (bylines, dates, section labels) around it: the article's lead. The title is the page's H1,
+ * or a lower heading naming the page (sites that give the H1 to their logo). Empty when no title comes
+ * first or a list of links intervenes.
  */
-function leadParagraphs(paras: Paragraph[], article: El): El[] {
+function leadParagraphs(paras: Paragraph[], article: El, titles: string[]): El[] {
   const text = (article.textContent ?? '').replace(/\s+/g, ' ');
+  const names = titles.map((t) => normalisedText(t).toLowerCase()).filter(Boolean);
+  const isTitle = (p: Paragraph) =>
+    p.el.tagName === 'H1' || (/^H[23]$/.test(p.el.tagName) && p.text.length >= 10 && names.some((n) => n.includes(p.text.toLowerCase())));
   const first = paras.findIndex((p) => p.weight > 0 && text.includes(p.text.split(/(?<=[.!?])\s+/)[0] ?? p.text));
   const lead: El[] = [];
   for (let k = first - 1; k >= 0 && k >= first - 1 - 2 * MAX_LEAD_PARAGRAPHS; k--) {
     const p = paras[k]!;
-    if (p.el.tagName === 'H1') return lead.reverse();
-    if (p.weight < 0 || lead.length > MAX_LEAD_PARAGRAPHS) return [];
+    if (isTitle(p)) return lead.reverse();
+    if ((p.weight < 0 && p.text.length > LABEL_MAX_CHARS) || lead.length > MAX_LEAD_PARAGRAPHS) return [];
     if (p.weight > 0 && !text.includes(p.text)) lead.push(p.el);
   }
   return [];
@@ -193,7 +213,9 @@ function prepareForConversion(root: El): void {
     const lang = codeLanguage(pre) ?? (code ? codeLanguage(code) : undefined) ?? (pre.parentElement ? codeLanguage(pre.parentElement, true) : undefined);
     if (lang) pre.setAttribute('data-md-lang', lang);
   }
-  for (const table of Array.from(root.querySelectorAll('table'))) {
+  // Innermost first: a layout table is unwrapped by copying its cells, so the tables inside them must be
+  // settled (rowless ones unwrapped, header rows added) before they are copied.
+  for (const table of Array.from(root.querySelectorAll('table')).reverse()) {
     // Layout tables (tables in tables) are unwrapped into their cells' content; a table without rows
     // (cells pruned, or never there) is just its text.
     if (!table.querySelector('tr')) {
@@ -313,20 +335,63 @@ function normalisedText(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-/** True when the first line is a top-level heading, or any heading naming the page (titles often add " | Site"). */
+/** Lines read before the article's first paragraph of prose when looking for its own headline. */
+const HEADLINE_SEARCH_LINES = 8;
+/** A line this long is prose: a headline after it is a section's, not the article's. */
+const PROSE_LINE_CHARS = 200;
+
+/**
+ * True when the first line is a top-level heading, or a heading naming the page (titles often add " | Site")
+ * comes before the article's first paragraph of prose (after a kicker, a date or the lead picture): the
+ * title prepended again would make the headline appear twice.
+ */
 function opensWithTitle(markdown: string, title: string): boolean {
-  const m = /^(#{1,6})\s+(.*)\n/.exec(markdown);
-  if (!m) return false;
-  const heading = normalisedText(m[2] ?? '').toLowerCase();
-  return (m[1] ?? '').length <= 2 || (heading.length > 0 && normalisedText(title).toLowerCase().includes(heading));
+  const name = normalisedText(title).toLowerCase();
+  const lines = markdown.split('\n').filter((l) => l.trim());
+  for (const [i, line] of lines.slice(0, HEADLINE_SEARCH_LINES).entries()) {
+    const m = /^(#{1,6})\s+(.*)$/.exec(line);
+    if (!m) {
+      // Measured without link and image targets: a picture's long URL is no prose.
+      if (line.replace(/\]\([^)]*\)/g, ']').length >= PROSE_LINE_CHARS) return false;
+      continue;
+    }
+    if (i === 0 && (m[1] ?? '').length <= 2) return true;
+    const heading = normalisedText(m[2] ?? '').toLowerCase();
+    // A short section heading the title happens to contain ("Not a flagship") does not name the page.
+    if (heading.length > 0 && name.includes(heading) && (i === 0 || heading.length >= 0.4 * name.length)) return true;
+  }
+  return false;
 }
+
+/**
+ * The heading put in front: the page title without the site's name ("Headline | Site"), as Readability cut it,
+ * when Readability's title is part of the page title; the page title otherwise.
+ */
+function headline(title: string, articleTitle: string): string {
+  const full = normalisedText(title);
+  const cut = normalisedText(articleTitle);
+  if (!cut.includes(' ') || !full.startsWith(cut)) return title;
+  // Only a site's name after a separator goes, not a kicker before the headline nor half a hyphenated word.
+  return SITE_SUFFIX.test(full.slice(cut.length)) ? cut : title;
+}
+
+/** " | Site", " - Site", " – Site", " » Site", " :: Site": the separator spaced, the name short. */
+const SITE_SUFFIX = /^\s+(\||-|–|—|»|·|::)\s+.{1,40}$/;
 
 function escapeHeading(s: string): string {
   return s.replace(/\s+/g, ' ').replace(/^#+/, '').trim();
 }
 
+/**
+ * Characters that render as nothing in running text: soft hyphens (hyphenation hints, shown only at a line
+ * break) and zero-width spaces and joiners used as break hints. Left in, they split words for a reader
+ * that searches or tokenises the text. The zero-width joiner (U+200D) stays: it binds emoji sequences.
+ */
+const INVISIBLE = /[\u00ad\u200b\u200c\u2060\ufeff]/g;
+
 function tidy(md: string): string {
   return `${md
+    .replace(INVISIBLE, '')
     // An underscore inside a word cannot start emphasis (CommonMark), so Turndown's escape there is noise.
     .replace(/(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu, '_')
     .replace(/[ \t]+$/gm, '')

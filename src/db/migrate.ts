@@ -97,15 +97,12 @@ export async function upToDate(c: Sql, set: MigrationSet): Promise<boolean> {
   }
 }
 
-/** Applies the set's pending migrations on SQLite, all in one BEGIN IMMEDIATE transaction. */
-export async function migrateSqlite(db: SqliteDb, set: MigrationSet): Promise<void> {
+/**
+ * Applies the set's pending migrations on whichever database `db` is: on SQLite all in one BEGIN IMMEDIATE
+ * transaction, on PostgreSQL through migrate-postgres.ts (pg is loaded only then).
+ */
+export async function migrate(db: SqliteDb | { pool: pg.Pool; schema: string }, set: MigrationSet): Promise<void> {
+  if ('pool' in db) return (await import('./migrate-postgres.js')).migratePostgres(db, set);
   if (await upToDate(db, set)) return;
   return db.transaction((tx) => applyPending(tx, set, async (sql) => db.raw.exec(sql)));
-}
-
-/** Applies the set's pending migrations on whichever database `db` is (loading pg only for PostgreSQL). */
-export async function migrate(db: SqliteDb | { pool: pg.Pool; schema: string }, set: MigrationSet): Promise<void> {
-  if (!('pool' in db)) return migrateSqlite(db, set);
-  const { migratePostgres } = await import('./migrate-postgres.js');
-  return migratePostgres(db, set);
 }

@@ -11,6 +11,7 @@ export interface PostgresConnectionOptions {
   /** Connections in this process's pool. */
   poolSize: number;
   applicationName?: string;
+  /** Where connection problems of idle (and, in the task store, listening) connections are reported. */
   onError?: (err: Error) => void;
 }
 

@@ -27,22 +27,14 @@ export class PostgresDb implements Sql {
   readonly schema: string;
   private readonly sql: Sql;
 
+  one = <R>(text: string, values?: readonly unknown[], name?: string) => this.sql.one<R>(text, values, name);
+  all = <R>(text: string, values?: readonly unknown[], name?: string) => this.sql.all<R>(text, values, name);
+  run = (text: string, values?: readonly unknown[], name?: string) => this.sql.run(text, values, name);
+
   constructor(readonly options: PostgresConnectionOptions) {
     this.schema = options.schema;
     this.pool = createPool(options);
     this.sql = postgresSql(this.pool, (fn) => this.transaction(fn));
-  }
-
-  one<R>(text: string, values?: readonly unknown[], name?: string): Promise<R | undefined> {
-    return this.sql.one<R>(text, values, name);
-  }
-
-  all<R>(text: string, values?: readonly unknown[], name?: string): Promise<R[]> {
-    return this.sql.all<R>(text, values, name);
-  }
-
-  run(text: string, values?: readonly unknown[], name?: string): Promise<number> {
-    return this.sql.run(text, values, name);
   }
 
   /** One transaction on one connection, run again on a deadlock or serialization failure (see inTransaction). */

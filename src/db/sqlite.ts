@@ -21,18 +21,10 @@ export class SqliteStatement {
     return this.order ? this.order.map((i) => values[i]) : (values as unknown[]);
   }
 
-  get<R>(values: readonly unknown[] = []): R | undefined {
-    return this.st.get(...this.bind(values)) as R | undefined;
-  }
-
-  all<R>(values: readonly unknown[] = []): R[] {
-    return this.st.all(...this.bind(values)) as R[];
-  }
-
+  get = <R>(values: readonly unknown[] = []) => this.st.get(...this.bind(values)) as R | undefined;
+  all = <R>(values: readonly unknown[] = []) => this.st.all(...this.bind(values)) as R[];
   /** Rows changed. */
-  run(values: readonly unknown[] = []): number {
-    return this.st.run(...this.bind(values)).changes;
-  }
+  run = (values: readonly unknown[] = []) => this.st.run(...this.bind(values)).changes;
 }
 
 /** better-sqlite3 binds `?` by position only, so $n (which may repeat) become `?` with an index map. */

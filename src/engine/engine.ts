@@ -245,6 +245,6 @@ export class Engine {
   }
 
   async listByPayer(payer: Payer, limit: number, beforeCreatedAt?: number): Promise<TaskRow[]> {
-    return this.store.listTasksByPayer(payer, limit, beforeCreatedAt);
+    return this.store.listTasks({ payer, limit, before: beforeCreatedAt });
   }
 }

@@ -1,6 +1,7 @@
 // The Express app of the task service: /v1, discovery, docs, health, metrics, plus mount points that
 // other front doors (MCP at /mcp, A2A at /a2a, artifacts at /files) register through `mounts`.
 import express, { type Express, type Router } from 'express';
+import type { RequestListener } from 'node:http';
 import { PollTokens } from '../auth/poll-token.js';
 import { resolveSecret } from '../auth/secret.js';
 import type { PaymentGate } from '../billing/payment-gate.js';
@@ -10,6 +11,7 @@ import { errorHandler, notFoundHandler } from '../web/errors.js';
 import { ipRateLimit, RateLimiter } from '../web/rate-limit.js';
 import { ApiKeyCache } from '../web/api-key-cache.js';
 import { batchRoutes } from './routes/batches.js';
+import { withFastLane } from './fast-lane.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { taskRoutes, type TaskRoutesDeps } from './routes/tasks.js';
 import { keyPurchaseRoutes } from './routes/key-purchases.js';
@@ -29,6 +31,8 @@ export interface HttpAppOptions {
 
 export interface HttpApp {
   app: Express;
+  /** What the server runs: the task-creation fast lane (fast-lane.ts) in front of `app`. */
+  handler: RequestListener;
   metrics: TaskMetrics;
   pollTokens: PollTokens;
 }
@@ -52,19 +56,15 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
 
   // The hot routes first (create, poll, cancel a task): they do not walk the discovery routes, the mounted
   // front doors and the batch routes on every request, and only creation parses a body.
-  app.use(
-    taskRoutes({
-      engine: rt.engine,
-      pollTokens,
-      keyLimiter,
-      paymentGate: opts.paymentGate,
-      publicUrl: config.publicUrl,
-      ...(opts.readAuthorizers ? { readAuthorizers: opts.readAuthorizers } : {}),
-      keys: new ApiKeyCache(rt.store),
-      json,
-      before: perAddress,
-    }),
-  );
+  const createDeps = {
+    engine: rt.engine,
+    pollTokens,
+    keyLimiter,
+    paymentGate: opts.paymentGate,
+    publicUrl: config.publicUrl,
+    keys: new ApiKeyCache(rt.store),
+  };
+  app.use(taskRoutes({ ...createDeps, ...(opts.readAuthorizers ? { readAuthorizers: opts.readAuthorizers } : {}), json, before: perAddress }));
   if (perAddress.length > 0) app.use('/v1', ...perAddress);
   app.use(
     discoveryRoutes({
@@ -85,5 +85,12 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
   if (opts.x402) app.use('/v1/keys', json, keyPurchaseRoutes({ engine: rt.engine, x402: opts.x402, config }));
   app.use(notFoundHandler);
   app.use(errorHandler(rt.log));
-  return { app, metrics, pollTokens };
+  const handler = withFastLane(app, {
+    deps: createDeps,
+    bodyLimitBytes: config.http.bodyLimitBytes,
+    ipLimiter: ipLimiter.limit > 0 ? ipLimiter : undefined,
+    trustProxy: config.http.trustProxy,
+    log: rt.log,
+  });
+  return { app, handler, metrics, pollTokens };
 }

@@ -14,7 +14,7 @@ export interface RunningServer {
 
 export async function startHttpServer(rt: Runtime, opts: HttpAppOptions & { port?: number; host?: string } = {}): Promise<RunningServer> {
   const app = createHttpApp(rt, opts);
-  const server = http.createServer(app.app);
+  const server = http.createServer(app.handler);
   // Long polls (?wait=30) and MCP calls outlive Node's default timeouts.
   server.requestTimeout = 120_000;
   server.headersTimeout = 30_000;

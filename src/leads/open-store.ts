@@ -7,10 +7,6 @@ import { openPostgresLeadStore, openSqliteLeadStore } from './db/lead-store.js';
 import type { Logger } from '../logger.js';
 import type { LeadStore } from './store.js';
 
-export function leadsDbPath(config: Config): string {
-  return path.join(config.dataDir, 'leads.db');
-}
-
 export async function openLeadStore(config: Config, log: Logger): Promise<LeadStore> {
   if (config.databaseUrl) {
     return openPostgresLeadStore({
@@ -20,5 +16,5 @@ export async function openLeadStore(config: Config, log: Logger): Promise<LeadSt
       onError: (err) => log.warn('PostgreSQL connection problem (lead store); reconnecting', { err }),
     });
   }
-  return openSqliteLeadStore(leadsDbPath(config));
+  return openSqliteLeadStore(path.join(config.dataDir, 'leads.db'));
 }

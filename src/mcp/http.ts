@@ -13,7 +13,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { Forbidden, Unauthorized, type AppError } from '../errors.js';
 import { readCredential } from '../web/credential.js';
 import { toAppError } from '../web/errors.js';
-import { applyRateLimit, RateLimiter } from '../web/rate-limit.js';
+import { applyAddressLimit, applyRateLimit, RateLimiter } from '../web/rate-limit.js';
 import type { Runtime } from '../runtime.js';
 import { artifactStoreService } from '../artifacts/service.js';
 import { keyCaller, localCaller, type Caller } from '../web/caller.js';
@@ -50,7 +50,7 @@ export function createMcpRouter(rt: Runtime): Router {
     if (origin !== undefined && !isAllowedOrigin(origin, hosts)) {
       throw new Forbidden(`Origin ${origin} may not call this MCP server.`, 'INVALID_ORIGIN');
     }
-    applyRateLimit(ipLimiter, `ip:${req.ip ?? 'unknown'}`, res);
+    applyAddressLimit(ipLimiter, req.ip, res);
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
       res

@@ -39,7 +39,6 @@ export interface StoreStats {
 }
 
 export interface TaskReads {
-  listTasksByPayer(payer: Payer, limit: number, beforeCreatedAt?: number): Promise<TaskRow[]>;
   /** The filtered, paged list behind GET /v1/tasks. */
   listTasks(q: TaskListQuery): Promise<TaskRow[]>;
   /** Counts and money per tool or per day; only tasks still kept (see RETENTION) are counted. */

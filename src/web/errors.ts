@@ -1,8 +1,10 @@
 // The one mapping from errors to HTTP answers: AppError → its status and body; body-parser failures →
 // 400/413/415; anything else → a logged 500 that reveals nothing.
 import type { NextFunction, Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { AppError, InvalidInput, NotFound, PayloadTooLarge, UnsupportedMediaType } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { sendJson } from './send-json.js';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -35,20 +37,23 @@ export function toAppError(err: unknown): AppError | undefined {
 }
 
 export function errorHandler(log: Logger) {
-  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const app = toAppError(err);
-    if (res.headersSent) {
-      res.end();
-      return;
-    }
-    if (app) {
-      for (const [k, v] of Object.entries(app.headers)) res.setHeader(k, v);
-      res.status(app.status).json(app.toBody());
-      return;
-    }
-    log.error('unhandled error', { err, method: req.method, path: req.path });
-    res.status(500).json({ error: 'Internal server error; it was logged. Retry later.', code: 'INTERNAL', retry: true });
-  };
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => sendError(res, err, log, req.method, req.path);
+}
+
+/** Answers an error on a plain Node response too (the fast lane, fast-lane.ts, answers without Express). */
+export function sendError(res: ServerResponse, err: unknown, log: Logger, method: string | undefined, path: string): void {
+  const app = toAppError(err);
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  if (app) {
+    for (const [k, v] of Object.entries(app.headers)) res.setHeader(k, v);
+    sendJson(res, app.status, app.toBody());
+    return;
+  }
+  log.error('unhandled error', { err, method, path });
+  sendJson(res, 500, { error: 'Internal server error; it was logged. Retry later.', code: 'INTERNAL', retry: true });
 }
 
 export function notFoundHandler(req: Request, _res: Response, next: NextFunction): void {

@@ -1,6 +1,7 @@
 // Fixed-window rate limits per API key and per client address, with the IETF RateLimit-* headers.
 // In-memory per process: with several API nodes the effective limit is per node (documented).
 import type { NextFunction, Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { RateLimited } from '../errors.js';
 
 interface Window {
@@ -38,7 +39,7 @@ export class RateLimiter {
 }
 
 /** Counts `count` requests (a JSON-RPC batch counts each call) and throws 429 once over the limit. */
-export function applyRateLimit(limiter: RateLimiter, key: string, res: Response, count = 1): void {
+export function applyRateLimit(limiter: RateLimiter, key: string, res: Pick<ServerResponse, 'setHeader'>, count = 1): void {
   const r = limiter.hit(key, Date.now(), count);
   if (limiter.limit <= 0) return;
   res.setHeader('RateLimit-Limit', String(limiter.limit));
@@ -48,11 +49,16 @@ export function applyRateLimit(limiter: RateLimiter, key: string, res: Response,
   if (!r.allowed) throw new RateLimited(`Too many requests; try again in ${r.resetS} s.`, r.resetS);
 }
 
+/** Counts one request from a client address (Express's req.ip, or the socket's address on the fast lane). */
+export function applyAddressLimit(limiter: RateLimiter, address: string | undefined, res: Pick<ServerResponse, 'setHeader'>): void {
+  applyRateLimit(limiter, `ip:${address ?? 'unknown'}`, res);
+}
+
 /** Middleware limiting by client address (API-key limits are applied once the key is known). */
 export function ipRateLimit(limiter: RateLimiter) {
   return (req: Request, res: Response, next: NextFunction) => {
     try {
-      applyRateLimit(limiter, `ip:${req.ip ?? 'unknown'}`, res);
+      applyAddressLimit(limiter, req.ip, res);
       next();
     } catch (err) {
       next(err);

@@ -279,7 +279,7 @@ describe('MCP_AUTH=localhost-off', () => {
 async function waitForTask(match: (t: TaskRow) => boolean, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const rows = await svc.rt.store.listTasksByPayer({ kind: 'key', id: keyId }, 50);
+    const rows = await svc.rt.store.listTasks({ payer: { kind: 'key', id: keyId }, limit: 50 });
     const hit = rows.find(match);
     if (hit) return hit;
     if (Date.now() > deadline) throw new Error('task did not appear');

@@ -41,7 +41,7 @@ async function connect(): Promise<pg.Client> {
   return client;
 }
 
-/** One claim as a worker makes it (claim_tasks of migration 008), inside the caller's transaction. */
+/** One claim as a worker makes it (claim_tasks of migration 007), inside the caller's transaction. */
 async function claim(client: pg.Client, owner = 'plan-test'): Promise<string[]> {
   const r = await client.query<{ id: string }>('SELECT id FROM claim_tasks($1, $2, $3, $4, $5, NULL, NULL, NULL)', [
     Date.now(),
@@ -81,12 +81,13 @@ async function claimAndCount(): Promise<{ ids: string[]; indexScans: number; ind
 
 describe('claim plan (PostgreSQL)', () => {
   it('never JIT-compiles the claim (its forced sort is priced past jit_above_cost: ~300 ms per claim)', async () => {
-    const fns = await schema.query<{ config: string[] }>(
-      `SELECT proconfig AS config FROM pg_proc WHERE proname = 'claim_tasks' AND pronamespace = current_schema()::regnamespace`,
+    const fns = await schema.query<{ args: number; config: string[] }>(
+      `SELECT pronargs AS args, proconfig AS config FROM pg_proc WHERE proname = 'claim_tasks' AND pronamespace = current_schema()::regnamespace
+       ORDER BY pronargs`,
     );
-    // 007's (kept for the previous release during a rolling upgrade) and 008's.
-    expect(fns).toHaveLength(2);
-    for (const fn of fns) expect(fn.config).toEqual(expect.arrayContaining(['enable_seqscan=off', 'enable_bitmapscan=off', 'enable_sort=off', 'jit=off']));
+    // 003's six-argument claim (no fair-order sort) stays for release 1d6b9d1's processes during a rolling upgrade.
+    expect(fns.map((fn) => fn.args)).toEqual([6, 8]);
+    expect(fns[1]!.config).toEqual(expect.arrayContaining(['enable_seqscan=off', 'enable_bitmapscan=off', 'enable_sort=off', 'jit=off']));
   });
 
   for (const analyzeFirst of [false, true]) {

@@ -186,7 +186,7 @@ for (const factory of factories) {
       const third = nonceOf('3');
       expect((await s.createTask(newTask({ payer, now }), { nonce: third, idempotency: { ...idem, requestHash: 'h2' } })).kind).toBe('idempotency_mismatch');
       expect((await s.createTask(newTask({ payer, now }), { nonce: third })).kind).toBe('created');
-      expect(await s.listTasksByPayer(payer, 10)).toHaveLength(2);
+      expect(await s.listTasks({ payer, limit: 10 })).toHaveLength(2);
     });
 
     it('recovers expired leases: requeue, then fail once out of attempts (refunded)', async () => {
@@ -250,7 +250,7 @@ for (const factory of factories) {
       expect(outcomes.filter((o) => o.kind === 'created')).toHaveLength(5);
       expect(outcomes.filter((o) => o.kind === 'insufficient_credits')).toHaveLength(7);
       expect((await s.findKey('key_c3'))!.balanceMicros).toBe(0);
-      expect(await s.listTasksByPayer({ kind: 'key', id: 'key_c3' }, 100)).toHaveLength(5);
+      expect(await s.listTasks({ payer: { kind: 'key', id: 'key_c3' }, limit: 100 })).toHaveLength(5);
     });
 
     it('createTasks: one transaction, outcomes in order, each refusal leaves no trace and spares the others', async () => {
@@ -375,7 +375,7 @@ for (const factory of factories) {
       expect(created).toHaveLength(1);
       const id = created[0]!.kind === 'created' ? created[0]!.task.id : '';
       expect(outcomes.every((o) => (o.kind === 'created' || o.kind === 'replayed') && o.task.id === id)).toBe(true);
-      expect(await s.listTasksByPayer(payer, 100)).toHaveLength(1);
+      expect(await s.listTasks({ payer, limit: 100 })).toHaveLength(1);
       expect((await s.findKey('key_c4'))!.balanceMicros).toBe(10_500 - 1000);
     });
 
@@ -602,8 +602,8 @@ for (const factory of factories) {
       const b = newTask({ payer, now: 2000 });
       await s.createTask(a);
       await s.createTask(b);
-      expect((await s.listTasksByPayer(payer, 10)).map((t) => t.id)).toEqual([b.id, a.id]);
-      expect((await s.listTasksByPayer(payer, 10, 2000)).map((t) => t.id)).toEqual([a.id]);
+      expect((await s.listTasks({ payer, limit: 10 })).map((t) => t.id)).toEqual([b.id, a.id]);
+      expect((await s.listTasks({ payer, limit: 10, before: 2000 })).map((t) => t.id)).toEqual([a.id]);
       await s.setPayment(a.id, { status: 'settled' });
       expect((await s.getTask(a.id))!.payment).toEqual({ status: 'settled' });
       const stats = await s.stats();

@@ -109,6 +109,40 @@ describe('regions worldwide', () => {
     expect(where(locate(q))).toEqual({ precision: 'region', city: null, state, country_code: country });
   });
 
+  it.each([
+    // The name the region's Wikipedia article is filed under: Lithuanian genitive with its kind word dropped, Greek.
+    ['Vilniaus, Lithuania', 'Vilnius', 'LT'],
+    ['Kauno apskritis', 'Kaunas', 'LT'],
+    ['Attiki, Greece', 'Attica', 'GR'],
+    // "City of <city>" with the city in another of its forms: the region that is that city.
+    ['Grad Sofiya, Bulgaria', 'Sofia-Capital', 'BG'],
+  ])('%s → region %s (names in the region’s own language)', (q, state, country) => {
+    expect(where(locate(q))).toEqual({ precision: 'region', city: null, state, country_code: country });
+  });
+
+  it('second-level units and regions the region data divides otherwise, from CLDR, where no place has the name', () => {
+    const benguet = locate('Benguet, Philippines');
+    expect(where(benguet)).toEqual({ precision: 'region', city: null, state: 'Benguet', country_code: 'PH' });
+    // No place of the name: the unit is placed at its region's point (Cordillera), said so, with lower confidence.
+    expect(benguet.confidence).toBeLessThan(0.7);
+    expect(benguet.notes.join(' ')).toMatch(/no place in Benguet.*Cordillera/);
+    expect(where(locate('Kadiogo, Burkina Faso'))).toEqual({ precision: 'region', city: null, state: 'Kadiogo', country_code: 'BF' });
+    // Serbia's City of Belgrade, which the region data files under Central Serbia: placed at Belgrade.
+    const belgrade = locate('Grad Beograd, Serbia');
+    expect(where(belgrade)).toEqual({ precision: 'region', city: null, state: 'Beograd', country_code: 'RS' });
+    expect(distanceKm(belgrade, { lat: 44.8, lng: 20.47 })).toBeLessThan(5);
+    // A town in the unit is found within the unit's region.
+    expect(where(locate('La Trinidad, Benguet'))).toMatchObject({ precision: 'locality', city: 'La Trinidad', country_code: 'PH' });
+    // A place of the unit's name keeps the name: the city, not its borough or district.
+    expect(where(locate('Manchester'))).toMatchObject({ precision: 'locality', city: 'Manchester', country_code: 'GB' });
+    expect(where(locate('Beograd'))).toMatchObject({ precision: 'locality', city: 'Belgrade', country_code: 'RS' });
+  });
+
+  it('a place known by another name is found by it within the country asked, however big its namesakes elsewhere', () => {
+    expect(where(locate('Westminster, United Kingdom'))).toMatchObject({ precision: 'locality', city: 'City of Westminster', country_code: 'GB' });
+    expect(where(locate('Westminster, CO'))).toMatchObject({ precision: 'locality', city: 'Westminster', state: 'Colorado', country_code: 'US' });
+  });
+
   it('a whole city name that ends in a kind word stays the city', () => {
     expect(where(locate('Mexico City'))).toMatchObject({ precision: 'locality', city: 'Mexico City', country_code: 'MX' });
     expect(where(locate('Quebec City'))).toMatchObject({ precision: 'locality', country_code: 'CA', state: 'Quebec' });

@@ -26,6 +26,8 @@ describe('boilerplate told by its words', () => {
       'Czytaj także',
       '12 Kommentare',
       'Leave a reply',
+      'meist-diskutiert',
+      'Ansprechpartnerin zum Thema:',
     ])
       expect(isSectionHeading(s), s).toBe(true);
     for (const s of ['Related work on orchards', 'Comments from the jury were kind', 'The hill orchard']) expect(isSectionHeading(s), s).toBe(false);
@@ -35,6 +37,7 @@ describe('boilerplate told by its words', () => {
     for (const s of [
       'Foto: Anna Berg',
       'Photo: Jan Novak / Shutterstock',
+      'Featured image by Anna Berg/Orchard News.',
       'Anzeige',
       '© 2024 Orchard News. All rights reserved.',
       'Sign up for our newsletter',
@@ -67,6 +70,65 @@ describe('boilerplate told by its words', () => {
     expect(markdown).not.toContain('Advertisement');
     expect(markdown).toContain('It is the second half of the story.');
     expect(markdown).toContain(PROSE[2]);
+  });
+
+  it('drops appeals for money or membership after the article, not prose about support', () => {
+    const appeals = [
+      'We rely on your support to keep the orchard news free for all.',
+      'Jede kleine Spende hilft!',
+      'Hazte miembro y disfruta de beneficios exclusivos',
+      'Submit a letter to the editor.',
+    ];
+    for (const s of appeals) expect(isBoilerplateLine(s), s).toBe(true);
+    expect(isBoilerplateLine('The cooperative needs new members to prune the trees.')).toBe(false);
+    const { markdown } = htmlToMarkdown(article(appeals.map((s) => `<p>${s}</p>`).join('')), 'The hill orchard');
+    expect(markdown).toContain(PROSE[3]);
+    for (const s of appeals) expect(markdown).not.toContain(s.slice(0, 20));
+  });
+
+  it('recognises advertising disclosures, app and channel pitches, print versions and video availability', () => {
+    for (const s of [
+      '*Werbung. Dieser Beitrag enthält Werbung für Obstgarten GmbH.',
+      'This post contains affiliate links.',
+      'For breaking news, download the Orchard News apps for iOS and Android.',
+      '¡Mira lo que tiene nuestro canal de YouTube!',
+      'Dieses Skript als PDF herunterladen',
+      'Video verfügbar bis 28.02.2031',
+      '(Alle Angaben ohne Gewähr)',
+    ])
+      expect(isBoilerplateLine(s), s).toBe(true);
+    for (const s of ['The app for the orchard volunteers was written by pupils.', 'The cider is available in the village shop.'])
+      expect(isBoilerplateLine(s), s).toBe(false);
+  });
+
+  it('recognises comment rules, listing counters, licence notices and "did you like it" pitches', () => {
+    for (const s of [
+      'Bitte registrieren Sie sich und halten Sie sich an unsere Netiquette.',
+      'Es werden die Artikel 1 bis 10 von insgesamt 19 angezeigt!',
+      'Showing 1 to 20 of 87 results',
+      'Unless otherwise noted, content on this site is licensed under a Creative Commons licence.',
+      'Hat dir dieser Artikel gefallen? Dann teile ihn!',
+      'Rezept drucken Bei Pinterest speichern',
+      'Jetzt neu! Besuchen Sie unseren Fan-Shop!',
+      'Abonnieren Sie Orchard News und erhalten Sie exklusive Angebote!',
+      'Visit our online store for cider and jam.',
+    ])
+      expect(isBoilerplateLine(s), s).toBe(true);
+    expect(isBoilerplateLine('The orchard grew from 1 to 10 of the 19 hectares the village owns.')).toBe(false);
+  });
+
+  it('keeps a credited caption and the pictures with their alt text; only the credit goes', () => {
+    // Figure captions are structure the reader keeps (a news photo's caption says what it shows), even
+    // where an annotated corpus counts agency captions as boilerplate.
+    const inner =
+      '<figure><img src="https://orchard.example/press.jpg" alt="The mayor at the festival"><figcaption><span>The mayor opens the harvest festival.</span><span class="copyright">© Anna Berg</span></figcaption></figure>' +
+      '<figure><img src="https://orchard.example/ladder.jpg" alt="A ladder"><figcaption>A ladder against an apple tree (Symbolbild).</figcaption></figure>';
+    const { markdown } = htmlToMarkdown(article(inner), 'The hill orchard');
+    expect(markdown).toContain('The mayor opens the harvest festival.');
+    expect(markdown).not.toContain('Anna Berg');
+    expect(markdown).toContain('![The mayor at the festival](https://orchard.example/press.jpg)');
+    expect(markdown).toContain('A ladder against an apple tree (Symbolbild).');
+    expect(markdown).toContain('![A ladder](https://orchard.example/ladder.jpg)');
   });
 
   it('drops photo credits, advert labels, copyright and date lines inside the article', () => {

@@ -39,6 +39,24 @@ describe('htmlToMarkdown main content', () => {
     expect(markdown).toMatch(/^# Pruning apple trees\n\nApple trees are pruned/);
   });
 
+  it('does not prepend the title when its headline follows a picture and a kicker', () => {
+    const prose = 'Volunteers prune the trees in February, when the sap is low and the branches show their shape without leaves. '.repeat(3);
+    const page = `<body><main><img src="https://orchard.example/${'hill-'.repeat(40)}.jpg" alt="The hill"><p>Village life</p><h3>The hill orchard turns seventy</h3><p>${prose}</p><p>${prose}</p></main></body>`;
+    const { markdown } = htmlToMarkdown(page, 'The hill orchard turns seventy | Orchard News');
+    expect(markdown.match(/The hill orchard turns seventy/g)).toHaveLength(1);
+    expect(markdown).not.toContain('Orchard News');
+  });
+
+  it("prepends the page title without the site's name, and keeps a title whose separator is part of it", () => {
+    const prose = 'Volunteers prune the trees in February, when the sap is low and the branches show their shape without leaves. '.repeat(3);
+    const page = (title: string) => `<html><head><title>${title}</title></head><body><main><p>${prose}</p><p>${prose}</p></main></body></html>`;
+    const cut = htmlToMarkdown(page('Pruning the old apple trees | Orchard News'), 'Pruning the old apple trees | Orchard News');
+    expect(cut.markdown).toMatch(/^# Pruning the old apple trees\n/);
+    expect(cut.title).toBe('Pruning the old apple trees | Orchard News');
+    const kept = htmlToMarkdown(page('Orchard News: Pruning the old apple trees'), 'Orchard News: Pruning the old apple trees');
+    expect(kept.markdown).toMatch(/^# Orchard News: Pruning the old apple trees\n/);
+  });
+
   it('prepends the title as a heading when the content has none', () => {
     const { markdown } = htmlToMarkdown('<body><p>Just a paragraph of text.</p></body>', 'A title');
     expect(markdown).toBe('# A title\n\nJust a paragraph of text.\n');
@@ -76,6 +94,21 @@ describe('htmlToMarkdown main content', () => {
     );
     for (let i = 0; i < 8; i++) expect(markdown).toContain(`### Plant ${i}`);
     expect(markdown).not.toContain('Shop footer');
+  });
+
+  it('drops soft hyphens and zero-width break hints, which split words for a reader that searches', () => {
+    const { markdown } = htmlToMarkdown('<body><p>Wäh\u00adrend Sie schlen\u00addern, zero\u200bwidth and\u2060joined.</p></body>', 'Markt');
+    expect(markdown).toContain('Während Sie schlendern, zerowidth andjoined.');
+  });
+
+  it('converts a layout table holding a table without rows (the inner one is settled before it is copied)', () => {
+    const html =
+      '<body><table><tr><td><table><tbody></tbody></table><p>Opening hours: nine to five.</p></td><td><table><tr><td>Mon</td><td>closed</td></tr></table></td></tr></table></body>';
+    for (const content of ['main', 'full'] as const) {
+      const { markdown } = htmlToMarkdown(html, 'Hours', content);
+      expect(markdown).toContain('Opening hours: nine to five.');
+      expect(markdown).toContain('| Mon | closed |');
+    }
   });
 
   it('falls back to the pruned page when Readability finds nothing', () => {

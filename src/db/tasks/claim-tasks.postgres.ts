@@ -1,4 +1,4 @@
-// Claiming on PostgreSQL through claim_tasks() (migrations 007 and 008), which takes due tasks in fair
+// Claiming on PostgreSQL through claim_tasks() (migration 007), which takes due tasks in fair
 // order (fair-order.ts: round-robin across payers, each payer's in claim order) within per-tool limits,
 // from a bounded candidate set read through the claim indexes whatever the statistics say, and locks them
 // FOR UPDATE SKIP LOCKED, so workers claim in parallel and each pending task goes to exactly one of them.
@@ -24,9 +24,5 @@ export async function claimTasksPostgres(db: Sql, o: ClaimOptions) {
     'claim_tasks_limited',
   );
   // UPDATE … RETURNING has no order: put the claimed tasks back in the order they were chosen.
-  const tasks = rows.map((r) => toTask(db.dialect, r));
-  const byId = new Map(tasks.map((t) => [t.id, t]));
-  return fairOrder(tasks.map((t) => ({ id: t.id, payerKind: t.payer.kind, payerId: t.payer.id, runAfter: t.runAfter, createdAt: t.createdAt }))).map((c) =>
-    byId.get(c.id)!,
-  );
+  return fairOrder(rows).map((r) => toTask(db.dialect, r));
 }

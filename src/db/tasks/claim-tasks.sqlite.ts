@@ -6,6 +6,7 @@
 // due rows each, plus the first `limit` due rows in global claim order so a payer past the cap is still
 // served oldest first.
 import type { ClaimOptions } from '../../store/port.js';
+import { camelColumns } from '../columns.js';
 import type { SqliteDb } from '../sqlite.js';
 import { fairOrder, takeWithinToolLimits, type FairCandidate } from './fair-order.js';
 import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
@@ -18,25 +19,15 @@ interface PayerKey {
   pid: string;
 }
 
-interface CandidateRecord {
-  id: string;
-  tool: string;
-  payer_kind: string;
-  payer_id: string | null;
-  run_after: number;
-  created_at: number;
-}
-
-function toCandidate(r: CandidateRecord): FairCandidate & { tool: string } {
-  return { id: r.id, tool: r.tool, payerKind: r.payer_kind, payerId: r.payer_id, runAfter: r.run_after, createdAt: r.created_at };
-}
+type Candidate = FairCandidate & Pick<TaskRecord, 'tool'>;
+/** Read in the candidate's shape (columns.ts). */
+const CANDIDATE_COLUMNS = camelColumns('id, tool, payer_kind, payer_id, run_after, created_at');
 
 export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
   const d = db.dialect;
   const only = o.onlyTools ? `AND ${d.inArray('tool', '$2')}` : '';
   const except = o.excludeTools?.length ? `AND NOT ${d.inArray('tool', '$3')}` : '';
   const filters = [o.now, d.array(o.onlyTools ?? []), d.array(o.excludeTools ?? []), o.limit];
-  const columns = 'id, tool, payer_kind, payer_id, run_after, created_at';
   return db.immediate(() => {
     const firstPayer = db.sql(`SELECT payer_kind, ${PAYER} AS pid FROM tasks WHERE status = 'pending' ORDER BY payer_kind, ${PAYER} LIMIT 1`);
     // Two seeks, not one row-value comparison: SQLite seeks a row value only on its first column, and
@@ -47,20 +38,20 @@ export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
     const nextKind = db.sql(`SELECT payer_kind, ${PAYER} AS pid FROM tasks WHERE status = 'pending' AND payer_kind > $1 ORDER BY payer_kind, ${PAYER} LIMIT 1`);
     const nextPayer = (p: PayerKey) => nextOfKind.get<PayerKey>([p.payer_kind, p.pid]) ?? nextKind.get<PayerKey>([p.payer_kind]);
     const ofPayer = db.sql(
-      `SELECT ${columns} FROM tasks WHERE status = 'pending' AND payer_kind = $5 AND ${PAYER} = $6 AND run_after <= $1 ${only} ${except}
+      `SELECT ${CANDIDATE_COLUMNS} FROM tasks WHERE status = 'pending' AND payer_kind = $5 AND ${PAYER} = $6 AND run_after <= $1 ${only} ${except}
        ORDER BY run_after, created_at, id LIMIT $4`,
     );
-    const candidates = new Map<string, FairCandidate & { tool: string }>();
-    const add = (r: CandidateRecord) => candidates.set(r.id, toCandidate(r));
+    const candidates = new Map<string, Candidate>();
+    const add = (c: Candidate) => candidates.set(c.id, c);
     let payer = firstPayer.get<PayerKey>([]);
     for (let n = 0; payer && n < MAX_PAYERS; n++) {
-      for (const r of ofPayer.all<CandidateRecord>([...filters, payer.payer_kind, payer.pid])) add(r);
+      for (const r of ofPayer.all<Candidate>([...filters, payer.payer_kind, payer.pid])) add(r);
       payer = nextPayer(payer);
     }
     const head = db.sql(
-      `SELECT ${columns} FROM tasks WHERE status = 'pending' AND run_after <= $1 ${only} ${except} ORDER BY run_after, created_at, id LIMIT $4`,
+      `SELECT ${CANDIDATE_COLUMNS} FROM tasks WHERE status = 'pending' AND run_after <= $1 ${only} ${except} ORDER BY run_after, created_at, id LIMIT $4`,
     );
-    for (const r of head.all<CandidateRecord>(filters)) add(r);
+    for (const r of head.all<Candidate>(filters)) add(r);
 
     const claim = db.sql(
       `UPDATE tasks SET status = 'running', lease_owner = $1, lease_expires_at = $2, attempts = attempts + 1, started_at = COALESCE(started_at, $3)
@@ -71,13 +62,13 @@ export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
     // The candidates ran out on a tool's limit while more may be due: go on in claim order past the tasks
     // of the tools at their limit.
     const more = db.sql(
-      `SELECT ${columns} FROM tasks WHERE status = 'pending' AND run_after <= $1 ${only} ${except}
+      `SELECT ${CANDIDATE_COLUMNS} FROM tasks WHERE status = 'pending' AND run_after <= $1 ${only} ${except}
          AND NOT ${d.inArray('tool', '$5')} AND NOT ${d.inArray('id', '$6')} ORDER BY run_after, created_at, id LIMIT $4`,
     );
     while (passedOver && chosen.length < o.limit) {
       const full = [...taken].filter(([tool, n]) => n >= (o.toolLimits?.[tool] ?? Infinity)).map(([tool]) => tool);
-      const rows = more.all<CandidateRecord>([o.now, filters[1], filters[2], o.limit - chosen.length, d.array(full), d.array(chosen.map((c) => c.id))]);
-      const next = takeWithinToolLimits(rows.map(toCandidate), o.limit - chosen.length, o.toolLimits, taken);
+      const rows = more.all<Candidate>([o.now, filters[1], filters[2], o.limit - chosen.length, d.array(full), d.array(chosen.map((c) => c.id))]);
+      const next = takeWithinToolLimits(rows, o.limit - chosen.length, o.toolLimits, taken);
       chosen = [...chosen, ...next.took];
       passedOver = next.passedOver;
     }

@@ -1,7 +1,8 @@
 // Running → complete with its result, only by the worker holding the lease.
 import type { Completion, TaskRow } from '../../store/port.js';
 import type { Sql } from '../sql.js';
-import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
+import { camelColumns } from '../columns.js';
+import { TASK_COLUMNS, TASK_FIELDS, toTask, type TaskRecord } from './records.js';
 
 export async function completeTask(db: Sql, id: string, owner: string, result: unknown, now: number) {
   const r = await db.one<TaskRecord>(
@@ -13,9 +14,11 @@ export async function completeTask(db: Sql, id: string, owner: string, result: u
   return r ? toTask(db.dialect, r) : null;
 }
 
-const COLUMNS_BUT_INPUT_AND_RESULT = TASK_COLUMNS.split(', ')
-  .filter((c) => c !== 'input' && c !== 'result')
-  .join(', ');
+const COLUMNS_BUT_INPUT_AND_RESULT = camelColumns(
+  TASK_FIELDS.split(', ')
+    .filter((c) => c !== 'input' && c !== 'result')
+    .join(', '),
+);
 
 /**
  * Several completions by one lease holder at once, each exactly as completeTask would settle it (a task

@@ -2,13 +2,10 @@
 // created_at, id), then rank 1 of every payer, rank 2 of every payer… ties in claim order. One payer's
 // 10,000 pending tasks thus take one slot per round, not every slot, while other payers have tasks due;
 // a single payer's tasks keep claim order, and `id` last keeps a batch's grouped tasks together.
-export interface FairCandidate {
-  id: string;
-  payerKind: string;
-  payerId: string | null;
-  runAfter: number;
-  createdAt: number;
-}
+import type { TaskRecord } from './records.js';
+
+/** What fair order reads of a task (its record, or a claim candidate read in the same names). */
+export type FairCandidate = Pick<TaskRecord, 'id' | 'payerKind' | 'payerId' | 'runAfter' | 'createdAt'>;
 
 function claimOrder(a: FairCandidate, b: FairCandidate): number {
   return a.runAfter - b.runAfter || a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

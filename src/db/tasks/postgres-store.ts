@@ -10,16 +10,11 @@ import { insertBatchTasksPostgres } from './create-batch.postgres.js';
 import { insertChargedPostgres, insertManyChargedPostgres } from './insert-charged.postgres.js';
 import { SqlTaskStore } from './task-store.js';
 
-export interface PostgresStoreOptions extends PostgresConnectionOptions {
-  /** Where connection problems of idle or listening connections are reported. */
-  onError?: (err: Error) => void;
-}
-
 export class PostgresStore extends SqlTaskStore<PostgresDb> {
   private readonly notifier: PostgresNotifier;
   private closing: Promise<void> | undefined;
 
-  constructor(o: PostgresStoreOptions) {
+  constructor(o: PostgresConnectionOptions) {
     const db = new PostgresDb(o);
     const config = { ...clientConfig(o), application_name: `${o.applicationName ?? 'agent-utility'}:listen` };
     const notifier = new PostgresNotifier(config, (sql, params) => db.pool.query(sql, params), o.onError);
@@ -38,13 +33,8 @@ export class PostgresStore extends SqlTaskStore<PostgresDb> {
     this.notifier = notifier;
   }
 
-  onTaskAvailable(listener: (tool: string) => void): () => void {
-    return this.notifier.subscribe(channelName(this.db.schema, 'task_available'), listener);
-  }
-
-  onTaskSettled(listener: (taskId: string) => void): () => void {
-    return this.notifier.subscribe(channelName(this.db.schema, 'task_settled'), listener);
-  }
+  onTaskAvailable = (listener: (tool: string) => void) => this.notifier.subscribe(channelName(this.db.schema, 'task_available'), listener);
+  onTaskSettled = (listener: (taskId: string) => void) => this.notifier.subscribe(channelName(this.db.schema, 'task_settled'), listener);
 
   /** Sends the queued wake-ups, stops listening, then ends the pool; once, however often it is called. */
   override close(): Promise<void> {

@@ -1,39 +1,20 @@
 // Task store rows as both dialects return them, and their mapping to the port's types. The columns
-// and names are the same on both; only JSON (text on SQLite) and booleans (0/1) are decoded through
-// the dialect. Tasks are read by their column names (the queue's operations use them as they are); keys,
-// batches and purchases come back in the port's shape (columns.ts).
+// and names are the same on both, and rows come back named after the port's fields (columns.ts); only
+// JSON (text on SQLite) and booleans (0/1) are decoded through the dialect, and the payer built.
 import type { Dialect } from '../dialect.js';
-import type { BatchRow, KeyPurchaseRow, Payer, TaskRow, TaskStatus } from '../../store/port.js';
+import type { BatchRow, KeyPurchaseRow, Payer, TaskRow } from '../../store/port.js';
 import { camelColumns, type Raw } from '../columns.js';
 
 // Named statements list their columns instead of `*` (see Sql.one).
-export const TASK_COLUMNS =
+export const TASK_FIELDS =
   'id, tool, input, status, result, error, error_kind, payer_kind, payer_id, price_micros, charged_micros, payment, attempts, max_attempts, lease_owner, lease_expires_at, run_after, cancel_requested, created_at, started_at, finished_at';
 
-export interface TaskRecord {
-  id: string;
-  tool: string;
-  input: unknown;
-  status: TaskStatus;
-  result: unknown;
-  error: string | null;
-  error_kind: string | null;
-  payer_kind: Payer['kind'];
-  payer_id: string | null;
-  price_micros: number;
-  charged_micros: number;
-  payment: unknown;
-  attempts: number;
-  max_attempts: number;
-  lease_owner: string | null;
-  lease_expires_at: number | null;
-  run_after: number;
-  cancel_requested: unknown;
-  created_at: number;
-  started_at: number | null;
-  finished_at: number | null;
-}
+export const TASK_COLUMNS = camelColumns(TASK_FIELDS);
 
+/** A task as read: the port's fields, with its payer in two columns and JSON and booleans not yet decoded. */
+export type TaskRecord = Raw<Omit<TaskRow, 'payer'>, 'input' | 'result' | 'payment' | 'cancelRequested'> & { payerKind: Payer['kind']; payerId: string | null };
+
+/** Field by field, not by rest and spread: this runs for every task created and claimed, and a literal is ~15× faster. */
 export function toTask(d: Dialect, r: TaskRecord): TaskRow {
   return {
     id: r.id,
@@ -42,20 +23,20 @@ export function toTask(d: Dialect, r: TaskRecord): TaskRow {
     status: r.status,
     result: d.fromJson(r.result),
     error: r.error,
-    errorKind: r.error_kind as TaskRow['errorKind'],
-    payer: { kind: r.payer_kind, id: r.payer_id },
-    priceMicros: r.price_micros,
-    chargedMicros: r.charged_micros,
+    errorKind: r.errorKind,
+    payer: { kind: r.payerKind, id: r.payerId },
+    priceMicros: r.priceMicros,
+    chargedMicros: r.chargedMicros,
     payment: d.fromJson(r.payment),
     attempts: r.attempts,
-    maxAttempts: r.max_attempts,
-    leaseOwner: r.lease_owner,
-    leaseExpiresAt: r.lease_expires_at,
-    runAfter: r.run_after,
-    cancelRequested: d.fromBool(r.cancel_requested),
-    createdAt: r.created_at,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
+    maxAttempts: r.maxAttempts,
+    leaseOwner: r.leaseOwner,
+    leaseExpiresAt: r.leaseExpiresAt,
+    runAfter: r.runAfter,
+    cancelRequested: d.fromBool(r.cancelRequested),
+    createdAt: r.createdAt,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
   };
 }
 

@@ -13,10 +13,10 @@ export function recoverExpiredLeases(db: Sql, now: number): Promise<{ gaveUp: st
       `SELECT ${TASK_COLUMNS} FROM tasks WHERE status = 'running' AND lease_expires_at < $1 ORDER BY lease_expires_at${d.skipLocked}`,
       [now],
     );
-    const giveUp = expired.filter((t) => d.fromBool(t.cancel_requested) || t.attempts >= t.max_attempts);
+    const giveUp = expired.filter((t) => d.fromBool(t.cancelRequested) || t.attempts >= t.maxAttempts);
     const again = expired.filter((t) => !giveUp.includes(t));
     for (const t of giveUp) {
-      const cancelled = d.fromBool(t.cancel_requested);
+      const cancelled = d.fromBool(t.cancelRequested);
       await tx.run('UPDATE tasks SET status = $1, error = $2, error_kind = $3, lease_owner = NULL, lease_expires_at = NULL, finished_at = $4 WHERE id = $5', [
         cancelled ? 'cancelled' : 'failed',
         cancelled ? 'Cancelled.' : `The worker running this task stopped ${t.attempts} times; giving up.`,

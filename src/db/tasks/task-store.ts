@@ -1,43 +1,24 @@
 // The task store over the database kit: one object for both dialects. Plain operations are written once
-// (src/db/tasks/<operation>.ts, against Sql); the dialect supplies the few parts whose concurrency differs
-// (a task's charge-and-insert, a batch's task writes, claiming) and, on PostgreSQL, the wake-ups sent once
-// a change has committed.
+// (src/db/tasks/<operation>.ts, against Sql), and those that need nothing else are the store's methods as
+// they are (plain-operations.ts, bound to the connection); the dialect supplies the few parts whose
+// concurrency differs (a task's charge-and-insert, a batch's task writes, claiming) and, on PostgreSQL, the
+// wake-ups sent once a change has committed.
 import type { ClaimOptions, TaskCreation, TaskRow, TaskStore } from '../../store/port.js';
 import { migrate } from '../migrate.js';
+import { withOperations } from '../operations.js';
 import type { PlanDb } from '../plan.js';
-import { batchCounts } from './batch-counts.js';
 import { cancelPending } from './cancel-pending.js';
 import { completeTask, completeTasks } from './complete-task.js';
 import { createBatch, type InsertBatchTasks } from './create-batch.js';
 import { createTask, type CreateTaskParts } from './create-task.js';
 import { createTasks, type InsertManyCharged } from './create-tasks.js';
-import { createKey } from './create-key.js';
-import { creditKey } from './credit-key.js';
-import { deleteFinishedBefore } from './delete-finished-before.js';
 import { failTask } from './fail-task.js';
-import { findKey } from './find-key.js';
-import { findKeyByHash } from './find-key-by-hash.js';
-import { getBatch } from './get-batch.js';
 import { getTask } from './get-task.js';
-import { listBatchItems } from './list-batch-items.js';
-import { listKeyPurchases } from './list-key-purchases.js';
-import { listKeys } from './list-keys.js';
-import { listTasks } from './list-tasks.js';
-import { listTasksByPayer } from './list-tasks-by-payer.js';
-import { listUnsettledPayments } from './list-unsettled-payments.js';
-import { markKeyPurchaseUnpaid } from './mark-key-purchase-unpaid.js';
 import { taskMigrations } from './migrations.js';
+import * as plain from './plain-operations.js';
 import { toTask } from './records.js';
 import { recoverExpiredLeases } from './recover-expired-leases.js';
-import { renewLeases } from './renew-leases.js';
-import { reserveKeyPurchase } from './reserve-key-purchase.js';
 import { retryTask } from './retry-task.js';
-import { revokeKey } from './revoke-key.js';
-import { setPayment } from './set-payment.js';
-import { settleKeyPurchase } from './settle-key-purchase.js';
-import { stats } from './stats.js';
-import { usage } from './usage.js';
-import { useSignInNonce } from './use-sign-in-nonce.js';
 
 /** What a dialect brings: charge-and-insert (create-task.ts), a batch's task writes (create-batch.ts) and claiming. */
 export interface DialectOperations extends CreateTaskParts {
@@ -50,7 +31,7 @@ export interface DialectOperations extends CreateTaskParts {
 /** Tells other processes, after the commit, that a task of a tool may be claimable or a task settled (PostgreSQL). */
 export type Wake = (event: 'task_available' | 'task_settled', item: string) => void;
 
-export class SqlTaskStore<D extends PlanDb = PlanDb> implements TaskStore {
+export class SqlTaskStore<D extends PlanDb = PlanDb> extends withOperations<PlanDb, typeof plain>(plain) implements TaskStore {
   readonly dialect: 'sqlite' | 'postgres';
 
   constructor(
@@ -59,6 +40,7 @@ export class SqlTaskStore<D extends PlanDb = PlanDb> implements TaskStore {
     private readonly ops: DialectOperations,
     private readonly wake: Wake = () => undefined,
   ) {
+    super(db);
     this.dialect = db.dialect.name;
   }
 
@@ -130,31 +112,4 @@ export class SqlTaskStore<D extends PlanDb = PlanDb> implements TaskStore {
     for (const tool of new Set(requeued)) this.wake('task_available', tool);
     return { requeued: requeued.length, failed: gaveUp.length };
   }
-
-  getTask = (id: string) => getTask(this.db, id);
-  renewLeases = (owner: string, ids: readonly string[], leaseMs: number, now: number) => renewLeases(this.db, owner, ids, leaseMs, now);
-  deleteFinishedBefore = (cutoff: number) => deleteFinishedBefore(this.db, cutoff);
-  listTasksByPayer: TaskStore['listTasksByPayer'] = (...a) => listTasksByPayer(this.db, ...a);
-  listTasks: TaskStore['listTasks'] = (q) => listTasks(this.db, q);
-  usage: TaskStore['usage'] = (q) => usage(this.db, q);
-  stats: TaskStore['stats'] = () => stats(this.db);
-
-  getBatch: TaskStore['getBatch'] = (id) => getBatch(this.db, id);
-  batchCounts: TaskStore['batchCounts'] = (id) => batchCounts(this.db, id);
-  listBatchItems: TaskStore['listBatchItems'] = (...a) => listBatchItems(this.db, ...a);
-
-  createKey: TaskStore['createKey'] = (k) => createKey(this.db, k);
-  findKeyByHash: TaskStore['findKeyByHash'] = (hash) => findKeyByHash(this.db, hash);
-  findKey: TaskStore['findKey'] = (idOrPrefix) => findKey(this.db, idOrPrefix);
-  listKeys: TaskStore['listKeys'] = () => listKeys(this.db);
-  creditKey: TaskStore['creditKey'] = (...a) => creditKey(this.db, ...a);
-  revokeKey: TaskStore['revokeKey'] = (...a) => revokeKey(this.db, ...a);
-
-  setPayment: TaskStore['setPayment'] = (...a) => setPayment(this.db, ...a);
-  listUnsettledPayments: TaskStore['listUnsettledPayments'] = (...a) => listUnsettledPayments(this.db, ...a);
-  useSignInNonce: TaskStore['useSignInNonce'] = (...a) => useSignInNonce(this.db, ...a);
-  reserveKeyPurchase: TaskStore['reserveKeyPurchase'] = (p) => reserveKeyPurchase(this.db, p);
-  settleKeyPurchase: TaskStore['settleKeyPurchase'] = (...a) => settleKeyPurchase(this.db, ...a);
-  markKeyPurchaseUnpaid: TaskStore['markKeyPurchaseUnpaid'] = (...a) => markKeyPurchaseUnpaid(this.db, ...a);
-  listKeyPurchases: TaskStore['listKeyPurchases'] = (...a) => listKeyPurchases(this.db, ...a);
 }

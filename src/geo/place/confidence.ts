@@ -31,6 +31,8 @@ export const FACTOR = {
   coarserThanAsked: 0.8,
   /** A name that is also a region or country ("New York", "Washington") was read as the city. */
   areaNameReadAsCity: 0.8,
+  /** A second-level unit the data has no place in, placed at the point of the region it lies in ("Benguet"). */
+  placedInContainingRegion: 0.8,
   /** The words also name another area at another level ("Georgia": the US state, or the country). */
   otherMeaning: 0.8,
 } as const;

@@ -271,6 +271,11 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   }
   if (region) {
     const point = g.regionPoint(region);
+    const within = g.placedAtRegion(region);
+    if (point && within) {
+      factor *= FACTOR.placedInContainingRegion;
+      notes.push(`the embedded data has no place in ${region.name}: its point is that of ${within.name}, the region it lies in`);
+    }
     if (point) {
       return {
         ...base,

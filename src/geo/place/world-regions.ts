@@ -17,7 +17,7 @@ const CURATED_COUNTRIES = new Set(SUBDIVISIONS.map((s) => s.country));
 
 /** Words put around a region's name that people leave out ("Land Berlin", "Provincia di Roma", "Korçë County"). */
 const AFFIXES =
-  /^(state of|province of|region of|land|provincia( di| de)?|departamento( de)?|estado( de)?|wilayah|oblast)\s+|\s+(region|province|state|governorate|oblast|prefecture|county|district|department|voivodeship|kraj|ken|municipality|canton|parish)$/i;
+  /^(state of|province of|region of|land|provincia( di| de)?|departamento( de)?|estado( de)?|wilayah|oblast)\s+|\s+(region|province|state|governorate|oblast|prefecture|county|district|department|voivodeship|kraj|ken|municipality|canton|parish|apskritis)$/i;
 
 /** Languages whose names are added as aliases (local names such as "Lombardia"; "Московская область"). */
 const ALIAS_LANGS = ['geonames', 'en', 'de', 'es', 'fr', 'it', 'pt', 'ru', 'ar', 'zh'];
@@ -29,6 +29,19 @@ interface DbRegion {
   iso?: string;
   admin?: string;
   names?: Record<string, string>;
+  reference?: { wikipedia?: string | null };
+}
+
+/** The name a region's Wikipedia article is filed under, without its language and disambiguation
+ * ("en:Attiki_(periphery)" → "Attiki", "en:Tripoli_District,_Libya" → "Tripoli District"): often the region's
+ * name in its own language, as people write it ("Vilniaus Apskritis"). */
+export function wikipediaTitleName(reference: string | null | undefined): string | undefined {
+  const title = reference?.replace(/^[a-z-]+:/, '').replace(/_/g, ' ');
+  const name = title
+    ?.replace(/\s*\(.*\)$/, '')
+    .replace(/,.*$/, '')
+    .trim();
+  return name || undefined;
 }
 interface DbCountry {
   regions?: DbRegion[];
@@ -64,6 +77,7 @@ export async function loadWorldRegions(file = iso31662DbFile()): Promise<Subdivi
       add(r.name);
       add(name);
       for (const lang of ALIAS_LANGS) add(r.names?.[lang]);
+      add(wikipediaTitleName(r.reference?.wikipedia));
       aliases.delete(name);
       // code stays null: the geocoder treats null-code regions as the worldwide (non-curated) kind.
       const iso = r.iso && /^[A-Z0-9]{1,3}$/.test(r.iso) ? { iso: r.iso } : {};

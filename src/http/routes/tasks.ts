@@ -1,30 +1,19 @@
 // REST tasks: create (POST /v1/tools/{tool}/tasks), read and wait (GET /v1/tasks/{id}), cancel.
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import type { PollTokens } from '../../auth/poll-token.js';
-import type { PaymentGate } from '../../billing/payment-gate.js';
-import type { Engine, SubmitOptions } from '../../engine/engine.js';
+import type { Engine } from '../../engine/engine.js';
 import { toTaskView } from '../../engine/task-view.js';
-import { Forbidden, InvalidInput, NotFound, PaymentRequired, Unauthorized } from '../../errors.js';
-import { parseIdempotencyKey } from '../../idempotency.js';
+import { Forbidden, InvalidInput, NotFound, Unauthorized } from '../../errors.js';
 import type { TaskRow } from '../../store/port.js';
 import { readCredential } from '../../web/credential.js';
 import { requireJson } from '../../web/errors.js';
-import { applyRateLimit, type RateLimiter } from '../../web/rate-limit.js';
-import type { ApiKeyCache } from '../../web/api-key-cache.js';
+import { applyRateLimit } from '../../web/rate-limit.js';
 import { sendJson } from '../../web/send-json.js';
-import { microsToUsd } from '../../registry/registry.js';
+import { createTaskFromRequest, type CreateTaskDeps } from './create-task.js';
 
-export interface TaskRoutesDeps {
-  engine: Engine;
-  pollTokens: PollTokens;
-  keyLimiter: RateLimiter;
-  paymentGate: PaymentGate | undefined;
-  publicUrl: string;
+export interface TaskRoutesDeps extends CreateTaskDeps {
   /** Extra ways to prove who may read a task (SIWX); returns true when the request may read it. */
   readAuthorizers?: ((req: Request, task: TaskRow) => Promise<boolean>)[];
-  /** Key rows trusted for up to a second (see api-key-cache.ts). */
-  keys: ApiKeyCache;
   /** The JSON body parser: only the routes that read a body run it. */
   json: RequestHandler;
   /** Middleware every route here runs first (the per-address rate limit, when one is configured). */
@@ -37,62 +26,18 @@ const waitQuery = z.object({
 
 const NO_WAIT: z.ZodSafeParseResult<z.output<typeof waitQuery>> = { success: true, data: {} };
 
+/** The task a poll answers with, or the poll's 404 (shared with the fast lane). */
+export async function taskToPoll(engine: Engine, id: string): Promise<TaskRow> {
+  const task = await engine.get(id);
+  if (!task) throw new NotFound(`No task ${id} (finished tasks are kept for a limited time).`, 'TASK_NOT_FOUND');
+  return task;
+}
+
 export function taskRoutes(d: TaskRoutesDeps): Router {
   const r = Router();
 
   r.post('/v1/tools/:tool/tasks', ...d.before, requireJson, d.json, async (req: Request, res: Response) => {
-    const toolName = String(req.params.tool);
-    const tool = d.engine.registry.get(toolName);
-    const credential = await readCredential(req, d.engine.store, d.keys);
-    // Unknown tool (404) and bad input (400) are answered before anyone is asked to pay.
-    const input = await d.engine.validate(toolName, req.body ?? {});
-    const idempotencyKey = parseIdempotencyKey(req.get('idempotency-key'));
-    const resourceUrl = `${d.publicUrl}/v1/tools/${toolName}/tasks`;
-
-    let opts: SubmitOptions;
-    if (credential.kind === 'key') {
-      applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
-      opts = { payer: { kind: 'key', id: credential.key.id }, chargeKeyId: credential.key.id };
-    } else if (credential.kind === 'poll-token') {
-      throw new Unauthorized('A poll token only reads its task; create tasks with an API key or an x402 payment.', 'WRONG_CREDENTIAL');
-    } else if (credential.kind === 'bearer') {
-      throw new Unauthorized('Unrecognised bearer token: API keys start with sk_.', 'INVALID_API_KEY');
-    } else {
-      const gate = d.paymentGate;
-      const paid = gate?.headerNames.some((h) => req.get(h) !== undefined);
-      if (gate && paid) {
-        const verified = await gate.verify(tool, headersOf(req), resourceUrl);
-        opts = { payer: verified.payer, nonce: verified.nonce, payment: verified.payment };
-      } else {
-        const reqs = gate?.requirements(tool, resourceUrl);
-        throw new PaymentRequired(
-          `Payment required: ${toolName} costs ${tool.price} USD. Send "Authorization: Bearer sk_…" with a prepaid API key` +
-            (gate ? ', or pay per request with x402 (see accepts).' : '. (x402 payments are not enabled on this server.)'),
-          'PAYMENT_REQUIRED',
-          {
-            price_usd: tool.price,
-            ways_to_pay: {
-              api_key: { header: 'Authorization: Bearer sk_live_…', how: 'Ask the operator for a key (agent-utility keys create).' },
-              x402: gate ? { header: 'PAYMENT-SIGNATURE', how: 'Sign one of the accepts[] below with your wallet and repeat the request.' } : null,
-            },
-            ...(reqs?.body ?? {}),
-          },
-          reqs?.headers ?? {},
-        );
-      }
-    }
-    if (idempotencyKey !== undefined) opts.idempotencyKey = idempotencyKey;
-    const { task, replayed } = await d.engine.submitValidated(toolName, input, opts);
-    const pollUrl = `/v1/tasks/${task.id}`;
-    res.setHeader('Location', pollUrl);
-    if (replayed) res.setHeader('Idempotent-Replayed', 'true');
-    sendJson(res, 202, {
-      task_id: task.id,
-      poll_token: await d.pollTokens.issue(task.id),
-      status: task.status,
-      poll_url: pollUrl,
-      price_usd: microsToUsd(task.priceMicros),
-    });
+    await createTaskFromRequest(d, String(req.params.tool), req.body, req, res);
   });
 
   r.get('/v1/tasks/:id', ...d.before, async (req: Request, res: Response) => {
@@ -101,8 +46,7 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
     const q = req.url.includes('?') ? waitQuery.safeParse(req.query) : NO_WAIT;
     if (!q.success) throw new InvalidInput(`wait: ${q.error.issues[0]?.message}`, 'wait');
     await authorizeRead(req, id);
-    let task = await d.engine.get(id);
-    if (!task) throw new NotFound(`No task ${id} (finished tasks are kept for a limited time).`, 'TASK_NOT_FOUND');
+    let task = await taskToPoll(d.engine, id);
     if (q.data.wait && q.data.wait > 0) {
       const ac = new AbortController();
       res.on('close', () => ac.abort());
@@ -146,10 +90,4 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
   }
 
   return r;
-}
-
-function headersOf(req: Request): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(req.headers)) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-  return out;
 }

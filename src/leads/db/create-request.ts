@@ -1,6 +1,7 @@
 // Writes a request, its notification outbox rows, its access row and its idempotency record in ONE
 // transaction, so a crash can never leave a request without its notifications. A duplicate (same account,
-// phone, pro and category since dedupSince) writes nothing new and returns the existing request.
+// phone, pro and category since dedupSince) writes nothing new and returns the existing request. Only the
+// account's own requests count: matching another account's would tell it who contacted whom.
 import type { DialectName } from '../../db/dialect.js';
 import { one, run, runPlan, type PlanDb } from '../../db/plan.js';
 import type { NewRequest } from '../store.js';

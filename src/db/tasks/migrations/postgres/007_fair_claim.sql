@@ -1,18 +1,34 @@
--- Fair claiming: a payer's 10,000-item batch must not fill every slot while another payer has tasks
+-- Fair claiming, within per-tool limits, in batches, without two workers colliding on the same rows.
+--
+-- Fair order: a payer's 10,000-item batch must not fill every slot while another payer has tasks
 -- waiting. Within one claim, slots go round-robin across payers: each payer's due tasks are ranked in
 -- claim order (run_after, created_at, id) and the claim takes rank 1 of every payer, then rank 2, and so
 -- on, ties by claim order. A single payer's tasks therefore still come in claim order, and `id` stays the
 -- last tie-break so a batch's tasks created together (grouped by mail domain, rising ids) stay together.
 --
--- The work stays bounded whatever the statistics say and however many tasks are pending:
+-- Per-tool limits: `limited_tools` and `tool_limits` (same length) say how many tasks of each listed
+-- tool this claim may take at most (a worker's room under the tool's concurrency limit); tasks of a tool
+-- at its limit are passed over and the claim goes on with the next due ones, so one tool limited to 4
+-- does not make every claim 4 tasks, whatever is queued.
+--
+-- One payer waiting (a single caller's batch, the usual drain): fair order is then claim order, so the
+-- due rows are locked straight off tasks_claimable, in claim order, FOR UPDATE SKIP LOCKED, in one
+-- ordered scan. A second worker claiming at the same moment passes over the rows the first one holds and
+-- takes the next ones.
+--
+-- Several payers: the work stays bounded whatever the statistics say and however many tasks are pending:
 --  * payers with pending tasks are found by a skip scan of tasks_pending_by_payer (one index descent per
 --    payer), at most `max_payers` of them;
 --  * each such payer contributes at most `batch` rows, read in order from the same index;
 --  * the first `batch` due rows in global claim order (tasks_claimable) are always candidates too, so a
 --    payer past the skip scan's cap is still served oldest first and never starves;
 --  * only those candidates (at most batch * (max_payers + 1)) are sorted into fair order.
--- Then each candidate is locked FOR UPDATE SKIP LOCKED in that order until `batch` are held, so workers
--- claiming at once pass over each other's rows exactly as before, and the leases are set as before.
+-- The first `batch` of them within the tool limits are locked in one statement. When another worker
+-- holds some of them, the claim is filled up with the next due rows in claim order that nobody holds, as
+-- a single payer's claim would be, instead of coming back short.
+--
+-- The six-argument claim_tasks of 003 stays as it is: processes of release 1d6b9d1 call it during a
+-- rolling upgrade (this claim takes eight arguments, so it is a function of its own beside it).
 -- Number 007 on both dialects: 006 is SQLite's key_indexes.
 
 -- id joins the claim order so ties (a batch's tasks share created_at) are broken without a sort.
@@ -21,8 +37,8 @@ CREATE INDEX tasks_claimable ON tasks (run_after, created_at, id) WHERE status =
 -- payer_id is NULL for anonymous payers; the skip scan compares row values, so NULL is folded to ''.
 CREATE INDEX tasks_pending_by_payer ON tasks (payer_kind, (COALESCE(payer_id, '')), run_after, created_at, id) WHERE status = 'pending';
 
-DROP FUNCTION claim_tasks(bigint, integer, text, bigint, text[], text[]);
-CREATE FUNCTION claim_tasks(now_ms bigint, batch integer, owner text, lease_until bigint, only_tools text[], except_tools text[])
+CREATE FUNCTION claim_tasks(now_ms bigint, batch integer, owner text, lease_until bigint, only_tools text[], except_tools text[],
+  limited_tools text[], tool_limits integer[])
 RETURNS SETOF tasks
 LANGUAGE plpgsql
 SET enable_seqscan = off
@@ -34,50 +50,113 @@ SET jit = off
 AS $$
 DECLARE
   max_payers constant integer := 64;
+  first_kind text;
+  first_pid text;
   candidate record;
+  chosen text[] := '{}';
+  chosen_tools text[] := '{}';
   held text[] := '{}';
+  held_tools text[] := '{}';
+  full_tools text[] := '{}';
+  got_ids text[];
+  got_tools text[];
+  passed_over boolean;
 BEGIN
-  FOR candidate IN
-    WITH RECURSIVE payers (kind, pid) AS (
-      (SELECT payer_kind, COALESCE(payer_id, '') FROM tasks WHERE status = 'pending'
-       ORDER BY payer_kind, COALESCE(payer_id, '') LIMIT 1)
-      UNION ALL
-      SELECT nxt.kind, nxt.pid FROM payers p CROSS JOIN LATERAL (
-        SELECT payer_kind AS kind, COALESCE(payer_id, '') AS pid FROM tasks
-        WHERE status = 'pending' AND (payer_kind, COALESCE(payer_id, '')) > (p.kind, p.pid)
-        ORDER BY payer_kind, COALESCE(payer_id, '') LIMIT 1
-      ) nxt
-    ),
-    first_payers AS (SELECT kind, pid FROM payers LIMIT max_payers),
-    candidates AS (
-      SELECT c.id, c.payer_kind, c.pid, c.run_after, c.created_at FROM first_payers fp CROSS JOIN LATERAL (
-        SELECT id, payer_kind, COALESCE(payer_id, '') AS pid, run_after, created_at FROM tasks
-        WHERE status = 'pending' AND payer_kind = fp.kind AND COALESCE(payer_id, '') = fp.pid AND run_after <= now_ms
-          AND (only_tools IS NULL OR tool = ANY (only_tools))
-          AND (except_tools IS NULL OR tool <> ALL (except_tools))
-        ORDER BY payer_kind, COALESCE(payer_id, ''), run_after, created_at, id
-        LIMIT batch
-      ) c
-      UNION
-      (SELECT id, payer_kind, COALESCE(payer_id, ''), run_after, created_at FROM tasks
-       WHERE status = 'pending' AND run_after <= now_ms
-         AND (only_tools IS NULL OR tool = ANY (only_tools))
-         AND (except_tools IS NULL OR tool <> ALL (except_tools))
-       ORDER BY run_after, created_at, id
-       LIMIT batch)
-    )
-    SELECT id, row_number() OVER (PARTITION BY payer_kind, pid ORDER BY run_after, created_at, id) AS payer_rank, run_after, created_at
-    FROM candidates
-    ORDER BY payer_rank, run_after, created_at, id
-  LOOP
-    -- SKIP LOCKED: rows another worker is claiming right now are passed over, not waited for, so many
-    -- workers claim in parallel and each pending task goes to exactly one of them. The status is checked
-    -- again on the row as locked (a worker may have claimed it since this claim's snapshot).
-    PERFORM 1 FROM tasks WHERE id = candidate.id AND status = 'pending' FOR UPDATE SKIP LOCKED;
-    IF FOUND THEN
-      held := held || candidate.id;
-      EXIT WHEN cardinality(held) >= batch;
+  -- Who waits first, and is anyone else waiting? Two descents of tasks_pending_by_payer.
+  SELECT t.payer_kind, COALESCE(t.payer_id, '') INTO first_kind, first_pid FROM tasks t
+  WHERE t.status = 'pending' ORDER BY t.payer_kind, COALESCE(t.payer_id, '') LIMIT 1;
+  IF NOT FOUND THEN
+    RETURN;
+  END IF;
+
+  -- Ordered like the skip scan below, so it is one descent from the first payer's key, not a filter.
+  PERFORM 1 FROM tasks t WHERE t.status = 'pending' AND (t.payer_kind, COALESCE(t.payer_id, '')) > (first_kind, first_pid)
+  ORDER BY t.payer_kind, COALESCE(t.payer_id, '') LIMIT 1;
+  IF FOUND THEN
+    FOR candidate IN
+      WITH RECURSIVE payers (kind, pid) AS (
+        SELECT first_kind, first_pid
+        UNION ALL
+        SELECT nxt.kind, nxt.pid FROM payers p CROSS JOIN LATERAL (
+          SELECT payer_kind AS kind, COALESCE(payer_id, '') AS pid FROM tasks
+          WHERE status = 'pending' AND (payer_kind, COALESCE(payer_id, '')) > (p.kind, p.pid)
+          ORDER BY payer_kind, COALESCE(payer_id, '') LIMIT 1
+        ) nxt
+      ),
+      first_payers AS (SELECT kind, pid FROM payers LIMIT max_payers),
+      candidates AS (
+        SELECT c.id, c.tool, c.payer_kind, c.pid, c.run_after, c.created_at FROM first_payers fp CROSS JOIN LATERAL (
+          SELECT id, tool, payer_kind, COALESCE(payer_id, '') AS pid, run_after, created_at FROM tasks
+          WHERE status = 'pending' AND payer_kind = fp.kind AND COALESCE(payer_id, '') = fp.pid AND run_after <= now_ms
+            AND (only_tools IS NULL OR tool = ANY (only_tools))
+            AND (except_tools IS NULL OR tool <> ALL (except_tools))
+          ORDER BY payer_kind, COALESCE(payer_id, ''), run_after, created_at, id
+          LIMIT batch
+        ) c
+        UNION
+        (SELECT id, tool, payer_kind, COALESCE(payer_id, ''), run_after, created_at FROM tasks
+         WHERE status = 'pending' AND run_after <= now_ms
+           AND (only_tools IS NULL OR tool = ANY (only_tools))
+           AND (except_tools IS NULL OR tool <> ALL (except_tools))
+         ORDER BY run_after, created_at, id
+         LIMIT batch)
+      )
+      SELECT id, tool, row_number() OVER (PARTITION BY payer_kind, pid ORDER BY run_after, created_at, id) AS payer_rank, run_after, created_at
+      FROM candidates
+      ORDER BY payer_rank, run_after, created_at, id
+    LOOP
+      IF cardinality(array_positions(chosen_tools, candidate.tool))
+          < COALESCE(tool_limits[array_position(limited_tools, candidate.tool)], batch) THEN
+        chosen := chosen || candidate.id;
+        chosen_tools := chosen_tools || candidate.tool;
+        EXIT WHEN cardinality(chosen) >= batch;
+      ELSE
+        full_tools := full_tools || candidate.tool;
+      END IF;
+    END LOOP;
+    -- SKIP LOCKED: rows another worker is claiming right now are passed over, not waited for. The
+    -- status is checked on the rows as locked (a worker may have claimed one since this claim's
+    -- snapshot), outside the locking scan: inside, `status = 'pending'` would let the planner prefer a
+    -- whole scan of a pending-only index to 16 primary-key lookups on a table it believes nearly empty.
+    SELECT COALESCE(array_agg(l.id), '{}'), COALESCE(array_agg(l.tool), '{}') INTO held, held_tools
+    FROM (SELECT t.id, t.tool, t.status FROM tasks t WHERE t.id = ANY (chosen) OFFSET 0 FOR UPDATE SKIP LOCKED) l
+    WHERE l.status = 'pending';
+    -- Done, unless another worker holds some of the chosen rows, or the candidates ran out on a tool's
+    -- limit while more may be due.
+    IF cardinality(held) = cardinality(chosen) AND (cardinality(held) >= batch OR cardinality(full_tools) = 0) THEN
+      batch := 0;
     END IF;
+  END IF;
+
+  -- Due rows in claim order, locked FOR UPDATE SKIP LOCKED as the ordered scan of tasks_claimable
+  -- reaches them, so workers claiming at once take different rows and nobody waits. A row of a tool
+  -- already at its limit is locked but not claimed (released when this transaction ends); that tool is
+  -- then left out and the scan goes on for the slots still free.
+  WHILE cardinality(held) < batch LOOP
+    SELECT array_agg(due.id ORDER BY due.run_after, due.created_at, due.id), array_agg(due.tool ORDER BY due.run_after, due.created_at, due.id)
+    INTO got_ids, got_tools
+    FROM (
+      SELECT t.id, t.tool, t.run_after, t.created_at FROM tasks t
+      WHERE t.status = 'pending' AND t.run_after <= now_ms
+        AND (only_tools IS NULL OR t.tool = ANY (only_tools))
+        AND (except_tools IS NULL OR t.tool <> ALL (except_tools))
+        AND t.tool <> ALL (full_tools) AND t.id <> ALL (held)
+      ORDER BY t.run_after, t.created_at, t.id
+      LIMIT batch - cardinality(held)
+      FOR UPDATE SKIP LOCKED
+    ) due;
+    EXIT WHEN got_ids IS NULL;
+    passed_over := false;
+    FOR i IN 1 .. cardinality(got_ids) LOOP
+      IF cardinality(array_positions(held_tools, got_tools[i])) < COALESCE(tool_limits[array_position(limited_tools, got_tools[i])], batch) THEN
+        held := held || got_ids[i];
+        held_tools := held_tools || got_tools[i];
+      ELSE
+        passed_over := true;
+        full_tools := full_tools || got_tools[i];
+      END IF;
+    END LOOP;
+    EXIT WHEN NOT passed_over;
   END LOOP;
 
   RETURN QUERY

@@ -1,0 +1,80 @@
+// Creating a task from a REST request: credential, validation, payment or charge, insert, answer 202.
+// Shared by the Express route (tasks.ts) and the fast lane (fast-lane.ts), which reach it with the same
+// request and parsed body, so both answer alike.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Engine, SubmitOptions } from '../../engine/engine.js';
+import { PaymentRequired, Unauthorized } from '../../errors.js';
+import { parseIdempotencyKey } from '../../idempotency.js';
+import { microsToUsd } from '../../registry/registry.js';
+import type { PollTokens } from '../../auth/poll-token.js';
+import type { PaymentGate } from '../../billing/payment-gate.js';
+import type { ApiKeyCache } from '../../web/api-key-cache.js';
+import { readCredential } from '../../web/credential.js';
+import { flatHeaders, headerValue } from '../../web/headers.js';
+import { applyRateLimit, type RateLimiter } from '../../web/rate-limit.js';
+import { sendJson } from '../../web/send-json.js';
+
+export interface CreateTaskDeps {
+  engine: Engine;
+  pollTokens: PollTokens;
+  keyLimiter: RateLimiter;
+  paymentGate: PaymentGate | undefined;
+  publicUrl: string;
+  /** Key rows trusted for up to a second (see api-key-cache.ts). */
+  keys: ApiKeyCache;
+}
+
+export async function createTaskFromRequest(d: CreateTaskDeps, toolName: string, body: unknown, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { headers } = req;
+  const tool = d.engine.registry.get(toolName);
+  const credential = await readCredential(req, d.engine.store, d.keys);
+  // Unknown tool (404) and bad input (400) are answered before anyone is asked to pay.
+  const input = await d.engine.validate(toolName, body ?? {});
+  const idempotencyKey = parseIdempotencyKey(headerValue(headers, 'idempotency-key'));
+  const resourceUrl = `${d.publicUrl}/v1/tools/${toolName}/tasks`;
+
+  let opts: SubmitOptions;
+  if (credential.kind === 'key') {
+    applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
+    opts = { payer: { kind: 'key', id: credential.key.id }, chargeKeyId: credential.key.id };
+  } else if (credential.kind === 'poll-token') {
+    throw new Unauthorized('A poll token only reads its task; create tasks with an API key or an x402 payment.', 'WRONG_CREDENTIAL');
+  } else if (credential.kind === 'bearer') {
+    throw new Unauthorized('Unrecognised bearer token: API keys start with sk_.', 'INVALID_API_KEY');
+  } else {
+    const gate = d.paymentGate;
+    const paid = gate?.headerNames.some((h) => headerValue(headers, h) !== undefined);
+    if (gate && paid) {
+      const verified = await gate.verify(tool, flatHeaders(headers), resourceUrl);
+      opts = { payer: verified.payer, nonce: verified.nonce, payment: verified.payment };
+    } else {
+      const reqs = gate?.requirements(tool, resourceUrl);
+      throw new PaymentRequired(
+        `Payment required: ${toolName} costs ${tool.price} USD. Send "Authorization: Bearer sk_…" with a prepaid API key` +
+          (gate ? ', or pay per request with x402 (see accepts).' : '. (x402 payments are not enabled on this server.)'),
+        'PAYMENT_REQUIRED',
+        {
+          price_usd: tool.price,
+          ways_to_pay: {
+            api_key: { header: 'Authorization: Bearer sk_live_…', how: 'Ask the operator for a key (agent-utility keys create).' },
+            x402: gate ? { header: 'PAYMENT-SIGNATURE', how: 'Sign one of the accepts[] below with your wallet and repeat the request.' } : null,
+          },
+          ...(reqs?.body ?? {}),
+        },
+        reqs?.headers ?? {},
+      );
+    }
+  }
+  if (idempotencyKey !== undefined) opts.idempotencyKey = idempotencyKey;
+  const { task, replayed } = await d.engine.submitValidated(toolName, input, opts);
+  const pollUrl = `/v1/tasks/${task.id}`;
+  res.setHeader('Location', pollUrl);
+  if (replayed) res.setHeader('Idempotent-Replayed', 'true');
+  sendJson(res, 202, {
+    task_id: task.id,
+    poll_token: await d.pollTokens.issue(task.id),
+    status: task.status,
+    poll_url: pollUrl,
+    price_usd: microsToUsd(task.priceMicros),
+  });
+}

@@ -1,0 +1,43 @@
+// The lead paragraph in an article's header, which Readability leaves out, is put back in front of the
+// article: also under a title that is an H2 naming the page, and across a short section label link.
+import { describe, expect, it } from 'vitest';
+import { htmlToMarkdown } from '../../src/browser/markdown.js';
+
+const BODY = Array.from(
+  { length: 6 },
+  (_, i) =>
+    `<p>Paragraph ${i + 1}: the cold front reached the coast in the early morning, bringing rain, thunderstorms and snow above eight hundred metres, according to the national weather service.</p>`,
+).join('');
+const LEAD = 'Rain, storms and snow are forecast for the central regions today, while the north stays dry.';
+
+const page = (header: string) => `<!doctype html><html><head><title>Polar front reaches the centre - Weather Daily</title></head><body>
+<div class="logo"><a href="/">Weather Daily</a></div>
+<div class="wrapper">
+  <header class="entry-header">${header}</header>
+  <div class="related-box"><a href="/a">Floods in the valley last spring and what the towns learned from them</a></div>
+  <div class="entry-body">${BODY}</div>
+</div></body></html>`;
+
+describe('htmlToMarkdown lead paragraph', () => {
+  it('puts back the lead under an H2 that names the page', () => {
+    const { markdown } = htmlToMarkdown(
+      page(`<h2>Polar front reaches the centre</h2><p class="subtitle">${LEAD}</p>`),
+      'Polar front reaches the centre - Weather Daily',
+    );
+    expect(markdown).toContain(LEAD);
+    expect(markdown.indexOf(LEAD)).toBeLessThan(markdown.indexOf('Paragraph 1:'));
+  });
+
+  it('puts back the lead across a short section label link', () => {
+    const { markdown } = htmlToMarkdown(
+      page(`<h1>Polar front reaches the centre</h1><p class="subtitle">${LEAD}</p><h5 class="kicker"><a href="/weather">Weather</a></h5>`),
+      'Polar front reaches the centre - Weather Daily',
+    );
+    expect(markdown).toContain(LEAD);
+  });
+
+  it('does not take a paragraph under a heading that does not name the page', () => {
+    const { markdown } = htmlToMarkdown(page(`<h2>Our partners</h2><p class="subtitle">${LEAD}</p>`), 'Polar front reaches the centre - Weather Daily');
+    expect(markdown).not.toContain(LEAD);
+  });
+});
