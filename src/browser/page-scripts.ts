@@ -11,11 +11,22 @@ export interface SerialisedPage {
  * For Markdown: drops what is not visible, turns every link and image URL into an absolute one (and drops
  * javascript: links), and returns the resulting document. Computed styles are only consulted up to
  * `maxStyled` elements, to bound the time on huge pages.
+ *
+ * Some pages hide their content until their own scripts run: the whole body (`visibility: hidden` against
+ * a flash of unstyled text, or a `no-js` class), or the article's wrapper (`display: none`, shown by a
+ * script). When scripts are off, blocked or failed, a reader of the rendered page would see nothing, yet
+ * the text is there. A hidden block that holds more than twice the prose of everything visible together,
+ * and at least `HIDDEN_CONTENT_MIN_CHARS` of it, is such content and is kept; menus, pop-ups and closed
+ * tabs are smaller than the page they belong to, or made of links.
  */
 export function serialiseVisibleDocument(maxStyled: number): SerialisedPage {
+  const HIDDEN_CONTENT_MIN_CHARS = 500;
   const elements = document.body ? Array.from(document.body.querySelectorAll('*')) : [];
   const hidden: Element[] = [];
   const styled = elements.length <= maxStyled;
+  // Visibility is inherited: only the element that sets it is listed, so keeping it keeps its subtree.
+  const bodyHidden = !!document.body && getComputedStyle(document.body).visibility === 'hidden';
+  if (bodyHidden) hidden.push(document.body);
   for (const el of elements) {
     if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') {
       hidden.push(el);
@@ -23,14 +34,49 @@ export function serialiseVisibleDocument(maxStyled: number): SerialisedPage {
     }
     if (!styled) continue;
     const style = getComputedStyle(el);
-    if (style.display === 'none' || style.visibility === 'hidden') hidden.push(el);
+    if (style.display === 'none') hidden.push(el);
+    else if (style.visibility === 'hidden' && (!el.parentElement || getComputedStyle(el.parentElement).visibility !== 'hidden')) hidden.push(el);
   }
+  // Prose: words of text outside links, scripts and styles (an encoded blob is no words).
+  const prose = (root: Element) => {
+    let chars = 0;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement?.closest('a, script, style, noscript, template')) continue;
+      for (const word of (node.nodeValue ?? '').split(/\s+/)) if (word.length <= 30) chars += word.length + 1;
+    }
+    return chars;
+  };
+  // Hidden elements grouped under their nearest hidden ancestor (or none): a kept block's own hidden
+  // parts are judged against what it shows, as the page's are against the visible page.
+  const listed = new Set(hidden);
+  const inside = new Map<Element | null, Element[]>();
+  for (const el of hidden) {
+    let up = el.parentElement;
+    while (up && !listed.has(up)) up = up.parentElement;
+    inside.set(up, [...(inside.get(up) ?? []), el]);
+  }
+  const kept = new Set<Element>();
+  const keepContent = (scope: Element | null, scopeProse: number) => {
+    const group = (inside.get(scope) ?? []).map((el) => ({ el, chars: prose(el) }));
+    const shown = scopeProse - group.reduce((sum, h) => sum + h.chars, 0);
+    for (const h of group) {
+      if (h.chars < HIDDEN_CONTENT_MIN_CHARS || h.chars <= 2 * shown) continue;
+      kept.add(h.el);
+      keepContent(h.el, h.chars);
+    }
+  };
+  if (document.body) keepContent(null, prose(document.body));
   // With scripts on, <noscript> is hidden and its markup was never parsed; checked on every page because
   // Node-side conversion would otherwise parse and show it.
   for (const el of Array.from(document.querySelectorAll('noscript'))) {
     if (getComputedStyle(el).display === 'none') hidden.push(el);
   }
-  for (const el of hidden) el.remove();
+  for (const el of hidden) {
+    if (kept.has(el)) continue;
+    if (el === document.body) el.replaceChildren();
+    else el.remove();
+  }
   for (const a of Array.from(document.querySelectorAll<HTMLAnchorElement>('a[href]'))) {
     if (/^\s*javascript:/i.test(a.getAttribute('href') ?? '')) a.removeAttribute('href');
     else a.setAttribute('href', a.href);

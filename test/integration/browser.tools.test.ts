@@ -283,6 +283,18 @@ describe('browser.markdown', () => {
     expect(out.markdown).toContain('How a streamed response flows through the service.');
   });
 
+  it('keeps content a page hides until its scripts run, and still drops hidden menus and pop-ups', async () => {
+    for (const path of ['/md/hidden-until-script', '/md/article-shown-by-script']) {
+      const out = await h.run(markdown, { url: h.siteUrl(path), javascript: false });
+      expect(out.markdown, path).toContain('volunteers bought the tower from the state for one euro');
+      expect(out.markdown, path).toContain('guided climbs to the gallery');
+      expect(out.markdown, path).not.toMatch(/Section number|Subscribe to our newsletter|Share this story/);
+    }
+    const tab = await h.run(markdown, { url: h.siteUrl('/md/closed-tab'), content: 'full' });
+    expect(tab.markdown).toContain('volunteers bought the tower');
+    expect(tab.markdown).not.toContain('Visitor review');
+  });
+
   it('refuses an unknown content mode', () => {
     expect(markdown.input.safeParse({ url: 'https://example.com/', content: 'everything' }).success).toBe(false);
     expect(markdown.input.parse({ url: 'https://example.com/' }).content).toBe('main');

@@ -3,13 +3,24 @@
 // links of every kind, pages probing private targets, cookies and storage, dialogs and popups.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { FORM_WRAPPED_HTML, NEWS_WITH_COMMENTS_HTML, SKIP_LINK_HTML, STRUCTURE_HTML } from './markdown-pages.js';
+import {
+  ARTICLE_SHOWN_BY_SCRIPT_HTML,
+  CLOSED_TAB_HTML,
+  FORM_WRAPPED_HTML,
+  HIDDEN_UNTIL_SCRIPT_HTML,
+  NEWS_WITH_COMMENTS_HTML,
+  SKIP_LINK_HTML,
+  STRUCTURE_HTML,
+} from './markdown-pages.js';
 
 const MARKDOWN_PAGES: Record<string, string> = {
   '/md/news-with-comments': NEWS_WITH_COMMENTS_HTML,
   '/md/form-wrapped': FORM_WRAPPED_HTML,
   '/md/skip-link': SKIP_LINK_HTML,
   '/md/structure': STRUCTURE_HTML,
+  '/md/hidden-until-script': HIDDEN_UNTIL_SCRIPT_HTML,
+  '/md/article-shown-by-script': ARTICLE_SHOWN_BY_SCRIPT_HTML,
+  '/md/closed-tab': CLOSED_TAB_HTML,
 };
 
 export interface FixtureServer {

@@ -62,3 +62,39 @@ port = 8080</code></pre>
   <p>Questions go to the forum; upgrades from 1.x are supported for another year.</p>
 </article>`,
 );
+
+const LIGHTHOUSE_PARAGRAPHS = `
+  <p>The lighthouse on the northern cape was switched off in 1998, when satellite navigation made its beam redundant for the fishing fleet that had relied on it for a century.</p>
+  <p>A group of volunteers bought the tower from the state for one euro and spent six summers repairing the lantern room, the spiral staircase and the keeper's cottage beside it.</p>
+  <p>Since last spring the light shines again every evening from dusk until midnight, and guided climbs to the gallery are offered on weekends from April to October.</p>`;
+
+/**
+ * Content hidden until the page's own scripts run, which here never do: the whole body against a flash of
+ * unstyled text. A small pop-up and a link menu that hide themselves stay hidden.
+ */
+export const HIDDEN_UNTIL_SCRIPT_HTML = page(
+  'The lighthouse shines again',
+  `<style>body { visibility: hidden } .menu, .popup { display: none }</style>
+<nav class="menu">${Array.from({ length: 40 }, (_, i) => `<a href="/section/${i}">Section number ${i} of the archive</a>`).join(' ')}</nav>
+<div class="popup"><p>Subscribe to our newsletter for weekly stories from the coast.</p></div>
+<article><h1>The lighthouse shines again</h1>${LIGHTHOUSE_PARAGRAPHS}</article>`,
+);
+
+/** The article's wrapper is display: none until a script shows it; the visible page is a header and a notice. */
+export const ARTICLE_SHOWN_BY_SCRIPT_HTML = page(
+  'The lighthouse shines again',
+  `<header><a href="/">Coast News</a><p>Please enable JavaScript to read this site.</p></header>
+<div id="story" style="display:none"><h1>The lighthouse shines again</h1>${LIGHTHOUSE_PARAGRAPHS}
+  <div class="share-popup" style="display:none"><p>Share this story with your friends and family on every network you use.</p></div>
+</div>`,
+);
+
+/** A closed tab: hidden, with more text than the visible article but not twice as much; it stays hidden. */
+export const CLOSED_TAB_HTML = page(
+  'The lighthouse shines again',
+  `<article><h1>The lighthouse shines again</h1>${LIGHTHOUSE_PARAGRAPHS}</article>
+<div class="tabs"><a href="#reviews">Reviews (6)</a><div id="reviews" hidden>${Array.from(
+    { length: 6 },
+    (_, i) => `<p>Visitor review ${i}: we climbed the tower on a windy afternoon and the view over the cape was worth every step.</p>`,
+  ).join('')}</div></div>`,
+);
