@@ -164,10 +164,12 @@ export function parsePythonDict(src) {
 }
 
 /**
- * Text as compared: what a reader of the rendered Markdown sees. Links and images become their text (their
- * targets are dropped: a URL kept in place would split a sentence that a link runs through, so a snippet
- * read across the link could never match, whatever the extractor), Markdown syntax, escapes, invisible
- * characters and whitespace are flattened. Applied to every extractor's output and to the snippets alike.
+ * Text as compared: what a reader of the rendered Markdown sees. Links become their text (their targets are
+ * dropped: a URL kept in place would split a sentence that a link runs through, so a snippet read across
+ * the link could never match, whatever the extractor). An image is a picture, not text: its alt attribute
+ * is not shown on the page the annotators read, so it counts as nothing. Markdown syntax, escapes,
+ * invisible characters and whitespace are flattened. Applied to every extractor's output and to the
+ * snippets alike.
  */
 export function normaliseForMatch(s) {
   return (
@@ -175,7 +177,7 @@ export function normaliseForMatch(s) {
       .normalize('NFKC')
       // Soft hyphens and zero-width break hints are invisible where they do not fall at a line end.
       .replace(/[\u00ad\u200b\u200c\u2060\ufeff]/g, '')
-      .replace(/!\[((?:\\.|[^\]\\])*)\]\((?:\\.|[^)\s\\])*(?:\s+"[^"]*")?\)/g, '$1')
+      .replace(/!\[((?:\\.|[^\]\\])*)\]\((?:\\.|[^)\s\\])*(?:\s+"[^"]*")?\)/g, ' ')
       .replace(/\[((?:\\.|[^\]\\])*)\]\((?:\\.|[^)\s\\])*(?:\s+"[^"]*")?\)/g, '$1')
       .replace(/^\s{0,3}(?:#{1,6}\s|>\s?|[-*+]\s|\d+\.\s)/gm, '')
       .replace(/(\*\*|__|`+|~~)/g, '')
