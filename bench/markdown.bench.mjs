@@ -226,14 +226,29 @@ export default {
           `  ${ex.name}: F1 ${s.f1.toFixed(3)} (P ${s.precision.toFixed(3)}, R ${s.recall.toFixed(3)}), ${ms.toFixed(1)} ms/page, ${failures} threw\n`,
         );
       }
-      return report(cases, ok.length, corpus.origin, rows, stride);
+      return report(cases, rendered, ok.length, corpus.origin, rows, stride);
     } finally {
       corpus.cleanup();
     }
   },
 };
 
-function report(cases, rendered, origin, rows, stride) {
+/** The rendered page's text as the annotators could read it: markup, scripts and styles dropped. */
+function pageText(html) {
+  return normaliseForMatch(
+    html
+      .replace(/<(script|style|template)\b[\s\S]*?<\/\1>/gi, ' ')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&nbsp;/g, ' ')
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>'),
+  );
+}
+
+function report(cases, docs, rendered, origin, rows, stride) {
   const ours = rows[0];
   const lines = [
     (stride > 1 ? `Sample run: every ${stride}th page (\`BENCH_MARKDOWN_STRIDE=${stride}\`). ` : '') +
@@ -241,7 +256,7 @@ function report(cases, rendered, origin, rows, stride) {
       `the archived pages themselves remain their publishers' and are only read at bench time, never committed; ${origin}), ${rendered} of ${cases.length} pages rendered, ` +
       `${cases.reduce((n, c) => n + c.with.length, 0)} must-have and ${cases.reduce((n, c) => n + c.without.length, 0)} must-not snippets. ` +
       'Each page is served from loopback to Chromium (scripts off, all other traffic refused) and serialised by the tool’s own page script; every extractor converts that same HTML. ' +
-      'Precision = share of must-not snippets absent, recall = share of must-have snippets present (after flattening Markdown syntax and whitespace).',
+      'Precision = share of must-not snippets absent, recall = share of must-have snippets present (after flattening Markdown syntax and whitespace; a link counts as its text, an image as none: its alt attribute is not text the page shows).',
     '',
     '| extractor | F1 | precision | recall | output chars per expected char | ms/page |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
@@ -252,20 +267,28 @@ function report(cases, rendered, origin, rows, stride) {
     '',
     `Ours on ${ours.halves}.`,
     '',
-    'Worst five pages for ours (most snippets wrong):',
+    'Worst five pages for ours (most snippets wrong), with why: whether the missing text is in the rendered page at all, and how the other extractors did on the same page:',
     '',
     ...ours.s.perPage
       .sort((a, b) => b.errors - a.errors)
       .slice(0, 5)
       .map((p) => {
         const c = cases[p.i];
+        const shown = pageText(docs[p.i].html);
+        const absent = p.missing.filter((m) => !shown.includes(normaliseForMatch(m))).length;
         const why = [
           p.missing.length ? `missing ${p.missing.length}/${c.with.length} (e.g. “${p.missing[0].slice(0, 60)}”)` : '',
+          absent ? `${absent} of them not in the rendered page (scripts off: the page fills or shows them with scripts)` : '',
+          p.missing.length > absent ? `${p.missing.length - absent} in the page but outside the block we kept` : '',
           p.leaked.length ? `kept ${p.leaked.length}/${c.without.length} boilerplate (e.g. “${p.leaked[0].slice(0, 60)}”)` : '',
         ]
           .filter(Boolean)
           .join('; ');
-        return `- ${c.url} — ${why}; ${p.chars} chars out`;
+        const others = rows
+          .slice(1)
+          .map(({ ex, s }) => `${ex.name.split(' ')[0]} ${s.perPage.find((q) => q.i === p.i)?.errors ?? '–'}`)
+          .join(', ');
+        return `- ${c.url} — ${why}; ${p.chars} chars out${others ? `. Snippets wrong on this page: ours ${p.errors}, ${others}` : ''}`;
       }),
   ];
   return lines.join('\n');
