@@ -55,10 +55,13 @@ function holdsArticle(el: El): boolean {
   return h1 !== null && el.ownerDocument.querySelectorAll('h1').length === 1;
 }
 
-/** Removes comment sections, site furniture, and blocks that are mostly links. */
-export function pruneBoilerplate(root: El): void {
+/**
+ * Removes comment sections, site furniture, and blocks that are mostly links. `byName: false` keeps blocks
+ * whatever their names say (for content a site names like furniture: a live ticker's "comment" entries).
+ */
+export function pruneBoilerplate(root: El, { byName: useNames = true }: { byName?: boolean } = {}): void {
   const total = Math.max(1, textLength(root));
-  for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
+  for (const el of useNames ? (Array.from(root.querySelectorAll('*')) as El[]) : []) {
     if (!el.isConnected || el === root || KEEP_TAGS.has(el.tagName)) continue;
     const role = el.getAttribute('role') ?? '';
     const label = names(el);

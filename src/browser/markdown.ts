@@ -86,7 +86,15 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
     const paras = paragraphs(body);
     const dense = proseContainer(body, paras);
     if (article) {
+      const unpruned = article.root.cloneNode(true) as El;
       pruneBoilerplate(article.root);
+      // Pruning that leaves neither the pick nor the page any prose while the pick was long took the content
+      // itself: a site named its entries like furniture (a live ticker's "comment" cards). The pick is then
+      // pruned by links and text alone.
+      if (textLength(article.root) < READABILITY_MIN_CHARS && (dense?.score ?? 0) < READABILITY_MIN_CHARS && textLength(unpruned) >= READABILITY_SURE_CHARS) {
+        pruneBoilerplate(unpruned, { byName: false });
+        article.root = unpruned;
+      }
       const chars = textLength(article.root);
       if (chars >= READABILITY_MIN_CHARS && (chars >= READABILITY_SURE_CHARS || chars >= READABILITY_MIN_SHARE * pageChars)) {
         container = article.root;
@@ -124,15 +132,21 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
  * The share of `block`'s prose (by length) that `article` also holds, sentence by sentence: Readability
  * rewrites paragraphs (line breaks become paragraphs), so whole paragraphs need not match.
  */
-function proseCoverage(block: El, paras: Paragraph[], article: El): number {
+export function proseCoverage(block: El, paras: Paragraph[], article: El): number {
   const text = (article.textContent ?? '').replace(/\s+/g, ' ');
   let total = 0;
   let found = 0;
+  // A paragraph the page repeats (a carousel's cloned slides, a mobile copy of a block) counts once.
+  const seen = new Set<string>();
   for (const p of paras) {
-    if (p.weight <= 0 || !block.contains(p.el)) continue;
+    if (p.weight <= 0 || !block.contains(p.el) || seen.has(p.text)) continue;
+    seen.add(p.text);
+    // Each sentence counts as much prose as its paragraph holds: a list of names one to a line is long
+    // text but little prose, and the pick holding it must not pass for holding the article.
+    const proseShare = p.weight / p.text.length;
     for (const sentence of p.text.split(/(?<=[.!?:;])\s+/)) {
-      total += sentence.length;
-      if (text.includes(sentence)) found += sentence.length;
+      total += sentence.length * proseShare;
+      if (text.includes(sentence)) found += sentence.length * proseShare;
     }
   }
   return total === 0 ? 1 : found / total;
