@@ -57,9 +57,10 @@ function holdsArticle(el: El): boolean {
 
 /**
  * Removes comment sections, site furniture, and blocks that are mostly links. `byName: false` keeps blocks
- * whatever their names say (for content a site names like furniture: a live ticker's "comment" entries).
+ * whatever their names say (for content a site names like furniture: a live ticker's "comment" entries);
+ * `byLinks: false` keeps link lists (for a page whose content is one: a post of bookmarked links).
  */
-export function pruneBoilerplate(root: El, { byName: useNames = true }: { byName?: boolean } = {}): void {
+export function pruneBoilerplate(root: El, { byName: useNames = true, byLinks = true }: { byName?: boolean; byLinks?: boolean } = {}): void {
   const total = Math.max(1, textLength(root));
   for (const el of useNames ? (Array.from(root.querySelectorAll('*')) as El[]) : []) {
     if (!el.isConnected || el === root || KEEP_TAGS.has(el.tagName)) continue;
@@ -75,7 +76,7 @@ export function pruneBoilerplate(root: El, { byName: useNames = true }: { byName
     if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
   pruneBoilerplateText(root, total);
-  pruneLinkDense(root, total);
+  if (byLinks) pruneLinkDense(root, total);
   pruneEmptyTail(root);
 }
 

@@ -71,7 +71,7 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
   const html = /<html[\s>]/i.test(input) ? input : /<body[\s>]/i.test(input) ? `<html>${input}</html>` : `<html><body>${input}</body></html>`;
   const page = parseHTML(html).document;
   removeNoise(page);
-  const body = (page.body ?? page.createElement('body')) as unknown as El;
+  let body = (page.body ?? page.createElement('body')) as unknown as El;
   const h1 = normalisedText(page.querySelector('h1')?.textContent ?? '');
 
   let container: El = body;
@@ -79,10 +79,25 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
   let articleTitle = '';
   if (content === 'main') {
     // Readability edits the document it reads, so it gets a copy; the body stays for the fallback.
-    const article = readArticle(page.toString());
+    const snapshot = page.toString();
+    const article = readArticle(snapshot);
     articleTitle = article?.title ?? '';
     pruneBoilerplate(body);
-    const pageChars = textLength(body);
+    let pageChars = textLength(body);
+    // A page that pruning leaves nearly empty is one whose content is links (a post of bookmarked links,
+    // a link roll): the body is pruned again by names and text alone, keeping its link lists; menus and
+    // sidebars go by their tags and names.
+    if (pageChars < READABILITY_MIN_CHARS) {
+      const again = parseHTML(snapshot).document.body as unknown as El | null;
+      if (again) {
+        pruneBoilerplate(again, { byLinks: false });
+        if (textLength(again) >= READABILITY_MIN_CHARS) {
+          body = again;
+          container = body;
+          pageChars = textLength(body);
+        }
+      }
+    }
     const paras = paragraphs(body);
     const dense = proseContainer(body, paras);
     if (article) {

@@ -86,3 +86,19 @@ describe('proseCoverage', () => {
     expect(proseCoverage(body, paragraphs(body), pick)).toBeLessThan(0.5);
   });
 });
+
+describe('htmlToMarkdown page of links', () => {
+  it('keeps a post whose content is a list of bookmarked links, without the menus', () => {
+    const items = Array.from(
+      { length: 8 },
+      (_, i) =>
+        `<li><p><a href="https://news.example/${i}">Bookmarked story number ${i + 1} about the press</a></p><p>via <a href="https://news.example/">news.example</a></p></li>`,
+    ).join('');
+    const html = `<html><body><nav><a href="/">Home</a> <a href="/about">About this blog</a></nav><main><article><h1>Links of the day</h1><div class="entry-content"><ul class="linkroll">${items}</ul><p>Posted from a bookmarking service.</p></div></article></main><aside class="sidebar"><ul><li><a href="/a">Archive of older posts</a></li></ul></aside></body></html>`;
+    const { markdown } = htmlToMarkdown(html, 'Links of the day');
+    expect(markdown).toContain('Bookmarked story number 1 about the press');
+    expect(markdown).toContain('Bookmarked story number 8 about the press');
+    expect(markdown).not.toContain('About this blog');
+    expect(markdown).not.toContain('Archive of older posts');
+  });
+});
