@@ -55,6 +55,17 @@ function holdsArticle(el: El): boolean {
   return h1 !== null && el.ownerDocument.querySelectorAll('h1').length === 1;
 }
 
+/** "readmore", "read-more", "js_readmore": a name sites give both to links onward and to text shown in part. */
+const READ_MORE = /(^|[\s_-])read-?more(?=[\s_-]|\d|$)/gi;
+/** A block named "read more" holding at least this much text… */
+const COLLAPSED_MIN_CHARS = 200;
+/** …with at most this share of link text is the text itself, collapsed until the reader opens it. */
+const COLLAPSED_MAX_LINK_SHARE = 0.2;
+
+function collapsedText(el: El, len: number): boolean {
+  return len >= COLLAPSED_MIN_CHARS && linkTextLength(el) <= COLLAPSED_MAX_LINK_SHARE * len;
+}
+
 /**
  * Removes comment sections, site furniture, and blocks that are mostly links. `byName: false` keeps blocks
  * whatever their names say (for content a site names like furniture: a live ticker's "comment" entries);
@@ -72,7 +83,7 @@ export function pruneBoilerplate(root: El, { byName: useNames = true, byLinks = 
       ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) ||
       COMMENTS.test(label) ||
       WIDGET.test(label) ||
-      (FURNITURE.test(label) && !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label));
+      (FURNITURE.test(collapsedText(el, len) ? label.replace(READ_MORE, ' ') : label) && !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label));
     if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
   pruneBoilerplateText(root, total);

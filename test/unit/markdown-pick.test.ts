@@ -2,7 +2,7 @@
 // crowned instead of the article before it, or content the name-based pruning mistook for furniture.
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import type { El } from '../../src/browser/boilerplate.js';
+import { pruneBoilerplate, type El } from '../../src/browser/boilerplate.js';
 import { htmlToMarkdown, proseCoverage } from '../../src/browser/markdown.js';
 import { paragraphs } from '../../src/browser/prose-container.js';
 
@@ -100,5 +100,26 @@ describe('htmlToMarkdown page of links', () => {
     expect(markdown).toContain('Bookmarked story number 8 about the press');
     expect(markdown).not.toContain('About this blog');
     expect(markdown).not.toContain('Archive of older posts');
+  });
+});
+
+describe('pruneBoilerplate collapsed text', () => {
+  const filler = `<div class="more">${'<p>Other section text that is long enough to count in the page total for sure.</p>'.repeat(20)}</div>`;
+  const pruned = (body: string): string => {
+    const doc = parseHTML(`<html><body>${body}</body></html>`).document;
+    pruneBoilerplate(doc.body as unknown as El);
+    return doc.body.textContent ?? '';
+  };
+
+  it('keeps text shown in part behind a "read more" toggle', () => {
+    const text = pruned(
+      `<section><h2>Location</h2><div class="js_readmore"><p>The little village lies among meadows, fields and woods at the edge of the hills, with hiking trails and a cycle path along the river starting right at the door of the house. Shops, a bakery and a small lake for swimming are a short walk away.</div></section>${filler}`,
+    );
+    expect(text).toContain('The little village lies among meadows');
+  });
+
+  it('still removes a "read more" link block', () => {
+    const text = pruned(`<p>Intro of a teaser.</p><div class="read-more"><a href="/story">Read the whole story about the village</a></div>${filler}`);
+    expect(text).not.toContain('Read the whole story');
   });
 });
