@@ -63,13 +63,17 @@ export function paragraphs(root: El): Paragraph[] {
   const out: Paragraph[] = [];
   const visit = (el: El): void => {
     let text = '';
+    // The same text with its <br> line breaks, to weigh line by line; `text` stays as the page reads it
+    // (textContent), so that it can be found in other copies of the page.
+    let lines = '';
     let linkText = '';
     const walk = (node: El, inLink: boolean): void => {
       for (const child of Array.from(node.childNodes) as El[]) {
-        if (child.nodeType === 1 && child.tagName === 'BR') text += '\n';
+        if (child.nodeType === 1 && child.tagName === 'BR') lines += '\n';
         else if (child.nodeType === 3) {
           const t = child.textContent ?? '';
           text += t;
+          lines += t;
           if (inLink) linkText += t;
         } else if (child.nodeType === 1) {
           if (BLOCKS.has(child.tagName)) visit(child);
@@ -83,7 +87,7 @@ export function paragraphs(root: El): Paragraph[] {
     const share = linkText.replace(/\s+/g, ' ').trim().length / clean.length;
     let weight = 0;
     if (share >= NAV_MIN_LINK_SHARE) weight = -clean.length;
-    else if (share <= PROSE_MAX_LINK_SHARE) weight = proseChars(text) * (1 - share);
+    else if (share <= PROSE_MAX_LINK_SHARE) weight = proseChars(lines) * (1 - share);
     out.push({ el, text: clean, weight });
   };
   visit(root);

@@ -22,6 +22,12 @@ describe('htmlToMarkdown content pick', () => {
     expect(weightOf(`<table><tr><td>${NAMES}</td></tr></table>`, 'TD')).toBe(0);
   });
 
+  it('keeps the text of a line-broken paragraph as textContent reads it, to be found in the pick', () => {
+    const doc = parseHTML(`<html><body><p>First line of the paragraph.<br>Second line of it.</p></body></html>`).document;
+    const [p] = paragraphs(doc.body as unknown as El);
+    expect(p?.text).toBe((doc.querySelector('p')?.textContent ?? '').trim());
+  });
+
   it('keeps the weight of paragraphs a site separates by line breaks', () => {
     const line = 'A whole sentence of running prose that is long enough to count on its own.';
     expect(weightOf(`<div><p>${line}<br>${line}<br>${line}</p></div>`, 'P')).toBe(3 * line.length);
