@@ -3,7 +3,9 @@
 // links, link-dense blocks) is pruned from it; the same pruning applied to the whole body is the fallback
 // when Readability finds nothing or only a sliver of a page that is not an article (a listing). A second
 // opinion by text density (prose-container) overrules Readability when its pick misses most of the page's
-// densest prose (it crowned a list of names, or an author box). `full`
+// densest prose (it crowned a list of names, or an author box). Pruning that would leave nothing is undone
+// in part: a long pick emptied by names alone (a ticker's "comment" cards) is pruned by links only, and a
+// page emptied by link pruning (a post of bookmarked links) keeps its link lists. `full`
 // converts the whole body, only scripts, styles and hidden machinery removed. Turndown converts with GFM
 // tables, fenced code blocks that keep their language, and the absolute links the page script produced.
 import { Readability } from '@mozilla/readability';
