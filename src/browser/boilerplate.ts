@@ -55,10 +55,25 @@ function holdsArticle(el: El): boolean {
   return h1 !== null && el.ownerDocument.querySelectorAll('h1').length === 1;
 }
 
-/** Removes comment sections, site furniture, and blocks that are mostly links. */
-export function pruneBoilerplate(root: El): void {
+/** "readmore", "read-more", "js_readmore": a name sites give both to links onward and to text shown in part. */
+const READ_MORE = /(^|[\s_-])read-?more(?=[\s_-]|\d|$)/gi;
+/** A block named "read more" holding at least this much text… */
+const COLLAPSED_MIN_CHARS = 200;
+/** …with at most this share of link text is the text itself, collapsed until the reader opens it. */
+const COLLAPSED_MAX_LINK_SHARE = 0.2;
+
+function collapsedText(el: El, len: number): boolean {
+  return len >= COLLAPSED_MIN_CHARS && linkTextLength(el) <= COLLAPSED_MAX_LINK_SHARE * len;
+}
+
+/**
+ * Removes comment sections, site furniture, and blocks that are mostly links. `byName: false` keeps blocks
+ * whatever their names say (for content a site names like furniture: a live ticker's "comment" entries);
+ * `byLinks: false` keeps link lists (for a page whose content is one: a post of bookmarked links).
+ */
+export function pruneBoilerplate(root: El, { byName: useNames = true, byLinks = true }: { byName?: boolean; byLinks?: boolean } = {}): void {
   const total = Math.max(1, textLength(root));
-  for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
+  for (const el of useNames ? (Array.from(root.querySelectorAll('*')) as El[]) : []) {
     if (!el.isConnected || el === root || KEEP_TAGS.has(el.tagName)) continue;
     const role = el.getAttribute('role') ?? '';
     const label = names(el);
@@ -68,11 +83,11 @@ export function pruneBoilerplate(root: El): void {
       ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) ||
       COMMENTS.test(label) ||
       WIDGET.test(label) ||
-      (FURNITURE.test(label) && !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label));
+      (FURNITURE.test(collapsedText(el, len) ? label.replace(READ_MORE, ' ') : label) && !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label));
     if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
   pruneBoilerplateText(root, total);
-  pruneLinkDense(root, total);
+  if (byLinks) pruneLinkDense(root, total);
   pruneEmptyTail(root);
 }
 

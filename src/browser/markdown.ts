@@ -3,7 +3,9 @@
 // links, link-dense blocks) is pruned from it; the same pruning applied to the whole body is the fallback
 // when Readability finds nothing or only a sliver of a page that is not an article (a listing). A second
 // opinion by text density (prose-container) overrules Readability when its pick misses most of the page's
-// densest prose (it crowned a list of names, or an author box). `full`
+// densest prose (it crowned a list of names, or an author box). Pruning that would leave nothing is undone
+// in part: a long pick emptied by names alone (a ticker's "comment" cards) is pruned by links only, and a
+// page emptied by link pruning (a post of bookmarked links) keeps its link lists. `full`
 // converts the whole body, only scripts, styles and hidden machinery removed. Turndown converts with GFM
 // tables, fenced code blocks that keep their language, and the absolute links the page script produced.
 import { Readability } from '@mozilla/readability';
@@ -71,7 +73,7 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
   const html = /<html[\s>]/i.test(input) ? input : /<body[\s>]/i.test(input) ? `<html>${input}</html>` : `<html><body>${input}</body></html>`;
   const page = parseHTML(html).document;
   removeNoise(page);
-  const body = (page.body ?? page.createElement('body')) as unknown as El;
+  let body = (page.body ?? page.createElement('body')) as unknown as El;
   const h1 = normalisedText(page.querySelector('h1')?.textContent ?? '');
 
   let container: El = body;
@@ -79,14 +81,37 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
   let articleTitle = '';
   if (content === 'main') {
     // Readability edits the document it reads, so it gets a copy; the body stays for the fallback.
-    const article = readArticle(page.toString());
+    const snapshot = page.toString();
+    const article = readArticle(snapshot);
     articleTitle = article?.title ?? '';
     pruneBoilerplate(body);
-    const pageChars = textLength(body);
+    let pageChars = textLength(body);
+    // A page that pruning leaves nearly empty is one whose content is links (a post of bookmarked links,
+    // a link roll): the body is pruned again by names and text alone, keeping its link lists; menus and
+    // sidebars go by their tags and names.
+    if (pageChars < READABILITY_MIN_CHARS) {
+      const again = parseHTML(snapshot).document.body as unknown as El | null;
+      if (again) {
+        pruneBoilerplate(again, { byLinks: false });
+        if (textLength(again) >= READABILITY_MIN_CHARS) {
+          body = again;
+          container = body;
+          pageChars = textLength(body);
+        }
+      }
+    }
     const paras = paragraphs(body);
     const dense = proseContainer(body, paras);
     if (article) {
+      const unpruned = article.root.cloneNode(true) as El;
       pruneBoilerplate(article.root);
+      // Pruning that leaves neither the pick nor the page any prose while the pick was long took the content
+      // itself: a site named its entries like furniture (a live ticker's "comment" cards). The pick is then
+      // pruned by links and text alone.
+      if (textLength(article.root) < READABILITY_MIN_CHARS && (dense?.score ?? 0) < READABILITY_MIN_CHARS && textLength(unpruned) >= READABILITY_SURE_CHARS) {
+        pruneBoilerplate(unpruned, { byName: false });
+        article.root = unpruned;
+      }
       const chars = textLength(article.root);
       if (chars >= READABILITY_MIN_CHARS && (chars >= READABILITY_SURE_CHARS || chars >= READABILITY_MIN_SHARE * pageChars)) {
         container = article.root;
@@ -124,15 +149,21 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
  * The share of `block`'s prose (by length) that `article` also holds, sentence by sentence: Readability
  * rewrites paragraphs (line breaks become paragraphs), so whole paragraphs need not match.
  */
-function proseCoverage(block: El, paras: Paragraph[], article: El): number {
+export function proseCoverage(block: El, paras: Paragraph[], article: El): number {
   const text = (article.textContent ?? '').replace(/\s+/g, ' ');
   let total = 0;
   let found = 0;
+  // A paragraph the page repeats (a carousel's cloned slides, a mobile copy of a block) counts once.
+  const seen = new Set<string>();
   for (const p of paras) {
-    if (p.weight <= 0 || !block.contains(p.el)) continue;
+    if (p.weight <= 0 || !block.contains(p.el) || seen.has(p.text)) continue;
+    seen.add(p.text);
+    // Each sentence counts as much prose as its paragraph holds: a list of names one to a line is long
+    // text but little prose, and the pick holding it must not pass for holding the article.
+    const proseShare = p.weight / p.text.length;
     for (const sentence of p.text.split(/(?<=[.!?:;])\s+/)) {
-      total += sentence.length;
-      if (text.includes(sentence)) found += sentence.length;
+      total += sentence.length * proseShare;
+      if (text.includes(sentence)) found += sentence.length * proseShare;
     }
   }
   return total === 0 ? 1 : found / total;

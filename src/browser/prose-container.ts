@@ -63,12 +63,17 @@ export function paragraphs(root: El): Paragraph[] {
   const out: Paragraph[] = [];
   const visit = (el: El): void => {
     let text = '';
+    // The same text with its <br> line breaks, to weigh line by line; `text` stays as the page reads it
+    // (textContent), so that it can be found in other copies of the page.
+    let lines = '';
     let linkText = '';
     const walk = (node: El, inLink: boolean): void => {
       for (const child of Array.from(node.childNodes) as El[]) {
-        if (child.nodeType === 3) {
+        if (child.nodeType === 1 && child.tagName === 'BR') lines += '\n';
+        else if (child.nodeType === 3) {
           const t = child.textContent ?? '';
           text += t;
+          lines += t;
           if (inLink) linkText += t;
         } else if (child.nodeType === 1) {
           if (BLOCKS.has(child.tagName)) visit(child);
@@ -82,11 +87,29 @@ export function paragraphs(root: El): Paragraph[] {
     const share = linkText.replace(/\s+/g, ' ').trim().length / clean.length;
     let weight = 0;
     if (share >= NAV_MIN_LINK_SHARE) weight = -clean.length;
-    else if (clean.length >= PROSE_MIN_CHARS && share <= PROSE_MAX_LINK_SHARE) weight = clean.length * (1 - share);
+    else if (share <= PROSE_MAX_LINK_SHARE) weight = proseChars(lines) * (1 - share);
     out.push({ el, text: clean, weight });
   };
   visit(root);
   return out;
+}
+
+/**
+ * The prose in a paragraph's text: all of it when it is long enough, or, for text broken into lines by
+ * `<br>`, only the lines long enough to be prose. A cell of names one to a line ("Jane Doe, Some
+ * University") or an address block is a list however long, not prose; paragraphs a site separates by
+ * line breaks keep their weight line by line.
+ */
+function proseChars(text: string): number {
+  const lines = text
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
+  if (lines.length <= 1) {
+    const len = lines[0]?.length ?? 0;
+    return len >= PROSE_MIN_CHARS ? len : 0;
+  }
+  return lines.reduce((n, l) => n + (l.length >= PROSE_MIN_CHARS ? l.length : 0), 0);
 }
 
 /** A container holding at least this share of the best total is preferred when it is smaller. */
