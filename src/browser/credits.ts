@@ -33,7 +33,7 @@ const SLASH_TAIL = /\s\/\s?\p{L}[\p{L}.'’&\s-]{0,40}$/u;
 const NAME_SLASH_NAME = /(?:^|(?<=[.!?]\s))\p{Lu}[\p{L}.'’&\s-]{0,40}(?:\/\s*\p{L}[\p{L}.'’&\s-]{0,40})+[.]?\s*$/u;
 /** An instruction to click the picture: "Zum Vergrößern auf das Bild klicken.", "Click to enlarge". */
 const ENLARGE =
-  /[^.!?\n]*\b(?:zum vergrößern|vergrößern (?:per|mit) klick|klicken zum vergrößern|click (?:here |on (?:the )?(?:image|picture|photo) )?to (?:enlarge|zoom)|click (?:for|to see) (?:a )?larger|cliquez pour agrandir|cliquer pour agrandir|haga clic para ampliar|pulse para ampliar|clicca per ingrandire|kliknij,? aby powiększyć)[^.!?\n]*[.!?]?/giu;
+  /[^.!?\n]*\b(?:zum vergrößern|vergrößern (?:per|mit) klick|klicken zum vergrößern|click (?:here |on (?:the )?(?:image|picture|photo) )?to (?:enlarge|zoom)|click (?:for|to see) (?:a )?larger|cliquez pour agrandir|cliquer pour agrandir|haga clic para ampliar|pulse para ampliar|clicca per ingrandire|kliknij,? aby powiększyć|(?:das |aufs )?(?:bild|foto) anklicken|click (?:on )?the (?:image|picture|photo)\b)[^.!?\n]*[.!?]?/giu;
 
 /** Markers that can only mean a picture (not "source", which also cites a fact in running text). */
 const PICTURE_MARKER = '(?:fotos?|photos?|bild(?:er|quelle|nachweis)?|image(?:s|n|m)?|imágenes|picture|zdj[eę]cie|fot\\.|photo credit|image credit)';
@@ -63,7 +63,9 @@ export function stripCredits(root: El): void {
     const visible = n.data.replace(INVISIBLE, '');
     if (visible !== n.data) n.data = visible;
   }
-  for (const img of Array.from(root.querySelectorAll('img'))) {
+  // A picture's alt and title, and the title of the link around it (Markdown shows it as the link's title).
+  const pictures = [...Array.from(root.querySelectorAll('img')), ...Array.from(root.querySelectorAll('a[title]')).filter((a) => a.querySelector('img'))];
+  for (const img of pictures) {
     for (const attr of ['alt', 'title']) {
       const v = img.getAttribute(attr);
       // Set only when something was cut, so an alt text without a credit stays as the page wrote it.

@@ -60,6 +60,16 @@ describe('htmlToMarkdown photo credits', () => {
     expect(md).not.toContain('via');
   });
 
+  it('cuts credits from the title of a link around a picture, and a "click the picture" sentence', () => {
+    const md = convert(
+      '<p><a href="https://example.org/big.jpg" title="The blessing is tomorrow. Foto: Jane Doe"><img src="https://example.org/small.jpg" alt=""></a></p><figure><img src="https://example.org/v.jpg" alt=""><figcaption><em>The hill seen from space. Zum Starten des Videos bitte das Bild anklicken.</em></figcaption></figure>',
+    );
+    expect(md).toContain('"The blessing is tomorrow."');
+    expect(md).not.toContain('Jane Doe');
+    expect(md).toContain('The hill seen from space.');
+    expect(md).not.toContain('anklicken');
+  });
+
   it('drops a standalone line that credits a picture', () => {
     const md = convert('<hr><p>Image illus&shy;trative&nbsp;: <a href="https://example.org/photos/1">Apples on a table</a></p>');
     expect(md).not.toContain('Apples on a table');
