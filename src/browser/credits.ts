@@ -27,10 +27,13 @@ const STAND_IN = new RegExp(
 const COPYRIGHT = /(?:^|(?<=[\s.,;:|–—([-]))(?:©|\(c\)\s)\s*[^\n]{0,80}$/iu;
 /** An agency and photographer in brackets, "(REUTERS/Jane Doe)", "(AFP/Getty Images)", closing a caption. */
 const BRACKETED_AGENCY = /\(\s*\p{Lu}[\p{L}.'’&\s-]{0,40}(?:\/\s*\p{L}[\p{L}.'’&\s-]{0,40})+\)\s*$/u;
-/** "Caption /Agency": a trailing credit after a spaced slash, as Polish and other sites set it. */
-const SLASH_TAIL = /\s\/\s?\p{L}[\p{L}.'’&\s-]{0,40}$/u;
+/**
+ * "Caption /Agency": a trailing credit after a slash spaced on its left only, as Polish and other sites set
+ * it. A slash spaced on both sides ("Rinder- / Schweinehaltung", "in / bei") joins words.
+ */
+const SLASH_TAIL = /\s\/\p{L}[\p{L}.'’&\s-]{0,40}$/u;
 /** A caption's last part that is only "Name/Agency" names ("Jane Doe/WENN.com", "REUTERS/Jane Doe"). */
-const NAME_SLASH_NAME = /(?:^|(?<=[.!?]\s))\p{Lu}[\p{L}.'’&\s-]{0,40}(?:\/\s*\p{L}[\p{L}.'’&\s-]{0,40})+[.]?\s*$/u;
+const NAME_SLASH_NAME = /(?:^|(?<=[.!?]\s))\p{Lu}(?:[\p{L}'’&\s-]|\.(?!\s)){0,40}(?:\/\s*\p{L}(?:[\p{L}'’&\s-]|\.(?!\s)){0,40})+[.]?\s*$/u;
 /** An instruction to click the picture: "Zum Vergrößern auf das Bild klicken.", "Click to enlarge". */
 const ENLARGE =
   /[^.!?\n]*\b(?:zum vergrößern|vergrößern (?:per|mit) klick|klicken zum vergrößern|click (?:here |on (?:the )?(?:image|picture|photo) )?to (?:enlarge|zoom)|click (?:for|to see) (?:a )?larger|cliquez pour agrandir|cliquer pour agrandir|haga clic para ampliar|pulse para ampliar|clicca per ingrandire|kliknij,? aby powiększyć|(?:das |aufs )?(?:bild|foto) anklicken|click (?:on )?the (?:image|picture|photo)\b)[^.!?\n]*[.!?]?/giu;
@@ -59,10 +62,6 @@ const MAX_CREDIT_CHARS = 150;
 const MAX_BOX_CHARS = 400;
 
 export function stripCredits(root: El): void {
-  for (const n of textNodes(root)) {
-    const visible = n.data.replace(INVISIBLE, '');
-    if (visible !== n.data) n.data = visible;
-  }
   // A picture's alt and title, and the title of the link around it (Markdown shows it as the link's title).
   const pictures = [...Array.from(root.querySelectorAll('img')), ...Array.from(root.querySelectorAll('a[title]')).filter((a) => a.querySelector('img'))];
   for (const img of pictures) {
@@ -79,12 +78,12 @@ export function stripCredits(root: El): void {
     const nearPicture = byPicture(el);
     // A small block named as a credit next to a picture is only the credit.
     if (nearPicture && len <= MAX_CREDIT_CHARS && CREDIT_NAME.test(names)) {
-      el.remove();
+      drop(el);
       continue;
     }
     // The tag or the name says caption ("wp-caption-text", "photo-title"), or it is a short line by a picture.
     const caption = el.tagName === 'FIGCAPTION' || CAPTION_NAME.test(names) || (nearPicture && isLeafBlock(el));
-    if (!caption && len <= MAX_CREDIT_CHARS && isLeafBlock(el) && STANDALONE.test(el.textContent ?? '')) el.remove();
+    if (!caption && len <= MAX_CREDIT_CHARS && isLeafBlock(el) && STANDALONE.test((el.textContent ?? '').replace(INVISIBLE, ''))) drop(el);
     else if (caption && len <= MAX_CAPTION_CHARS) cleanElement(el);
   }
 }
@@ -112,6 +111,13 @@ function survivingMask(text: string): boolean[] {
     let cut = trimmed.length;
     for (const re of [LABELLED, BY, STAND_IN, COPYRIGHT, BRACKETED_AGENCY, SLASH_TAIL, NAME_SLASH_NAME]) {
       const m = re.exec(trimmed.slice(0, cut));
+      // "Foto: Ehrenamtler reparieren Geräte" is a caption with a label, "Foto: Jane Doe/Agency" a credit: a
+      // label opening the whole caption marks a credit only when names follow it.
+      const whole = m !== null && !/[\p{L}\p{N}]/u.test(trimmed.slice(0, m.index));
+      if (m && whole && re === LABELLED && !namesOnly(m[0])) continue;
+      // A whole caption of names around a spaced slash ("Seminar Wertermittlung / Baumkontrolle") is a title;
+      // a credit writes "Jane Doe/Agency".
+      if (m && whole && re === NAME_SLASH_NAME && /\s\/|\/\s/.test(m[0])) continue;
       if (m) cut = m.index;
     }
     if (cut === trimmed.length) break;
@@ -126,15 +132,62 @@ function survivingMask(text: string): boolean[] {
   return keep;
 }
 
+/** Words a credit joins names with; any other lower-case word makes the text a description. */
+const NAME_JOINERS = new Set([
+  '&',
+  '-',
+  '–',
+  '/',
+  '|',
+  'und',
+  'and',
+  'y',
+  'e',
+  'et',
+  'de',
+  'da',
+  'do',
+  'dos',
+  'del',
+  'van',
+  'von',
+  'der',
+  'den',
+  'di',
+  'la',
+  'le',
+  'via',
+  'by',
+]);
+
+/** True when the text after a credit label is names ("Jane Doe/Agency", "Stadt Stuttgart", "© dpa"). */
+function namesOnly(labelled: string): boolean {
+  const rest = labelled.replace(/^[^:|]*[:|]\s*/u, '').replace(/[()[\].,;]+/g, ' ');
+  if (/[/©]/.test(rest)) return true;
+  const words = rest.split(/\s+/).filter(Boolean);
+  // One word is a credit whatever its case ("Foto: dpa", "Bild: privat").
+  if (words.length <= 1) return true;
+  if (words.length > 6) return false;
+  // "von", "der" join names ("Ursula von der Leyen") but also start a description ("Flagge von Singapur"):
+  // two or fewer capitalised words around them are not names enough.
+  const names = words.filter((w) => /^[\p{Lu}\p{N}@]/u.test(w));
+  const particles = words.some((w) => /^(von|van|der|den|de|da|do|dos|del|di|la|le)$/.test(w));
+  return words.every((w) => /^[\p{Lu}\p{N}@]/u.test(w) || NAME_JOINERS.has(w.toLowerCase())) && names.length >= (particles ? 3 : 1);
+}
+
 /** Rewrites an element's text without its credit, cutting text nodes so links and emphasis stay. */
 function cleanElement(el: El): void {
   const nodes = textNodes(el);
+  for (const n of nodes) {
+    const visible = n.data.replace(INVISIBLE, '');
+    if (visible !== n.data) n.data = visible;
+  }
   const full = nodes.map((n) => n.data).join('');
   if (!full.trim()) return;
   const keep = survivingMask(full);
   if (keep.every(Boolean)) return;
   if (!keep.some((k, i) => k && /[\p{L}\p{N}]/u.test(full[i] ?? ''))) {
-    el.remove();
+    drop(el);
     return;
   }
   let offset = 0;
@@ -159,9 +212,15 @@ function textNodes(el: El): TextNode[] {
   return out;
 }
 
+/** Removes a credit; a table cell is emptied instead, or the cells after it would move into its column. */
+function drop(el: El): void {
+  if (el.tagName === 'TD' || el.tagName === 'TH') el.textContent = '';
+  else el.remove();
+}
+
 /** A block with no block children: a line of its own. */
 function isLeafBlock(el: El): boolean {
-  if (!['P', 'DIV', 'SPAN', 'SMALL', 'CITE', 'FIGCAPTION', 'EM', 'I'].includes(el.tagName)) return false;
+  if (!['P', 'DIV', 'SPAN', 'SMALL', 'CITE', 'FIGCAPTION', 'EM', 'I', 'TD', 'TH'].includes(el.tagName)) return false;
   return !el.querySelector('p, div, ul, ol, h1, h2, h3, h4, h5, h6, blockquote');
 }
 

@@ -1,6 +1,8 @@
 // Photo credits and "click to enlarge" go; the descriptive caption stays.
 import { describe, expect, it } from 'vitest';
-import { cleanCaption } from '../../src/browser/credits.js';
+import { parseHTML } from 'linkedom';
+import type { El } from '../../src/browser/boilerplate.js';
+import { cleanCaption, stripCredits } from '../../src/browser/credits.js';
 import { htmlToMarkdown } from '../../src/browser/markdown.js';
 
 const PROSE = [
@@ -70,6 +72,16 @@ describe('htmlToMarkdown photo credits', () => {
     expect(md).not.toContain('anklicken');
   });
 
+  it('empties a table cell that only credits the picture above it, keeping the columns in place', () => {
+    const { document } = parseHTML(
+      '<html><body><div id="root"><table><tr><td><img src="https://example.org/a.jpg" alt="Trees"></td><td><img src="https://example.org/b.jpg" alt="Crates"></td></tr><tr><td>Quelle: Jane Doe/Agency</td><td>Crates in the barn</td></tr></table></div></body></html>',
+    );
+    const root = document.getElementById('root') as unknown as El;
+    stripCredits(root);
+    const cells = Array.from(root.querySelectorAll('tr:last-child td')).map((td) => td.textContent);
+    expect(cells).toEqual(['', 'Crates in the barn']);
+  });
+
   it('drops a standalone line that credits a picture', () => {
     const md = convert('<hr><p>Image illus&shy;trative&nbsp;: <a href="https://example.org/photos/1">Apples on a table</a></p>');
     expect(md).not.toContain('Apples on a table');
@@ -95,6 +107,13 @@ describe('cleanCaption', () => {
     ['Foto: dpa', ''],
     ['Pickers at dawn', 'Pickers at dawn'],
     ['Prices rose 3 km/h faster', 'Prices rose 3 km/h faster'],
+    ['Foto: Jane Doe/Agency', ''],
+    ['Grafik: Stadt Hilltown', ''],
+    ['Bild: Flagge von Singapur', 'Bild: Flagge von Singapur'],
+    ['Foto: Ehrenamtler reparieren Geräte', 'Foto: Ehrenamtler reparieren Geräte'],
+    ['Seminar Wertermittlung / Baumkontrolle', 'Seminar Wertermittlung / Baumkontrolle'],
+    ['Wissen in Ackerbau, Rinder- / Schweinehaltung', 'Wissen in Ackerbau, Rinder- / Schweinehaltung'],
+    ['Walkers by the sea. Jane Doe / Agency', 'Walkers by the sea.'],
   ])('%s', (input, output) => {
     expect(cleanCaption(input)).toBe(output);
   });
