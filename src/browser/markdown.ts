@@ -13,6 +13,7 @@ import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 import { pruneBoilerplate, textLength, type El } from './boilerplate.js';
+import { stripCredits } from './credits.js';
 import { paragraphs, proseContainer, type Paragraph } from './prose-container.js';
 import { withSiblingBoxes } from './sibling-blocks.js';
 
@@ -239,6 +240,7 @@ function removeNoise(doc: Doc): void {
 
 /** Marks code-block languages and gives every table a header row, which GFM tables need. */
 function prepareForConversion(root: El): void {
+  stripCredits(root);
   for (const pre of Array.from(root.querySelectorAll('pre'))) {
     const code = pre.querySelector('code');
     const lang = codeLanguage(pre) ?? (code ? codeLanguage(code) : undefined) ?? (pre.parentElement ? codeLanguage(pre.parentElement, true) : undefined);
