@@ -5,6 +5,7 @@
 // a misleading class name on a large block cannot take the content with it.
 import type { parseHTML } from 'linkedom';
 import { pruneBoilerplateText } from './boilerplate-text.js';
+import { pruneTeaserCards } from './teasers.js';
 
 type Doc = ReturnType<typeof parseHTML>['document'];
 export type El = ReturnType<Doc['createElement']>;
@@ -87,6 +88,7 @@ export function pruneBoilerplate(root: El, { byName: useNames = true, byLinks = 
     if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
   pruneBoilerplateText(root, total);
+  if (byLinks) pruneTeaserCards(root, total);
   if (byLinks) pruneLinkDense(root, total);
   pruneEmptyTail(root);
 }
