@@ -88,4 +88,12 @@ describe('metadata, pitches and author notes inside the article', () => {
     ).markdown;
     expect(mid).toContain('keen grafter');
   });
+
+  it('drops a block named "postmetadata" (date and categories under a post), however long its link list', () => {
+    const cats = Array.from({ length: 12 }, (_, i) => `<a href="/category/c${i}">Category number ${i}</a>`).join(', ');
+    const meta = `<p class="postmetadata alt">This entry was made on Tuesday, 6 May 2014 at 23:30 and sorted into ${cats}. You can follow any answers to it.</p>`;
+    const { markdown } = htmlToMarkdown(article(meta), 'The hill orchard');
+    expect(markdown).toContain(PROSE[3]);
+    expect(markdown).not.toContain('sorted into');
+  });
 });
