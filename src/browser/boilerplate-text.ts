@@ -137,6 +137,9 @@ const SECTION_HEADING = new RegExp(
   'i',
 );
 
+/** "Posted on … and filed under …": the date and categories of a post. */
+const POST_FILED = /\b(veröffentlicht|abgelegt|erstellt|posted|filed)\b.{0,80}\b(unter|under)\b/i;
+
 /** Short lines that are labels, credits, notices or pitches wherever they stand. */
 const BOILERPLATE_LINE: RegExp[] = [
   // Photo credits and sources: "Foto: …", "Bild: …", "Credit: …", "© Agency", "(c) Name".
@@ -179,7 +182,7 @@ const BOILERPLATE_LINE: RegExp[] = [
   /\b(bei pinterest (speichern|merken)|save (it )?(to|on) pinterest|pin (it|this)( on pinterest)?|auf pinterest (pinnen|merken))\b/i,
   // Disclaimers, post metadata ("Posted on … and filed under …") and prompts to comment.
   /\b(gibt die meinung (des|der) autor(s|in)? wieder|n.engagent que leurs auteurs|reflects? the (views|opinions?) of the author)/i,
-  /\b(veröffentlicht|abgelegt|erstellt|posted|filed)\b.{0,80}\b(unter|under)\b/i,
+  POST_FILED,
   /\b(in den kommentaren|in the comments|dans les commentaires|en los comentarios)\b/i,
   // Counters and the labels of picture and rating widgets.
   /^(aufrufe|views|hits|reads|gelesen|kommentare insgesamt|comments)\s*:?\s*[\d.,]+$/i,
@@ -342,9 +345,20 @@ export function pruneBoilerplateText(root: El, total: number): void {
   for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
     if (!el.isConnected || !LINE_TAGS.has(el.tagName) || hasBlockChild(el) || el.closest('pre, code, table')) continue;
     const s = text(el);
-    if (s && isBoilerplateLine(s)) el.remove();
+    if (s && (isBoilerplateLine(s) || isFiledUnder(el, s))) el.remove();
   }
   pruneClosingBio(root);
+}
+
+/**
+ * A "filed under" line is long when it lists many categories; its words outside the category links are
+ * what is judged as a line.
+ */
+function isFiledUnder(el: El, s: string): boolean {
+  if (s.length <= MAX_LINE_CHARS || !POST_FILED.test(s)) return false;
+  let links = 0;
+  for (const a of Array.from(el.querySelectorAll('a'))) links += text(a as El).length;
+  return s.length - links <= MAX_LINE_CHARS;
 }
 
 /** Running text: a long stretch with few links. */

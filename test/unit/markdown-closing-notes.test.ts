@@ -96,4 +96,11 @@ describe('metadata, pitches and author notes inside the article', () => {
     expect(markdown).toContain(PROSE[3]);
     expect(markdown).not.toContain('sorted into');
   });
+
+  it('drops a "filed under" line judged by its words outside the category links', () => {
+    const cats = Array.from({ length: 12 }, (_, i) => `<a href="/category/c${i}">Category number ${i}</a>`).join(', ');
+    const { markdown } = htmlToMarkdown(article(`<p>Posted on Tuesday, 6 May 2014 at 23:30 and filed under ${cats}.</p>`), 'The hill orchard');
+    expect(markdown).toContain(PROSE[3]);
+    expect(markdown).not.toContain('filed under');
+  });
 });
