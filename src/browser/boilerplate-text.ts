@@ -137,6 +137,9 @@ const SECTION_HEADING = new RegExp(
   'i',
 );
 
+/** "Posted on … and filed under …": the date and categories of a post. */
+const POST_FILED = /\b(veröffentlicht|abgelegt|erstellt|posted|filed)\b.{0,80}\b(unter|under)\b/i;
+
 /** Short lines that are labels, credits, notices or pitches wherever they stand. */
 const BOILERPLATE_LINE: RegExp[] = [
   // Photo credits and sources: "Foto: …", "Bild: …", "Credit: …", "© Agency", "(c) Name".
@@ -179,13 +182,90 @@ const BOILERPLATE_LINE: RegExp[] = [
   /\b(bei pinterest (speichern|merken)|save (it )?(to|on) pinterest|pin (it|this)( on pinterest)?|auf pinterest (pinnen|merken))\b/i,
   // Disclaimers, post metadata ("Posted on … and filed under …") and prompts to comment.
   /\b(gibt die meinung (des|der) autor(s|in)? wieder|n.engagent que leurs auteurs|reflects? the (views|opinions?) of the author)/i,
-  /\b(veröffentlicht|abgelegt|erstellt|posted|filed)\b.{0,80}\b(unter|under)\b/i,
+  POST_FILED,
   /\b(in den kommentaren|in the comments|dans les commentaires|en los comentarios)\b/i,
   // Counters and the labels of picture and rating widgets.
   /^(aufrufe|views|hits|reads|gelesen|kommentare insgesamt|comments)\s*:?\s*[\d.,]+$/i,
   /^\(?(noch )?(keine|no) (bewertungen|ratings|reviews)( yet)?\)?$/i,
   /^(bild|foto|image|photo)(er|s)? (anzeigen|schließen|vergrößern|enlarge|zoom)\b/i,
+  // A metadata label whose value sits in another element ("Von:", "Release Date:"): alone, it says nothing.
+  /^(von|by|por|par|autor(in)?|author|release date|publication date|published|veröffentlicht|veröffentlichung|erscheinungsdatum|datum|date|fecha|originalartikel|original article|quellenangaben?|sources?)\s*:$/i,
+  // Taxonomy lines: "Tags: a, b", "Category : Press Releases", "Kategorie: News".
+  /^(tags?|schlagw(ö|o)rter|stichw(ö|o)rter|kategorien?|categor(y|ies)|catégories?|categorías?|rubrik|filed under|posted in|abgelegt unter)\s*:\s*\S.{0,100}$/i,
+  // Reading-time notes: "5 min read", "Lesezeit: 4 Minuten", "Ten tekst przeczytasz w mniej niż minutę".
+  /^(\d+\s?(min\.?|minutes?|minuten|minutos)\s+(read|lesezeit|de lectura|de lecture)|(lesezeit|reading time|temps de lecture|tiempo de lectura|czas czytania)\s*:?\s*\d+\s?\p{L}*)\W*$|\bprzeczytasz w\b/iu,
+  // How to cite the page.
+  /^(suggested citation|zitiervorschlag|zitierweise|cite (this|as)|citation sugg[ée]r[ée]e|cómo citar)\b/i,
+  // Thanks and pitches to the reader: "Thank you for your support!", "Kennt ihr schon unseren …?", "¿Ya sabías
+  // que … tenemos canal …?", "Cancel anytime", letters-to-the-editor prompts, "Sign up here".
+  /\b(thank(s| you) for (your support|supporting|reading)|danke für (deine|ihre|eure) unterstützung|gracias por (tu|su) apoyo|merci (pour|de) votre soutien)\b/i,
+  /^(kennt ihr|kennen sie|kennst du) (schon|bereits) (unser|unsere|unseren)\b|\b(ya )?sabías que .{0,60}\btenemos\b|\bdid you know (that )?we (have|offer)\b/i,
+  /\b(cancel(a|e)? (at )?any ?time|cancela cuando quieras|jederzeit kündbar|résiliable à tout moment|sans engagement)\b/i,
+  /\b(letters? to the editor|leserbrief(e)? (schreiben|an die redaktion)|cartas? al director)\b/i,
+  /\b(sign up (here|now|today)|(melde|registriere) dich (jetzt |hier )?an|inscr[ií]bete (aquí|ahora)|zapraszamy (też |również )?do (subskrypcji|słuchania|oglądania))\b/i,
+  // A shop's notice that an item went into the basket.
+  /\b((wurde|wurden) erfolgreich (hinzugefügt|in den warenkorb)|(successfully )?added to (your )?(cart|basket|wish ?list)|ajouté au panier|añadido al carrito)\b/i,
 ];
+
+/**
+ * Disclosures told by phrases that only a site speaking of itself uses; they run longer than a line (a
+ * disclosure paragraph), so they are judged up to MAX_DISCLOSURE_CHARS.
+ */
+const DISCLOSURE: RegExp[] = [
+  /\b(we|i) (may )?(receive|earn|get|make) (a )?(small )?(compensation|commission|share of (the )?(sales|revenue))\b/i,
+  /\b(wir|ich) (erhalten|bekommen) (ggf\.|gegebenenfalls |eventuell )?(eine )?(kleine )?provision\b/i,
+  /\b(this (post|article|page) contains (references to products|affiliate links)|advertisers do not influence)\b/i,
+];
+const MAX_DISCLOSURE_CHARS = 500;
+
+/**
+ * A short note about the author closing an article ("Jane Doe is the founder of …", "Er ist Redakteur …", "She
+ * has been writing about … since 2008"): the sentence opens with a name or pronoun, then a role or a career.
+ * Judged only for the article's last blocks, where author boxes sit; mid-article, such a sentence is news.
+ */
+const NAME = "((\\p{Lu}[\\p{L}'’.-]*\\s+){1,4}|(he|she|they|er|sie|il|elle|ella|él)\\s+)?";
+const AUTHOR_BIO = new RegExp(
+  `^${NAME}(` +
+    [
+      '(is|was) (a|an|the)?\\s?([\\p{L}-]+\\s){0,3}(founder|co-?founder|editor|writer|journalist|reporter|author|columnist|correspondent|contributor|consultant|blogger|freelancer)\\b',
+      '(has been|is) (writing|reporting|covering)\\b',
+      'writes (about|for|on)\\b',
+      '(ist|war) (ein(e)? )?([\\p{L}-]+\\s){0,3}(gründer(in)?|gründungspartner(in)?|mitgründer(in)?|redakteur(in)?|autor(in)?|journalist(in)?|chefredakteur(in)?|herausgeber(in)?|blogger(in)?|volontär(in)?)\\b',
+      'schreibt (seit|für|über)\\b',
+      'studierte .{1,80}(bevor|danach|und arbeitet|und ist)\\b',
+      '(es|est) (un |une |el |la )?(periodista|fundador(a)?|editor(a)?|redactor(a)?|escritor(a)?|journaliste|fondat(eur|rice)|rédact(eur|rice)|auteur|autrice)\\b',
+    ].join('|') +
+    ')',
+  'iu',
+);
+const MAX_BIO_CHARS = 600;
+
+export function isAuthorBio(s: string): boolean {
+  // Any of the first sentences may carry it: "Alice Wu fell for politics at 12. She has been writing …".
+  return (
+    s.length <= MAX_BIO_CHARS &&
+    s
+      .split(/(?<=[.!?])\s+/)
+      .slice(0, 3)
+      .some((x) => AUTHOR_BIO.test(x))
+  );
+}
+
+/** The innermost blocks holding text (no block inside them), in document order. */
+function textBlocks(root: El): El[] {
+  return (Array.from(root.querySelectorAll('*')) as El[]).filter(
+    (el) => !INLINE.has(el.tagName) && !hasBlockChild(el) && text(el) !== '' && (el.parentElement === root || hasBlockChild(el.parentElement as El)),
+  );
+}
+
+/** Removes author notes among the last two text blocks of the article. */
+function pruneClosingBio(root: El): void {
+  const blocks = textBlocks(root).slice(-2).reverse();
+  for (const el of blocks) {
+    if (!isAuthorBio(text(el))) break;
+    el.remove();
+  }
+}
 
 const MONTHS =
   'jan(uar|uary)?|feb(ruar|ruary)?|mär(z)?|mar(ch)?|apr(il)?|mai|may|jun[ei]?|jul[iy]?|aug(ust)?|sep(t(ember)?)?|o[ck]t(ober)?|nov(ember)?|de[cz](ember)?|' +
@@ -228,8 +308,21 @@ export function isDateLine(s: string): boolean {
   return rest.length <= 3;
 }
 
+/**
+ * A date line followed by one short label after a separator: "24. März 2004, 19:49 | Genesis", "2021-10-16 |
+ * Botschaft" (the date and section of a post, or of a comment).
+ */
+function isDateLabelLine(s: string): boolean {
+  const parts = s.split(/\s[|·•]\s/);
+  const [date, label] = parts;
+  return s.length <= 80 && parts.length === 2 && isDateLine(date?.trim() ?? '') && /^[\p{L}-]+( [\p{L}-]+)?\W*$/u.test(label?.trim() ?? '');
+}
+
 export function isBoilerplateLine(s: string): boolean {
-  return s.length <= MAX_LINE_CHARS && (BOILERPLATE_LINE.some((re) => re.test(s)) || isDateLine(s));
+  return (
+    (s.length <= MAX_LINE_CHARS && (BOILERPLATE_LINE.some((re) => re.test(s)) || isDateLine(s) || isDateLabelLine(s))) ||
+    (s.length <= MAX_DISCLOSURE_CHARS && DISCLOSURE.some((re) => re.test(s)))
+  );
 }
 
 export function isSectionHeading(s: string): boolean {
@@ -252,8 +345,20 @@ export function pruneBoilerplateText(root: El, total: number): void {
   for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
     if (!el.isConnected || !LINE_TAGS.has(el.tagName) || hasBlockChild(el) || el.closest('pre, code, table')) continue;
     const s = text(el);
-    if (s && isBoilerplateLine(s)) el.remove();
+    if (s && (isBoilerplateLine(s) || isFiledUnder(el, s))) el.remove();
   }
+  pruneClosingBio(root);
+}
+
+/**
+ * A "filed under" line is long when it lists many categories; its words outside the category links are
+ * what is judged as a line.
+ */
+function isFiledUnder(el: El, s: string): boolean {
+  if (s.length <= MAX_LINE_CHARS || !POST_FILED.test(s)) return false;
+  let links = 0;
+  for (const a of Array.from(el.querySelectorAll('a'))) links += text(a as El).length;
+  return s.length - links <= MAX_LINE_CHARS;
 }
 
 /** Running text: a long stretch with few links. */

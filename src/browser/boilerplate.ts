@@ -5,6 +5,7 @@
 // a misleading class name on a large block cannot take the content with it.
 import type { parseHTML } from 'linkedom';
 import { pruneBoilerplateText } from './boilerplate-text.js';
+import { pruneTeaserCards } from './teasers.js';
 
 type Doc = ReturnType<typeof parseHTML>['document'];
 export type El = ReturnType<Doc['createElement']>;
@@ -14,7 +15,7 @@ const COMMENTS =
   /(^|[\s_-])(comments?|commentlist|comment-?(area|list|form|respond|section|thread|s-?block)|respond|replies|disqus|discussion|kommentare?|reactions|talkback|responses)([\s_-]|\d|$)/i;
 /** Site furniture that ends up inside the article container. */
 const FURNITURE =
-  /(^|[\s_-])(share|sharing|sharedaddy|social|socials|shariff|addthis|sociable|related|relatedposts|yarpp|jp-relatedposts|more-stories|read-?more|more-?links?|further-?reading|recommended|recirc|outbrain|taboola|newsletter|subscribe|subscription|signup|breadcrumbs?|pagination|pager|post-?nav|nav-?links|navigation|author-?(bio|box|info)|about-?author|sidebar|sidebox|advert|advertisement|ads?|ad-?(slot|unit|container)|sponsor(ed)?|promo|teaser-?list|tags?|tag-?(list|cloud)|tagcloud|categories|post-?(meta|tags|footer|categories)|entry-?(meta|footer|utility)|byline|dateline|timestamp|credits?|photo-?credit|copyright|rating|toolbar|masthead|skip|footer|legal|cookie|consent|popup|modal|overlay|login|signin|register)([\s_-]|\d|$)/i;
+  /(^|[\s_-])(share|sharing|sharedaddy|social|socials|shariff|addthis|sociable|related|relatedposts|yarpp|jp-relatedposts|more-stories|read-?more|more-?links?|further-?reading|recommended|recirc|outbrain|taboola|newsletter|subscribe|subscription|signup|breadcrumbs?|pagination|pager|post-?nav|nav-?links|navigation|author-?(bio|box|info)|about-?author|sidebar|sidebox|advert|advertisement|ads?|ad-?(slot|unit|container)|sponsor(ed)?|promo|teaser-?list|tags?|tag-?(list|cloud)|tagcloud|categories|post-?(meta|metadata|tags|footer|categories)|entry-?(meta|metadata|footer|utility)|byline|dateline|timestamp|credits?|photo-?credit|copyright|rating|toolbar|masthead|skip|footer|legal|cookie|consent|popup|modal|overlay|login|signin|register)([\s_-]|\d|$)/i;
 /**
  * Sidebar and footer widgets of WordPress ("widget widget_text", "textwidget", "widgettitle"). Not a bare
  * "widget" (Blogger's main column is "widget Blog") nor "…-widget-…" (page builders name every content
@@ -87,6 +88,7 @@ export function pruneBoilerplate(root: El, { byName: useNames = true, byLinks = 
     if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
   pruneBoilerplateText(root, total);
+  if (byLinks) pruneTeaserCards(root, total);
   if (byLinks) pruneLinkDense(root, total);
   pruneEmptyTail(root);
 }

@@ -1,0 +1,80 @@
+// Teaser cards of other articles left inside the article container: a heading that is wholly one link to
+// another page, with a picture or a short blurb under it, repeated ("More from the site" without its own
+// heading). One such heading can be an article's linked section title; two or more in a row with only short
+// blurbs between them are a list of other stories.
+import type { El } from './boilerplate.js';
+
+/** Longest blurb (text under a card's heading) that still reads as a teaser, not a section of the article. */
+const MAX_BLURB_CHARS = 400;
+/** Cards in a row that make a list of teasers. */
+const MIN_CARDS = 2;
+/** A run of teasers never takes more than this share of the article's text. */
+const MAX_SHARE = 0.5;
+const HEADINGS = 'h1, h2, h3, h4, h5, h6';
+
+function text(el: El): string {
+  return (el.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+function isHeading(el: El): boolean {
+  return /^H[1-6]$/.test(el.tagName);
+}
+
+/** A heading whose whole text is one link leading off the page (not an in-page anchor). */
+function isLinkedHeading(el: El): boolean {
+  if (!isHeading(el)) return false;
+  const links = Array.from(el.querySelectorAll('a')) as El[];
+  const [a] = links;
+  if (links.length !== 1 || !a) return false;
+  const href = a.getAttribute('href') ?? '';
+  return href !== '' && !href.startsWith('#') && !href.startsWith('javascript:') && text(a) !== '' && text(a) === text(el) && !namesPage(el);
+}
+
+/** The page's own title (its <title> names it), linked to itself as blogs do, is not a teaser of another page. */
+function namesPage(h: El): boolean {
+  const title = h.ownerDocument.querySelector('head > title') as El | null;
+  return title !== null && text(title).toLowerCase().includes(text(h).toLowerCase());
+}
+
+/** A box holding one linked heading and little else: a wrapped teaser card. */
+function isCard(el: El): boolean {
+  const hs = Array.from(el.querySelectorAll(HEADINGS)) as El[];
+  const [h] = hs;
+  return hs.length === 1 && h !== undefined && isLinkedHeading(h) && text(el).length - text(h).length <= MAX_BLURB_CHARS;
+}
+
+/** Removes runs of teaser cards among the children of each element. */
+export function pruneTeaserCards(root: El, total: number): void {
+  for (const parent of [root, ...(Array.from(root.querySelectorAll('*')) as El[])]) {
+    if (!parent.isConnected) continue;
+    const kids = Array.from(parent.children) as El[];
+    let run: El[] = [];
+    let cards = 0;
+    let blurb = 0;
+    const flush = (): void => {
+      const chars = run.reduce((n, el) => n + text(el).length, 0);
+      if (cards >= MIN_CARDS && chars <= MAX_SHARE * total) {
+        for (const el of run) el.remove();
+      }
+      run = [];
+      cards = 0;
+      blurb = 0;
+    };
+    for (const kid of kids) {
+      const last = run.at(-1);
+      if (isLinkedHeading(kid) || (!isHeading(kid) && isCard(kid))) {
+        // Two linked headings in a row (a kicker and a title) are one card.
+        if (!(isLinkedHeading(kid) && last !== undefined && isLinkedHeading(last))) cards++;
+        run.push(kid);
+        blurb = 0;
+      } else if (cards > 0 && !isHeading(kid) && !kid.querySelector(HEADINGS) && blurb + text(kid).length <= MAX_BLURB_CHARS) {
+        // The picture and blurb under a bare linked heading.
+        run.push(kid);
+        blurb += text(kid).length;
+      } else {
+        flush();
+      }
+    }
+    flush();
+  }
+}
