@@ -98,3 +98,11 @@ export const CLOSED_TAB_HTML = page(
     (_, i) => `<p>Visitor review ${i}: we climbed the tower on a windy afternoon and the view over the cape was worth every step.</p>`,
   ).join('')}</div></div>`,
 );
+
+/** Four sentences of plain article prose, for unit tests that check a rule leaves the article alone. */
+export const ORCHARD_PROSE = [
+  'The orchard on the hill was planted in 1952 by the first cooperative of the village, and it still gives apples every autumn.',
+  'Volunteers prune the trees in February, when the sap is low and the branches show their shape without leaves.',
+  'Last year the harvest filled four hundred crates, most of which went to the school kitchens of the district.',
+  'This spring the cooperative will graft old local varieties onto young rootstock so that they are not lost.',
+];

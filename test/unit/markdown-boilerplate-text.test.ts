@@ -3,13 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { isBoilerplateLine, isDateLine, isSectionHeading } from '../../src/browser/boilerplate-text.js';
 import { htmlToMarkdown } from '../../src/browser/markdown.js';
-
-const PROSE = [
-  'The orchard on the hill was planted in 1952 by the first cooperative of the village, and it still gives apples every autumn.',
-  'Volunteers prune the trees in February, when the sap is low and the branches show their shape without leaves.',
-  'Last year the harvest filled four hundred crates, most of which went to the school kitchens of the district.',
-  'This spring the cooperative will graft old local varieties onto young rootstock so that they are not lost.',
-];
+import { ORCHARD_PROSE as PROSE } from '../support/markdown-pages.js';
 
 function article(inner: string): string {
   return `<html><body><header><a href="/">Orchard news</a></header><article><h1>The hill orchard</h1>${PROSE.map((p) => `<p>${p}</p>`).join('')}${inner}</article></body></html>`;

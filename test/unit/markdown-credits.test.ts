@@ -4,13 +4,7 @@ import { parseHTML } from 'linkedom';
 import type { El } from '../../src/browser/boilerplate.js';
 import { cleanCaption, stripCredits } from '../../src/browser/credits.js';
 import { htmlToMarkdown } from '../../src/browser/markdown.js';
-
-const PROSE = [
-  'The orchard on the hill was planted in 1952 by the first cooperative of the village, and it still gives apples every autumn.',
-  'Volunteers prune the trees in February, when the sap is low and the branches show their shape without leaves.',
-  'Last year the harvest filled four hundred crates, most of which went to the school kitchens of the district.',
-  'This spring the cooperative will graft old local varieties onto young rootstock so that they are not lost.',
-];
+import { ORCHARD_PROSE as PROSE } from '../support/markdown-pages.js';
 
 function page(picture: string): string {
   return `<html><body><article><p>${PROSE[0]}</p><p>${PROSE[1]}</p>${picture}<p>${PROSE[2]}</p><p>${PROSE[3]}</p></article></body></html>`;
