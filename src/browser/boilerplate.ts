@@ -5,6 +5,7 @@
 // a misleading class name on a large block cannot take the content with it.
 import type { parseHTML } from 'linkedom';
 import { pruneBoilerplateText } from './boilerplate-text.js';
+import { pruneSiteSections, prunePromos } from './promos.js';
 import { pruneTeaserCards } from './teasers.js';
 
 type Doc = ReturnType<typeof parseHTML>['document'];
@@ -88,8 +89,10 @@ export function pruneBoilerplate(root: El, { byName: useNames = true, byLinks = 
     if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
   pruneBoilerplateText(root, total);
+  prunePromos(root);
   if (byLinks) pruneTeaserCards(root, total);
   if (byLinks) pruneLinkDense(root, total);
+  pruneSiteSections(root);
   pruneEmptyTail(root);
 }
 

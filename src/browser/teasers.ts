@@ -43,6 +43,30 @@ function isCard(el: El): boolean {
   return hs.length === 1 && h !== undefined && isLinkedHeading(h) && text(el).length - text(h).length <= MAX_BLURB_CHARS;
 }
 
+/** Tags of the boxes a card without a heading is built of. */
+const CARD_BOXES = new Set(['DIV', 'SECTION', 'ARTICLE']);
+/** Words of a linked title: a link of one or two words ("here", a site's name) titles nothing. */
+const TITLE_MIN_WORDS = 3;
+
+function leadsOff(a: El): boolean {
+  const href = a.getAttribute('href') ?? '';
+  return href !== '' && !href.startsWith('#') && !href.startsWith('javascript:');
+}
+
+/**
+ * A box without a heading whose links all lead to one other page, one of them a title standing alone on
+ * its line, with a short blurb beside it: a teaser card built of a linked title, a picture and a "read
+ * more" link. Only boxes: paragraphs and list items are prose and lists, a table's rows are its data.
+ */
+function isLinkCard(el: El): boolean {
+  if (!CARD_BOXES.has(el.tagName) || el.closest('table') || el.querySelector(HEADINGS)) return false;
+  const links = Array.from(el.querySelectorAll('a')) as El[];
+  if (links.length === 0 || !links.every(leadsOff) || new Set(links.map((a) => a.getAttribute('href'))).size !== 1) return false;
+  const titled = links.some((a) => text(a).split(' ').length >= TITLE_MIN_WORDS && a.parentElement !== el && text(a.parentElement as El) === text(a));
+  const linkChars = links.reduce((n, a) => n + text(a).length, 0);
+  return titled && text(el).length - linkChars <= MAX_BLURB_CHARS;
+}
+
 /** Removes runs of teaser cards among the children of each element. */
 export function pruneTeaserCards(root: El, total: number): void {
   for (const parent of [root, ...(Array.from(root.querySelectorAll('*')) as El[])]) {
@@ -62,7 +86,7 @@ export function pruneTeaserCards(root: El, total: number): void {
     };
     for (const kid of kids) {
       const last = run.at(-1);
-      if (isLinkedHeading(kid) || (!isHeading(kid) && isCard(kid))) {
+      if (isLinkedHeading(kid) || (!isHeading(kid) && (isCard(kid) || isLinkCard(kid)))) {
         // Two linked headings in a row (a kicker and a title) are one card.
         if (!(isLinkedHeading(kid) && last !== undefined && isLinkedHeading(last))) cards++;
         run.push(kid);

@@ -41,4 +41,19 @@ describe('teaser cards inside the article', () => {
     const { markdown } = htmlToMarkdown(page(item('Obst', 'Orchard opens shop')), 'The hill orchard');
     expect(markdown).toContain('Orchard opens shop: a short release.');
   });
+
+  it('drops boxes of a linked title, a blurb and a "read more" link to the same page, and keeps prose links', () => {
+    const card = (slug: string, title: string): string =>
+      `<div class="col"><div class="box"><p class="title"><a href="https://news.example/${slug}">${title}</a></p><p>${title}: sweet and juicy, they go into desserts, salads and savoury dishes, and here is how to keep them fresh.</p><a href="https://news.example/${slug}">Read on</a></div></div>`;
+    const { markdown } = htmlToMarkdown(
+      page(`<div class="row">${card('pears', 'Pears in the winter frost')}${card('plums', 'Plums at last this year')}</div>`),
+      'The hill orchard',
+    );
+    expect(markdown).toContain(PROSE[3]);
+    expect(markdown).not.toContain('sweet and juicy');
+    const notes = ['pears', 'plums']
+      .map((s) => `<div><p>The <a href="https://news.example/${s}">${s} of the valley</a> are sold at the market by the school children. ${PROSE[1]}</p></div>`)
+      .join('');
+    expect(htmlToMarkdown(page(notes), 'The hill orchard').markdown).toContain('are sold at the market');
+  });
 });
