@@ -67,7 +67,18 @@ function isLinkCard(el: El): boolean {
   return titled && text(el).length - linkChars <= MAX_BLURB_CHARS;
 }
 
-/** Removes runs of teaser cards among the children of each element. */
+/**
+ * A wrapped card whose links all lead to the one page its heading names, at least twice (the title and a
+ * picture or a "more" link): a teaser even when alone, where a linked section title of the article has no
+ * second link beside it.
+ */
+function linksTwiceToOnePage(card: El): boolean {
+  if (isHeading(card)) return false;
+  const links = Array.from(card.querySelectorAll('a')) as El[];
+  return links.length >= 2 && links.every(leadsOff) && new Set(links.map((a) => a.getAttribute('href'))).size === 1;
+}
+
+/** Removes runs of teaser cards among the children of each element, and lone cards that link twice to their page. */
 export function pruneTeaserCards(root: El, total: number): void {
   for (const parent of [root, ...(Array.from(root.querySelectorAll('*')) as El[])]) {
     if (!parent.isConnected) continue;
@@ -79,6 +90,9 @@ export function pruneTeaserCards(root: El, total: number): void {
       const chars = run.reduce((n, el) => n + text(el).length, 0);
       if (cards >= MIN_CARDS && chars <= MAX_SHARE * total) {
         for (const el of run) el.remove();
+      } else if (cards === 1 && run[0] !== undefined && linksTwiceToOnePage(run[0]) && text(run[0]).length <= MAX_SHARE * total) {
+        // A lone wrapped card goes alone: what follows it is the article resuming, not its blurb.
+        run[0].remove();
       }
       run = [];
       cards = 0;

@@ -56,4 +56,16 @@ describe('teaser cards inside the article', () => {
       .join('');
     expect(htmlToMarkdown(page(notes), 'The hill orchard').markdown).toContain('are sold at the market');
   });
+
+  it('drops a lone wrapped card whose picture or "more" link leads to the page its heading names', () => {
+    const card =
+      '<div class="box"><div class="pic"><a href="https://news.example/frost"><img src="/frost.jpg" alt="Frost on the blossoms"></a></div>' +
+      '<h2><a href="https://news.example/frost">What to know about late frost</a></h2><p>Late frost can cost a whole harvest, and growers in the valley have seen it twice in ten years. Here are the answers to the questions growers ask most, from smudge pots to sprinklers. <a href="https://news.example/frost">more</a></p></div>';
+    const [first, second, ...rest] = PROSE.map((p) => `<p>${p}</p>`);
+    const html = `<html><head><title>The hill orchard</title></head><body><article><h1>The hill orchard</h1>${first}${second}${card}${rest.join('')}</article></body></html>`;
+    const { markdown } = htmlToMarkdown(html, 'The hill orchard');
+    expect(markdown).toContain(PROSE[3]);
+    expect(markdown).not.toContain('late frost');
+    expect(markdown).not.toContain('Late frost can cost');
+  });
 });
