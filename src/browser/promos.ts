@@ -1,8 +1,9 @@
 // Promotions a site inserts into or right after an article: a "see also" pointer between two paragraphs
 // ("MIRA: <linked headline>", "Read more: <linked headline>"), a feedback widget's question, an advert's
-// label line, the consent placeholder of an embed, and pitches for the site itself (newsletter perks,
-// "follow us" lines, "did you like our magazine?", a portal's disclaimer for what its readers post). Each is
-// told by its words and shape; a paragraph is judged only while short, so prose that mentions a
+// label line, the consent placeholder of an embed, pitches for the site itself (newsletter perks, "follow
+// us" lines, "did you like our magazine?", "not a customer yet?", with the bold line titling them), a
+// portal's disclaimer for what its readers post, and closing sections about the portal or its other videos.
+// Each is told by its words and shape; a paragraph is judged only while short, so prose that mentions a
 // subscription or a link stays.
 import { textLength, type El } from './boilerplate.js';
 
@@ -85,6 +86,8 @@ const PITCH: RegExp[] = [
   /\b(first-time|new) subscribers (also )?(receive|get)\b|\bif you('re| are) (already )?(a )?(subscriber|member)\b.{0,80}\blog ?in\b/i,
   // A site's history as a pitch: "We have been doing journalism for 106 years", "Hacemos periodismo desde hace 106 años".
   /\bhacemos periodismo desde hace \d+\b|\bwe('ve| have) been (doing|practicing|practising|producing) journalism (for|since)\b|\bwir machen (seit \d+ jahren )?journalismus\b/i,
+  // A pitch to become the site's customer: "Solltest Du noch kein Kunde sein, … bei uns beauftragen".
+  /^(?=.*\b(noch kein(e)? (kunde|kundin|mitglied)|not (yet )?(already )?an? (customer|member))\b)(?=.*\b(bei uns|wir|with us|we)\b)/iu,
   // A blogger's welcome closing the post: "I'm Amy and I'm so glad you've stopped by!", "My blog is full of …".
   /^(hi,? |hello,? )?(i'm|i am) \p{Lu}\p{L}+\b.{0,40}\b(glad|happy) (that )?you('ve| have)? (stopped by|found|are here|dropped by)\b|^(my|this|our) blog is (full of|all about|where)\b/iu,
   // A portal's disclaimer for what its contributors or readers post.
@@ -179,6 +182,19 @@ export function prunePromos(root: El): void {
     }
     // A pitch is judged on its innermost block: a wrapper holding it and the article is not the pitch.
     if (el.querySelector(BLOCK_CHILD) || textLength(el) === 0) continue;
-    if (isPromoText(text(el))) el.remove();
+    if (!isPromoText(text(el))) continue;
+    const before = el.previousElementSibling as El | null;
+    if (before && isBoldTitle(before)) before.remove();
+    el.remove();
   }
+}
+
+/** A pitch's own title is a short line before it that is wholly bold: "Gut versorgt mit …", "Support us". */
+const MAX_TITLE_CHARS = 80;
+
+function isBoldTitle(el: El): boolean {
+  const s = text(el);
+  if (s === '' || s.length > MAX_TITLE_CHARS || el.querySelector(BLOCK_CHILD) || el.querySelector('a')) return false;
+  const bold = (Array.from(el.querySelectorAll('b, strong')) as El[]).reduce((n, b) => n + text(b).length, 0);
+  return ['B', 'STRONG'].includes(el.tagName) || bold >= s.length;
 }

@@ -57,11 +57,14 @@ describe('widget prompts, advert labels and the site speaking of itself', () => 
       '<p>First-time subscribers also receive a <strong>jar of honey</strong> from our own hives!</p>',
       '<p>Hacemos periodismo desde hace 80 años. Y ahora el periodismo es fundamental para la región.</p>',
       '<p><b>Orchard Post</b> is not responsible for the opinions, statements or media content presented by contributors.</p>',
+      '<p><b>Always supplied with Orchard Power</b></p><p>Power or gas, we supply you with cheap energy. If you are not yet a customer, switching to us takes five minutes.</p>',
       '<div><h2>Twitter freischalten</h2><div>Wir respektieren deine Privatsphäre und stellen deshalb ohne dein Einverständnis keine Verbindung zu Twitter her.</div></div>',
     ].join('');
     const markdown = markdownOf('', after);
     expect(markdown).toContain(PROSE[3]);
-    expect(markdown).not.toMatch(/Follow The Orchard|Gartenmagazin|Sortenfinder|subscribers|periodismo|not responsible|Privatsphäre|freischalten/);
+    expect(markdown).not.toMatch(
+      /Follow The Orchard|Gartenmagazin|Sortenfinder|subscribers|periodismo|not responsible|Orchard Power|customer|Privatsphäre|freischalten/,
+    );
   });
 
   it('recognises the same pitches in other languages, and not prose on the same subjects', () => {
@@ -85,6 +88,7 @@ describe('widget prompts, advert labels and the site speaking of itself', () => 
       'The mayor is not responsible for the orchard, which belongs to the cooperative.',
       'The permalink of each tree record is printed on its label.',
       "I'm told the orchard blog is full of grafting tips.",
+      'If you are not yet a customer of the bank, the loan for new trees needs a guarantor.',
     ])
       expect(isPromoText(s), s).toBe(false);
   });
