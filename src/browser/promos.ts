@@ -64,6 +64,11 @@ const PROMO_LINE: RegExp[] = [
   /^(¿\s*)?(te|le) (ha )?(resultó|fue|ha sido|pareció) útil\b|^(cet article|cette page) (vous )?a-t-(il|elle) été utile\b/i,
   /^(möchten sie|möchtest du|willst du|wollen sie) (den|diesen) (artikel|beitrag|text) (teilen|empfehlen)\b/i,
   /^(would you like to|want to) share this (article|post|story)\b/i,
+  // Review prompts under a product: "Bitte teilen Sie uns Ihre Erfahrungen mit …", "Share your experience".
+  /^(bitte )?(teilen sie|teile|teilt) (uns )?(ihre|deine|eure) (erfahrungen?|meinung)\b|^(please )?(share|tell us) your (experience|thoughts|opinion)\b/i,
+  // The site's shop offers and the placeholder a blocked shop widget leaves: "Empfehlungen aus dem …-Shop".
+  /^(empfehlungen|produkte|angebote|recommendations|products|offers) (aus dem|aus unserem|from the|from our|in our) .{0,40}(shop|store)\W*$/i,
+  /^(besuchen sie|visit) (die|the) (webseite|website|seite|site),? (um|to) (dieses|this) (element|content|item)\b/i,
   // The page's own short address offered for sharing: "Permalink https://example.com/p/123".
   /^(permalink|permalien|kurzlink|short ?link|enlace permanente)\s*:?\s*https?:\/\/\S+$/i,
   // An advert's label heading its own line: "ANZEIGE - Heute mal ausgehen?", "Advertisement: …".

@@ -77,6 +77,9 @@ describe('widget prompts, advert labels and the site speaking of itself', () => 
       'El diario no se hace responsable de las opiniones de sus lectores.',
       'Was this article helpful?',
       'Permalink https://orchard.example/p/12',
+      'Bitte teilen Sie uns Ihre Erfahrungen mit, wenn Sie unseren Apfelsaft schon probiert haben.',
+      'Empfehlungen aus dem Obstgarten-Shop',
+      'Besuchen Sie die Webseite, um dieses Element zu sehen.',
       'My blog is full of orchard tips, grafting guides and recipes for every season.',
       "I'm Anna and I'm so glad you've stopped by! I write about old apple varieties.",
       'Advertisement: apples from the farm shop',
@@ -87,6 +90,8 @@ describe('widget prompts, advert labels and the site speaking of itself', () => 
       'We like our magazine of old varieties, kept in the school library since 1970.',
       'The mayor is not responsible for the orchard, which belongs to the cooperative.',
       'The permalink of each tree record is printed on its label.',
+      'Die Kinder teilen ihre Erfahrungen aus dem Obstgarten in der Schule.',
+      'Products from the farm shop sold out by noon.',
       "I'm told the orchard blog is full of grafting tips.",
       'If you are not yet a customer of the bank, the loan for new trees needs a guarantor.',
     ])
