@@ -45,6 +45,9 @@ const SECTION_HEADING = new RegExp(
     'filed under',
     'advertisement',
     'sponsored( content)?',
+    // A site's sponsors and partners: a wall of logos, not the article.
+    '(our |unsere )?(sponsors|sponsoren|förderer)( (and|und|&) (partners?|förderer|sponsoren))?',
+    '(our|unsere) partner(s)?',
     // German
     'auch interessant',
     '.{0,30}(könnte|dürfte)n? (dich|sie|euch) (auch )?interessieren',
@@ -203,6 +206,11 @@ const BOILERPLATE_LINE: RegExp[] = [
   /\b(cancel(a|e)? (at )?any ?time|cancela cuando quieras|jederzeit kündbar|résiliable à tout moment|sans engagement)\b/i,
   /\b(letters? to the editor|leserbrief(e)? (schreiben|an die redaktion)|cartas? al director)\b/i,
   /\b(sign up (here|now|today)|(melde|registriere) dich (jetzt |hier )?an|inscr[ií]bete (aquí|ahora)|zapraszamy (też |również )?do (subskrypcji|słuchania|oglądania))\b/i,
+  // A permanent short link to the page ("Permalink https://…"), a toggle that shows or hides a box ("Quellen
+  // ausblenden", "Show more"), and the newsroom named as the author ("Artikel Redaktion Example", "Online-Redaktion").
+  /^(permalink|permalien|kurzlink|short ?link|short url|enlace permanente)\s*:?\s*(https?:\/\/\S+)?$/i,
+  /^((quellen|sources|details|mehr|weniger|alle|text) (ausblenden|einblenden|anzeigen|verbergen|zeigen)|(show|hide) (sources|details|more|less|all))$/i,
+  /^((artikel|beitrag|text|autor(in)?|von)\s*:?\s+)?(online-?)?redaktion(\s+[\p{L}\d.&-]+){0,3}$/iu,
   // A shop's notice that an item went into the basket.
   /\b((wurde|wurden) erfolgreich (hinzugefügt|in den warenkorb)|(successfully )?added to (your )?(cart|basket|wish ?list)|ajouté au panier|añadido al carrito)\b/i,
 ];
@@ -278,7 +286,7 @@ const DATE = new RegExp(
 );
 /** Words that surround a date in a byline or dateline. */
 const DATE_WORDS =
-  /\b(published|updated|posted|last|modified|on|at|am|um|uhr|von|vom|by|veröffentlicht|aktualisiert|publiziert|erstellt|geändert|stand|publié|mis à jour|le|publicado|actualizado|pubblicato|aggiornato|publikacja|opublikowano|aktualizacja|gepubliceerd|bijgewerkt|monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|den|der|the|de|du|il|el)\b/gi;
+  /\b(published|updated|posted|last|modified|on|at|am|um|uhr|von|vom|by|veröffentlicht|aktualisiert|publiziert|erstellt|geändert|stand|publié|mis à jour|le|publicado|actualizado|pubblicato|aggiornato|publikacja|opublikowano|aktualizacja|gepubliceerd|bijgewerkt|date|datum|fecha|data|news|veröffentlichung|erschienen|monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|den|der|the|de|du|il|el)\b/gi;
 
 const INLINE = new Set(['SPAN', 'STRONG', 'B', 'A']);
 const LINE_TAGS = new Set(['P', 'DIV', 'SPAN', 'SMALL', 'TIME', 'LI', 'FIGCAPTION', 'STRONG', 'B', 'EM', 'I', 'CITE', 'ADDRESS', 'H4', 'H5', 'H6']);
@@ -342,12 +350,63 @@ export function pruneBoilerplateText(root: El, total: number): void {
     if (INLINE.has(el.tagName) && text(el.parentElement as El) !== s) continue;
     removeSection(el, root, total);
   }
-  for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
-    if (!el.isConnected || !LINE_TAGS.has(el.tagName) || hasBlockChild(el) || el.closest('pre, code, table')) continue;
-    const s = text(el);
-    if (s && (isBoilerplateLine(s) || isFiledUnder(el, s))) el.remove();
+  // Twice: a line emptied of its date by the first pass ("Published: <time>…</time>") is left a bare label.
+  for (let pass = 0; pass < 2; pass++) {
+    for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
+      if (!el.isConnected || !LINE_TAGS.has(el.tagName) || hasBlockChild(el) || el.closest('pre, code, table')) continue;
+      const s = text(el);
+      if (s && (isBoilerplateLine(s) || isFiledUnder(el, s) || isMetadataLines(el) || isDomainStamp(el, s))) el.remove();
+    }
   }
   pruneClosingBio(root);
+}
+
+/** A domain name and nothing else: "EXAMPLENEWS.COM". */
+const DOMAIN = /^(www\.)?[\p{L}\d-]+\.(com|net|org|info|news|de|at|ch|fr|es|it|pl|nl|co\.uk)$/iu;
+
+/**
+ * The site's domain standing alone as a line, the stamp under a news item. A domain inside a sentence is
+ * the prose's word, and a linked one is a pointer the writer gave (a list of sources).
+ */
+function isDomainStamp(el: El, s: string): boolean {
+  if (!DOMAIN.test(s) || el.closest('a, li') || el.querySelector('a')) return false;
+  // Out of the inline wrappers it is alone in ("<p><strong><span>…"): the block holding it must hold it alone.
+  let top = el;
+  while (top.parentElement && text(top.parentElement as El) === s) top = top.parentElement as El;
+  // One that heads a list or table is its label ("Example.com" over the terms of that payment service).
+  const next = top.nextElementSibling as El | null;
+  return !PHRASE_TAGS.has(top.tagName) && !(next && ['UL', 'OL', 'DL', 'TABLE'].includes(next.tagName));
+}
+const PHRASE_TAGS = new Set(['SPAN', 'STRONG', 'B', 'EM', 'I', 'SMALL', 'CITE', 'TIME', 'U', 'MARK', 'FONT']);
+
+/**
+ * A block of metadata lines, each a label of its own: "24.01.2022 11:38<br>Category: News", "News date :
+ * 04/21/2022&nbsp;&nbsp;&nbsp;Category : Press Releases". Judged whole, the date and the category make a
+ * line no rule knows; split at line breaks, separators and runs of spaces, every part is boilerplate.
+ */
+function isMetadataLines(el: El): boolean {
+  const parts: string[] = [''];
+  for (const node of Array.from(el.childNodes)) {
+    if ((node as unknown as El).tagName === 'BR') parts.push('');
+    else parts[parts.length - 1] += node.textContent ?? '';
+  }
+  const lines = parts
+    .flatMap((p) => p.split(/\n|\s[|·•]\s|[\s\u00a0]{3,}/))
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
+  return lines.length >= 2 && lines.length <= 4 && lines.every((l) => l.length <= MAX_LINE_CHARS && isBoilerplateLine(l));
+}
+
+/**
+ * The agency or initials that sign a news item ("aja/PAP", "dpa/lno", "(AFP)", "RIRM") or the site's domain
+ * stamped under it: a last line of one short token, not prose.
+ */
+const SIGNATURE = /^[([]?(\p{L}{1,8}(\s?\/\s?\p{L}{1,8})+|\p{Lu}{2,6})[)\]]?$/u;
+
+/** Run after the link lists that close a page are gone, so that the signature is the last line. */
+export function pruneClosingSignature(root: El): void {
+  const last = textBlocks(root).at(-1);
+  if (last && SIGNATURE.test(text(last))) last.remove();
 }
 
 /**
