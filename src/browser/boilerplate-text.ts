@@ -33,6 +33,8 @@ const SECTION_HEADING = new RegExp(
     'join the (discussion|conversation)',
     'share( this)?( article| post| story| page)?( on| via)?',
     'share and enjoy',
+    '(was|is) this (article|post|page) (helpful|useful)',
+    'did you find this (article|post|page) (helpful|useful)',
     'spread the word',
     'about the author',
     'about us',
@@ -59,6 +61,7 @@ const SECTION_HEADING = new RegExp(
     'entdecke(n sie)? (jetzt|weitere|mehr)( .{1,40})?',
     'inhaltsverzeichnis',
     'war (der|dieser) (artikel|beitrag) (nützlich|hilfreich)',
+    '(möchten sie|möchtest du|willst du|wollen sie) (den|diesen) (artikel|beitrag) teilen',
     '(artikel|beitrag) gefallen.{0,40}',
     'heute empfehlen wir',
     'kommentar(e)? (schreiben|verfassen|hinzufügen)',
@@ -289,7 +292,7 @@ const DATE_WORDS =
   /\b(published|updated|posted|last|modified|on|at|am|um|uhr|von|vom|by|veröffentlicht|aktualisiert|publiziert|erstellt|geändert|stand|publié|mis à jour|le|publicado|actualizado|pubblicato|aggiornato|publikacja|opublikowano|aktualizacja|gepubliceerd|bijgewerkt|date|datum|fecha|data|news|veröffentlichung|erschienen|monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|den|der|the|de|du|il|el)\b/gi;
 
 const INLINE = new Set(['SPAN', 'STRONG', 'B', 'A']);
-const LINE_TAGS = new Set(['P', 'DIV', 'SPAN', 'SMALL', 'TIME', 'LI', 'FIGCAPTION', 'STRONG', 'B', 'EM', 'I', 'CITE', 'ADDRESS', 'H4', 'H5', 'H6']);
+const LINE_TAGS = new Set(['P', 'DIV', 'CENTER', 'SPAN', 'SMALL', 'TIME', 'LI', 'FIGCAPTION', 'STRONG', 'B', 'EM', 'I', 'CITE', 'ADDRESS', 'H4', 'H5', 'H6']);
 /** Text (outside links) that makes a block running prose. */
 const PROSE_CHARS = 80;
 /** Longest text judged as a line. */
@@ -347,7 +350,7 @@ export function pruneBoilerplateText(root: El, total: number): void {
     const s = text(el);
     if (!isSectionHeading(s)) continue;
     // An inline element is a heading only when it stands alone, not as a phrase inside a sentence.
-    if (INLINE.has(el.tagName) && text(el.parentElement as El) !== s) continue;
+    if (INLINE.has(el.tagName) && text(el.parentElement as El) !== s && !onLineOfItsOwn(el)) continue;
     removeSection(el, root, total);
   }
   // Twice: a line emptied of its date by the first pass ("Published: <time>…</time>") is left a bare label.
@@ -407,6 +410,22 @@ const SIGNATURE = /^[([]?(\p{L}{1,8}(\s?\/\s?\p{L}{1,8})+|\p{Lu}{2,6})[)\]]?$/u;
 export function pruneClosingSignature(root: El): void {
   const last = textBlocks(root).at(-1);
   if (last && SIGNATURE.test(text(last))) last.remove();
+}
+
+/**
+ * An inline element set on a line of its own: nothing but line breaks, blocks or the edge of its parent
+ * before and after it ("<strong>Was this useful?</strong><br>…", "<span>Further reading</span><p>…").
+ */
+function onLineOfItsOwn(el: El): boolean {
+  // In a list item, such a line is the item's own title ("<li><strong>Newsletter</strong><br>We agreed …").
+  if (el.closest('li')) return false;
+  const alone = (node: ChildNode | null, step: 'previousSibling' | 'nextSibling'): boolean => {
+    while (node && node.nodeType === 3 && !(node.textContent ?? '').trim()) node = node[step];
+    if (!node) return true;
+    const tag = (node as unknown as El).tagName;
+    return tag === 'BR' || tag === 'HR' || (tag !== undefined && !INLINE.has(tag) && !PHRASE_TAGS.has(tag) && tag !== 'IMG');
+  };
+  return alone(el.previousSibling as ChildNode | null, 'previousSibling') && alone(el.nextSibling as ChildNode | null, 'nextSibling');
 }
 
 /**

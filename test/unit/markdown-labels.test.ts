@@ -77,4 +77,26 @@ describe('labels and metadata lines', () => {
     expect(out).toContain('on _orchardstats.org_ for anyone');
     expect(out).toContain('fruitpay.de');
   });
+
+  it('drops a heading set as a bold line of its own and the box under it, but not a list item titled alike', () => {
+    expect(isSectionHeading('Möchten Sie den Artikel teilen?')).toBe(true);
+    expect(isSectionHeading('Was this article helpful?')).toBe(true);
+    const out = md(
+      article(
+        '',
+        '<div class="box"><hr><strong>Was this article helpful?</strong><br><img src="https://example.org/star.gif" alt="1 star"><em>12 votes</em></div>' +
+          '<ol><li><strong>Comments</strong><br>We agreed to answer the letters of the neighbours every spring.</li></ol>',
+      ),
+    );
+    expect(out).toContain(PROSE[3]);
+    expect(out).not.toContain('Was this article helpful');
+    expect(out).not.toContain('12 votes');
+    expect(out).toContain('**Comments**');
+  });
+
+  it('judges a centred line like any other line', () => {
+    const out = md(article('', '<center>- Anzeige -<br><a href="https://ads.example/c"><img src="https://ads.example/b.png"></a></center>'));
+    expect(out).toContain(PROSE[3]);
+    expect(out).not.toContain('Anzeige');
+  });
 });
