@@ -358,7 +358,7 @@ export function pruneBoilerplateText(root: El, total: number): void {
     for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
       if (!el.isConnected || !LINE_TAGS.has(el.tagName) || hasBlockChild(el) || el.closest('pre, code, table')) continue;
       const s = text(el);
-      if (s && (isBoilerplateLine(s) || isFiledUnder(el, s) || isMetadataLines(el) || isDomainStamp(el, s))) el.remove();
+      if (s && (isBoilerplateLine(s) || isFiledUnder(el, s) || isMetadataLines(el) || isDomainStamp(el, s) || isDanglingLabel(el, s))) el.remove();
     }
   }
   pruneClosingBio(root);
@@ -381,6 +381,24 @@ function isDomainStamp(el: El, s: string): boolean {
   return !PHRASE_TAGS.has(top.tagName) && !(next && ['UL', 'OL', 'DL', 'TABLE'].includes(next.tagName));
 }
 const PHRASE_TAGS = new Set(['SPAN', 'STRONG', 'B', 'EM', 'I', 'SMALL', 'CITE', 'TIME', 'U', 'MARK', 'FONT']);
+
+/** A label that announces a value: "This page:", "Share:". */
+const LABEL = /^[\p{L}][\p{L} -]{0,29}:$/u;
+
+/**
+ * A label with nothing after it: what it announced was a row of icons or a widget that is gone ("This page:"
+ * over print and PDF buttons). A label followed by text is the heading of that text.
+ */
+function isDanglingLabel(el: El, s: string): boolean {
+  if (!LABEL.test(s)) return false;
+  let top = el;
+  while (top.parentElement && text(top.parentElement as El) === s) top = top.parentElement as El;
+  // Only a line of its own: a phrase ending a sentence with a colon ("… differs from others:") is no label.
+  if (INLINE.has(top.tagName) || PHRASE_TAGS.has(top.tagName)) return false;
+  for (let sib = top.nextElementSibling as El | null; sib; sib = sib.nextElementSibling as El | null) if (text(sib)) return false;
+  for (let node = top.nextSibling; node; node = node.nextSibling) if ((node.textContent ?? '').trim()) return false;
+  return true;
+}
 
 /**
  * A block of metadata lines, each a label of its own: "24.01.2022 11:38<br>Category: News", "News date :

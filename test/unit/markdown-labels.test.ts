@@ -99,4 +99,17 @@ describe('labels and metadata lines', () => {
     expect(out).toContain(PROSE[3]);
     expect(out).not.toContain('Anzeige');
   });
+
+  it('drops a label left with nothing after it, not one heading text nor a phrase ending a sentence', () => {
+    const out = md(
+      article(
+        '',
+        '<p>Grafted varieties: <strong>Boskoop and</strong> <strong>these other ones:</strong></p><h3>Tools needed:</h3><p>Shears and a ladder.</p>' +
+          '<div class="tools"><ul><li>This page:</li><li><a href="https://example.org/print" title="Print"></a></li></ul></div>',
+      ),
+    );
+    expect(out).toContain('these other ones:');
+    expect(out).toContain('Tools needed:');
+    expect(out).not.toContain('This page:');
+  });
 });
