@@ -184,6 +184,8 @@ const BOILERPLATE_LINE: RegExp[] = [
   /\b(we need your (help|support)|we rely on (your|readers)|help us (continue|keep)|(brauchen|benötigen) wir (deine|eure|ihre) unterstützung|unterstütze(n sie)? (uns|unser)|hazte (miembro|socio)|become a (member|supporter|subscriber|patron)|(support|fund) (local|independent|quality) (news|journalism)|donate (now|today)|jetzt spenden|make a (donation|contribution)|submit a letter|subscribe now|jetzt (mitglied|abonnent|abonnentin) werden|jede (kleine )?spende)\b/i,
   // Share, print and like bars left as text.
   /^(teilen|share|drucken|print|imprimer|drukuj|partager|compartir|condividi|udostępnij)( (on|auf|via|this|diesen artikel|artikel|beitrag|rezept|page|seite))?\W*$/i,
+  // Action buttons left as text: "Tipp favorisieren", "Rezept merken", "Save article".
+  /^(tipp|rezept|artikel|beitrag|seite|recipe|article|post|page|story) (drucken|teilen|merken|favorisieren|speichern|versenden|print|share|save|bookmark|email)$|^(print|share|save|bookmark|email) (this )?(tip|recipe|article|post|page|story)$/i,
   /\b(bloggern gefällt das|bloggers like this)\b/i,
   /\b(bei pinterest (speichern|merken)|save (it )?(to|on) pinterest|pin (it|this)( on pinterest)?|auf pinterest (pinnen|merken))\b/i,
   // Disclaimers, post metadata ("Posted on … and filed under …") and prompts to comment.

@@ -23,7 +23,9 @@ describe('labels and metadata lines', () => {
       'Online-Redaktion',
     ])
       expect(isBoilerplateLine(s), s).toBe(true);
-    for (const s of ['Show more respect to the old trees', 'Die Redaktion besuchte den Obstgarten am Montag.']) expect(isBoilerplateLine(s), s).toBe(false);
+    for (const s of ['Rezept merken', 'Tipp favorisieren', 'Save article', 'Share this recipe']) expect(isBoilerplateLine(s), s).toBe(true);
+    for (const s of ['Show more respect to the old trees', 'Äpfel richtig lagern', 'Die Redaktion besuchte den Obstgarten am Montag.'])
+      expect(isBoilerplateLine(s), s).toBe(false);
   });
 
   it('reads a short label before a date as part of the date line', () => {
