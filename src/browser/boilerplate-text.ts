@@ -187,6 +187,8 @@ const BOILERPLATE_LINE: RegExp[] = [
   // Action buttons left as text: "Tipp favorisieren", "Rezept merken", "Save article".
   /^(tipp|rezept|artikel|beitrag|seite|recipe|article|post|page|story) (drucken|teilen|merken|favorisieren|speichern|versenden|print|share|save|bookmark|email)$|^(print|share|save|bookmark|email) (this )?(tip|recipe|article|post|page|story)$/i,
   /\b(bloggern gefällt das|bloggers like this)\b/i,
+  // A pointer to the next page of a series: "… weiter zu „Part two“", "Continue to part 2".
+  /^(\.{2,}|…)?\s*(weiter zu|continue to|suite :|siguiente:)\s.{1,60}$/i,
   /\b(bei pinterest (speichern|merken)|save (it )?(to|on) pinterest|pin (it|this)( on pinterest)?|auf pinterest (pinnen|merken))\b/i,
   // Disclaimers, post metadata ("Posted on … and filed under …") and prompts to comment.
   /\b(gibt die meinung (des|der) autor(s|in)? wieder|n.engagent que leurs auteurs|reflects? the (views|opinions?) of the author)/i,
@@ -339,7 +341,19 @@ export function isBoilerplateLine(s: string): boolean {
 }
 
 export function isSectionHeading(s: string): boolean {
-  return s.length <= 60 && SECTION_HEADING.test(s);
+  return (s.length <= 60 && SECTION_HEADING.test(s)) || isPaywall(s);
+}
+
+/**
+ * The heading of a paywall box: "To continue reading, create your free account", "Pour lire la suite, créez
+ * votre compte". Reading on and an account or a subscription in one short line.
+ */
+const PAYWALL_READ =
+  /\b(to (continue|keep) reading|continue reading (for free|with)|pour lire la suite|um (den |diesen )?(artikel |beitrag )?weiterzulesen|para (seguir|continuar) leyendo|per continuare a leggere)\b/i;
+const PAYWALL_ACCOUNT = /\b(account|subscri\w*|sign (in|up)|log ?in|compte|abonn\w*|connect\w*|konto|registr\w*|anmelden|cuenta|suscr\w*|account)\b/i;
+
+function isPaywall(s: string): boolean {
+  return s.length <= MAX_LINE_CHARS && PAYWALL_READ.test(s) && PAYWALL_ACCOUNT.test(s);
 }
 
 /**

@@ -114,4 +114,13 @@ describe('labels and metadata lines', () => {
     expect(out).toContain('Tools needed:');
     expect(out).not.toContain('This page:');
   });
+
+  it('drops the paywall box and a pointer to the next page', () => {
+    expect(isSectionHeading('To continue reading, create your free account')).toBe(true);
+    expect(isSectionHeading('We continued reading the old harvest records')).toBe(false);
+    expect(isBoilerplateLine('… weiter zu „Obstbäume schneiden“')).toBe(true);
+    const out = md(article('', '<div class="box"><h2>Pour lire la suite <br> créez votre compte</h2><p>Ou connectez-vous <a href="/login">ici</a></p></div>'));
+    expect(out).toContain(PROSE[3]);
+    expect(out).not.toContain('lire la suite');
+  });
 });
