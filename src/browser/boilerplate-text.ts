@@ -33,6 +33,8 @@ const SECTION_HEADING = new RegExp(
     'join the (discussion|conversation)',
     'share( this)?( article| post| story| page)?( on| via)?',
     'share and enjoy',
+    '(was|is) this (article|post|page) (helpful|useful)',
+    'did you find this (article|post|page) (helpful|useful)',
     'spread the word',
     'about the author',
     'about us',
@@ -45,6 +47,9 @@ const SECTION_HEADING = new RegExp(
     'filed under',
     'advertisement',
     'sponsored( content)?',
+    // A site's sponsors and partners: a wall of logos, not the article.
+    '(our |unsere )?(sponsors|sponsoren|förderer)( (and|und|&) (partners?|förderer|sponsoren))?',
+    '(our|unsere) partner(s)?',
     // German
     'auch interessant',
     '.{0,30}(könnte|dürfte)n? (dich|sie|euch) (auch )?interessieren',
@@ -56,6 +61,7 @@ const SECTION_HEADING = new RegExp(
     'entdecke(n sie)? (jetzt|weitere|mehr)( .{1,40})?',
     'inhaltsverzeichnis',
     'war (der|dieser) (artikel|beitrag) (nützlich|hilfreich)',
+    '(möchten sie|möchtest du|willst du|wollen sie) (den|diesen) (artikel|beitrag) teilen',
     '(artikel|beitrag) gefallen.{0,40}',
     'heute empfehlen wir',
     'kommentar(e)? (schreiben|verfassen|hinzufügen)',
@@ -178,7 +184,11 @@ const BOILERPLATE_LINE: RegExp[] = [
   /\b(we need your (help|support)|we rely on (your|readers)|help us (continue|keep)|(brauchen|benötigen) wir (deine|eure|ihre) unterstützung|unterstütze(n sie)? (uns|unser)|hazte (miembro|socio)|become a (member|supporter|subscriber|patron)|(support|fund) (local|independent|quality) (news|journalism)|donate (now|today)|jetzt spenden|make a (donation|contribution)|submit a letter|subscribe now|jetzt (mitglied|abonnent|abonnentin) werden|jede (kleine )?spende)\b/i,
   // Share, print and like bars left as text.
   /^(teilen|share|drucken|print|imprimer|drukuj|partager|compartir|condividi|udostępnij)( (on|auf|via|this|diesen artikel|artikel|beitrag|rezept|page|seite))?\W*$/i,
+  // Action buttons left as text: "Tipp favorisieren", "Rezept merken", "Save article".
+  /^(tipp|rezept|artikel|beitrag|seite|recipe|article|post|page|story) (drucken|teilen|merken|favorisieren|speichern|versenden|print|share|save|bookmark|email)$|^(print|share|save|bookmark|email) (this )?(tip|recipe|article|post|page|story)$/i,
   /\b(bloggern gefällt das|bloggers like this)\b/i,
+  // A pointer to the next page of a series: "… weiter zu „Part two“", "Continue to part 2".
+  /^(\.{2,}|…)?\s*(weiter zu|continue to|suite :|siguiente:)\s.{1,60}$/i,
   /\b(bei pinterest (speichern|merken)|save (it )?(to|on) pinterest|pin (it|this)( on pinterest)?|auf pinterest (pinnen|merken))\b/i,
   // Disclaimers, post metadata ("Posted on … and filed under …") and prompts to comment.
   /\b(gibt die meinung (des|der) autor(s|in)? wieder|n.engagent que leurs auteurs|reflects? the (views|opinions?) of the author)/i,
@@ -203,6 +213,11 @@ const BOILERPLATE_LINE: RegExp[] = [
   /\b(cancel(a|e)? (at )?any ?time|cancela cuando quieras|jederzeit kündbar|résiliable à tout moment|sans engagement)\b/i,
   /\b(letters? to the editor|leserbrief(e)? (schreiben|an die redaktion)|cartas? al director)\b/i,
   /\b(sign up (here|now|today)|(melde|registriere) dich (jetzt |hier )?an|inscr[ií]bete (aquí|ahora)|zapraszamy (też |również )?do (subskrypcji|słuchania|oglądania))\b/i,
+  // A permanent short link to the page ("Permalink https://…"), a toggle that shows or hides a box ("Quellen
+  // ausblenden", "Show more"), and the newsroom named as the author ("Artikel Redaktion Example", "Online-Redaktion").
+  /^(permalink|permalien|kurzlink|short ?link|short url|enlace permanente)\s*:?\s*(https?:\/\/\S+)?$/i,
+  /^((quellen|sources|details|mehr|weniger|alle|text) (ausblenden|einblenden|anzeigen|verbergen|zeigen)|(show|hide) (sources|details|more|less|all))$/i,
+  /^((artikel|beitrag|text|autor(in)?|von)\s*:?\s+)?(online-?)?redaktion(\s+[\p{L}\d.&-]+){0,3}$/iu,
   // A shop's notice that an item went into the basket.
   /\b((wurde|wurden) erfolgreich (hinzugefügt|in den warenkorb)|(successfully )?added to (your )?(cart|basket|wish ?list)|ajouté au panier|añadido al carrito)\b/i,
 ];
@@ -278,10 +293,10 @@ const DATE = new RegExp(
 );
 /** Words that surround a date in a byline or dateline. */
 const DATE_WORDS =
-  /\b(published|updated|posted|last|modified|on|at|am|um|uhr|von|vom|by|veröffentlicht|aktualisiert|publiziert|erstellt|geändert|stand|publié|mis à jour|le|publicado|actualizado|pubblicato|aggiornato|publikacja|opublikowano|aktualizacja|gepubliceerd|bijgewerkt|monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|den|der|the|de|du|il|el)\b/gi;
+  /\b(published|updated|posted|last|modified|on|at|am|um|uhr|von|vom|by|veröffentlicht|aktualisiert|publiziert|erstellt|geändert|stand|publié|mis à jour|le|publicado|actualizado|pubblicato|aggiornato|publikacja|opublikowano|aktualizacja|gepubliceerd|bijgewerkt|date|datum|fecha|data|news|veröffentlichung|erschienen|monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|den|der|the|de|du|il|el)\b/gi;
 
 const INLINE = new Set(['SPAN', 'STRONG', 'B', 'A']);
-const LINE_TAGS = new Set(['P', 'DIV', 'SPAN', 'SMALL', 'TIME', 'LI', 'FIGCAPTION', 'STRONG', 'B', 'EM', 'I', 'CITE', 'ADDRESS', 'H4', 'H5', 'H6']);
+const LINE_TAGS = new Set(['P', 'DIV', 'CENTER', 'SPAN', 'SMALL', 'TIME', 'LI', 'FIGCAPTION', 'STRONG', 'B', 'EM', 'I', 'CITE', 'ADDRESS', 'H4', 'H5', 'H6']);
 /** Text (outside links) that makes a block running prose. */
 const PROSE_CHARS = 80;
 /** Longest text judged as a line. */
@@ -326,7 +341,19 @@ export function isBoilerplateLine(s: string): boolean {
 }
 
 export function isSectionHeading(s: string): boolean {
-  return s.length <= 60 && SECTION_HEADING.test(s);
+  return (s.length <= 60 && SECTION_HEADING.test(s)) || isPaywall(s);
+}
+
+/**
+ * The heading of a paywall box: "To continue reading, create your free account", "Pour lire la suite, créez
+ * votre compte". Reading on and an account or a subscription in one short line.
+ */
+const PAYWALL_READ =
+  /\b(to (continue|keep) reading|continue reading (for free|with)|pour lire la suite|um (den |diesen )?(artikel |beitrag )?weiterzulesen|para (seguir|continuar) leyendo|per continuare a leggere)\b/i;
+const PAYWALL_ACCOUNT = /\b(account|subscri\w*|sign (in|up)|log ?in|compte|abonn\w*|connect\w*|konto|registr\w*|anmelden|cuenta|suscr\w*|account)\b/i;
+
+function isPaywall(s: string): boolean {
+  return s.length <= MAX_LINE_CHARS && PAYWALL_READ.test(s) && PAYWALL_ACCOUNT.test(s);
 }
 
 /**
@@ -339,15 +366,100 @@ export function pruneBoilerplateText(root: El, total: number): void {
     const s = text(el);
     if (!isSectionHeading(s)) continue;
     // An inline element is a heading only when it stands alone, not as a phrase inside a sentence.
-    if (INLINE.has(el.tagName) && text(el.parentElement as El) !== s) continue;
+    if (INLINE.has(el.tagName) && text(el.parentElement as El) !== s && !onLineOfItsOwn(el)) continue;
     removeSection(el, root, total);
   }
-  for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
-    if (!el.isConnected || !LINE_TAGS.has(el.tagName) || hasBlockChild(el) || el.closest('pre, code, table')) continue;
-    const s = text(el);
-    if (s && (isBoilerplateLine(s) || isFiledUnder(el, s))) el.remove();
+  // Twice: a line emptied of its date by the first pass ("Published: <time>…</time>") is left a bare label.
+  for (let pass = 0; pass < 2; pass++) {
+    for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
+      if (!el.isConnected || !LINE_TAGS.has(el.tagName) || hasBlockChild(el) || el.closest('pre, code, table')) continue;
+      const s = text(el);
+      if (s && (isBoilerplateLine(s) || isFiledUnder(el, s) || isMetadataLines(el) || isDomainStamp(el, s) || isDanglingLabel(el, s))) el.remove();
+    }
   }
   pruneClosingBio(root);
+}
+
+/** A domain name and nothing else: "EXAMPLENEWS.COM". */
+const DOMAIN = /^(www\.)?[\p{L}\d-]+\.(com|net|org|info|news|de|at|ch|fr|es|it|pl|nl|co\.uk)$/iu;
+
+/**
+ * The site's domain standing alone as a line, the stamp under a news item. A domain inside a sentence is
+ * the prose's word, and a linked one is a pointer the writer gave (a list of sources).
+ */
+function isDomainStamp(el: El, s: string): boolean {
+  if (!DOMAIN.test(s) || el.closest('a, li') || el.querySelector('a')) return false;
+  // Out of the inline wrappers it is alone in ("<p><strong><span>…"): the block holding it must hold it alone.
+  let top = el;
+  while (top.parentElement && text(top.parentElement as El) === s) top = top.parentElement as El;
+  // One that heads a list or table is its label ("Example.com" over the terms of that payment service).
+  const next = top.nextElementSibling as El | null;
+  return !PHRASE_TAGS.has(top.tagName) && !(next && ['UL', 'OL', 'DL', 'TABLE'].includes(next.tagName));
+}
+const PHRASE_TAGS = new Set(['SPAN', 'STRONG', 'B', 'EM', 'I', 'SMALL', 'CITE', 'TIME', 'U', 'MARK', 'FONT']);
+
+/** A label that announces a value: "This page:", "Share:". */
+const LABEL = /^[\p{L}][\p{L} -]{0,29}:$/u;
+
+/**
+ * A label with nothing after it: what it announced was a row of icons or a widget that is gone ("This page:"
+ * over print and PDF buttons). A label followed by text is the heading of that text.
+ */
+function isDanglingLabel(el: El, s: string): boolean {
+  if (!LABEL.test(s)) return false;
+  let top = el;
+  while (top.parentElement && text(top.parentElement as El) === s) top = top.parentElement as El;
+  // Only a line of its own: a phrase ending a sentence with a colon ("… differs from others:") is no label.
+  if (INLINE.has(top.tagName) || PHRASE_TAGS.has(top.tagName)) return false;
+  for (let sib = top.nextElementSibling as El | null; sib; sib = sib.nextElementSibling as El | null) if (text(sib)) return false;
+  for (let node = top.nextSibling; node; node = node.nextSibling) if ((node.textContent ?? '').trim()) return false;
+  return true;
+}
+
+/**
+ * A block of metadata lines, each a label of its own: "24.01.2022 11:38<br>Category: News", "News date :
+ * 04/21/2022&nbsp;&nbsp;&nbsp;Category : Press Releases". Judged whole, the date and the category make a
+ * line no rule knows; split at line breaks, separators and runs of spaces, every part is boilerplate.
+ */
+function isMetadataLines(el: El): boolean {
+  const parts: string[] = [''];
+  for (const node of Array.from(el.childNodes)) {
+    if ((node as unknown as El).tagName === 'BR') parts.push('');
+    else parts[parts.length - 1] += node.textContent ?? '';
+  }
+  const lines = parts
+    .flatMap((p) => p.split(/\n|\s[|·•]\s|[\s\u00a0]{3,}/))
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
+  return lines.length >= 2 && lines.length <= 4 && lines.every((l) => l.length <= MAX_LINE_CHARS && isBoilerplateLine(l));
+}
+
+/**
+ * The agency or initials that sign a news item ("aja/PAP", "dpa/lno", "(AFP)", "RIRM") or the site's domain
+ * stamped under it: a last line of one short token, not prose.
+ */
+const SIGNATURE = /^[([]?(\p{L}{1,8}(\s?\/\s?\p{L}{1,8})+|\p{Lu}{2,6})[)\]]?$/u;
+
+/** Run after the link lists that close a page are gone, so that the signature is the last line. */
+export function pruneClosingSignature(root: El): void {
+  const last = textBlocks(root).at(-1);
+  if (last && SIGNATURE.test(text(last))) last.remove();
+}
+
+/**
+ * An inline element set on a line of its own: nothing but line breaks, blocks or the edge of its parent
+ * before and after it ("<strong>Was this useful?</strong><br>…", "<span>Further reading</span><p>…").
+ */
+function onLineOfItsOwn(el: El): boolean {
+  // In a list item, such a line is the item's own title ("<li><strong>Newsletter</strong><br>We agreed …").
+  if (el.closest('li')) return false;
+  const alone = (node: ChildNode | null, step: 'previousSibling' | 'nextSibling'): boolean => {
+    while (node && node.nodeType === 3 && !(node.textContent ?? '').trim()) node = node[step];
+    if (!node) return true;
+    const tag = (node as unknown as El).tagName;
+    return tag === 'BR' || tag === 'HR' || (tag !== undefined && !INLINE.has(tag) && !PHRASE_TAGS.has(tag) && tag !== 'IMG');
+  };
+  return alone(el.previousSibling as ChildNode | null, 'previousSibling') && alone(el.nextSibling as ChildNode | null, 'nextSibling');
 }
 
 /**

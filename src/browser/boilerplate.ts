@@ -4,7 +4,7 @@
 // names, ARIA roles, link density and how little prose a block holds. Each removal is bounded in size so
 // a misleading class name on a large block cannot take the content with it.
 import type { parseHTML } from 'linkedom';
-import { pruneBoilerplateText } from './boilerplate-text.js';
+import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
 import { pruneSiteSections, prunePromos } from './promos.js';
 import { pruneTeaserCards } from './teasers.js';
 
@@ -94,6 +94,7 @@ export function pruneBoilerplate(root: El, { byName: useNames = true, byLinks = 
   if (byLinks) pruneLinkDense(root, total);
   pruneSiteSections(root);
   pruneEmptyTail(root);
+  pruneClosingSignature(root);
 }
 
 /** Lists, link rows and small blocks whose text is nearly all link text are navigation, not prose. */
