@@ -208,14 +208,19 @@ function leadParagraphs(paras: Paragraph[], article: El, titles: string[]): El[]
   const lead: El[] = [];
   // Short lines with no weight (a date, a "listen to this article" label) do not count towards the reach.
   let seen = 0;
-  for (let k = first - 1; k >= 0 && seen <= 2 * MAX_LEAD_PARAGRAPHS; k--) {
+  // A heading above the lead that is not the title makes it a section's text, not the article's lead.
+  let underHeading = false;
+  let k = first - 1;
+  for (; k >= 0 && seen <= 2 * MAX_LEAD_PARAGRAPHS; k--) {
     const p = paras[k]!;
     if (isTitle(p)) return lead.reverse();
     if ((p.weight < 0 && p.text.length > LABEL_MAX_CHARS) || lead.length > MAX_LEAD_PARAGRAPHS) return [];
     if (p.weight !== 0) seen++;
+    if (lead.length > 0 && /^H[1-6]$/.test(p.el.tagName)) underHeading = true;
     if (p.weight > 0 && !text.includes(p.text)) lead.push(p.el);
   }
-  return [];
+  // Nothing but short lines before the lead (pruning took the header and its title): the lead opens the page.
+  return k < 0 && !underHeading ? lead.reverse() : [];
 }
 
 function readArticle(html: string): { root: El; title: string } | null {

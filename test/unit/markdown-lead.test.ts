@@ -1,6 +1,7 @@
 // The lead paragraph in an article's header, which Readability leaves out, is put back in front of the
 // article: also under a title that is an H2 naming the page or a plain block holding the title, across a
-// short section label link or a run of short lines, and when it opens with the body's first sentence.
+// short section label link or a run of short lines, when it opens with the body's first sentence, and when
+// it opens the page.
 import { describe, expect, it } from 'vitest';
 import { htmlToMarkdown } from '../../src/browser/markdown.js';
 
@@ -65,6 +66,11 @@ describe('htmlToMarkdown lead paragraph', () => {
       page(`<h1>Polar front reaches the centre</h1><p class="subtitle">${LEAD}</p>${lines}`),
       'Polar front reaches the centre - Weather Daily',
     );
+    expect(markdown).toContain(LEAD);
+  });
+
+  it('puts back a lead that opens the page when no title precedes it', () => {
+    const { markdown } = htmlToMarkdown(page(`<p class="subtitle">${LEAD}</p>`), 'Polar front reaches the centre - Weather Daily');
     expect(markdown).toContain(LEAD);
   });
 
