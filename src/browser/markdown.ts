@@ -14,6 +14,7 @@ import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 import { pruneBoilerplate, textLength, type El } from './boilerplate.js';
 import { stripCredits } from './credits.js';
+import { relaxEscapes } from './markdown-escapes.js';
 import { paragraphs, proseContainer, type Paragraph } from './prose-container.js';
 import { withSiblingBoxes } from './sibling-blocks.js';
 
@@ -448,7 +449,7 @@ function escapeHeading(s: string): string {
 const INVISIBLE = /[\u00ad\u200b\u200c\u2060\ufeff]/g;
 
 function tidy(md: string): string {
-  return `${md
+  return `${relaxEscapes(md)
     .replace(INVISIBLE, '')
     // An underscore inside a word cannot start emphasis (CommonMark), so Turndown's escape there is noise.
     .replace(/(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu, '_')
