@@ -95,8 +95,11 @@ export function pruneBoilerplate(root: El, { byName: useNames = true, byLinks = 
 
 /** Lists, link rows and small blocks whose text is nearly all link text are navigation, not prose. */
 function pruneLinkDense(root: El, total: number): void {
+  const dataTables = new Set((Array.from(root.querySelectorAll('table')) as El[]).filter(isDataTable));
   for (const el of Array.from(root.querySelectorAll('ul, ol, dl, div, section, p, table, header, span')) as El[]) {
-    if (!el.isConnected) continue;
+    const table = el.closest('table') as El | null;
+    // A data table's cells (a linked ingredient beside its quantity) are read with their table, not alone.
+    if (!el.isConnected || (table && dataTables.has(table))) continue;
     const len = textLength(el);
     if (len === 0 || len > 0.5 * total) continue;
     const density = linkTextLength(el) / len;
@@ -106,6 +109,21 @@ function pruneLinkDense(root: El, total: number): void {
     const threshold = isList ? 0.7 : el.tagName === 'P' ? (len < 150 ? 0.7 : 0.9) : 0.6;
     if (density >= threshold && (isList || len < 800)) el.remove();
   }
+}
+
+/** A table needs at least this many rows to be read as data rather than a row of links. */
+const DATA_TABLE_MIN_ROWS = 2;
+
+/**
+ * A table whose every row pairs its links with a cell of plain text (a quantity beside each linked
+ * ingredient, a price beside each product) is data, however much of its text is link text: a menu's
+ * cells are all links.
+ */
+export function isDataTable(el: El): boolean {
+  if (el.tagName !== 'TABLE') return false;
+  const rows = (Array.from(el.querySelectorAll('tr')) as El[]).filter((tr) => textLength(tr) > 0);
+  const plainCell = (tr: El) => (Array.from(tr.querySelectorAll('td, th')) as El[]).some((c) => textLength(c) > 0 && !c.querySelector('a'));
+  return rows.length >= DATA_TABLE_MIN_ROWS && rows.every(plainCell);
 }
 
 /** Headings left without a section (what followed them was pruned) announce nothing. */
