@@ -56,6 +56,27 @@ function holdsArticle(el: El): boolean {
   return h1 !== null && el.ownerDocument.querySelectorAll('h1').length === 1;
 }
 
+/** Names of advert slots; sites also give them to the block around the article that hosts the slots. */
+const ADVERT = /(^|[\s_-])(advert|advertisement|ads?|ad-?(slot|unit|container))(?=[\s_-]|\d|$)/gi;
+/** Paragraphs at least this long… */
+const AD_PROSE_PARAGRAPH_CHARS = 150;
+/** …of which a block named only as an advert holds this many is the article that hosts the ads. */
+const AD_PROSE_PARAGRAPHS = 3;
+
+/**
+ * A block named only as an advert ("body-ad": the article with its ad slots) that holds several long
+ * paragraphs with few links is prose: adverts are pictures and a line or two.
+ */
+function proseUnderAdName(el: El, label: string): boolean {
+  if (!label.match(ADVERT) || FURNITURE.test(label.replace(ADVERT, ' '))) return false;
+  let n = 0;
+  for (const p of Array.from(el.querySelectorAll('p')) as El[]) {
+    const len = textLength(p);
+    if (len >= AD_PROSE_PARAGRAPH_CHARS && linkTextLength(p) < 0.2 * len) n++;
+  }
+  return n >= AD_PROSE_PARAGRAPHS;
+}
+
 /** "readmore", "read-more", "js_readmore": a name sites give both to links onward and to text shown in part. */
 const READ_MORE = /(^|[\s_-])read-?more(?=[\s_-]|\d|$)/gi;
 /** A block named "read more" holding at least this much text… */
@@ -84,7 +105,9 @@ export function pruneBoilerplate(root: El, { byName: useNames = true, byLinks = 
       ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) ||
       COMMENTS.test(label) ||
       WIDGET.test(label) ||
-      (FURNITURE.test(collapsedText(el, len) ? label.replace(READ_MORE, ' ') : label) && !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label));
+      (FURNITURE.test(collapsedText(el, len) ? label.replace(READ_MORE, ' ') : label) &&
+        !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label) &&
+        !proseUnderAdName(el, label));
     if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
   pruneBoilerplateText(root, total);
