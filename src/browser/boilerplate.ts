@@ -60,6 +60,8 @@ function holdsArticle(el: El): boolean {
 const ADVERT = /(^|[\s_-])(advert|advertisement|ads?|ad-?(slot|unit|container))(?=[\s_-]|\d|$)/gi;
 /** Paragraphs at least this long… */
 const AD_PROSE_PARAGRAPH_CHARS = 150;
+/** …with at most this share of link text… */
+const AD_PROSE_MAX_LINK_SHARE = 0.2;
 /** …of which a block named only as an advert holds this many is the article that hosts the ads. */
 const AD_PROSE_PARAGRAPHS = 3;
 
@@ -72,7 +74,7 @@ function proseUnderAdName(el: El, label: string): boolean {
   let n = 0;
   for (const p of Array.from(el.querySelectorAll('p')) as El[]) {
     const len = textLength(p);
-    if (len >= AD_PROSE_PARAGRAPH_CHARS && linkTextLength(p) < 0.2 * len) n++;
+    if (len >= AD_PROSE_PARAGRAPH_CHARS && linkTextLength(p) < AD_PROSE_MAX_LINK_SHARE * len) n++;
   }
   return n >= AD_PROSE_PARAGRAPHS;
 }
