@@ -16,6 +16,7 @@ import { pruneBoilerplate, textLength, type El } from './boilerplate.js';
 import { stripCredits } from './credits.js';
 import { relaxEscapes } from './markdown-escapes.js';
 import { paragraphs, proseContainer, type Paragraph } from './prose-container.js';
+import { restoreSectionHeadings } from './section-headings.js';
 import { withSiblingBoxes } from './sibling-blocks.js';
 
 /** The pruned article's text must be at least this share of the pruned body's text to be used… */
@@ -136,6 +137,7 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
       // Readability does not look; it is put back in front.
       const lead = leadParagraphs(paras, container, [pageTitle, articleTitle]);
       for (const el of lead.reverse()) container.insertBefore(el.cloneNode(true), container.firstChild);
+      restoreSectionHeadings(container, paras);
       container = withSiblingBoxes(container, body, paras);
     }
   }
