@@ -151,10 +151,22 @@ export function isDataTable(el: El): boolean {
   return rows.length >= DATA_TABLE_MIN_ROWS && rows.every(plainCell);
 }
 
-/** Headings left without a section (what followed them was pruned) announce nothing. */
+/** A heading at least this long that ends a sentence is prose set in heading type (a standfirst, a closing line). */
+const PROSE_HEADING_CHARS = 60;
+
+function isProseHeading(h: El): boolean {
+  const text = (h.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return text.length >= PROSE_HEADING_CHARS && /[.!?…]["'“”»«]?$/.test(text);
+}
+
+/**
+ * Headings left without a section (what followed them was pruned) announce nothing; a heading that is a
+ * sentence of prose says something itself and stays.
+ */
 function pruneEmptyTail(root: El): void {
   const headings = Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[];
   for (const h of headings.reverse()) {
+    if (isProseHeading(h)) continue;
     const next = nextBlock(h, root);
     if (!next || (/^H[1-6]$/.test(next.tagName) && next.tagName <= h.tagName)) h.remove();
   }
