@@ -127,13 +127,23 @@ function pruneLinkDense(root: El, total: number): void {
     if (!el.isConnected || (table && dataTables.has(table))) continue;
     const len = textLength(el);
     if (len === 0 || len > 0.5 * total) continue;
-    const density = linkTextLength(el) / len;
+    const density = (linkTextLength(el) - contactLinkLength(el)) / len;
     const isList = ['UL', 'OL', 'DL'].includes(el.tagName);
     // A paragraph with a few links is prose; a block of links with little else is a menu or a "read next".
     // Short lines that are mostly one link ("Read more: …") are pointers elsewhere.
     const threshold = isList ? 0.7 : el.tagName === 'P' ? (len < 150 ? 0.7 : 0.9) : 0.6;
     if (density >= threshold && (isList || len < 800)) el.remove();
   }
+}
+
+/**
+ * Text of the e-mail and telephone links in a block: an address to write to or a number to call is a detail
+ * the reader needs, not a pointer to another page.
+ */
+function contactLinkLength(el: El): number {
+  let n = 0;
+  for (const a of Array.from(el.querySelectorAll('a[href]')) as El[]) if (/^(mailto|tel):/i.test(a.getAttribute('href') ?? '')) n += textLength(a);
+  return n;
 }
 
 /** A table needs at least this many rows to be read as data rather than a row of links. */
