@@ -126,7 +126,7 @@ function pruneLinkDense(root: El, total: number): void {
     // A data table's cells (a linked ingredient beside its quantity) are read with their table, not alone.
     if (!el.isConnected || (table && dataTables.has(table))) continue;
     const len = textLength(el);
-    if (len === 0 || len > 0.5 * total) continue;
+    if (len === 0 || len > 0.5 * total || phraseInSentence(el, len)) continue;
     const density = (linkTextLength(el) - contactLinkLength(el)) / len;
     const isList = ['UL', 'OL', 'DL'].includes(el.tagName);
     // A paragraph with a few links is prose; a block of links with little else is a menu or a "read next".
@@ -134,6 +134,17 @@ function pruneLinkDense(root: El, total: number): void {
     const threshold = isList ? 0.7 : el.tagName === 'P' ? (len < 150 ? 0.7 : 0.9) : 0.6;
     if (density >= threshold && (isList || len < 800)) el.remove();
   }
+}
+
+/** A span whose parent holds at least this many times its text is a phrase of the parent's sentence… */
+const PHRASE_PARENT_GROWTH = 2;
+
+/**
+ * …(a linked name in running text): the parent's own density decides, as it was checked first and stayed.
+ */
+function phraseInSentence(el: El, len: number): boolean {
+  const parent = el.parentElement as El | null;
+  return el.tagName === 'SPAN' && parent !== null && textLength(parent) >= PHRASE_PARENT_GROWTH * len;
 }
 
 /**
