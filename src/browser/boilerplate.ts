@@ -57,6 +57,29 @@ function holdsArticle(el: El): boolean {
   return h1 !== null && el.ownerDocument.querySelectorAll('h1').length === 1;
 }
 
+/** Names of advert slots; sites also give them to the block around the article that hosts the slots. */
+const ADVERT = /(^|[\s_-])(advert|advertisement|ads?|ad-?(slot|unit|container))(?=[\s_-]|\d|$)/gi;
+/** Paragraphs at least this long… */
+const AD_PROSE_PARAGRAPH_CHARS = 150;
+/** …with at most this share of link text… */
+const AD_PROSE_MAX_LINK_SHARE = 0.2;
+/** …of which a block named only as an advert holds this many is the article that hosts the ads. */
+const AD_PROSE_PARAGRAPHS = 3;
+
+/**
+ * A block named only as an advert ("body-ad": the article with its ad slots) that holds several long
+ * paragraphs with few links is prose: adverts are pictures and a line or two.
+ */
+function proseUnderAdName(el: El, label: string): boolean {
+  if (!label.match(ADVERT) || FURNITURE.test(label.replace(ADVERT, ' '))) return false;
+  let n = 0;
+  for (const p of Array.from(el.querySelectorAll('p')) as El[]) {
+    const len = textLength(p);
+    if (len >= AD_PROSE_PARAGRAPH_CHARS && linkTextLength(p) < AD_PROSE_MAX_LINK_SHARE * len) n++;
+  }
+  return n >= AD_PROSE_PARAGRAPHS;
+}
+
 /** "readmore", "read-more", "js_readmore": a name sites give both to links onward and to text shown in part. */
 const READ_MORE = /(^|[\s_-])read-?more(?=[\s_-]|\d|$)/gi;
 /** A block named "read more" holding at least this much text… */
@@ -85,7 +108,9 @@ export function pruneBoilerplate(root: El, { byName: useNames = true, byLinks = 
       ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) ||
       COMMENTS.test(label) ||
       WIDGET.test(label) ||
-      (FURNITURE.test(collapsedText(el, len) ? label.replace(READ_MORE, ' ') : label) && !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label));
+      (FURNITURE.test(collapsedText(el, len) ? label.replace(READ_MORE, ' ') : label) &&
+        !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label) &&
+        !proseUnderAdName(el, label));
     if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
   pruneBoilerplateText(root, total);
@@ -99,11 +124,14 @@ export function pruneBoilerplate(root: El, { byName: useNames = true, byLinks = 
 
 /** Lists, link rows and small blocks whose text is nearly all link text are navigation, not prose. */
 function pruneLinkDense(root: El, total: number): void {
+  const dataTables = new Set((Array.from(root.querySelectorAll('table')) as El[]).filter(isDataTable));
   for (const el of Array.from(root.querySelectorAll('ul, ol, dl, div, section, p, table, header, span')) as El[]) {
-    if (!el.isConnected) continue;
+    const table = el.closest('table') as El | null;
+    // A data table's cells (a linked ingredient beside its quantity) are read with their table, not alone.
+    if (!el.isConnected || (table && dataTables.has(table))) continue;
     const len = textLength(el);
-    if (len === 0 || len > 0.5 * total) continue;
-    const density = linkTextLength(el) / len;
+    if (len === 0 || len > 0.5 * total || phraseInSentence(el, len)) continue;
+    const density = (linkTextLength(el) - contactLinkLength(el)) / len;
     const isList = ['UL', 'OL', 'DL'].includes(el.tagName);
     // A paragraph with a few links is prose; a block of links with little else is a menu or a "read next".
     // Short lines that are mostly one link ("Read more: …") are pointers elsewhere.
@@ -112,10 +140,58 @@ function pruneLinkDense(root: El, total: number): void {
   }
 }
 
-/** Headings left without a section (what followed them was pruned) announce nothing. */
+/** A span whose parent holds at least this many times its text is a phrase of the parent's sentence… */
+const PHRASE_PARENT_GROWTH = 2;
+
+/**
+ * …(a linked name in running text): the parent's own density decides, as it was checked first and stayed.
+ */
+function phraseInSentence(el: El, len: number): boolean {
+  const parent = el.parentElement as El | null;
+  return el.tagName === 'SPAN' && parent !== null && textLength(parent) >= PHRASE_PARENT_GROWTH * len;
+}
+
+/**
+ * Text of the e-mail and telephone links in a block: an address to write to or a number to call is a detail
+ * the reader needs, not a pointer to another page.
+ */
+function contactLinkLength(el: El): number {
+  let n = 0;
+  for (const a of Array.from(el.querySelectorAll('a[href]')) as El[]) if (/^(mailto|tel):/i.test(a.getAttribute('href') ?? '')) n += textLength(a);
+  return n;
+}
+
+/** A table needs at least this many rows to be read as data rather than a row of links. */
+const DATA_TABLE_MIN_ROWS = 2;
+
+/**
+ * A table whose every row pairs its links with a cell of plain text (a quantity beside each linked
+ * ingredient, a price beside each product) is data, however much of its text is link text: a menu's
+ * cells are all links.
+ */
+export function isDataTable(el: El): boolean {
+  if (el.tagName !== 'TABLE') return false;
+  const rows = (Array.from(el.querySelectorAll('tr')) as El[]).filter((tr) => textLength(tr) > 0);
+  const plainCell = (tr: El) => (Array.from(tr.querySelectorAll('td, th')) as El[]).some((c) => textLength(c) > 0 && !c.querySelector('a'));
+  return rows.length >= DATA_TABLE_MIN_ROWS && rows.every(plainCell);
+}
+
+/** A heading at least this long that ends a sentence is prose set in heading type (a standfirst, a closing line). */
+const PROSE_HEADING_CHARS = 60;
+
+function isProseHeading(h: El): boolean {
+  const text = (h.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return text.length >= PROSE_HEADING_CHARS && /[.!?…]["'“”»«]?$/.test(text);
+}
+
+/**
+ * Headings left without a section (what followed them was pruned) announce nothing; a heading that is a
+ * sentence of prose says something itself and stays.
+ */
 function pruneEmptyTail(root: El): void {
   const headings = Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[];
   for (const h of headings.reverse()) {
+    if (isProseHeading(h)) continue;
     const next = nextBlock(h, root);
     if (!next || (/^H[1-6]$/.test(next.tagName) && next.tagName <= h.tagName)) h.remove();
   }

@@ -14,7 +14,9 @@ import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 import { pruneBoilerplate, textLength, type El } from './boilerplate.js';
 import { stripCredits } from './credits.js';
+import { relaxEscapes } from './markdown-escapes.js';
 import { paragraphs, proseContainer, type Paragraph } from './prose-container.js';
+import { restoreSectionHeadings } from './section-headings.js';
 import { withSiblingBoxes } from './sibling-blocks.js';
 
 /** The pruned article's text must be at least this share of the pruned body's text to be used… */
@@ -135,6 +137,7 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
       // Readability does not look; it is put back in front.
       const lead = leadParagraphs(paras, container, [pageTitle, articleTitle]);
       for (const el of lead.reverse()) container.insertBefore(el.cloneNode(true), container.firstChild);
+      restoreSectionHeadings(container, paras);
       container = withSiblingBoxes(container, body, paras);
     }
   }
@@ -173,29 +176,54 @@ export function proseCoverage(block: El, paras: Paragraph[], article: El): numbe
 /** Paragraphs the reader sees before the article (in document order) between the page's H1 and the article. */
 export const MAX_LEAD_PARAGRAPHS = 3;
 
+/** Share of a paragraph's sentences (by length) the article must hold for the paragraph to count as kept. */
+const KEPT_MIN_SHARE = 0.5;
+
+/** A plain block whose text is the page's title, at least this long, is the headline. */
+const TITLE_MIN_CHARS = 10;
+
 /** A link line this short between the title and the article is a kicker or a section label, not a list. */
 const LABEL_MAX_CHARS = 30;
 
 /**
  * Prose that sits between the article's title and the first paragraph Readability kept, with nothing but
  * short lines (bylines, dates, section labels) around it: the article's lead. The title is the page's H1,
- * or a lower heading naming the page (sites that give the H1 to their logo). Empty when no title comes
- * first or a list of links intervenes.
+ * a lower heading naming the page (sites that give the H1 to their logo) or a plain block holding the
+ * title's words. Empty when no title comes first or a list of links intervenes.
  */
 function leadParagraphs(paras: Paragraph[], article: El, titles: string[]): El[] {
   const text = (article.textContent ?? '').replace(/\s+/g, ' ');
   const names = titles.map((t) => normalisedText(t).toLowerCase()).filter(Boolean);
   const isTitle = (p: Paragraph) =>
-    p.el.tagName === 'H1' || (/^H[23]$/.test(p.el.tagName) && p.text.length >= 10 && names.some((n) => n.includes(p.text.toLowerCase())));
-  const first = paras.findIndex((p) => p.weight > 0 && text.includes(p.text.split(/(?<=[.!?])\s+/)[0] ?? p.text));
+    p.el.tagName === 'H1' ||
+    (/^H[23]$/.test(p.el.tagName) && p.text.length >= 10 && names.some((n) => n.includes(p.text.toLowerCase()))) ||
+    // A headline the site set in a plain block (a div styled as a title) is known by its words: the title's.
+    (p.text.length >= TITLE_MIN_CHARS && names.includes(p.text.toLowerCase()));
+  // Readability may split or trim a paragraph, so the first one it kept is found by its first sentence and
+  // most of the rest: a lead that merely opens with the body's first sentence (a teaser of it) is not kept.
+  const kept = (p: Paragraph) => {
+    const sentences = p.text.split(/(?<=[.!?])\s+/);
+    if (!text.includes(sentences[0] ?? p.text)) return false;
+    const found = sentences.reduce((n, s) => n + (text.includes(s) ? s.length : 0), 0);
+    return found >= KEPT_MIN_SHARE * p.text.length;
+  };
+  const first = paras.findIndex((p) => p.weight > 0 && kept(p));
   const lead: El[] = [];
-  for (let k = first - 1; k >= 0 && k >= first - 1 - 2 * MAX_LEAD_PARAGRAPHS; k--) {
+  // Short lines with no weight (a date, a "listen to this article" label) do not count towards the reach.
+  let seen = 0;
+  // A heading above the lead that is not the title makes it a section's text, not the article's lead.
+  let underHeading = false;
+  let k = first - 1;
+  for (; k >= 0 && seen <= 2 * MAX_LEAD_PARAGRAPHS; k--) {
     const p = paras[k]!;
     if (isTitle(p)) return lead.reverse();
     if ((p.weight < 0 && p.text.length > LABEL_MAX_CHARS) || lead.length > MAX_LEAD_PARAGRAPHS) return [];
+    if (p.weight !== 0) seen++;
+    if (lead.length > 0 && /^H[1-6]$/.test(p.el.tagName)) underHeading = true;
     if (p.weight > 0 && !text.includes(p.text)) lead.push(p.el);
   }
-  return [];
+  // Nothing but short lines before the lead (pruning took the header and its title): the lead opens the page.
+  return k < 0 && !underHeading ? lead.reverse() : [];
 }
 
 function readArticle(html: string): { root: El; title: string } | null {
@@ -423,7 +451,7 @@ function escapeHeading(s: string): string {
 const INVISIBLE = /[\u00ad\u200b\u200c\u2060\ufeff]/g;
 
 function tidy(md: string): string {
-  return `${md
+  return `${relaxEscapes(md)
     .replace(INVISIBLE, '')
     // An underscore inside a word cannot start emphasis (CommonMark), so Turndown's escape there is noise.
     .replace(/(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu, '_')

@@ -1,5 +1,7 @@
 // The lead paragraph in an article's header, which Readability leaves out, is put back in front of the
-// article: also under a title that is an H2 naming the page, and across a short section label link.
+// article: also under a title that is an H2 naming the page or a plain block holding the title, across a
+// short section label link or a run of short lines, when it opens with the body's first sentence, and when
+// it opens the page.
 import { describe, expect, it } from 'vitest';
 import { htmlToMarkdown } from '../../src/browser/markdown.js';
 
@@ -33,6 +35,42 @@ describe('htmlToMarkdown lead paragraph', () => {
       page(`<h1>Polar front reaches the centre</h1><p class="subtitle">${LEAD}</p><h5 class="kicker"><a href="/weather">Weather</a></h5>`),
       'Polar front reaches the centre - Weather Daily',
     );
+    expect(markdown).toContain(LEAD);
+  });
+
+  it('puts back the lead under a headline set in a plain block', () => {
+    const { markdown } = htmlToMarkdown(
+      page(`<div class="headline">Polar front reaches the centre</div><p class="subtitle">${LEAD}</p>`),
+      'Polar front reaches the centre - Weather Daily',
+    );
+    expect(markdown).toContain(LEAD);
+  });
+
+  it('puts back a lead that opens with the first sentence of the body', () => {
+    const first =
+      'Paragraph 1: the cold front reached the coast in the early morning, bringing rain, thunderstorms and snow above eight hundred metres, according to the national weather service.';
+    const more =
+      'Forecasters expect the north to stay dry and mild until the weekend, when the front moves on. Farmers in the valleys are asked to bring their herds down from the high pastures before Friday night.';
+    const { markdown } = htmlToMarkdown(
+      page(`<h1>Polar front reaches the centre</h1><p class="subtitle">${first} ${more}</p>`),
+      'Polar front reaches the centre - Weather Daily',
+    );
+    expect(markdown).toContain(more);
+  });
+
+  it('reaches the lead across a run of short lines', () => {
+    const lines = ['Published 4 May', 'Updated 5 May', 'Listen to this article', '4 min', 'Read by Ann Lee', 'Audio', 'Your browser cannot play audio']
+      .map((l) => `<div>${l}</div>`)
+      .join('');
+    const { markdown } = htmlToMarkdown(
+      page(`<h1>Polar front reaches the centre</h1><p class="subtitle">${LEAD}</p>${lines}`),
+      'Polar front reaches the centre - Weather Daily',
+    );
+    expect(markdown).toContain(LEAD);
+  });
+
+  it('puts back a lead that opens the page when no title precedes it', () => {
+    const { markdown } = htmlToMarkdown(page(`<p class="subtitle">${LEAD}</p>`), 'Polar front reaches the centre - Weather Daily');
     expect(markdown).toContain(LEAD);
   });
 
