@@ -171,6 +171,9 @@ export function parsePythonDict(src) {
  * invisible characters and whitespace are flattened. Applied to every extractor's output and to the
  * snippets alike.
  */
+/** Escaped ASCII punctuation is parked in the Private Use Area (U+E000 + its code) while syntax is flattened. */
+const ESCAPED = 0xe000;
+
 export function normaliseForMatch(s) {
   return (
     s
@@ -179,11 +182,14 @@ export function normaliseForMatch(s) {
       .replace(/[\u00ad\u200b\u200c\u2060\ufeff]/g, '')
       .replace(/!\[((?:\\.|[^\]\\])*)\]\((?:\\.|[^)\s\\])*(?:\s+"[^"]*")?\)/g, ' ')
       .replace(/\[((?:\\.|[^\]\\])*)\]\((?:\\.|[^)\s\\])*(?:\s+"[^"]*")?\)/g, '$1')
+      // An escaped character is that character, never syntax: it is set aside before emphasis marks are
+      // stripped (else the backslash of "\\*" is read as the word boundary of an emphasis mark).
+      .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, (_, c) => String.fromCharCode(ESCAPED + c.charCodeAt(0)))
       .replace(/^\s{0,3}(?:#{1,6}\s|>\s?|[-*+]\s|\d+\.\s)/gm, '')
       .replace(/(\*\*|__|`+|~~)/g, '')
       .replace(/(^|\W)[_*](\S)/g, '$1$2')
       .replace(/(\S)[_*](?=\W|$)/g, '$1')
-      .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, '$1')
+      .replace(/[\ue000-\ue07f]/g, (c) => String.fromCharCode(c.charCodeAt(0) - ESCAPED))
       .replace(/\s*\|\s*/g, ' ')
       .replace(/[\u00a0\s]+/g, ' ')
       .trim()
