@@ -140,15 +140,27 @@ function pruneLinkDense(root: El, total: number): void {
   }
 }
 
-/** A span whose parent holds at least this many times its text is a phrase of the parent's sentence… */
-const PHRASE_PARENT_GROWTH = 2;
+/** Blocks of running text: a span inside one may be a phrase of its sentence. Headings are not running text. */
+const PROSE_PARENTS = new Set(['P', 'LI', 'DD', 'BLOCKQUOTE', 'TD']);
 
 /**
- * …(a linked name in running text): the parent's own density decides, as it was checked first and stayed.
+ * A span that is a phrase of its parent's sentence (a linked name in running text): the parent is a prose
+ * block whose own words, outside links, are more than the span's text, and the span has words. The parent's density then decides,
+ * as it was checked first and stayed. An "[edit]" link beside a heading or a row of links after a title is
+ * no phrase of a sentence.
  */
 function phraseInSentence(el: El, len: number): boolean {
   const parent = el.parentElement as El | null;
-  return el.tagName === 'SPAN' && parent !== null && textLength(parent) >= PHRASE_PARENT_GROWTH * len;
+  return (
+    el.tagName === 'SPAN' &&
+    parent !== null &&
+    PROSE_PARENTS.has(parent.tagName) &&
+    // A phrase has words: a footnote's "^" back-link is a symbol, not part of the sentence.
+    /[\p{L}\p{N}]/u.test(el.textContent ?? '') &&
+    // …and is one link: a row of them ("Order Reprints | Today's Paper") is a toolbar, even inside a paragraph.
+    el.querySelectorAll('a').length === 1 &&
+    textLength(parent) - linkTextLength(parent) > len
+  );
 }
 
 /**

@@ -25,4 +25,19 @@ describe('pruneBoilerplate linked phrases', () => {
     const text = pruned('<div><span><a href="/a">Orchard news</a> <a href="/b">Recipes</a></span></div>');
     expect(text).not.toContain('Orchard news');
   });
+
+  it('drops an edit link beside a heading and a row of links after a title', () => {
+    const text = pruned(
+      '<h2>Harvest<span class="editsection">[<a href="/edit/1">edit</a>]</span></h2><p>The harvest begins when the first apples fall from the trees in the lower orchard.</p>' +
+        '<p>Under the old trees, a season of work. <span><a href="/reprints">Order Reprints</a> | <a href="/paper">Today’s Paper</a></span></p>',
+    );
+    expect(text).not.toContain('edit');
+    expect(text).not.toContain('Order Reprints');
+  });
+
+  it('drops a footnote back-link in a reference list item', () => {
+    const text = pruned('<ol><li><span class="backlink"><a href="#ref-1">^</a></span> Smith, Anna (2011). The orchard year in twelve chapters. Field Press.</li></ol>');
+    expect(text).not.toContain('^');
+    expect(text).toContain('The orchard year');
+  });
 });
