@@ -36,7 +36,9 @@ describe('pruneBoilerplate linked phrases', () => {
   });
 
   it('drops a footnote back-link in a reference list item', () => {
-    const text = pruned('<ol><li><span class="backlink"><a href="#ref-1">^</a></span> Smith, Anna (2011). The orchard year in twelve chapters. Field Press.</li></ol>');
+    const text = pruned(
+      '<ol><li><span class="backlink"><a href="#ref-1">^</a></span> Smith, Anna (2011). The orchard year in twelve chapters. Field Press.</li></ol>',
+    );
     expect(text).not.toContain('^');
     expect(text).toContain('The orchard year');
   });
