@@ -18,8 +18,9 @@ function loneAsterisk(block: string): string {
 /**
  * Brackets escaped as a pair around short text ("[1]", "[sic]") that no "(" or "[" or ":" follows: without
  * reference definitions (Turndown writes links inline) such brackets are no link and read as themselves.
+ * "[ ]" and "[x]" stay escaped: at the start of a list item GFM reads them as a task's checkbox.
  */
-const BRACKETED = /\\\[([^[\]\\\n]{1,40})\\\](?![([:])/g;
+const BRACKETED = /\\\[(?![ xX]\\\])([^[\]\\\n]{1,40})\\\](?![([:])/g;
 
 /** Markdown with the escapes that protect nothing removed, paragraph by paragraph; code stays as it is. */
 export function relaxEscapes(md: string): string {

@@ -38,4 +38,9 @@ describe('relaxEscapes', () => {
     expect(markdown).toContain('Leser*innen');
     expect(markdown).toContain('[1] The orchard');
   });
+
+  it('keeps the brackets of a task checkbox escaped', () => {
+    expect(relaxEscapes('- \\[x\\] pick the apples')).toBe('- \\[x\\] pick the apples');
+    expect(relaxEscapes('- \\[ \\] press the cider')).toBe('- \\[ \\] press the cider');
+  });
 });
