@@ -256,7 +256,7 @@ function report(cases, docs, rendered, origin, rows, stride) {
       `the archived pages themselves remain their publishers' and are only read at bench time, never committed; ${origin}), ${rendered} of ${cases.length} pages rendered, ` +
       `${cases.reduce((n, c) => n + c.with.length, 0)} must-have and ${cases.reduce((n, c) => n + c.without.length, 0)} must-not snippets. ` +
       'Each page is served from loopback to Chromium (scripts off, all other traffic refused) and serialised by the tool’s own page script; every extractor converts that same HTML. ' +
-      'Precision = share of must-not snippets absent, recall = share of must-have snippets present (after flattening Markdown syntax and whitespace; a link counts as its text, an image as none: its alt attribute is not text the page shows).',
+      'Precision = share of must-not snippets absent, recall = share of must-have snippets present (after flattening Markdown syntax and whitespace; a link counts as its text, an image as none: its alt attribute is not text the page shows; an escaped character counts as itself).',
     '',
     '| extractor | F1 | precision | recall | output chars per expected char | ms/page |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
