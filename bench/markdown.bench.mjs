@@ -10,37 +10,19 @@
 // Precision = share of must-not snippets absent, recall = share of must snippets present, F1 per extractor
 // over all snippets. Quicker runs: BENCH_MARKDOWN_STRIDE=k takes every k-th page, BENCH_MARKDOWN_ONLY=ours
 // skips the baselines, BENCH_MARKDOWN_CACHE=file keeps the rendered HTML between runs (for iterating on the
-// extractor: render once, then rerun only the conversion and scoring).
+// extractor: render once, then rerun only the conversion and scoring). Each extractor's pass runs in worker
+// threads, a fresh one per chunk of pages: jsdom holds on to memory, and one heap would not last the corpus.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { chromium } from 'playwright-core';
-import { JSDOM, VirtualConsole } from 'jsdom';
-import { Readability } from '@mozilla/readability';
-import TurndownService from 'turndown';
-import { gfm } from 'turndown-plugin-gfm';
 import { findChromium } from '../dist/src/browser/chromium-path.js';
-import { htmlToMarkdown } from '../dist/src/browser/markdown.js';
 import { serialiseVisibleDocument } from '../dist/src/browser/page-scripts.js';
+import { extractors, loadDefuddle } from './lib/markdown-extractors.mjs';
 import { locateCorpus, loadCases, normaliseForMatch } from './lib/trafilatura-corpus.mjs';
 
 const CONCURRENCY = 2;
 const PAGE_TIMEOUT_MS = 15_000;
-
-function turndown() {
-  const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
-  td.use(gfm);
-  td.remove(['script', 'style', 'noscript', 'template']);
-  return td;
-}
-
-async function loadDefuddle() {
-  try {
-    return (await import('defuddle/node')).Defuddle;
-  } catch (err) {
-    process.stderr.write(`  defuddle not available (${err.message}); baseline skipped\n`);
-    return undefined;
-  }
-}
 
 /**
  * Serves case i's raw bytes at /i. The archived files lost the server's Content-Type header, and many UTF-8
@@ -102,44 +84,27 @@ async function renderAll(cases, readFile) {
   return rendered;
 }
 
-function extractors(defuddle) {
-  const td = turndown();
-  const quiet = new VirtualConsole();
-  const list = [
-    { name: 'browser.markdown (ours, content: main)', run: (doc) => htmlToMarkdown(doc.html, doc.title).markdown },
-    {
-      name: '@mozilla/readability + turndown (jsdom)',
-      run: (doc) => {
-        const dom = new JSDOM(doc.html, { url: doc.url, virtualConsole: quiet });
-        const article = new Readability(dom.window.document).parse();
-        dom.window.close();
-        return article?.content ? td.turndown(article.content) : '';
-      },
-    },
-    {
-      name: 'whole body + turndown',
-      run: (doc) => {
-        const dom = new JSDOM(doc.html, { url: doc.url, virtualConsole: quiet });
-        const out = td.turndown(dom.window.document.body?.innerHTML ?? '');
-        dom.window.close();
-        return out;
-      },
-    },
-  ];
-  if (defuddle) {
-    list.push({
-      name: 'defuddle (markdown)',
-      run: async (doc) => {
-        const dom = new JSDOM(doc.html, { url: doc.url, virtualConsole: quiet });
-        try {
-          return (await defuddle(dom, doc.url, { markdown: true })).content ?? '';
-        } finally {
-          dom.window.close();
-        }
-      },
+/** Pages per worker: each chunk of an extractor's pass runs in a fresh worker thread (see markdown-extract-worker). */
+const CHUNK_PAGES = 100;
+
+/** One extractor over the given pages, chunk by chunk in fresh workers; outputs in page order. */
+async function runExtractor(name, docs) {
+  const outputs = [];
+  let failures = 0,
+    ms = 0;
+  for (let at = 0; at < docs.length; at += CHUNK_PAGES) {
+    const chunk = docs.slice(at, at + CHUNK_PAGES);
+    const result = await new Promise((resolve, reject) => {
+      const worker = new Worker(new URL('./lib/markdown-extract-worker.mjs', import.meta.url), { workerData: { name, docs: chunk } });
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.once('exit', (code) => code !== 0 && reject(new Error(`${name}: worker exited with code ${code}`)));
     });
+    outputs.push(...result.outputs);
+    failures += result.failures;
+    ms += result.ms;
   }
-  return list;
+  return { outputs, failures, ms };
 }
 
 /** F1 over the pages whose index in the whole corpus is odd, or even (rules are tuned on one half, checked on the other). */
@@ -207,23 +172,22 @@ export default {
       const ok = cases.map((_, i) => i).filter((i) => rendered[i]);
       const rows = [];
       const only = process.env.BENCH_MARKDOWN_ONLY === 'ours';
-      for (const ex of extractors(only ? undefined : await loadDefuddle()).slice(0, only ? 1 : undefined)) {
+      if (!only) {
+        const { reason } = await loadDefuddle();
+        if (reason) process.stderr.write(`  defuddle not available (${reason}); baseline skipped\n`);
+      }
+      for (const ex of await extractors({ withBaselines: !only })) {
+        const run = await runExtractor(
+          ex.name,
+          ok.map((i) => rendered[i]),
+        );
         const outputs = new Array(cases.length);
-        const started = performance.now();
-        let failures = 0;
-        for (const i of ok) {
-          try {
-            outputs[i] = await ex.run(rendered[i]);
-          } catch {
-            failures++;
-            outputs[i] = '';
-          }
-        }
-        const ms = (performance.now() - started) / ok.length;
+        ok.forEach((i, k) => (outputs[i] = run.outputs[k]));
+        const ms = run.ms / ok.length;
         const s = score(cases, outputs);
-        rows.push({ ex, s, ms, failures, halves: halves(cases, outputs, stride) });
+        rows.push({ ex, s, ms, failures: run.failures, halves: halves(cases, outputs, stride) });
         process.stderr.write(
-          `  ${ex.name}: F1 ${s.f1.toFixed(3)} (P ${s.precision.toFixed(3)}, R ${s.recall.toFixed(3)}), ${ms.toFixed(1)} ms/page, ${failures} threw\n`,
+          `  ${ex.name}: F1 ${s.f1.toFixed(3)} (P ${s.precision.toFixed(3)}, R ${s.recall.toFixed(3)}), ${ms.toFixed(1)} ms/page, ${run.failures} threw\n`,
         );
       }
       return report(cases, rendered, ok.length, corpus.origin, rows, stride);
