@@ -4,6 +4,7 @@
 // Only short texts are judged (a long paragraph that mentions a newsletter is prose), and a heading only
 // when its whole text is such a phrase.
 import type { El } from './boilerplate.js';
+import { elementText as text, headingRank as rank, sectionOf } from './dom-text.js';
 
 /**
  * Headings that open a section of links to elsewhere, of comments or of sharing buttons, in the languages
@@ -302,10 +303,6 @@ const PROSE_CHARS = 80;
 /** Longest text judged as a line. */
 const MAX_LINE_CHARS = 200;
 
-function text(el: El): string {
-  return (el.textContent ?? '').replace(/\s+/g, ' ').trim();
-}
-
 function hasBlockChild(el: El): boolean {
   return el.querySelector('p, div, ul, ol, table, h1, h2, h3, h4, h5, h6, pre, blockquote, figure, section, article') !== null;
 }
@@ -482,33 +479,23 @@ function isProse(el: El): boolean {
   return all - links >= PROSE_CHARS && links <= 0.3 * all;
 }
 
-function rank(el: El): number {
-  return /^H[1-6]$/.test(el.tagName) ? Number(el.tagName[1]) : 7;
-}
-
 /** The heading, the wrappers it is alone in, and the siblings after it until a heading that outranks it. */
 function removeSection(heading: El, root: El, total: number): void {
-  const level = rank(heading);
-  let start: El = heading;
-  // Climb out of wrappers whose only text is the heading ("<div><h3>Related</h3></div><ul>…").
-  while (start.parentElement && start.parentElement !== root && text(start.parentElement as El) === text(heading)) start = start.parentElement as El;
-  const doomed: El[] = [start];
-  let chars = 0;
-  for (let sib = start.nextElementSibling as El | null; sib; sib = sib.nextElementSibling as El | null) {
-    const h = /^H[1-6]$/.test(sib.tagName) ? sib : null;
-    if (h && rank(h) <= level) break;
-    if (!h && sib.querySelector('h1, h2, h3, h4, h5, h6') && Array.from(sib.querySelectorAll('h1, h2, h3, h4, h5, h6')).some((x) => rank(x as El) < level))
-      break;
-    // A label that is not a heading ("Advertisement:", "Share this") heads a box, not the rest of the
-    // article: prose after it is the article resuming.
-    if (level === 7 && isProse(sib)) break;
-    doomed.push(sib);
-    chars += text(sib).length;
-  }
+  const [start, ...rest] = sectionOf(
+    heading,
+    root,
+    (sib, level) =>
+      // A heading inside the next block that outranks this one starts what follows.
+      (!/^H[1-6]$/.test(sib.tagName) && (Array.from(sib.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[]).some((x) => rank(x) < level)) ||
+      // A label that is not a heading ("Advertisement:", "Share this") heads a box, not the rest of the
+      // article: prose after it is the article resuming.
+      (level === 7 && isProse(sib)),
+  );
+  const chars = rest.reduce((n, el) => n + text(el).length, 0);
   // A section as large as the rest of the page is not a "related" box; only the heading goes.
   if (chars > 0.5 * total) {
     heading.remove();
     return;
   }
-  for (const el of doomed) el.remove();
+  for (const el of [start!, ...rest]) el.remove();
 }

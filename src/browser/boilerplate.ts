@@ -5,6 +5,7 @@
 // a misleading class name on a large block cannot take the content with it.
 import type { parseHTML } from 'linkedom';
 import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
+import { elementText } from './dom-text.js';
 import { pruneSiteSections, prunePromos } from './promos.js';
 import { pruneTeaserCards } from './teasers.js';
 
@@ -30,7 +31,7 @@ const KEEP_TAGS = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE', 'PRE', 'CODE', 'TA
 const MAX_SHARE_BY_NAME = 0.5;
 
 export function textLength(el: El): number {
-  return (el.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+  return elementText(el).length;
 }
 
 /** How much of an element's text is link text. */

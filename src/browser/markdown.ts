@@ -14,6 +14,7 @@ import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 import { pruneBoilerplate, textLength, type El } from './boilerplate.js';
 import { stripCredits } from './credits.js';
+import { collapseSpace as normalisedText } from './dom-text.js';
 import { relaxEscapes } from './markdown-escapes.js';
 import { paragraphs, proseContainer, type Paragraph } from './prose-container.js';
 import { restoreSectionHeadings } from './section-headings.js';
@@ -390,10 +391,6 @@ function converter(): TurndownService {
   });
   cached = td;
   return td;
-}
-
-function normalisedText(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
 }
 
 /** Lines read before the article's first paragraph of prose when looking for its own headline. */

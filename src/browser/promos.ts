@@ -6,6 +6,7 @@
 // Each is told by its words and shape; a paragraph is judged only while short, so prose that mentions a
 // subscription or a link stays.
 import { textLength, type El } from './boilerplate.js';
+import { elementText as text, sectionOf } from './dom-text.js';
 
 /**
  * Words of a "see also" label in the languages most common on the web: "MIRA:", "PUEDES VER:", "Lesen Sie
@@ -36,10 +37,6 @@ const POINTER_LABEL = new RegExp(
 const HEADLINE_MIN_WORDS = 3;
 /** Blocks that may hold nothing but a pointer (a site's own wrapper in the article's flow). */
 const POINTER_BLOCKS = new Set(['P', 'DIV', 'BLOCKQUOTE', 'LI', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'EM', 'I', 'STRONG', 'B', 'SPAN']);
-
-function text(el: El): string {
-  return (el.textContent ?? '').replace(/\s+/g, ' ').trim();
-}
 
 /** A block that is a "see also" label and one linked headline of another page, and nothing else. */
 export function isRelatedPointer(el: El): boolean {
@@ -138,26 +135,10 @@ const RELATED_MEDIA = new RegExp(
   'iu',
 );
 
-function rank(el: El): number {
-  return /^H[1-6]$/.test(el.tagName) ? Number(el.tagName[1]) : 7;
-}
-
 /** True when nothing with text follows `el` among its siblings. */
 function closesParent(el: El): boolean {
   for (let sib = el.nextElementSibling as El | null; sib; sib = sib.nextElementSibling as El | null) if (textLength(sib) > 0) return false;
   return true;
-}
-
-/** The heading, the wrappers it is alone in, and the siblings after it until a heading that outranks it. */
-function sectionOf(h: El, root: El): El[] {
-  let start: El = h;
-  while (start.parentElement && start.parentElement !== root && text(start.parentElement as El) === text(h)) start = start.parentElement as El;
-  const section: El[] = [start];
-  for (let sib = start.nextElementSibling as El | null; sib; sib = sib.nextElementSibling as El | null) {
-    if (/^H[1-6]$/.test(sib.tagName) && rank(sib) <= rank(h)) break;
-    section.push(sib);
-  }
-  return section;
 }
 
 /**

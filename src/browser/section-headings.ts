@@ -3,6 +3,7 @@
 // class it scores as negative. A heading of the page that sits directly between two paragraphs Readability
 // kept is such a section heading; it is put back in front of that paragraph.
 import type { El } from './boilerplate.js';
+import { collapseSpace as normalised } from './dom-text.js';
 import type { Paragraph } from './prose-container.js';
 
 const SECTION_HEADING = /^H[2-6]$/;
@@ -18,8 +19,4 @@ export function restoreSectionHeadings(article: El, paras: Paragraph[]): void {
     const target = (Array.from(article.querySelectorAll(next.el.tagName)) as El[]).find((el) => normalised(el.textContent ?? '') === next.text);
     target?.parentElement?.insertBefore(p.el.cloneNode(true), target);
   }
-}
-
-function normalised(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
 }

@@ -3,6 +3,7 @@
 // heading). One such heading can be an article's linked section title; two or more in a row with only short
 // blurbs between them are a list of other stories.
 import type { El } from './boilerplate.js';
+import { elementText as text } from './dom-text.js';
 
 /** Longest blurb (text under a card's heading) that still reads as a teaser, not a section of the article. */
 const MAX_BLURB_CHARS = 400;
@@ -11,10 +12,6 @@ const MIN_CARDS = 2;
 /** A run of teasers never takes more than this share of the article's text. */
 const MAX_SHARE = 0.5;
 const HEADINGS = 'h1, h2, h3, h4, h5, h6';
-
-function text(el: El): string {
-  return (el.textContent ?? '').replace(/\s+/g, ' ').trim();
-}
 
 function isHeading(el: El): boolean {
   return /^H[1-6]$/.test(el.tagName);
