@@ -132,7 +132,8 @@ const latexEscape = (s) =>
 
 /** A two-column LaTeX article with running heads, footnotes on every fourth paragraph and hyphenation. */
 export function latexSource(title, blocks) {
-  const footnote = (i) => `Footnote ${i}: see the archive notes for sources.`;
+  // Each note quotes the start of its paragraph, so no two are alike (a repeated line would be a running footer).
+  const footnote = (i, text) => `Note ${i} on: ${text.split(' ').slice(0, 8).join(' ')}`;
   let body = '';
   let inList = false;
   let paragraphs = 0;
@@ -149,10 +150,10 @@ export function latexSource(title, blocks) {
       truth.push(b);
     } else {
       paragraphs++;
-      const note = paragraphs % 4 === 0 ? `\\footnote{${footnote(paragraphs)}}` : '';
+      const note = paragraphs % 4 === 0 ? `\\footnote{${latexEscape(footnote(paragraphs, b.text))}}` : '';
       body += `${latexEscape(b.text)}${note}\n\n`;
       truth.push(b);
-      if (note) truth.push({ kind: 'fn', text: footnote(paragraphs) });
+      if (note) truth.push({ kind: 'fn', text: footnote(paragraphs, b.text) });
     }
   }
   if (inList) body += '\\end{itemize}\n';

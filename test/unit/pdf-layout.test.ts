@@ -56,6 +56,19 @@ describe('PDF reading order', () => {
     expect(md).toMatch(/^# 1 Introduction$/m);
   });
 
+  it('starts a paragraph at a first-line indent after a short line, and runs a numbered paragraph on flush left', () => {
+    const full = 'filler words that run the whole width of the column to its edge';
+    const md = pageMarkdown([
+      run('A short opening line', 60, 100),
+      run(`Next paragraph ${full}`, 60, 112),
+      run(`and its second line, ${full}.`, 50, 124),
+      run(`3. Piraten fordern die Stärkung der ${full}`, 50, 148),
+      run(`flush left under it, still ${full}.`, 50, 160),
+    ]);
+    expect(md).toContain('A short opening line\n\nNext paragraph');
+    expect(md).toMatch(/^3\. Piraten fordern .* flush left under it/m);
+  });
+
   it('mends words hyphenated at a line end and keeps list items apart', () => {
     const md = pageMarkdown([...column(['The harbour was exten-', 'ded in the spring.'], 50, 100), ...column(['• First item', '• Second item'], 50, 150)]);
     expect(md).toContain('The harbour was extended in the spring.');

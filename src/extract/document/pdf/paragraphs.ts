@@ -104,10 +104,15 @@ function paragraphsOf(lines: readonly Line[]): Paragraph[] {
     let startsNew = current === undefined || marker !== undefined || !sameStyle(previous!, line);
     if (!startsNew && current && previous) {
       const indented = line.x0 > left + 0.8 * line.size;
-      const stoppedShort = previous.x1 < right - 2 * line.size && /[.!?:;"”)]$/.test(previous.text);
-      // A list item's wrapped lines hang under its text; anything back at the left edge ends the item.
-      if (current.list) startsNew = line.x0 < current.lines[0]!.x0 + 0.5 * line.size;
-      else startsNew = (indented && previous.x0 <= left + 0.8 * line.size) || stoppedShort;
+      const shortLine = previous.x1 < right - 2 * line.size;
+      if (current.list) {
+        // An item's wrapped lines hang under its text, or run on flush left under a line that was full;
+        // a line back at the marker's edge after a short line is something else.
+        startsNew = line.x0 < current.lines[0]!.x0 + 0.5 * line.size && shortLine;
+      } else {
+        const previousIndented = previous.x0 > left + 0.8 * line.size;
+        startsNew = (indented && (!previousIndented || shortLine)) || (shortLine && /[.!?:;"”)]$/.test(previous.text));
+      }
     }
     if (startsNew) {
       current = { kind: 'text', lines: [line], size: line.size, bold: line.bold, ...(marker ? { list: marker } : {}) };
