@@ -6,7 +6,7 @@ import { leafBlocks } from '../../src/extract/document/pdf/paragraphs.js';
 import { blocksToMarkdown } from '../../src/extract/document/pdf/pdf-markdown.js';
 import { readingOrder } from '../../src/extract/document/pdf/reading-order.js';
 import { runningLines } from '../../src/extract/document/pdf/running-lines.js';
-import { toSegments } from '../../src/extract/document/pdf/segments.js';
+import { splitSegment, toSegments } from '../../src/extract/document/pdf/segments.js';
 import { findTables } from '../../src/extract/document/pdf/tables.js';
 import type { TextRun } from '../../src/extract/document/pdf/text-runs.js';
 import { sniffDocument } from '../../src/extract/document/sniff.js';
@@ -23,7 +23,7 @@ function column(texts: string[], x: number, top: number): TextRun[] {
 
 function pageMarkdown(runs: TextRun[]): string {
   const segments = toSegments(runs);
-  const blocks = readingOrder(segments, 10).flatMap((leaf) => leafBlocks(leaf));
+  const blocks = readingOrder(segments, 10, splitSegment).flatMap((leaf) => leafBlocks(leaf));
   return blocksToMarkdown([{ number: 1, blocks }], { pageBreaks: false }).markdown;
 }
 
@@ -45,6 +45,18 @@ describe('PDF reading order', () => {
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(md).toMatch(/^# A Title/m);
+  });
+
+  it('still finds a gutter that a word too long for its column runs into', () => {
+    const rows = Array.from({ length: 10 }, (_, i) => i);
+    const left = rows.map((i) => run(`left line ${i} of the column`, 50, 100 + i * 12));
+    const right = rows.map((i) => run(`right line ${i} of the column`, 250, 100 + i * 12));
+    // Row 4's left line is one overlong word whose box ends inside the right column.
+    left[4] = run('Grundeinkommensbefürworterinnen', 50, 148);
+    left[4].width = 210;
+    const md = pageMarkdown([...left, ...right]);
+    expect(md.indexOf('left line 9')).toBeLessThan(md.indexOf('right line 0'));
+    expect(md).toContain('Grundeinkommensbefürworterinnen');
   });
 
   it('does not split a one-row heading at the wide gap after its number', () => {

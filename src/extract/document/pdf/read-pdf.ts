@@ -9,7 +9,7 @@ import { blocksToMarkdown, type PageBlocks } from './pdf-markdown.js';
 import { openPdf } from './pdf-source.js';
 import { readingOrder } from './reading-order.js';
 import { runningLines } from './running-lines.js';
-import { toSegments } from './segments.js';
+import { splitSegment, toSegments } from './segments.js';
 import { findTables, type Table } from './tables.js';
 import { weightedMode, type Segment } from './text-runs.js';
 
@@ -64,7 +64,8 @@ export async function readPdf(bytes: Uint8Array, opts: PdfOptions = {}): Promise
       const tables = findTables(segments);
       const inTable = new Set(tables.flatMap((t) => [...t.segments]));
       const items: Item[] = [...segments.filter((s) => !inTable.has(s)), ...tables.map((t) => ({ ...t, ...t.box, y: t.box.top }))];
-      return { number: page.number, blocks: readingOrder(items, body).flatMap((leaf) => leafBlocks(leaf)) };
+      const split = (item: Item, x: number): [Item, Item] | undefined => ('rows' in item ? undefined : splitSegment(item, x));
+      return { number: page.number, blocks: readingOrder(items, body, split).flatMap((leaf) => leafBlocks(leaf)) };
     });
     const { markdown, firstHeading } = blocksToMarkdown(blocks, { pageBreaks: opts.pageBreaks ?? false });
     return { ...meta, title: source.info.title ?? firstHeading ?? '', markdown };

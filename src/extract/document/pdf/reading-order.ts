@@ -9,32 +9,84 @@ const GUTTER_EM = 0.8;
 /** A horizontal gap this many body sizes tall separates blocks (line spacing inside a paragraph is less). */
 const BLOCK_GAP_EM = 0.45;
 
+/** A gutter may be crossed by this many lines that overflow their column (a word too long for it). */
+const MAX_OVERFLOWS = 2;
+/** …in a region of at least this many rows. */
+const MIN_ROWS_FOR_OVERFLOW = 8;
+
+/** Splits an item in two at x (its parts starting left and right of x), or undefined when it cannot be. */
+export type SplitAt<T> = (item: T, x: number) => [T, T] | undefined;
+
 /** Orders boxes into leaf groups: each leaf is read top to bottom, the leaves in the order returned. */
-export function readingOrder<T extends Box & { y: number }>(items: readonly T[], bodySize: number): T[][] {
+export function readingOrder<T extends Box & { y: number }>(items: readonly T[], bodySize: number, split?: SplitAt<T>): T[][] {
   const leaves: T[][] = [];
-  cut(items, bodySize, leaves);
+  cut(items, bodySize, leaves, split);
   return leaves;
 }
 
-function cut<T extends Box & { y: number }>(items: readonly T[], body: number, out: T[][]): void {
+function cut<T extends Box & { y: number }>(items: readonly T[], body: number, out: T[][], split: SplitAt<T> | undefined): void {
   if (items.length <= 1) {
     if (items.length === 1) out.push([...items]);
     return;
   }
   // A single row never splits sideways: its pieces are one line (a numbered heading, a label and value).
-  if (distinctRows(items) > 1) {
-    const columns = splitAtGaps(items, (b) => [b.x0, b.x1], GUTTER_EM * body, 'all');
+  const rows = distinctRows(items);
+  if (rows > 1) {
+    let columns = splitAtGaps(items, (b) => [b.x0, b.x1], GUTTER_EM * body, 'all');
+    if (columns.length === 1 && split && rows >= MIN_ROWS_FOR_OVERFLOW) columns = splitAtCrossedGutter(items, body, split) ?? columns;
     if (columns.length > 1) {
-      for (const column of columns) cut(column, body, out);
+      for (const column of columns) cut(column, body, out, split);
       return;
     }
   }
   const bands = splitAtWidestRowGap(items, body);
   if (bands.length > 1) {
-    for (const band of bands) cut(band, body, out);
+    for (const band of bands) cut(band, body, out, split);
     return;
   }
   out.push([...items].sort((a, b) => a.y - b.y || a.x0 - b.x0));
+}
+
+/**
+ * A gutter that one or two lines cross because a word overflowed its column: the widest x-range at least a
+ * gutter wide covered by no more than MAX_OVERFLOWS items, each of which splits into its two sides' parts.
+ * Returns the two sides, or undefined when there is no such gutter.
+ */
+function splitAtCrossedGutter<T extends Box & { y: number }>(items: readonly T[], body: number, split: SplitAt<T>): T[][] | undefined {
+  const left = Math.floor(Math.min(...items.map((i) => i.x0)));
+  const right = Math.ceil(Math.max(...items.map((i) => i.x1)));
+  const cover = new Int32Array(right - left + 2);
+  for (const i of items) {
+    cover[Math.floor(i.x0) - left]! += 1;
+    cover[Math.ceil(i.x1) - left + 1]! -= 1;
+  }
+  let best: { start: number; end: number } | undefined;
+  let depth = 0;
+  let start = -1;
+  for (let x = 0; x < cover.length; x++) {
+    depth += cover[x]!;
+    const open = depth > 0 && depth <= MAX_OVERFLOWS;
+    if (open && start < 0) start = x;
+    if ((!open || x === cover.length - 1) && start >= 0) {
+      const end = open ? x : x - 1;
+      if (end - start + 1 >= GUTTER_EM * body && (!best || end - start > best.end - best.start)) best = { start, end };
+      start = -1;
+    }
+  }
+  if (!best) return undefined;
+  const at = left + (best.start + best.end) / 2;
+  const sides: [T[], T[]] = [[], []];
+  for (const item of items) {
+    if (item.x1 <= at) sides[0].push(item);
+    else if (item.x0 >= at) sides[1].push(item);
+    else {
+      const parts = split(item, at);
+      if (!parts) return undefined;
+      sides[0].push(parts[0]);
+      sides[1].push(parts[1]);
+    }
+  }
+  return sides[0].length > 0 && sides[1].length > 0 ? sides : undefined;
 }
 
 /**

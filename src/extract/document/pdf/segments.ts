@@ -45,7 +45,7 @@ export function toSegments(runs: readonly TextRun[]): Segment[] {
   return segments;
 }
 
-function segmentOf(runs: TextRun[]): Segment {
+export function segmentOf(runs: TextRun[]): Segment {
   let text = '';
   let end = -Infinity;
   for (const run of runs) {
@@ -65,4 +65,11 @@ function segmentOf(runs: TextRun[]): Segment {
     size,
     bold: boldChars > chars / 2,
   };
+}
+
+/** A segment's runs starting left of x and right of it, as two segments; undefined when one side is empty. */
+export function splitSegment(segment: Segment, x: number): [Segment, Segment] | undefined {
+  const left = segment.runs.filter((r) => r.x < x);
+  const right = segment.runs.filter((r) => r.x >= x);
+  return left.length > 0 && right.length > 0 ? [segmentOf(left), segmentOf(right)] : undefined;
 }
