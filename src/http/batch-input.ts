@@ -3,6 +3,8 @@
 // are left out so the tool's defaults apply.
 import type { Request } from 'express';
 import { InvalidInput, UnsupportedMediaType } from '../errors.js';
+import { reservedKeyError } from '../registry/input-errors.js';
+import { isReservedKey } from '../registry/reserved-keys.js';
 
 export const BATCH_MEDIA_TYPES = ['application/json', 'application/x-ndjson', 'text/csv'] as const;
 
@@ -65,22 +67,39 @@ export function parseCsv(text: string): string[][] {
   return rows.filter((r) => !(r.length === 1 && r[0] === ''));
 }
 
+/**
+ * The field path of each header cell ("requester.email" → ["requester", "email"]). A segment naming an
+ * object's prototype machinery (__proto__, prototype, constructor) is refused: the rows are built by
+ * walking these paths, so such a header would write into Object.prototype for the whole process.
+ */
+export function headerPaths(header: readonly string[]): string[][] {
+  return header.map((cell) => {
+    const name = cell.trim();
+    const path = name.split('.').map((segment) => segment.trim());
+    if (path.some(isReservedKey)) throw reservedKeyError(name);
+    return path;
+  });
+}
+
+/** One CSV row as a tool input: null-prototype objects all the way down, empty cells left out. */
+export function rowToInput(paths: readonly string[][], cells: readonly string[]): Record<string, unknown> {
+  const input = Object.create(null) as Record<string, unknown>;
+  cells.forEach((cell, c) => {
+    const path = paths[c];
+    if (!path || cell === '') return;
+    let target = input;
+    for (const key of path.slice(0, -1)) {
+      const next = Object.hasOwn(target, key) ? target[key] : undefined;
+      target = (next !== null && typeof next === 'object' ? next : (target[key] = Object.create(null))) as Record<string, unknown>;
+    }
+    target[path[path.length - 1]!] = cell;
+  });
+  return input;
+}
+
 export function parseCsvInputs(text: string): unknown[] {
   const [header, ...rows] = parseCsv(text);
   if (!header || header.some((h) => h.trim() === '')) throw new InvalidInput('The CSV header row must name every column (input field names).', 'header');
-  const paths = header.map((h) => h.trim().split('.'));
-  return rows.map((cells) => {
-    const input: Record<string, unknown> = {};
-    cells.forEach((cell, c) => {
-      const path = paths[c];
-      if (!path || cell === '') return;
-      let target = input;
-      for (const key of path.slice(0, -1)) {
-        const nextTarget = target[key];
-        target = (nextTarget && typeof nextTarget === 'object' ? nextTarget : (target[key] = {})) as Record<string, unknown>;
-      }
-      target[path[path.length - 1]!] = cell;
-    });
-    return input;
-  });
+  const paths = headerPaths(header);
+  return rows.map((cells) => rowToInput(paths, cells));
 }

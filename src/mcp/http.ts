@@ -21,6 +21,7 @@ import { InFlightCalls } from './in-flight.js';
 import { createModernHttpHandler, isModernRequest, serveModern, toWebRequest } from './modern-http.js';
 import { assertInputDepth, MAX_INPUT_DEPTH } from '../engine/input-depth.js';
 import { buildMcpServer } from './server.js';
+import { reservedArgumentError } from './tool-call-request.js';
 import { resolveToolNames } from '../registry/tool-names.js';
 import { allowedHostnames, isAllowedHost, isAllowedOrigin, isLoopback } from './http-guards.js';
 
@@ -76,6 +77,11 @@ export function createMcpRouter(rt: Runtime): Router {
     // Each tools/call of a batch counts, so batching cannot multiply the key's rate.
     const calls = toolCalls(req.body);
     if (caller.chargeKeyId && calls > 0) applyRateLimit(keyLimiter, `key:${caller.chargeKeyId}`, res, calls);
+    const reserved = reservedArgumentError(req.body);
+    if (reserved) {
+      res.status(200).json(reserved);
+      return;
+    }
     // A body nested too deep for any tool input stays on the 2025 path, which answers it as invalid input;
     // the 2026 leg would re-serialise and schema-check it recursively first.
     if (!nestsTooDeep(req.body)) {
