@@ -25,7 +25,7 @@ import { readPdf } from '../dist/src/extract/document/pdf/read-pdf.js';
 import { readDocx } from '../dist/src/extract/document/docx.js';
 import { readXlsx } from '../dist/src/extract/document/spreadsheet.js';
 import { makeXlsx } from '../dist/test/support/document-fixtures.js';
-import { articleBlocks, havePandoc, havePdflatex, latexSource, layoutHtml, runPandocDocx, runPdflatex, truthText } from './lib/document-corpus.mjs';
+import { articleBlocks, haveCommand, latexSource, layoutHtml, runPandocDocx, runPdflatex, truthText } from './lib/document-corpus.mjs';
 import { headingRecall, orderSimilarity, tokenF1, tokens } from './lib/document-scores.mjs';
 import { loadCases, locateCorpus } from './lib/trafilatura-corpus.mjs';
 
@@ -191,7 +191,7 @@ export default {
         });
       }
     }
-    const latex = havePdflatex();
+    const latex = haveCommand('pdflatex');
     if (latex) {
       for (const [i, a] of corpus.list.entries()) {
         const dir = fs.mkdtempSync(path.join(work, 'tex-'));
@@ -272,7 +272,7 @@ export default {
 
     // DOCX by pandoc and an XLSX workbook: every block / cell present, in order.
     const docxScores = [];
-    if (havePandoc()) {
+    if (haveCommand('pandoc')) {
       for (const a of corpus.list) {
         const dir = fs.mkdtempSync(path.join(work, 'docx-'));
         const { html, truth } = layoutHtml('one', a.title, a.blocks);

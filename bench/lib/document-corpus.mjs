@@ -169,18 +169,10 @@ ${body}
   return { tex, truth };
 }
 
-export function havePdflatex() {
+/** Whether a command-line tool answers `--version` (pdflatex, pandoc). */
+export function haveCommand(command) {
   try {
-    execFileSync('pdflatex', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function havePandoc() {
-  try {
-    execFileSync('pandoc', ['--version'], { stdio: 'ignore' });
+    execFileSync(command, ['--version'], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
