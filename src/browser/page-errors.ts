@@ -11,8 +11,8 @@ export class DownloadError extends ToolError {
     message: string,
     readonly url: string,
   ) {
+    // Named like every other task error: callers and tests match on ToolError.
     super(message, 'input');
-    this.name = 'DownloadError';
   }
 }
 
