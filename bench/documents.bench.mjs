@@ -210,12 +210,11 @@ export default {
         }
       }
     }
-    // A 100-page text PDF: the articles one after another, printed in one column.
-    const longHtml = layoutHtml(
-      'one',
-      'Collected Articles',
-      corpus.list.flatMap((a) => [{ kind: 'h', level: 2, text: a.title }, ...a.blocks]),
-    ).html;
+    // A 100-page text PDF: the articles one after another (repeated as needed), printed in one column.
+    const longBlocks = [];
+    while (longBlocks.reduce((n, b) => n + b.text.split(' ').length, 0) < 70_000)
+      for (const a of corpus.list) longBlocks.push({ kind: 'h', level: 2, text: a.title }, ...a.blocks);
+    const longHtml = layoutHtml('one', 'Collected Articles', longBlocks).html;
     await page.setContent(longHtml);
     let hundred = await page.pdf({ format: 'A4', preferCSSPageSize: true, pageRanges: '1-100' });
     await browser.close();

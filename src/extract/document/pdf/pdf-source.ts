@@ -58,7 +58,9 @@ export async function openPdf(bytes: Uint8Array): Promise<PdfSource> {
     info,
     async page(number) {
       const page = await doc.getPage(number);
-      const [x0, y0, x1, y1] = page.view as [number, number, number, number];
+      // The page as it is shown: its /Rotate and crop box applied, y growing downwards.
+      const viewport = page.getViewport({ scale: 1 });
+      const { Util } = await pdfjs!;
       const content = await page.getTextContent();
       // Whitespace items stay: in justified text they bridge wide word gaps, which tells a word space from a gutter.
       const items = content.items.filter((i): i is typeof i & TextItemLike => 'str' in i && i.str !== '');
@@ -83,15 +85,15 @@ export async function openPdf(bytes: Uint8Array): Promise<PdfSource> {
       // null: the last run ended its line.
       let spaceAfterLast: boolean | null = false;
       for (const item of items) {
-        const [a, b, c, d, e, f] = item.transform as [number, number, number, number, number, number];
-        // Rotated text (margin stamps, vertical labels) is not part of the reading text.
-        if (Math.abs(b) > 0.01 || Math.abs(c) > 0.01 || a <= 0 || d <= 0) continue;
+        const [a, b, c, d, e, f] = Util.transform(viewport.transform, item.transform) as [number, number, number, number, number, number];
+        // Only text upright on the page as shown is read (not margin stamps or vertical labels).
+        if (Math.abs(b) > 0.01 || Math.abs(c) > 0.01 || a <= 0 || d >= 0) continue;
         if (item.str.trim() === '') {
           // A space that ends a line (pdf.js's hasEOL) bridges nothing: the next text is another line or column.
           spaceAfterLast = spaceAfterLast === null ? null : runs.length > 0 && !item.hasEOL;
           continue;
         }
-        const run: TextRun = { text: item.str, x: e - x0, y: y1 - f, width: item.width, size: d, bold: bold.get(item.fontName) ?? false };
+        const run: TextRun = { text: item.str, x: e, y: f, width: item.width, size: -d, bold: bold.get(item.fontName) ?? false };
         const last = runs.at(-1);
         const lastEnd = last ? last.x + last.width : 0;
         if (
@@ -110,7 +112,7 @@ export async function openPdf(bytes: Uint8Array): Promise<PdfSource> {
         spaceAfterLast = item.hasEOL ? null : /\s$/.test(item.str);
       }
       page.cleanup();
-      return { number, width: x1 - x0, height: y1 - y0, runs };
+      return { number, width: viewport.width, height: viewport.height, runs };
     },
     async close() {
       await doc.destroy();
