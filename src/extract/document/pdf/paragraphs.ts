@@ -73,11 +73,11 @@ function sameStyle(a: Line, b: Line): boolean {
 }
 
 /** The blocks of one leaf (its items are segments, or tables standing in for theirs). */
-export function leafBlocks(items: readonly (Segment | Table)[]): Block[] {
+export function leafBlocks(items: readonly (Segment | Table)[], bodySize = 0): Block[] {
   const blocks: Block[] = [];
   let pending: Segment[] = [];
   const flushText = () => {
-    blocks.push(...paragraphsOf(toLines(pending)));
+    blocks.push(...paragraphsOf(toLines(pending), bodySize));
     pending = [];
   };
   for (const item of items) {
@@ -92,14 +92,15 @@ export function leafBlocks(items: readonly (Segment | Table)[]): Block[] {
   return blocks;
 }
 
-function paragraphsOf(lines: readonly Line[]): Paragraph[] {
+function paragraphsOf(lines: readonly Line[], bodySize: number): Paragraph[] {
   if (lines.length === 0) return [];
   const left = Math.min(...lines.map((l) => l.x0));
   const right = Math.max(...lines.map((l) => l.x1));
   const paragraphs: Paragraph[] = [];
   let current: Paragraph | undefined;
   for (const line of lines) {
-    const marker = listMarker(line.text);
+    // Heading type never starts a list item: "Planning - Building -" wraps onto a line that begins with "-".
+    const marker = bodySize > 0 && line.size > 1.12 * bodySize ? undefined : listMarker(line.text);
     const previous = current?.lines.at(-1);
     let startsNew = current === undefined || marker !== undefined || !sameStyle(previous!, line);
     if (!startsNew && current && previous) {

@@ -24,7 +24,7 @@ function headingSizes(pages: readonly PageBlocks[], body: number): number[] {
 
 function isHeadingShape(p: Paragraph): boolean {
   const text = paragraphText(p);
-  return p.list === undefined && p.lines.length <= 3 && text.split(' ').length <= MAX_HEADING_WORDS && /\p{L}/u.test(text);
+  return p.list === undefined && p.lines.length <= 6 && text.split(' ').length <= MAX_HEADING_WORDS && /\p{L}/u.test(text);
 }
 
 function headingLevel(p: Paragraph, body: number, sizes: readonly number[]): number | undefined {

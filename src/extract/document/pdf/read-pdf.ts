@@ -65,7 +65,7 @@ export async function readPdf(bytes: Uint8Array, opts: PdfOptions = {}): Promise
       const inTable = new Set(tables.flatMap((t) => [...t.segments]));
       const items: Item[] = [...segments.filter((s) => !inTable.has(s)), ...tables.map((t) => ({ ...t, ...t.box, y: t.box.top }))];
       const split = (item: Item, x: number): [Item, Item] | undefined => ('rows' in item ? undefined : splitSegment(item, x));
-      return { number: page.number, blocks: readingOrder(items, body, split).flatMap((leaf) => leafBlocks(leaf)) };
+      return { number: page.number, blocks: readingOrder(items, body, split).flatMap((leaf) => leafBlocks(leaf, body)) };
     });
     const { markdown, firstHeading } = blocksToMarkdown(blocks, { pageBreaks: opts.pageBreaks ?? false });
     return { ...meta, title: source.info.title ?? firstHeading ?? '', markdown };
