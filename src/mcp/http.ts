@@ -66,10 +66,12 @@ export function createMcpRouter(rt: Runtime): Router {
     next();
   });
 
-  router.use(express.json({ limit: config.http.bodyLimitBytes, strict: true }));
+  const json = express.json({ limit: config.http.bodyLimitBytes, strict: true });
 
   router.post('/', async (req: Request, res: Response) => {
+    // The credential is checked from the headers before the body (up to BODY_LIMIT_BYTES) is read.
     const caller = await authenticate(req, rt);
+    await new Promise<void>((resolve, reject) => json(req, res, (err?: unknown) => (err ? reject(err as Error) : resolve())));
     if (req.body === undefined) {
       res.status(400).json(rpcError('The request body is empty; send a JSON-RPC message.', PARSE_ERROR));
       return;
