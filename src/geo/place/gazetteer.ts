@@ -262,6 +262,14 @@ export class Gazetteer {
     return found;
   }
 
+  /** Points of the second-level units called `name` (with or without their kind words: "City of Westminster"),
+   * even where places share the name: used to recognise a town's district, not to answer for the name. */
+  districtPoints(name: string): AreaPoint[] {
+    const key = normaliseName(name);
+    const units = new Set([...(this.minorRegionsByName.get(key) ?? []), ...(this.minorRegionsByName.get(designatedName(key)?.bare ?? '') ?? [])]);
+    return [...units].flatMap((s) => this.minorRegionPoints.get(s) ?? []);
+  }
+
   /** The biggest town in a region that bears the region's name, without its kind words ("Madrid" in the
    * Community of Madrid, "Bogotá" in Bogotá D.C.). */
   namesakeCity(s: Subdivision): Locality | undefined {
