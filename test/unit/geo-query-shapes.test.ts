@@ -134,3 +134,16 @@ describe('bare ambiguous names', () => {
     expect(r.confidence).toBeLessThan(0.8);
   });
 });
+
+describe('a town of its own name keeps it in its region', () => {
+  it.each([
+    ['Williamsport, Ohio', 'Williamsport', 'OH'],
+    ['Algoma, Wisconsin', 'Algoma', 'WI'],
+  ])('%s is not a bigger town of the state that once bore the name', (q, city, state) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, state_code: state });
+  });
+
+  it('another country’s town still answers for its own name in its language ("Milano")', () => {
+    expect(where(locate('Milano'))).toMatchObject({ city: 'Milan', country_code: 'IT' });
+  });
+});
