@@ -147,3 +147,21 @@ describe('a town of its own name keeps it in its region', () => {
     expect(where(locate('Milano'))).toMatchObject({ city: 'Milan', country_code: 'IT' });
   });
 });
+
+describe('the likely other intents of a name alone are offered', () => {
+  it.each([
+    ['Washington', 'Washington, D.C.'],
+    ['Lebanon', 'Lebanon, PA'],
+    ['Victoria', 'Victoria, British Columbia'],
+  ])('%s (an area) → the towns of the name, among them %s', (q, town) => {
+    const r = locate(q);
+    expect(['region', 'country']).toContain(r.precision);
+    expect(r.alternatives.map((a) => a.formatted_address).join(' | ')).toContain(town);
+  });
+
+  it('New York (the city) → the state as an alternative', () => {
+    const r = locate('New York');
+    expect(where(r)).toMatchObject({ precision: 'locality', city: 'New York City' });
+    expect(r.alternatives).toContainEqual(expect.objectContaining({ precision: 'region', formatted_address: 'New York, United States' }));
+  });
+});

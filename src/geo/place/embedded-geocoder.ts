@@ -99,6 +99,8 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
       .filter((c) => c.id !== best.chosen?.id)
       .sort(byImportance)
       .map((c) => localityAlternative(g, c)),
+    ...namesakeTowns(g, best, address).map((c) => localityAlternative(g, c)),
+    ...namedAreas(g, best),
   ].slice(0, MAX_ALTERNATIVES);
   const reading = best.reading;
   if ((reading.houseNumber || reading.street) && PRECISION_RANK[best.precision] < PRECISION_RANK.street) {
@@ -141,6 +143,31 @@ const MAX_ALTERNATIVES = 3;
 function regionNamedLikeACountry(region: Resolution, country: Resolution): boolean {
   if (region.precision !== 'region' || country.precision !== 'country' || region.reading.locality !== null || country.reading.locality !== null) return false;
   return region.country === country.country || region.region?.code === null;
+}
+
+/** A name alone answered as a region or country ("Washington", "Lebanon", "Victoria"): the biggest towns of
+ * that name are the other likely intents (Washington, D.C.; Lebanon, PA; Victoria, BC). */
+function namesakeTowns(g: Gazetteer, best: Resolution, address: string): Locality[] {
+  if ((best.precision !== 'region' && best.precision !== 'country') || best.reading.locality !== null || /[,\d]/.test(address)) return [];
+  return g.localities(address.trim()).filter((l) => l.featureCode !== 'ZIP');
+}
+
+/** A region's name read as its city ("New York", "Wien"): the region itself is the other likely intent. */
+function namedAreas(g: Gazetteer, best: Resolution): PlaceAlternative[] {
+  if (!best.reading.areaNameAsLocality || best.reading.locality === null) return [];
+  return g.regions(best.reading.locality, false).flatMap((s) => {
+    const point = g.regionPoint(s);
+    if (!point) return [];
+    return [
+      {
+        lat: roundCoordinate(point.lat),
+        lng: roundCoordinate(point.lng),
+        formatted_address: [s.name, countryName(s.country) ?? s.country].join(', '),
+        precision: 'region' as const,
+        country_code: s.country,
+      },
+    ];
+  });
 }
 
 function localityAlternative(g: Gazetteer, l: Locality): PlaceAlternative {
