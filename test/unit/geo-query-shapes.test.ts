@@ -2,21 +2,12 @@
 // or a conventional abbreviation after the town, a county or district between the town and the region, a
 // town's district or borough named beside it, the first half of a UK or Canadian postcode, and five digits
 // alone. Examples are well-known public places chosen for the test.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { geocodeEmbedded } from '../../src/geo/place/embedded-geocoder.js';
-import { Gazetteer } from '../../src/geo/place/gazetteer.js';
+import { describe, expect, it } from 'vitest';
 import type { PlaceResult } from '../../src/geo/place/place-result.js';
+import { locate, useShippedGazetteer } from '../support/embedded-geocoder.js';
 
-let g: Gazetteer;
-beforeAll(async () => {
-  g = await Gazetteer.load();
-}, 60_000);
+useShippedGazetteer();
 
-const locate = (q: string): PlaceResult => {
-  const r = geocodeEmbedded(g, q);
-  if (!r) throw new Error(`no match for ${q}`);
-  return r;
-};
 const where = (r: PlaceResult) => ({
   precision: r.precision,
   city: r.components.city,
