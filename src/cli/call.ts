@@ -7,6 +7,7 @@ import { AppError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { downloadArtifact, saveResult, type ArtifactRef } from './save-output.js';
 import { statusSpinner, type StatusSpinner } from './terminal-status.js';
+import { checkToolName, toolHelp } from './tool-help.js';
 import { CliUsageError } from './usage.js';
 
 export function parseFieldArgs(args: readonly string[]): { input: Record<string, unknown>; out: string | undefined } {
@@ -51,6 +52,13 @@ export interface CallOutcome {
 export async function runCall(config: Config, args: string[]): Promise<number> {
   const [tool, ...rest] = args;
   if (!tool || tool.startsWith('--')) throw new CliUsageError("Usage: agent-utility call <tool> [--field value …] [--json '{…}'] [--out file]");
+  await checkToolName(tool);
+  if (rest[0] === '--help' || rest[0] === '-h') {
+    const help = await toolHelp(tool);
+    if (!help) throw new CliUsageError(`This build does not know "${tool}"; the service's /v1/tools lists its fields.`);
+    process.stdout.write(`${help}\n`);
+    return 0;
+  }
   const { input, out } = parseFieldArgs(rest);
   const spinner = statusSpinner();
   let outcome: CallOutcome;

@@ -44,9 +44,9 @@ beforeAll(() => {
   execFileSync('npm', ['install', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
     cwd: work,
     stdio: 'ignore',
-    timeout: 900_000,
+    timeout: 1_700_000,
   });
-}, 900_000);
+}, 1_800_000);
 
 afterAll(async () => {
   for (const c of children) await stopChild(c);
