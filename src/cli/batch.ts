@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { parseCsvInputs, parseNdjson } from '../http/batch-input.js';
+import { readBatchInputs } from '../http/batch-input.js';
 import { CSV_HEADER, toCsvLine, toResultLine, type ResultLine } from '../http/batch-results.js';
 import { createLogger } from '../logger.js';
 import type { BatchCounts } from '../store/port.js';
@@ -61,9 +61,11 @@ function inputUpload(file: string): { type: string; text: string } {
   throw new CliUsageError(`${file}: the input file must be .csv (header row = field names) or .jsonl (one JSON input per line).`);
 }
 
-function parseInputs(upload: { type: string; text: string }): unknown[] {
+async function parseInputs(upload: { type: string; text: string }, config: Config): Promise<unknown[]> {
   try {
-    return upload.type === 'text/csv' ? parseCsvInputs(upload.text) : parseNdjson(upload.text);
+    // The same reader and limits as the service's batch route.
+    const format = upload.type === 'text/csv' ? 'csv' : 'ndjson';
+    return await readBatchInputs([upload.text], format, { maxItems: config.batch.maxItems, maxBytes: Number.MAX_SAFE_INTEGER });
   } catch (err) {
     if (err instanceof AppError) throw new CliUsageError(err.message);
     throw err;
@@ -112,7 +114,7 @@ export async function runBatch(config: Config, args: string[]): Promise<number> 
   const started = Date.now();
   try {
     if (config.client.url) await batchRemote(config, a, upload, progress, writer);
-    else await batchEmbedded(config, a, parseInputs(upload), progress, writer);
+    else await batchEmbedded(config, a, await parseInputs(upload, config), progress, writer);
   } finally {
     progress.stop();
     writer.close();
@@ -131,7 +133,7 @@ export async function runBatch(config: Config, args: string[]): Promise<number> 
 
 async function batchRemote(config: Config, a: BatchArgs, upload: { type: string; text: string }, progress: BatchProgress, writer: ResultWriter): Promise<void> {
   const base = config.client.url!;
-  // The service would answer 402 BATCH_NEEDS_API_KEY after reading the whole upload: say it first.
+  // The service answers 402 BATCH_NEEDS_API_KEY without a key: say it before uploading anything.
   if (!config.client.key) throw new CliUsageError('Batches are paid with an API key: set AGENT_UTILITY_KEY (or unset AGENT_UTILITY_URL to run locally).');
   const created = await fetch(`${base}/v1/tools/${encodeURIComponent(a.tool)}/batches`, {
     method: 'POST',

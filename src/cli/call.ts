@@ -5,6 +5,7 @@
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { createLogger } from '../logger.js';
+import { isReservedKey } from '../registry/reserved-keys.js';
 import { downloadArtifact, saveResult, type ArtifactRef } from './save-output.js';
 import { statusSpinner, type StatusSpinner } from './terminal-status.js';
 import { checkToolName, toolHelp } from './tool-help.js';
@@ -38,8 +39,13 @@ function scalar(v: string): unknown {
 }
 
 function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+  // --__proto__.x would otherwise write Object.prototype.x (see registry/reserved-keys.ts).
+  if (path.some(isReservedKey)) throw new CliUsageError(`--${path.join('.')}: __proto__, prototype and constructor cannot name a field.`);
   let t = target;
-  for (const k of path.slice(0, -1)) t = (t[k] && typeof t[k] === 'object' ? t[k] : (t[k] = {})) as Record<string, unknown>;
+  for (const k of path.slice(0, -1)) {
+    const next = Object.hasOwn(t, k) ? t[k] : undefined;
+    t = (next !== null && typeof next === 'object' ? next : (t[k] = {})) as Record<string, unknown>;
+  }
   t[path[path.length - 1]!] = value;
 }
 

@@ -30,7 +30,7 @@ import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import { VERSION } from '../version.js';
-import { ARTIFACT_TEMPLATE, listArtifactResources, readArtifactResource } from './artifacts.js';
+import { ARTIFACT_TEMPLATE, artifactVerifier, listArtifactResources, readArtifactResource } from './artifacts.js';
 import { ASSIST_CAPABILITIES, registerAssistHandlers } from './assist-handlers.js';
 import { toCallToolResult, type CallResultDeps } from './call-result.js';
 import { callerKey, ownsTask, submitOptions, type Caller } from '../web/caller.js';
@@ -106,7 +106,12 @@ export function mcpServerShell(baseLog: Logger): McpServerShell {
 function installHandlers(server: Server, lateTaskStore: LateTaskStore, d: McpServerDeps): void {
   const { engine, config, caller } = d;
   const { tools, index } = definitionsFor(d.registry);
-  const resultDeps: CallResultDeps = { artifacts: d.artifacts, inlineImageMaxBytes: config.mcp.inlineImageMaxBytes, log: d.log };
+  const resultDeps: CallResultDeps = {
+    artifacts: d.artifacts,
+    verifyArtifact: artifactVerifier(config),
+    inlineImageMaxBytes: config.mcp.inlineImageMaxBytes,
+    log: d.log,
+  };
   const log = d.log.child({ component: 'mcp', caller: callerKey(caller) });
   const who = callerKey(caller);
   const callDeps: CallDeps = { engine, caller, log, resultDeps, cancelOnAbort: d.cancelOnAbort, ...(d.inFlight ? { inFlight: d.inFlight } : {}) };
@@ -183,7 +188,7 @@ function installHandlers(server: Server, lateTaskStore: LateTaskStore, d: McpSer
 
   server.setRequestHandler(
     ListResourcesRequestSchema,
-    guard(async () => ({ resources: await listArtifactResources({ engine, caller }) })),
+    guard(async () => ({ resources: await listArtifactResources({ engine, caller, config }) })),
   );
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [TASK_TEMPLATE, ARTIFACT_TEMPLATE] }));
   server.setRequestHandler(
@@ -191,7 +196,7 @@ function installHandlers(server: Server, lateTaskStore: LateTaskStore, d: McpSer
     guard((request) =>
       isTaskUri(request.params.uri)
         ? readTaskResource(request.params.uri, { engine, caller })
-        : readArtifactResource(request.params.uri, { engine, caller, artifacts: d.artifacts }),
+        : readArtifactResource(request.params.uri, { engine, caller, config, artifacts: d.artifacts }),
     ),
   );
   registerAssistHandlers(server, { engine, registry: d.registry, caller, logLevels });

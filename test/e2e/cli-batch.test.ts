@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCsv } from '../../src/http/batch-input.js';
+import { parse as parseCsvSync } from 'csv-parse/sync';
 import { CLI, runCli, spawnCli, stopChild, waitForHttp } from '../support/cli.js';
 import { startDnsProxy, type DnsProxy } from '../support/dns-proxy.js';
 import { freePort } from '../support/free-port.js';
@@ -87,7 +87,7 @@ describe('agent-utility batch', () => {
     );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    const [header, ...rows] = parseCsv(fs.readFileSync(out, 'utf8'));
+    const [header, ...rows] = parseCsvSync(fs.readFileSync(out, 'utf8')) as string[][];
     expect(header).toEqual(['index', 'task_id', 'status', 'error', 'result']);
     expect(rows.map((row) => row[0])).toEqual(['0', '1', '2', '3']);
     expect(rows.every((row) => row[2] === 'complete')).toBe(true);
