@@ -1,18 +1,16 @@
 // Signed artifact URLs: <base>/<file_id><ext>?expires=<unix seconds>&sig=<HMAC-SHA256>. The signature
 // covers the id and the expiry, so neither can be changed; the extension is cosmetic (it makes saved
 // downloads open with the right program) and is not signed.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { expiringSignature, type SignatureCheck } from '../auth/expiring-signature.js';
 import type { Config } from '../config.js';
 import { extensionFor } from './artifact-store.js';
 
 // A key of its own, derived from the service secret, so a file signature can never be replayed as
-// anything else the secret signs (poll tokens).
-function fileUrlKey(secret: string): Buffer {
-  return createHmac('sha256', secret).update('agent-utility/file-url/v1').digest();
-}
+// anything else the secret signs (poll tokens, results links).
+const fileUrlSignature = expiringSignature('agent-utility/file-url/v1');
 
 export function signFileId(secret: string, fileId: string, expiresAtSeconds: number): string {
-  return createHmac('sha256', fileUrlKey(secret)).update(`${fileId}\n${expiresAtSeconds}`).digest('base64url');
+  return fileUrlSignature.sign(secret, fileId, expiresAtSeconds);
 }
 
 /** Where signed file URLs point: STORAGE_URL if set, else PUBLIC_URL/files. */
@@ -30,7 +28,7 @@ export function signedFileUrl(
   return `${fileUrlBase(config)}/${file.fileId}${extensionFor(file.contentType)}?expires=${expires}&sig=${sig}`;
 }
 
-export type SignatureCheck = 'valid' | 'invalid' | 'expired';
+export type { SignatureCheck };
 
 /** Checks the signature first (a forged expiry is 'invalid', not 'expired'), then the expiry. */
 export function checkFileSignature(
@@ -40,9 +38,5 @@ export function checkFileSignature(
   sig: string | undefined,
   now: Date = new Date(),
 ): SignatureCheck {
-  if (!expires || !sig || !/^\d{1,12}$/.test(expires)) return 'invalid';
-  const expected = Buffer.from(signFileId(secret, fileId, Number(expires)));
-  const given = Buffer.from(sig);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
-  return Number(expires) * 1000 <= now.getTime() ? 'expired' : 'valid';
+  return fileUrlSignature.check(secret, fileId, expires, sig, now);
 }

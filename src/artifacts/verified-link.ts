@@ -3,9 +3,8 @@
 // nothing: only a `file_url` signed with our secret for exactly that id does. Whoever reads an artifact
 // through a verified link could already download it with that link, so serving it (MCP resources/read, the
 // inline image, the console preview) gives nobody another caller's file.
-import type { Config } from '../config.js';
-import { isFileId } from './artifact-store.js';
-import { signedFileUrl } from './signed-url.js';
+import { extensionFor, isFileId } from './artifact-store.js';
+import { checkFileSignature } from './signed-url.js';
 
 export interface VerifiedArtifact {
   fileId: string;
@@ -17,21 +16,28 @@ export interface VerifiedArtifact {
 
 export type ArtifactLinkVerifier = (value: unknown) => VerifiedArtifact | undefined;
 
-type LinkConfig = Pick<Config, 'storageUrl' | 'publicUrl'>;
-
 /**
- * A verifier for one configuration: a value is an artifact only when its `file_url` is, character for
- * character, the signed URL this service gives for its `file_id` and `content_type` and has not expired.
+ * A verifier for one secret: a value is an artifact only when its `file_url` names its `file_id` (with the
+ * extension of its `content_type`) and carries this service's unexpired signature for that id. The base of
+ * the URL is not compared: it changes with PUBLIC_URL (and per session for stdio's own file server), and a
+ * valid signature cannot be had without the link the service gave out.
  */
-export function artifactLinkVerifier(config: LinkConfig, secret: string, now: () => number = Date.now): ArtifactLinkVerifier {
+export function artifactLinkVerifier(secret: string, now: () => number = Date.now): ArtifactLinkVerifier {
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
     const r = value as Record<string, unknown>;
     const { file_id: fileId, file_url: fileUrl, content_type: contentType } = r;
     if (typeof fileId !== 'string' || typeof fileUrl !== 'string' || typeof contentType !== 'string' || !isFileId(fileId)) return undefined;
-    const expires = expiresParam(fileUrl);
-    if (expires === undefined || expires * 1000 <= now()) return undefined;
-    if (signedFileUrl(config, secret, { fileId, contentType, expiresAt: new Date(expires * 1000) }) !== fileUrl) return undefined;
+    let url: URL;
+    try {
+      url = new URL(fileUrl);
+    } catch {
+      return undefined;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+    if (!url.pathname.endsWith(`/${fileId}${extensionFor(contentType)}`)) return undefined;
+    const check = checkFileSignature(secret, fileId, url.searchParams.get('expires') ?? undefined, url.searchParams.get('sig') ?? undefined, new Date(now()));
+    if (check !== 'valid') return undefined;
     return {
       fileId,
       contentType,
@@ -40,11 +46,6 @@ export function artifactLinkVerifier(config: LinkConfig, secret: string, now: ()
       ...(typeof r.expires_at === 'string' ? { expiresAt: r.expires_at } : {}),
     };
   };
-}
-
-function expiresParam(url: string): number | undefined {
-  const m = /[?&]expires=(\d{1,12})(?:&|$)/.exec(url);
-  return m ? Number(m[1]) : undefined;
 }
 
 /** Verified artifact links anywhere in a value (nested objects and arrays), in document order. */

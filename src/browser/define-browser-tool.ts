@@ -10,7 +10,7 @@ import { defineTool, type SubmitContext, type ToolContext, type ToolDefinition }
 import type { WaitMode } from './input-schemas.js';
 import { lazyModule } from '../registry/lazy-module.js';
 import type { OpenedPage, PageSource, RenderBudget } from './navigate.js';
-import { contextOptionsFor, playwrightCookies, type PageOptions } from './page-options.js';
+import { contextOptionsFor, headerOrigin, playwrightCookies, type PageOptions } from './page-options.js';
 import { cacheKey, readCached, writeCached } from './result-cache.js';
 import type { BrowserRuntime } from './service.js';
 
@@ -170,6 +170,8 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
           await page.setViewportSize(size);
         }
         if (input.cookies?.length) await page.context().addCookies(playwrightCookies(input));
+        const origin = headerOrigin(input);
+        if (input.headers && origin !== undefined && Object.keys(input.headers).length > 0) await routeCallerHeaders(page, origin, input.headers);
         if (input.block?.length) {
           const blocked = new Set<string>(input.block);
           // Aborted here, in the browser: a blocked request never reaches the proxy or the network.
@@ -202,4 +204,35 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
     if (ctx.signal.aborted) throw ctx.signal.reason;
     throw pageError(err);
   }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Only requests for the page's own origin carry the caller's headers: never a third-party script, image or
+ * frame, nor a redirect to another origin. Chromium keeps a request's modified headers when it follows a
+ * redirect (and does not route the new hop), so a request for the origin is made here, through the same
+ * guarded proxy (the launch's proxy setting), without following redirects; the browser then follows a
+ * redirect itself, as a new request that is routed and judged by its own origin.
+ */
+async function routeCallerHeaders(page: Page, origin: string, headers: Record<string, string>): Promise<void> {
+  const extra = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+  await page.context().route('**/*', async (route) => {
+    const request = route.request();
+    if (originOf(request.url()) !== origin) return route.fallback();
+    let response;
+    try {
+      response = await route.fetch({ headers: { ...request.headers(), ...extra }, maxRedirects: 0 });
+    } catch {
+      // Refused by the guard, unreachable, or the page went away: the browser sees a failed request.
+      return route.abort('failed').catch(() => undefined);
+    }
+    await route.fulfill({ response }).catch(() => undefined);
+  });
 }

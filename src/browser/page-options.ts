@@ -167,6 +167,38 @@ export function pageOptionsRefine(v: PageOptions, ctx: z.RefinementCtx): void {
       if (c.domain === undefined && c.url === undefined)
         ctx.addIssue({ code: 'custom', path: ['cookies', i, 'domain'], message: 'is required with html input (give domain or url)' });
     });
+    if (v.headers && Object.keys(v.headers).length > 0)
+      ctx.addIssue({ code: 'custom', path: ['headers'], message: "needs url input: headers go only to the page's own origin, and html input has none" });
+    return;
+  }
+  // Cookies stay with the page's own host: a cookie for another host would ride along on the page's
+  // third-party requests (and a caller's credentials with them).
+  const host = hostOf(v.url);
+  if (host === undefined) return;
+  v.cookies?.forEach((c, i) => {
+    const field = c.url !== undefined ? 'url' : c.domain !== undefined ? 'domain' : undefined;
+    if (!field) return;
+    const given = field === 'url' ? hostOf(c.url!) : c.domain!.replace(/^\./, '').toLowerCase();
+    if (given !== host)
+      ctx.addIssue({ code: 'custom', path: ['cookies', i, field], message: `must be the page's own host (${host}): cookies go only to the page's site` });
+  });
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The origin caller headers go to: the page URL's scheme, host and port (redirects elsewhere get none). */
+export function headerOrigin(v: Pick<PageOptions, 'url'>): string | undefined {
+  if (v.url === undefined) return undefined;
+  try {
+    return new URL(v.url).origin;
+  } catch {
+    return undefined;
   }
 }
 
@@ -188,12 +220,10 @@ export function contextOptionsFor(v: PageOptions, viewport: { width: number; hei
   }
   if (v.user_agent !== undefined) opts.userAgent = v.user_agent;
   if (!v.javascript) opts.javaScriptEnabled = false;
-  if (v.headers && Object.keys(v.headers).length > 0) {
-    opts.extraHTTPHeaders = v.headers;
-    // The context's locale would set Accept-Language over the caller's; without one the header goes as given.
-    if (Object.keys(v.headers).some((name) => name.toLowerCase() === 'accept-language')) opts.locale = undefined;
-  }
-  const needsOwn = Object.keys(opts).length > 0 || (v.cookies?.length ?? 0) > 0 || (v.block?.length ?? 0) > 0;
+  // Caller headers are not context-wide (extraHTTPHeaders would send them to every origin the page
+  // touches): the task's own context adds them to requests for the page's origin only (callerHeaderRoute).
+  const hasHeaders = v.headers !== undefined && Object.keys(v.headers).length > 0;
+  const needsOwn = Object.keys(opts).length > 0 || hasHeaders || (v.cookies?.length ?? 0) > 0 || (v.block?.length ?? 0) > 0;
   return needsOwn ? opts : undefined;
 }
 
@@ -201,9 +231,12 @@ export function contextOptionsFor(v: PageOptions, viewport: { width: number; hei
 export function playwrightCookies(
   v: PageOptions,
 ): { name: string; value: string; url?: string; domain?: string; path?: string; secure?: boolean; httpOnly?: boolean }[] {
+  const origin = headerOrigin(v);
   return (v.cookies ?? []).map((c) => {
-    // Without domain or url the cookie belongs to the page's host (html input requires one of them).
-    const where = c.url !== undefined ? { url: c.url } : { domain: c.domain ?? new URL(v.url!).hostname, path: c.path ?? '/' };
+    // With url input every cookie is the page host's own (the input check refuses other hosts), set by
+    // url so it is host-only: a domain cookie would also go to every subdomain. Html input names its own.
+    const where =
+      c.url !== undefined ? { url: c.url } : origin !== undefined ? { url: `${origin}${c.path ?? '/'}` } : { domain: c.domain!, path: c.path ?? '/' };
     return {
       name: c.name,
       value: c.value,

@@ -102,7 +102,7 @@ export function consoleRouter(d: ConsoleDeps): Router | undefined {
   const store = d.engine.store;
   const sql = sqlRunnerOf(store);
   const authDeps = { secrets, store, publicUrl: d.config.publicUrl };
-  const verifyArtifact = artifactLinkVerifier(d.config, resolveSecret(d.config));
+  const verifyArtifact = artifactLinkVerifier(resolveSecret(d.config));
   const r = Router();
   r.use(securityHeaders(consoleCsp(d.config)));
 

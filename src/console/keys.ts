@@ -174,7 +174,10 @@ export function keyPages(d: KeyPagesDeps): Router {
         .type('html')
         .send(page({ title: 'Key not found', csrf: csrfOf(req, d), body: html`<p>No key ${req.params.id}.</p>` }));
     const payer = { kind: 'key' as const, id: key.id };
-    const [usage, tasks] = await Promise.all([d.store.usage({ payer, from: 0, to: Date.now() + 1, group: 'tool' }), d.store.listTasks({ payer, limit: 20 })]);
+    const [usage, tasks] = await Promise.all([
+      d.store.usage({ payer, from: 0, to: Date.now() + 1, group: 'tool' }),
+      d.store.listTasks({ payer, limit: 20, resultBudgetBytes: 0 }),
+    ]);
     const body = html`<p>
         <code>${key.prefix}…</code> (${key.id}) · ${key.label ?? 'no label'} · ${microsToUsd(key.balanceMicros)} USD left ·
         ${key.revokedAt ? 'revoked' : 'active'}

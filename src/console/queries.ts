@@ -16,8 +16,20 @@ export interface TaskSearch {
   limit: number;
 }
 
-/** Ids of matching tasks, newest first. */
-export async function searchTaskIds(sql: SqlRunner, q: TaskSearch): Promise<string[]> {
+/** What the search table shows of a task: never its input or result, which may be megabytes. */
+export interface TaskSummary {
+  id: string;
+  tool: string;
+  status: TaskStatus;
+  payerKind: string;
+  payerId: string | null;
+  createdAt: number;
+  attempts: number;
+  maxAttempts: number;
+}
+
+/** Matching tasks, newest first, with only the columns the search table shows. */
+export async function searchTasks(sql: SqlRunner, q: TaskSearch): Promise<TaskSummary[]> {
   const where: string[] = [];
   const params: unknown[] = [];
   const add = (clause: string, value: unknown) => {
@@ -29,8 +41,26 @@ export async function searchTaskIds(sql: SqlRunner, q: TaskSearch): Promise<stri
   if (q.status) add('status = ?', q.status);
   if (q.payer) add('LOWER(payer_id) = LOWER(?)', q.payer);
   params.push(q.limit);
-  const rows = await sql.all(`SELECT id FROM tasks ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`, params);
-  return rows.map((r) => String(r.id));
+  const rows = await sql.all(
+    `SELECT id, tool, status, payer_kind, payer_id, created_at, attempts, max_attempts FROM tasks
+     ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    params,
+  );
+  return rows.map((r) => ({
+    id: String(r.id),
+    tool: String(r.tool),
+    status: r.status as TaskStatus,
+    payerKind: String(r.payer_kind),
+    payerId: r.payer_id === null ? null : String(r.payer_id),
+    createdAt: Number(r.created_at),
+    attempts: Number(r.attempts),
+    maxAttempts: Number(r.max_attempts),
+  }));
+}
+
+/** Ids of matching tasks, newest first. */
+export async function searchTaskIds(sql: SqlRunner, q: TaskSearch): Promise<string[]> {
+  return (await searchTasks(sql, q)).map((t) => t.id);
 }
 
 export interface TimelineRow {

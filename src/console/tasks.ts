@@ -5,10 +5,10 @@ import type { ArtifactLinkVerifier } from '../artifacts/verified-link.js';
 import { verifiedArtifactsIn } from '../artifacts/verified-link.js';
 import { toTaskView } from '../engine/task-view.js';
 import { microsToUsd } from '../registry/registry.js';
-import type { TaskRow, TaskStatus, TaskStore } from '../store/port.js';
+import type { TaskStatus, TaskStore } from '../store/port.js';
 import type { ConsoleSecrets } from './session.js';
 import { html, iso, page, type Html } from './html.js';
-import { searchTaskIds, type SqlRunner } from './queries.js';
+import { searchTasks, type SqlRunner, type TaskSummary } from './queries.js';
 
 const STATUSES: TaskStatus[] = ['pending', 'running', 'complete', 'failed', 'cancelled'];
 
@@ -47,7 +47,7 @@ function preview(a: { url: string; type: string }): Html {
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 
-function payerText(t: TaskRow): string {
+function payerText(t: { payer: { kind: string; id: string | null } }): string {
   return `${t.payer.kind}${t.payer.id ? `:${t.payer.id}` : ''}`;
 }
 
@@ -58,19 +58,18 @@ export function taskPages(d: TaskPagesDeps): Router {
   r.get('/tasks', async (req, res) => {
     const q = (k: string) => (typeof req.query[k] === 'string' ? (req.query[k] as string).trim() : '');
     const status = STATUSES.includes(q('status') as TaskStatus) ? (q('status') as TaskStatus) : undefined;
-    let rows: TaskRow[] = [];
+    let rows: TaskSummary[] = [];
     if (d.sql) {
-      const ids = await searchTaskIds(d.sql, {
+      rows = await searchTasks(d.sql, {
         ...(q('id') ? { id: q('id') } : {}),
         ...(q('tool') ? { tool: q('tool') } : {}),
         ...(status ? { status } : {}),
         ...(q('payer') ? { payer: q('payer') } : {}),
         limit: 100,
       });
-      rows = (await Promise.all(ids.map((id) => d.store.getTask(id)))).filter((t): t is TaskRow => t !== null);
     } else if (q('id')) {
       const t = await d.store.getTask(q('id'));
-      if (t) rows = [t];
+      if (t) rows = [{ ...t, payerKind: t.payer.kind, payerId: t.payer.id }];
     }
     const body = html`<form method="get" action="/console/tasks" class="card search" role="search">
         <label for="q-id">Task id</label><input id="q-id" name="id" value="${q('id')}" /> <label for="q-tool">Tool</label
@@ -109,7 +108,7 @@ export function taskPages(d: TaskPagesDeps): Router {
                       <td><a href="/console/tasks/${t.id}">${t.id}</a></td>
                       <td>${t.tool}</td>
                       <td class="status-${t.status}">${t.status}</td>
-                      <td>${payerText(t)}</td>
+                      <td>${payerText({ payer: { kind: t.payerKind, id: t.payerId } })}</td>
                       <td>${iso(t.createdAt)}</td>
                       <td>${t.attempts}/${t.maxAttempts}</td>
                     </tr>`,

@@ -30,6 +30,8 @@ export interface Dialect {
   greatest(a: string, b: string): string;
   /** A millisecond epoch expression as its UTC day, YYYY-MM-DD. */
   utcDay(msExpr: string): string;
+  /** The size in bytes of a JSON column's text (null stays null), so a read can budget before it selects it. */
+  jsonBytes(column: string): string;
   /** Appended to a SELECT inside a transaction: lock the rows read (SQLite's transaction holds the write lock). */
   readonly forUpdate: string;
   /** Appended to a SELECT inside a transaction: lock the rows read, passing over rows others hold. */
@@ -50,6 +52,7 @@ export const sqlite: Dialect = {
   array: (values) => JSON.stringify(values),
   greatest: (a, b) => `MAX(${a}, ${b})`,
   utcDay: (ms) => `strftime('%Y-%m-%d', ${ms} / 1000, 'unixepoch')`,
+  jsonBytes: (column) => `length(CAST(${column} AS BLOB))`,
   // The transaction holds the whole database's write lock already.
   forUpdate: '',
   skipLocked: '',
@@ -66,6 +69,7 @@ export const postgres: Dialect = {
   array: (values) => values,
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
   utcDay: (ms) => `to_char(to_timestamp(${ms} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+  jsonBytes: (column) => `octet_length(${column}::text)`,
   forUpdate: ' FOR UPDATE',
   skipLocked: ' FOR UPDATE SKIP LOCKED',
 };

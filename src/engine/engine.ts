@@ -9,7 +9,7 @@ import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { ServiceScope } from '../registry/services.js';
-import type { Payer, TaskRow, TaskStore } from '../store/port.js';
+import type { ListedTask, Payer, TaskRow, TaskStore } from '../store/port.js';
 import { EngineEvents } from './events.js';
 import { GroupCommit } from './group-commit.js';
 import { assertInputDepth } from './input-depth.js';
@@ -244,7 +244,8 @@ export class Engine {
     this.unsubscribeSettled = this.store.onTaskSettled((id) => this.settledAnywhere.emit(id));
   }
 
-  async listByPayer(payer: Payer, limit: number, beforeCreatedAt?: number): Promise<TaskRow[]> {
-    return this.store.listTasks({ payer, limit, before: beforeCreatedAt });
+  /** A payer's tasks, newest first; results only within `resultBudgetBytes` (see TaskListQuery). */
+  async listByPayer(payer: Payer, limit: number, beforeCreatedAt?: number, resultBudgetBytes?: number): Promise<ListedTask[]> {
+    return this.store.listTasks({ payer, limit, before: beforeCreatedAt, ...(resultBudgetBytes !== undefined ? { resultBudgetBytes } : {}) });
   }
 }

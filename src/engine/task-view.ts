@@ -16,11 +16,13 @@ export interface TaskView {
   cancel_requested?: true;
   price_usd?: string;
   payment?: Record<string, unknown>;
+  /** In a listing: the result is left out to keep the page small; GET /v1/tasks/{id} has it. */
+  result_omitted?: true;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function toTaskView(t: TaskRow): TaskView {
+export function toTaskView(t: Omit<TaskRow, 'input'> & { resultOmitted?: true }): TaskView {
   return {
     task_id: t.id,
     status: t.status,
@@ -33,6 +35,7 @@ export function toTaskView(t: TaskRow): TaskView {
     attempts: t.attempts,
     ...(t.status === 'running' && t.cancelRequested ? { cancel_requested: true as const } : {}),
     ...(t.payment ? { payment: t.payment } : {}),
+    ...(t.resultOmitted ? { result_omitted: true as const } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
 // duplicates repeat their shared task's answer. CSV keeps the result as a JSON cell: results differ by
 // tool and by status, and a fixed column set would drop fields.
 import { stringify } from 'csv-stringify/sync';
-import type { BatchItem } from '../store/port.js';
+import type { TaskRow } from '../store/port.js';
 
 export interface ResultLine {
   index: number;
@@ -12,7 +12,13 @@ export interface ResultLine {
   error: string | null;
 }
 
-export function toResultLine(item: BatchItem): ResultLine {
+/** An item with what its line shows of its task (null once retention deleted the task). */
+export interface ResultItem {
+  index: number;
+  task: Pick<TaskRow, 'id' | 'status' | 'result' | 'error'> | null;
+}
+
+export function toResultLine(item: ResultItem): ResultLine {
   const t = item.task;
   if (!t) return { index: item.index, task_id: null, status: 'expired', result: null, error: 'This result is past the retention period.' };
   return {

@@ -41,7 +41,10 @@ export const BATCH_SCHEMAS: Record<string, unknown> = {
       progress: { type: 'number', minimum: 0, maximum: 1 },
       price_usd: { type: 'string' },
       created_at: { type: 'string', format: 'date-time' },
-      results_url: { type: 'string', description: 'When done: JSONL results, signed (works without credentials for 24 hours).' },
+      results_url: {
+        type: 'string',
+        description: 'When done: JSONL results, a read-only signed link (works without credentials for 24 hours; it cannot cancel).',
+      },
       results_urls: { type: 'object', properties: { jsonl: { type: 'string' }, csv: { type: 'string' } } },
       cancelled_now: { type: 'integer', description: 'Cancel only: items that had not started and were cancelled and refunded.' },
     },
@@ -99,7 +102,8 @@ export const BATCH_PATHS: Record<string, unknown> = {
   '/v1/batches/{batch_id}/results': {
     get: {
       operationId: 'get_batch_results',
-      summary: 'One page of results in input order (JSONL or CSV); X-Next-Cursor and Link rel="next" point at the next page',
+      summary:
+        'One page of results in input order (JSONL or CSV), at most `limit` lines and about 8 MB of results; X-Next-Cursor and Link rel="next" point at the next page',
       tags: ['batches'],
       security: readSecurity,
       parameters: [
@@ -107,7 +111,14 @@ export const BATCH_PATHS: Record<string, unknown> = {
         { name: 'format', in: 'query', schema: { type: 'string', enum: ['jsonl', 'csv'], default: 'jsonl' } },
         { name: 'cursor', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Input position to start from.' },
         { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 1000 } },
-        { name: 'token', in: 'query', schema: { type: 'string' }, description: 'The poll token, so results_url works as a plain link.' },
+        { name: 'expires', in: 'query', schema: { type: 'string' }, description: 'Of results_url: the read-only link expiry (unix seconds).' },
+        { name: 'sig', in: 'query', schema: { type: 'string' }, description: 'Of results_url: the read-only link signature.' },
+        {
+          name: 'token',
+          in: 'query',
+          schema: { type: 'string' },
+          description: 'The poll token (links made before results_url was signed); prefer results_url or the Authorization header.',
+        },
       ],
       responses: {
         '200': {
@@ -116,7 +127,9 @@ export const BATCH_PATHS: Record<string, unknown> = {
         },
         '400': error('Invalid format, cursor or limit.'),
         '401': error('Missing or invalid token.'),
+        '403': error('A results link whose signature does not match, or another credential’s batch.'),
         '404': error('Unknown batch.'),
+        '410': error('An expired results link.'),
         '429': error('Rate limit exceeded.'),
       },
     },

@@ -195,6 +195,11 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       attempts: { type: 'integer' },
       price_usd: { type: 'string' },
       cancel_requested: { type: 'boolean', const: true, description: 'Present while a running task has been asked to stop and has not stopped yet.' },
+      result_omitted: {
+        type: 'boolean',
+        const: true,
+        description: 'In GET /v1/tasks only: the result did not fit the page (about 1 MB of results per page); read it with GET /v1/tasks/{id}.',
+      },
       payment: { $ref: '#/components/schemas/Payment' },
     },
   };

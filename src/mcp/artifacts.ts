@@ -35,7 +35,7 @@ const verifiers = new WeakMap<Config, ArtifactLinkVerifier>();
 /** The link verifier for a configuration (its secret is read once). */
 export function artifactVerifier(config: Config): ArtifactLinkVerifier {
   let v = verifiers.get(config);
-  if (!v) verifiers.set(config, (v = artifactLinkVerifier(config, resolveSecret(config))));
+  if (!v) verifiers.set(config, (v = artifactLinkVerifier(resolveSecret(config))));
   return v;
 }
 

@@ -35,6 +35,6 @@ export async function readTaskResource(uri: string, d: { engine: Engine; caller:
 
 /** The caller's recent task ids starting with `typed`, newest first, for completing {task_id}. */
 export async function recentTaskIds(d: { engine: Engine; caller: Caller }, typed: string, scan = 100): Promise<string[]> {
-  const tasks = await d.engine.listByPayer(d.caller.payer, scan);
+  const tasks = await d.engine.listByPayer(d.caller.payer, scan, undefined, 0);
   return tasks.map((t) => t.id).filter((id) => id.startsWith(typed));
 }

@@ -106,7 +106,7 @@ export class EngineTaskStore implements McpTaskStore {
       before = Number(cursor);
       if (!Number.isSafeInteger(before) || before <= 0) throw rpcError(ErrorCode.InvalidParams, 'Invalid cursor.');
     }
-    const rows = await this.safely(() => this.d.engine.listByPayer(this.d.caller.payer, LIST_PAGE, before));
+    const rows = await this.safely(() => this.d.engine.listByPayer(this.d.caller.payer, LIST_PAGE, before, 0));
     const last = rows.at(-1);
     return {
       tasks: rows.map((r) => toMcpTask(r, this.d.config)),

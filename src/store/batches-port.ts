@@ -36,6 +36,17 @@ export interface BatchItem {
   task: TaskRow | null;
 }
 
+/** An item as a results page plans it: its task's status, error and the size of its result, not the result. */
+export interface BatchItemRef {
+  index: number;
+  /** Null once retention deleted the task. */
+  taskId: string | null;
+  status: TaskStatus | null;
+  error: string | null;
+  /** Bytes of the stored result's JSON (null when there is none). */
+  resultBytes: number | null;
+}
+
 export interface BatchStore {
   /** Creates the batch, its tasks and its item map in one transaction, charging `chargeKeyId` the total. */
   createBatch(batch: NewBatch, opts?: { chargeKeyId?: string }): Promise<CreateBatchOutcome>;
@@ -44,6 +55,10 @@ export interface BatchStore {
   batchCounts(id: string): Promise<BatchCounts>;
   /** Items from position `from` on, in input order. */
   listBatchItems(id: string, from: number, limit: number): Promise<BatchItem[]>;
+  /** The same items without their tasks' results (sizes only), so a reader can budget before it reads them. */
+  listBatchItemRefs(id: string, from: number, limit: number): Promise<BatchItemRef[]>;
+  /** One task's result alone (null when it has none or is gone). */
+  getTaskResult(taskId: string): Promise<unknown>;
   /** Pending tasks of the batch → cancelled and refunded; running ones flagged. Returns those cancelled now. */
   cancelBatch(id: string, now: number): Promise<TaskRow[]>;
 }

@@ -12,7 +12,19 @@ export interface TaskListQuery {
   before?: number;
   /** Breaks ties among tasks created in the same millisecond as `before`. */
   beforeId?: string;
+  /**
+   * How many bytes of results the page may carry (default LIST_RESULT_BUDGET_BYTES): results are read
+   * newest first while their sizes add up to at most this; the others come back as null with
+   * `resultOmitted`. 0 reads none. A listing's memory is bounded by this, whatever the tasks hold.
+   */
+  resultBudgetBytes?: number;
 }
+
+/** The default result budget of one listing page. */
+export const LIST_RESULT_BUDGET_BYTES = 1024 * 1024;
+
+/** A listed task: the input is never read (listings do not show it), and a result past the budget is left out. */
+export type ListedTask = Omit<TaskRow, 'input'> & { input: null; resultOmitted?: true };
 
 /** A caller's tasks created in [from, to), grouped by tool or by UTC day. */
 export interface UsageQuery {
@@ -40,7 +52,7 @@ export interface StoreStats {
 
 export interface TaskReads {
   /** The filtered, paged list behind GET /v1/tasks. */
-  listTasks(q: TaskListQuery): Promise<TaskRow[]>;
+  listTasks(q: TaskListQuery): Promise<ListedTask[]>;
   /** Counts and money per tool or per day; only tasks still kept (see RETENTION) are counted. */
   usage(q: UsageQuery): Promise<UsageRow[]>;
   stats(): Promise<StoreStats>;

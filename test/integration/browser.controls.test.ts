@@ -15,6 +15,7 @@ import pdf from '../../tools/browser.pdf.js';
 import scrape from '../../tools/browser.scrape.js';
 import screenshot from '../../tools/browser.screenshot.js';
 import { startBrowserHarness, type BrowserHarness } from '../support/browser-harness.js';
+import { startFixtureServer } from '../support/fixture-server.js';
 
 let h: BrowserHarness;
 beforeAll(async () => {
@@ -91,6 +92,49 @@ describe('headers and cookies', () => {
     expect(next?.headers['x-test-token']).toBeUndefined();
     expect(next?.headers.cookie).toBeUndefined();
     expect(next?.headers['accept-language']).not.toBe('de-DE');
+  });
+
+  it("go only to the page's own origin: not to another host's or port's sub-resources and frames, nor across a redirect", async () => {
+    const other = await startFixtureServer();
+    try {
+      const otherHost = `http://www.site.fixture.test:${h.fixture.port}`;
+      const otherPort = `http://site.fixture.test:${other.port}`;
+      const secrets = { headers: { Authorization: 'Bearer caller-secret', 'X-Test-Token': 'token-3p' }, cookies: [{ name: 'sid', value: 'cookie-3p' }] };
+      await h.run(content, { url: h.siteUrl(`/controls/third-party?a=${encodeURIComponent(otherHost)}&b=${encodeURIComponent(otherPort)}`), ...secrets });
+      const [main] = h.fixture.requests.filter((r) => r.url.startsWith('/controls/third-party?'));
+      expect(main?.headers.authorization).toBe('Bearer caller-secret');
+      expect(main?.headers.cookie).toBe('sid=cookie-3p');
+      const foreignHost = h.fixture.requests.filter((r) => r.url.includes('?third-') && r.headers.host === `www.site.fixture.test:${h.fixture.port}`);
+      expect(foreignHost.map((r) => r.url).sort()).toEqual(['/controls/echo?third-frame', '/controls/img.png?third-img']);
+      for (const r of foreignHost) {
+        expect(r.headers.authorization).toBeUndefined();
+        expect(r.headers['x-test-token']).toBeUndefined();
+        expect(r.headers.cookie).toBeUndefined();
+      }
+      const foreignPort = other.requests.filter((r) => r.url.includes('?third-'));
+      expect(foreignPort.map((r) => r.url)).toEqual(['/controls/none.js?third-script']);
+      expect(foreignPort[0]!.headers.authorization).toBeUndefined();
+      expect(foreignPort[0]!.headers['x-test-token']).toBeUndefined();
+
+      // A redirect to another origin does not take them along.
+      await h.run(content, { url: h.siteUrl(`/redirect-to?url=${encodeURIComponent(`${otherPort}/controls/echo?cross-origin-hop`)}`), ...secrets });
+      const hop = other.requests.find((r) => r.url === '/controls/echo?cross-origin-hop');
+      expect(hop).toBeDefined();
+      expect(hop!.headers.authorization).toBeUndefined();
+      expect(hop!.headers['x-test-token']).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses a cookie for another host and headers with html input, naming the field', () => {
+    expect(() => parseOrInvalid(content.input, { url: 'https://a.example/', cookies: [{ name: 'x', value: 'y', domain: 'b.example' }] })).toThrow(
+      /cookies\.0\.domain: must be the page's own host \(a\.example\)/,
+    );
+    expect(() => parseOrInvalid(content.input, { url: 'https://a.example/', cookies: [{ name: 'x', value: 'y', url: 'https://sub.a.example/' }] })).toThrow(
+      /cookies\.0\.url/,
+    );
+    expect(() => parseOrInvalid(pdf.input, { html: '<p>x</p>', headers: { 'X-A': 'b' } })).toThrow(/^headers: needs url input/);
   });
 
   it('user_agent replaces the browser user agent', async () => {

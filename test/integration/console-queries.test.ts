@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pendingKeyPurchases } from '../../src/billing/x402/pending-purchases.js';
-import { recentKeyPurchases, searchTaskIds, sqlRunnerOf, taskTimeline, type SqlRunner } from '../../src/console/queries.js';
+import { recentKeyPurchases, searchTaskIds, searchTasks, sqlRunnerOf, taskTimeline, type SqlRunner } from '../../src/console/queries.js';
 import type { TaskStore } from '../../src/store/port.js';
 import { SqliteStore } from '../../src/db/tasks/sqlite-store.js';
 import { storeFactories } from '../support/store-factories.js';
@@ -51,6 +51,12 @@ for (const adapter of adapters) {
       expect(await searchTaskIds(sql, { payer: 'key_a', limit: 10 })).toEqual(['task_3', 'task_1']);
       expect(await searchTaskIds(sql, { payer: '0xabcdef0000000000000000000000000000000001', limit: 10 })).toEqual(['task_2']);
       expect(await searchTaskIds(sql, { id: 'task_1', tool: 'geo.locate', limit: 10 })).toEqual([]);
+    });
+
+    it('gives the search table only the columns it shows, never an input or a result', async () => {
+      expect(await searchTasks(sql, { status: 'complete', limit: 10 })).toEqual([
+        { id: 'task_3', tool: 'geo.locate', status: 'complete', payerKind: 'key', payerId: 'key_a', createdAt: t0 + 2000, attempts: 1, maxAttempts: 1 },
+      ]);
     });
 
     it('reads the timeline: recent tasks and older unfinished ones', async () => {

@@ -279,7 +279,9 @@ describe('MCP_AUTH=localhost-off', () => {
 async function waitForTask(match: (t: TaskRow) => boolean, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const rows = await svc.rt.store.listTasks({ payer: { kind: 'key', id: keyId }, limit: 50 });
+    // Listings never read inputs, so each listed task is read whole.
+    const listed = await svc.rt.store.listTasks({ payer: { kind: 'key', id: keyId }, limit: 50 });
+    const rows = (await Promise.all(listed.map((t) => svc.rt.store.getTask(t.id)))).filter((t): t is TaskRow => t !== null);
     const hit = rows.find(match);
     if (hit) return hit;
     if (Date.now() > deadline) throw new Error('task did not appear');

@@ -85,6 +85,28 @@ describe.each(backends)('REST batches ($name)', ({ env }) => {
     expect(rows[1]).toContain('"{""value"":""c""}"');
   });
 
+  it('gives a read-only signed results link: no poll token in it, it reads the results and cannot cancel', async () => {
+    const { key } = await svc.createKey(1);
+    const created = await api(svc.url, 'POST', '/v1/tools/test.echo/batches', { token: key, body: { inputs: [{ value: 'x' }, { value: 'y' }] } });
+    const done = await waitDone(created.body.batch_id, created.body.poll_token);
+    const link = new URL(done.results_url, svc.url);
+    expect(link.searchParams.get('token')).toBeNull();
+    expect(done.results_url).not.toContain('pt_');
+    expect(link.searchParams.get('sig')).toMatch(/^[\w-]{20,}$/);
+    const page = await fetch(link);
+    expect(page.status).toBe(200);
+    expect((await page.text()).trim().split('\n')).toHaveLength(2);
+    // The link is no credential anywhere else, and a changed expiry or another batch id breaks it.
+    const cancel = await fetch(`${svc.url}/v1/batches/${created.body.batch_id}/cancel?${link.searchParams}`, { method: 'POST' });
+    expect(cancel.status).toBe(401);
+    const stretched = new URL(link);
+    stretched.searchParams.set('expires', String(Number(link.searchParams.get('expires')) + 3600));
+    expect((await fetch(stretched)).status).toBe(403);
+    const other = await api(svc.url, 'POST', '/v1/tools/test.echo/batches', { token: key, body: { inputs: [{ value: 'z' }] } });
+    const elsewhere = new URL(`/v1/batches/${other.body.batch_id}/results?${link.searchParams}`, svc.url);
+    expect((await fetch(elsewhere)).status).toBe(403);
+  });
+
   it('cancel stops what has not run and refunds it', async () => {
     const { key, id } = await svc.createKey(1);
     // test.sleep runs two at a time, so most of these are still pending when the cancel arrives.

@@ -620,6 +620,31 @@ for (const factory of factories) {
       const stats = await s.stats();
       expect(stats.queueDepth).toBeGreaterThanOrEqual(2);
     });
+    it('lists without inputs and with results only within the byte budget; batch item refs carry sizes, not results', async () => {
+      const s = await open();
+      const payer = { kind: 'key' as const, id: `key_rb${Math.random().toString(36).slice(2, 8)}` };
+      const tasks = [1000, 2000, 3000].map((now) => newTask({ tool: 'x.rb', payer, now, input: { big: 'i'.repeat(5000) } }));
+      for (const t of tasks) await s.createTask(t);
+      const claimed = await s.claimTasks({ owner: 'w', limit: 3, leaseMs: 60_000, now: 4000, onlyTools: ['x.rb'] });
+      expect(claimed).toHaveLength(3);
+      const big = { text: 'r'.repeat(3000) };
+      for (const t of claimed) await s.completeTask(t.id, 'w', big, 5000);
+      const bytes = JSON.stringify(big).length;
+      const listed = await s.listTasks({ payer, limit: 10, resultBudgetBytes: 2 * bytes });
+      expect(listed.map((t) => t.input)).toEqual([null, null, null]);
+      expect(listed.map((t) => t.result)).toEqual([big, big, null]);
+      expect(listed.map((t) => t.resultOmitted ?? false)).toEqual([false, false, true]);
+      expect((await s.listTasks({ payer, limit: 10, resultBudgetBytes: 0 })).every((t) => t.result === null && t.resultOmitted)).toBe(true);
+
+      const batchTasks = [newTask({ tool: 'x.rb', payer, now: 6000 })];
+      await s.createBatch({ id: `batch_rb_${payer.id}`, tool: 'x.rb', payer, now: 6000, tasks: batchTasks, itemTasks: [0, 0] });
+      const [bt] = await s.claimTasks({ owner: 'w', limit: 1, leaseMs: 60_000, now: 7000, onlyTools: ['x.rb'] });
+      await s.completeTask(bt!.id, 'w', big, 8000);
+      expect(await s.listBatchItemRefs(`batch_rb_${payer.id}`, 1, 10)).toEqual([
+        { index: 1, taskId: bt!.id, status: 'complete', error: null, resultBytes: bytes },
+      ]);
+      expect(await s.getTaskResult(bt!.id)).toEqual(big);
+    });
     it("lists a payer's tasks by status, tool and since, paging exactly through tasks of the same millisecond", async () => {
       const s = await open();
       const payer = { kind: 'key' as const, id: 'key_l1' };

@@ -190,6 +190,16 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     const p = url.pathname;
 
     if (p === '/article') return html(ARTICLE_HTML);
+    if (p === '/controls/third-party') {
+      // Sub-resources on the origins the test names (another host, another port): an image, a script and a frame.
+      const at = (name: string) => encodeURI(url.searchParams.get(name) ?? '');
+      return html(
+        page(
+          'Third party',
+          `<img src="${at('a')}/controls/img.png?third-img"><script src="${at('b')}/controls/none.js?third-script"></script><iframe src="${at('a')}/controls/echo?third-frame"></iframe>`,
+        ),
+      );
+    }
     const control = CONTROL_PAGES[p];
     if (control) return html(control);
     if (p === '/controls/img.png') {

@@ -60,7 +60,7 @@ describe('console HTML', () => {
   it('previews only artifact links the service signed, anywhere in a result', () => {
     const secret = 'a-test-secret-of-at-least-32-characters!';
     const config = { publicUrl: 'http://svc.test:8080', storageUrl: undefined };
-    const verify = artifactLinkVerifier(config, secret, () => now);
+    const verify = artifactLinkVerifier(secret, () => now);
     const expiresAt = new Date(now + 3_600_000);
     const png = signedFileUrl(config, secret, { fileId: 'file_0123456789ab', contentType: 'image/png', expiresAt });
     const pdf = signedFileUrl(config, secret, { fileId: 'file_abcdefghij01', contentType: 'application/pdf', expiresAt });
@@ -69,11 +69,11 @@ describe('console HTML', () => {
       file_url: png,
       content_type: 'image/png',
       pages: [{ file_id: 'file_abcdefghij01', file_url: pdf, content_type: 'application/pdf' }],
-      // What a caller can put in a result of their own: no signature, a copied one on another host or id,
-      // a forged one, an expired link.
+      // What a caller can put in a result of their own: no signature, a copied one for another id or
+      // content type, a forged one, an expired link.
       forged: [
         { file_id: 'file_0123456789ab', file_url: 'https://attacker.example/x.png', content_type: 'image/png' },
-        { file_id: 'file_0123456789ab', file_url: png.replace('http://svc.test:8080', 'https://attacker.example'), content_type: 'image/png' },
+        { file_id: 'file_0123456789ab', file_url: 'javascript:alert(1)//file_0123456789ab.png', content_type: 'image/png' },
         { file_id: 'file_zzzzzzzzzz01', file_url: png, content_type: 'image/png' },
         { file_id: 'file_0123456789ab', file_url: png.replace(/sig=[^&]+$/, 'sig=AAAA'), content_type: 'image/png' },
         { file_id: 'file_0123456789ab', file_url: png, content_type: 'text/html' },

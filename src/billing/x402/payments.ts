@@ -131,7 +131,7 @@ const PENDING_LOOKBACK = 200;
 
 /** Sum of the payer's authorizations still waiting for settlement (their recent tasks; an estimate, not a lock). */
 async function pendingAmount(store: TaskStore, payer: Address): Promise<bigint> {
-  const tasks = await store.listTasks({ payer: { kind: 'x402', id: payer }, limit: PENDING_LOOKBACK });
+  const tasks = await store.listTasks({ payer: { kind: 'x402', id: payer }, limit: PENDING_LOOKBACK, resultBudgetBytes: 0 });
   let sum = 0n;
   for (const t of tasks) {
     const p = asPaymentRecord(t.payment);

@@ -15,6 +15,8 @@ export { stats } from './stats.js';
 export { getBatch } from './get-batch.js';
 export { batchCounts } from './batch-counts.js';
 export { listBatchItems } from './list-batch-items.js';
+export { listBatchItemRefs } from './list-batch-item-refs.js';
+export { getTaskResult } from './get-task-result.js';
 
 // Keys
 export { createKey } from './create-key.js';

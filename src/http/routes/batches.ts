@@ -1,17 +1,20 @@
 // REST batches: create (POST /v1/tools/{tool}/batches), read and wait (GET /v1/batches/{id}), results in
 // input order (GET /v1/batches/{id}/results) and cancel. Credentials work as for tasks: the API key that
-// created the batch, or its poll token (also accepted as ?token= so results_url works as a plain link).
+// created the batch, or its poll token. results_url is a read-only signed link (?expires=&sig=) that opens
+// the results and nothing else; ?token=<poll token> is still accepted there for links made before it.
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { PollTokens } from '../../auth/poll-token.js';
 import { batchDone, submitBatch, validateBatch } from '../../engine/batches.js';
 import type { Engine } from '../../engine/engine.js';
-import { Forbidden, InvalidInput, NotFound, PaymentRequired, Unauthorized } from '../../errors.js';
+import { resolveSecret } from '../../auth/secret.js';
+import { resultsLinkQuery, resultsLinkSignature } from '../../auth/results-link.js';
+import { Forbidden, Gone, InvalidInput, NotFound, PaymentRequired, Unauthorized } from '../../errors.js';
 import { microsToUsd } from '../../registry/registry.js';
 import type { BatchCounts, BatchRow } from '../../store/port.js';
 import { readCredential } from '../../web/credential.js';
 import { batchFormatOf, readBatchInputs } from '../batch-input.js';
-import { CSV_HEADER, toCsvLine, toResultLine } from '../batch-results.js';
+import { planResultsPage, writeResultsPage } from '../batch-results-page.js';
 import { applyRateLimit, type RateLimiter } from '../../web/rate-limit.js';
 
 export interface BatchRoutesDeps {
@@ -29,10 +32,13 @@ const resultsQuery = z.object({
   cursor: z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').default(0),
   limit: z.coerce.number().int('must be a whole number').min(1, 'must be 1 to 1000').max(1000, 'must be at most 1000').default(1000),
   token: z.string().optional(),
+  expires: z.string().optional(),
+  sig: z.string().optional(),
 });
 
 export function batchRoutes(d: BatchRoutesDeps): Router {
   const r = Router();
+  const secret = () => resolveSecret(d.engine.config);
 
   r.post('/v1/tools/:tool/batches', async (req: Request, res: Response) => {
     const toolName = String(req.params.tool);
@@ -88,28 +94,27 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
       const issue = q.error.issues[0];
       throw new InvalidInput(`${String(issue?.path[0] ?? 'query')}: ${issue?.message}`, String(issue?.path[0] ?? 'query'));
     }
-    const batch = await authorize(req, String(req.params.id), q.data.token);
-    const items = await d.engine.store.listBatchItems(batch.id, q.data.cursor, q.data.limit);
-    const last = items[items.length - 1];
-    const next = last && last.index + 1 < batch.total ? last.index + 1 : null;
+    const id = String(req.params.id);
+    const signed = q.data.sig !== undefined || q.data.expires !== undefined;
+    const batch = signed ? await authorizeLink(id, q.data.expires, q.data.sig) : await authorize(req, id, q.data.token);
+    const refs = await d.engine.store.listBatchItemRefs(batch.id, q.data.cursor, q.data.limit);
+    const { items, next } = planResultsPage(refs, batch.total);
     if (next !== null) {
       const link = new URLSearchParams({
         format: q.data.format,
         cursor: String(next),
         limit: String(q.data.limit),
-        ...(q.data.token ? { token: q.data.token } : {}),
+        ...(signed ? { expires: q.data.expires!, sig: q.data.sig! } : q.data.token ? { token: q.data.token } : {}),
       });
       res.setHeader('Link', `</v1/batches/${batch.id}/results?${link}>; rel="next"`);
       res.setHeader('X-Next-Cursor', String(next));
     }
-    const lines = items.map(toResultLine);
-    if (q.data.format === 'csv') {
-      res.type('text/csv; charset=utf-8');
-      res.send((q.data.cursor === 0 ? CSV_HEADER : '') + lines.map(toCsvLine).join(''));
-    } else {
-      res.type('application/x-ndjson; charset=utf-8');
-      res.send(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-    }
+    res.type(q.data.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
+    await writeResultsPage(res, items, {
+      format: q.data.format,
+      withCsvHeader: q.data.cursor === 0,
+      readResult: (id) => d.engine.store.getTaskResult(id),
+    });
   });
 
   r.post('/v1/batches/:id/cancel', async (req: Request, res: Response) => {
@@ -119,6 +124,16 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
     const counts = await d.engine.store.batchCounts(batch.id);
     res.json({ ...(await batchView(batch, counts)), cancelled_now: cancelled.length });
   });
+
+  /** The batch, if the results link's signature holds for it and has not expired. */
+  async function authorizeLink(id: string, expires: string | undefined, sig: string | undefined): Promise<BatchRow> {
+    const check = resultsLinkSignature.check(secret(), id, expires, sig);
+    if (check === 'invalid') throw new Forbidden('This results link is not valid: use results_url exactly as returned.', 'INVALID_SIGNATURE');
+    if (check === 'expired') throw new Gone('This results link has expired (links last 24 hours): read the batch again for a new one.', 'LINK_EXPIRED');
+    const batch = await d.engine.store.getBatch(id);
+    if (!batch) throw new NotFound(`No batch ${id}.`, 'BATCH_NOT_FOUND');
+    return batch;
+  }
 
   /** The inputs, read as the body streams in; a refusal mid-body closes the connection after answering. */
   async function readBody(req: Request, res: Response): Promise<unknown[]> {
@@ -155,10 +170,10 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
     const done = batchDone(counts);
     let results: Record<string, string> | undefined;
     if (done) {
-      // Signed with the batch's poll token, so the links work without the API key.
-      const token = await d.pollTokens.issue(batch.id);
+      // Read-only signed links: they work without the API key and can do nothing but read the results.
+      const link = new URLSearchParams(resultsLinkQuery(secret(), batch.id)).toString();
       const base = `/v1/batches/${batch.id}/results`;
-      results = { jsonl: `${base}?format=jsonl&token=${token}`, csv: `${base}?format=csv&token=${token}` };
+      results = { jsonl: `${base}?format=jsonl&${link}`, csv: `${base}?format=csv&${link}` };
     }
     return {
       batch_id: batch.id,
