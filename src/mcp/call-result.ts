@@ -7,9 +7,9 @@ import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import type { ArtifactLinkVerifier } from '../artifacts/verified-link.js';
 import type { TaskRow } from '../store/port.js';
 import { artifactName, artifactOf, artifactUri } from './artifacts.js';
+import { errorResult, TASK_META_KEY } from './error-result.js';
 
-/** _meta key on results naming the engine task, so REST or the tasks API can find it again. */
-export const TASK_META_KEY = 'agent-utility/task_id';
+export { errorResult, TASK_META_KEY } from './error-result.js';
 
 export interface CallResultDeps {
   artifacts: () => Promise<ArtifactStore>;
@@ -18,14 +18,6 @@ export interface CallResultDeps {
   /** Images up to this many bytes are inlined; 0 never inlines. */
   inlineImageMaxBytes: number;
   log: Logger;
-}
-
-export function errorResult(message: string, taskId?: string): CallToolResult {
-  return {
-    content: [{ type: 'text', text: message }],
-    isError: true,
-    ...(taskId ? { _meta: { [TASK_META_KEY]: taskId } } : {}),
-  };
 }
 
 export async function toCallToolResult(task: TaskRow, d: CallResultDeps): Promise<CallToolResult> {
