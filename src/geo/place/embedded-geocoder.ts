@@ -95,11 +95,15 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
       precision: r.precision,
       country_code: r.country,
     })),
+    // Only as many as can be shown are formatted (a common name has hundreds of namesakes).
     ...[...pool.values()]
       .filter((c) => c.id !== best.chosen?.id)
       .sort(byImportance)
+      .slice(0, MAX_ALTERNATIVES)
       .map((c) => localityAlternative(g, c)),
-    ...namesakeTowns(g, best, address).map((c) => localityAlternative(g, c)),
+    ...namesakeTowns(g, best, address)
+      .slice(0, MAX_ALTERNATIVES)
+      .map((c) => localityAlternative(g, c)),
     ...namedAreas(g, best),
   ].slice(0, MAX_ALTERNATIVES);
   const reading = best.reading;
@@ -154,7 +158,7 @@ function namesakeTowns(g: Gazetteer, best: Resolution, address: string): Localit
 
 /** A region's name read as its city ("New York", "Wien"): the region itself is the other likely intent. */
 function namedAreas(g: Gazetteer, best: Resolution): PlaceAlternative[] {
-  if (!best.reading.areaNameAsLocality || best.reading.locality === null) return [];
+  if (!best.reading.areaNameAsLocality || best.reading.locality === null || best.candidates.length > MAX_ALTERNATIVES) return [];
   return g.regions(best.reading.locality, false).flatMap((s) => {
     const point = g.regionPoint(s);
     if (!point) return [];

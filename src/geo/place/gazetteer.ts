@@ -171,11 +171,12 @@ export class Gazetteer {
     const biggestOwn = own.reduce((m, i) => (matches(this.locality(i), filter) ? Math.max(m, this.places.population[i]!) : m), 0);
     // A town of that very name in the same region keeps it: there the other name is an old or local one
     // ("Williamsport, Ohio" is Williamsport, not Alliance, which once bore the name).
-    const ownRegions = new Set(own.map((i) => `${this.places.country[i]}|${this.places.admin1[i]}`));
-    for (const townKey of this.zipTownsByName.get(key) ?? []) ownRegions.add(`US|${this.zipTowns.get(townKey)!.state}`);
-    const other = placesAt(this.placesByAltName, key).filter(
-      (i) => this.places.population[i]! >= biggestOwn * ALT_NAME_DOMINANCE && !ownRegions.has(`${this.places.country[i]}|${this.places.admin1[i]}`),
-    );
+    let other = placesAt(this.placesByAltName, key).filter((i) => this.places.population[i]! >= biggestOwn * ALT_NAME_DOMINANCE);
+    if (other.length > 0) {
+      const ownRegions = new Set(own.map((i) => `${this.places.country[i]}|${this.places.admin1[i]}`));
+      for (const townKey of this.zipTownsByName.get(key) ?? []) ownRegions.add(`US|${this.zipTowns.get(townKey)!.state}`);
+      other = other.filter((i) => !ownRegions.has(`${this.places.country[i]}|${this.places.admin1[i]}`));
+    }
     for (const i of [...own, ...other]) {
       const l = this.locality(i);
       if (!matches(l, filter)) continue;
