@@ -73,7 +73,7 @@ const envSchema = z.object({
     .default('public'),
   DATABASE_POOL_SIZE: intFrom(1, 1000).default(10),
   SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters (e.g. the output of `openssl rand -hex 32`)').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 
   // Engine

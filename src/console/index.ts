@@ -9,7 +9,7 @@ import { artifactLinkVerifier } from '../artifacts/verified-link.js';
 import { resolveSecret } from '../auth/secret.js';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/engine.js';
-import { consoleAuthRoutes, logoutRoute, requireConsoleSession } from './auth.js';
+import { consoleAuthRoutes, signedIn, logoutRoute, requireConsoleSession } from './auth.js';
 import { keyPages } from './keys.js';
 import { leadPages, type LeadDirectory } from './leads.js';
 import { overviewPages } from './overview.js';
@@ -116,7 +116,9 @@ export function consoleRouter(d: ConsoleDeps): Router | undefined {
   });
 
   r.use(consoleAuthRoutes(authDeps));
-  // Forms and the playground's JSON are parsed before the guard, which reads the CSRF token from either.
+  // A visitor without a session is turned away before any body is read; forms and the playground's JSON
+  // are parsed before the CSRF check, which reads the token from either.
+  r.use(signedIn(authDeps));
   r.use(express.urlencoded({ extended: false, limit: '16kb' }));
   r.use('/api', express.json({ limit: d.config.http.bodyLimitBytes }));
   r.use(requireConsoleSession(authDeps));
