@@ -99,8 +99,10 @@ async function callRemote(config: Config, tool: string, input: unknown, spinner:
   const body = (await created.json()) as { poll_url?: string; poll_token?: string; error?: string };
   if (created.status === 400 || created.status === 404) throw new CliUsageError(body.error ?? `The service answered ${created.status}.`);
   if (created.status !== 202) return { status: 'failed', result: null, error: body.error ?? `The service answered ${created.status}.` };
+  // Accepted: say so at once, then poll with short waits so the spinner follows pending → running.
+  spinner.update(`${tool}: ${(body as { status?: string }).status ?? 'pending'}`);
   for (;;) {
-    const r = await fetch(`${base}${body.poll_url}?wait=10`, { headers: { authorization: `Bearer ${body.poll_token}` } });
+    const r = await fetch(`${base}${body.poll_url}?wait=2`, { headers: { authorization: `Bearer ${body.poll_token}` } });
     const task = (await r.json()) as CallOutcome & { error?: string };
     spinner.update(`${tool}: ${task.status}`);
     if (!r.ok) return { status: 'failed', result: null, error: task.error ?? `The service answered ${r.status}.` };

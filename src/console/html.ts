@@ -64,6 +64,11 @@ export function page(o: PageOptions): string {
         <title>${o.title} · agent-utility console</title>
         ${o.csrf ? html`<meta name="csrf-token" content="${o.csrf}" />` : html``}
         <link rel="stylesheet" href="/console/assets/console.css" />
+        <!-- An inline icon, so the browser does not ask the service for /favicon.ico (a 404 in every log). -->
+        <link
+          rel="icon"
+          href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%231f6feb'/%3E%3C/svg%3E"
+        />
         ${o.head ?? html``}
       </head>
       <body>

@@ -153,8 +153,10 @@ describe('operator console in Chromium', () => {
     });
     expect(size).toEqual([400, 300]);
 
-    // geo.locate: the coordinates are plotted.
+    // geo.locate: the coordinates are plotted. Changing the tool clears the previous tool's result.
     await page.getByLabel('Tool').selectOption('geo.locate');
+    await expect(page.locator('#pg-output').isHidden()).resolves.toBe(true);
+    await expect(page.locator('#pg-rendered').textContent()).resolves.toBe('');
     await page.getByLabel('address (required)').fill('Springfield, IL');
     await page.getByRole('button', { name: 'Run' }).click();
     await page.locator('#pg-output[data-status="complete"] figure.map svg circle.point').first().waitFor({ timeout: 60_000 });
@@ -167,6 +169,8 @@ describe('operator console in Chromium', () => {
     await page.locator('#pg-output[data-status="complete"] .markdown strong').waitFor({ timeout: 90_000 });
     await expect(page.locator('.markdown strong').textContent()).resolves.toBe('Markdown');
     expect(await page.locator('.markdown li').count()).toBe(2);
+    // The pages carry their own icon, so a full browser never asks the service for /favicon.ico (a 404).
+    expect(await page.locator('head link[rel="icon"][href^="data:"]').count()).toBe(1);
 
     // Tasks: the runs are found by payer, with their input.
     await page.goto(`${base}/console/tasks?payer=${keyId}`);

@@ -342,7 +342,19 @@
     var jsonBox = document.getElementById('pg-json');
     var runButton = document.getElementById('pg-run');
 
+    // Bumped when the tool changes or a run starts: a result that arrives for an earlier run is not shown.
+    var generation = 0;
+    function clearOutput() {
+      output.hidden = true;
+      output.removeAttribute('data-status');
+      rendered.textContent = '';
+      jsonBox.textContent = '';
+      status.textContent = '';
+    }
+
     function showTool() {
+      generation++;
+      clearOutput();
       var tool = tools.filter(function (t) {
         return t.name === toolSelect.value;
       })[0];
@@ -372,9 +384,12 @@
     form.addEventListener('submit', function (ev) {
       ev.preventDefault();
       var keyId = document.getElementById('pg-key').value;
+      var mine = ++generation;
+      var current = function () {
+        return mine === generation;
+      };
+      clearOutput();
       output.hidden = false;
-      rendered.textContent = '';
-      jsonBox.textContent = '';
       var input;
       try {
         input = readForm(fieldset);
@@ -386,10 +401,11 @@
       runButton.disabled = true;
       api('POST', '/console/api/run', { tool: toolSelect.value, key_id: keyId, input: input })
         .then(function (task) {
-          status.textContent = 'Task ' + task.task_id + ' is ' + task.status + '…';
+          if (current()) status.textContent = 'Task ' + task.task_id + ' is ' + task.status + '…';
           return waitForTask(task.task_id);
         })
         .then(function (task) {
+          if (!current()) return;
           jsonBox.textContent = JSON.stringify(task, null, 2);
           return renderResult(task, rendered).then(function () {
             status.textContent = 'Task ' + task.task_id + ' ' + task.status + '.';
@@ -397,6 +413,7 @@
           });
         })
         .catch(function (e) {
+          if (!current()) return;
           status.textContent = e.message;
           output.setAttribute('data-status', 'error');
         })
