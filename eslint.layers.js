@@ -6,7 +6,7 @@
 /** Pseudo-folders for top-level modules that are not base files. */
 const FILES = { runtime: 'runtime\\.js$' };
 
-const DOMAIN = ['dns', 'email', 'geo', 'browser', 'leads'];
+const DOMAIN = ['dns', 'email', 'geo', 'extract', 'browser', 'leads'];
 const PLATFORM = ['auth', 'registry', 'net', 'store', 'db', 'artifacts', 'engine', 'billing'];
 
 export const LAYERS = {
@@ -24,7 +24,9 @@ export const LAYERS = {
   dns: [],
   email: ['net', 'registry'],
   geo: ['net', 'registry'],
-  browser: ['net', 'registry', 'artifacts'],
+  // HTML in, Markdown and metadata out: no browser, no network, nothing of the service but the base files.
+  extract: [],
+  browser: ['net', 'registry', 'artifacts', 'extract'],
   // The lead service is a service of its own on the platform's parts.
   leads: ['net', 'registry', 'store', 'db', 'auth', 'billing', 'engine', 'web'],
   // HTTP plumbing the front doors share (credentials, error mapping, rate limits, callers).
