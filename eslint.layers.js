@@ -6,7 +6,7 @@
 /** Pseudo-folders for top-level modules that are not base files. */
 const FILES = { runtime: 'runtime\\.js$' };
 
-const DOMAIN = ['dns', 'email', 'geo', 'browser', 'leads'];
+const DOMAIN = ['dns', 'email', 'geo', 'extract', 'browser', 'leads'];
 const PLATFORM = ['auth', 'registry', 'net', 'store', 'db', 'artifacts', 'engine', 'billing'];
 
 export const LAYERS = {

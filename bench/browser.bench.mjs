@@ -20,7 +20,7 @@ import { createLogger } from '../dist/src/logger.js';
 import { ServiceScope } from '../dist/src/registry/services.js';
 import { browserPoolService } from '../dist/src/browser/service.js';
 import { findChromium } from '../dist/src/browser/chromium-path.js';
-import { htmlToMarkdown } from '../dist/src/browser/markdown.js';
+import { htmlToMarkdown } from '../dist/src/extract/markdown.js';
 import { fmt, percentile } from './lib/load.mjs';
 import { startBrowserless } from './lib/browserless.mjs';
 import { CpuMeter, cpuByProcessType, descendants } from './lib/proc-cpu.mjs';

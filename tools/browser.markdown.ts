@@ -7,7 +7,7 @@ import { lazyModule } from '../src/registry/lazy-module.js';
 import { documentInputShape, documentOutputShape } from '../src/browser/document-shape.js';
 
 // linkedom, Readability and Turndown: loaded when the first page is converted, not when the tool is listed.
-const markdownModule = lazyModule(() => import('../src/browser/markdown.js'));
+const markdownModule = lazyModule(() => import('../src/extract/markdown-pool.js'));
 // pdf.js, mammoth and the other readers: loaded with the first document.
 const documentModule = lazyModule(() => import('../src/browser/document-markdown.js'));
 
@@ -46,10 +46,10 @@ export default defineBrowserTool({
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/', wait: 'load' },
-  async render(page, input, { opened }) {
+  async render(page, input, { opened, ctx }) {
     const doc = await page.evaluate(serialiseVisibleDocument, MAX_STYLED_ELEMENTS);
-    const { htmlToMarkdown } = await markdownModule();
-    const { markdown, title, source } = htmlToMarkdown(doc.html, doc.title, input.content);
+    const { markdownInWorker } = await markdownModule();
+    const { markdown, title, source } = await markdownInWorker(doc.html, doc.title, input.content, ctx.signal);
     return { markdown, title, source, bytes: Buffer.byteLength(markdown), final_url: opened.url, status_code: opened.status };
   },
   async readDocument(input, { ctx, budget }) {

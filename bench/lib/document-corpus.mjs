@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { htmlToMarkdown } from '../../dist/src/browser/markdown.js';
+import { htmlToMarkdown } from '../../dist/src/extract/markdown.js';
 
 /** Blocks of an article: headings (level 1-3), paragraphs and list items, as plain text. */
 export function articleBlocks(html) {

@@ -5,7 +5,7 @@ import { JSDOM, VirtualConsole } from 'jsdom';
 import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
-import { htmlToMarkdown } from '../../dist/src/browser/markdown.js';
+import { htmlToMarkdown } from '../../dist/src/extract/markdown.js';
 
 export const OURS = 'browser.markdown (ours, content: main)';
 

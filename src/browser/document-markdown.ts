@@ -4,7 +4,7 @@ import { ToolError } from '../errors.js';
 import { readDocument } from '../extract/document/read-document.js';
 import type { ToolContext } from '../registry/define-tool.js';
 import { fetchDocument } from './document-fetch.js';
-import { htmlToMarkdown } from './markdown.js';
+import { htmlToMarkdown } from '../extract/markdown.js';
 import type { PageOptions } from './page-options.js';
 
 export interface DocumentMarkdownInput extends PageOptions {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { imageSize } from '../../src/browser/image-size.js';
 import { selectLinks, siteOf } from '../../src/browser/links.js';
-import { htmlToMarkdown } from '../../src/browser/markdown.js';
+import { htmlToMarkdown } from '../../src/extract/markdown.js';
 import { Slots } from '../../src/browser/slots.js';
 import { ARTICLE_HTML, LISTING_HTML } from '../support/fixture-server.js';
 

@@ -2,7 +2,8 @@
 // ad slots ("story-ad"), not an advert; a real ad slot still goes.
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { pruneBoilerplate, type El } from '../../src/browser/boilerplate.js';
+import { pruneBoilerplate } from '../../src/extract/boilerplate.js';
+import type { El } from '../../src/extract/dom.js';
 import { ORCHARD_PROSE as PROSE } from '../support/markdown-pages.js';
 
 const LONG = [`${PROSE[0]} ${PROSE[1]}`, `${PROSE[1]} ${PROSE[2]}`, `${PROSE[2]} ${PROSE[3]}`];

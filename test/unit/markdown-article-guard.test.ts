@@ -2,8 +2,9 @@
 // schema.org's articleBody or the page's only H1. Checked on the pruning the whole-page fallback uses.
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { pruneBoilerplate, type El } from '../../src/browser/boilerplate.js';
-import { htmlToMarkdown } from '../../src/browser/markdown.js';
+import { pruneBoilerplate } from '../../src/extract/boilerplate.js';
+import type { El } from '../../src/extract/dom.js';
+import { htmlToMarkdown } from '../../src/extract/markdown.js';
 
 const PROSE = Array.from(
   { length: 5 },

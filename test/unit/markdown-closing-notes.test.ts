@@ -1,8 +1,8 @@
 // Metadata labels, reader pitches, disclosures and author notes inside the article, on small pages written
 // for these tests: each rule removes what it names and leaves the article's prose alone.
 import { describe, expect, it } from 'vitest';
-import { isAuthorBio, isBoilerplateLine } from '../../src/browser/boilerplate-text.js';
-import { htmlToMarkdown } from '../../src/browser/markdown.js';
+import { isAuthorBio, isBoilerplateLine } from '../../src/extract/boilerplate-text.js';
+import { htmlToMarkdown } from '../../src/extract/markdown.js';
 import { ORCHARD_PROSE as PROSE } from '../support/markdown-pages.js';
 
 function article(inner: string): string {

@@ -2,7 +2,8 @@
 // address is not pruned as link-dense, while a paragraph that is one link to another page still is.
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { pruneBoilerplate, type El } from '../../src/browser/boilerplate.js';
+import { pruneBoilerplate } from '../../src/extract/boilerplate.js';
+import type { El } from '../../src/extract/dom.js';
 import { ORCHARD_PROSE as PROSE } from '../support/markdown-pages.js';
 
 function pruned(extra: string): string {

@@ -1,9 +1,9 @@
 // Photo credits and "click to enlarge" go; the descriptive caption stays.
 import { describe, expect, it } from 'vitest';
 import { parseHTML } from 'linkedom';
-import type { El } from '../../src/browser/boilerplate.js';
-import { cleanCaption, stripCredits } from '../../src/browser/credits.js';
-import { htmlToMarkdown } from '../../src/browser/markdown.js';
+import type { El } from '../../src/extract/dom.js';
+import { cleanCaption, stripCredits } from '../../src/extract/credits.js';
+import { htmlToMarkdown } from '../../src/extract/markdown.js';
 import { ORCHARD_PROSE as PROSE } from '../support/markdown-pages.js';
 
 function page(picture: string): string {

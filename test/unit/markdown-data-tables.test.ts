@@ -3,7 +3,8 @@
 // still navigation.
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { pruneBoilerplate, type El } from '../../src/browser/boilerplate.js';
+import { pruneBoilerplate } from '../../src/extract/boilerplate.js';
+import type { El } from '../../src/extract/dom.js';
 import { ORCHARD_PROSE as PROSE } from '../support/markdown-pages.js';
 
 const row = (amount: string, item: string) => `<tr><td>${amount}</td><td><span><a href="/glossary/${item.length}">${item}</a></span></td></tr>`;

@@ -1,8 +1,8 @@
 // Escapes that protect nothing are undone: a lone asterisk in a paragraph (a gender star) and a bracketed
 // footnote mark that no link target follows read as themselves; escapes that matter stay.
 import { describe, expect, it } from 'vitest';
-import { relaxEscapes } from '../../src/browser/markdown-escapes.js';
-import { htmlToMarkdown } from '../../src/browser/markdown.js';
+import { relaxEscapes } from '../../src/extract/markdown-escapes.js';
+import { htmlToMarkdown } from '../../src/extract/markdown.js';
 
 describe('relaxEscapes', () => {
   it('unescapes a lone asterisk in a paragraph', () => {

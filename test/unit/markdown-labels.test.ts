@@ -2,8 +2,8 @@
 // toggle, the agency signing a news item, the site's domain stamped under it): each goes, and the prose, the
 // subheadings and the words of the same kind inside sentences stay.
 import { describe, expect, it } from 'vitest';
-import { isBoilerplateLine, isDateLine, isSectionHeading } from '../../src/browser/boilerplate-text.js';
-import { htmlToMarkdown } from '../../src/browser/markdown.js';
+import { isBoilerplateLine, isDateLine, isSectionHeading } from '../../src/extract/boilerplate-text.js';
+import { htmlToMarkdown } from '../../src/extract/markdown.js';
 import { ORCHARD_PROSE as PROSE } from '../support/markdown-pages.js';
 
 function article(before: string, after = ''): string {

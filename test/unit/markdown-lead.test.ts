@@ -3,7 +3,7 @@
 // short section label link or a run of short lines, when it opens with the body's first sentence, and when
 // it opens the page.
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../../src/browser/markdown.js';
+import { htmlToMarkdown } from '../../src/extract/markdown.js';
 
 const BODY = Array.from(
   { length: 6 },

@@ -3,7 +3,8 @@
 // whole line is still pruned.
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { pruneBoilerplate, type El } from '../../src/browser/boilerplate.js';
+import { pruneBoilerplate } from '../../src/extract/boilerplate.js';
+import type { El } from '../../src/extract/dom.js';
 import { ORCHARD_PROSE as PROSE } from '../support/markdown-pages.js';
 
 function pruned(extra: string): string {

@@ -1,7 +1,7 @@
 // The main-content rules of browser.markdown on HTML strings (linkedom, no browser): one test per known
 // defect of the old extractor and per structure item the Markdown must keep.
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../../src/browser/markdown.js';
+import { htmlToMarkdown } from '../../src/extract/markdown.js';
 import { FORM_WRAPPED_HTML, NEWS_WITH_COMMENTS_HTML, SKIP_LINK_HTML, STRUCTURE_HTML } from '../support/markdown-pages.js';
 
 describe('htmlToMarkdown main content', () => {

@@ -2,9 +2,10 @@
 // crowned instead of the article before it, or content the name-based pruning mistook for furniture.
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { pruneBoilerplate, type El } from '../../src/browser/boilerplate.js';
-import { htmlToMarkdown, proseCoverage } from '../../src/browser/markdown.js';
-import { paragraphs } from '../../src/browser/prose-container.js';
+import { pruneBoilerplate } from '../../src/extract/boilerplate.js';
+import type { El } from '../../src/extract/dom.js';
+import { htmlToMarkdown, proseCoverage } from '../../src/extract/markdown.js';
+import { paragraphs } from '../../src/extract/prose-container.js';
 
 const FIRST = ['Ann', 'Ben', 'Cleo', 'Dan', 'Eve', 'Finn', 'Gus', 'Hana', 'Ivo', 'Jo'];
 const LAST = ['Abbot', 'Brown', 'Cruz', 'Diaz', 'Evans', 'Ford', 'Gray', 'Hill'];

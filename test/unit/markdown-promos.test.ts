@@ -2,8 +2,8 @@
 // site's pitches), on small pages written for these tests: each goes, and prose with links or on the same
 // subjects stays.
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../../src/browser/markdown.js';
-import { isPromoText } from '../../src/browser/promos.js';
+import { htmlToMarkdown } from '../../src/extract/markdown.js';
+import { isPromoText } from '../../src/extract/promos.js';
 import { ORCHARD_PROSE as PROSE } from '../support/markdown-pages.js';
 
 function page(inner: string, after = ''): string {

@@ -2,7 +2,8 @@
 // standfirst or closing line set in heading type) says something itself and stays.
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import { pruneBoilerplate, type El } from '../../src/browser/boilerplate.js';
+import { pruneBoilerplate } from '../../src/extract/boilerplate.js';
+import type { El } from '../../src/extract/dom.js';
 import { ORCHARD_PROSE as PROSE } from '../support/markdown-pages.js';
 
 function pruned(tail: string): string {

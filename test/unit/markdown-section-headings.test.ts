@@ -2,9 +2,9 @@
 // two paragraphs Readability kept, in their container; a widget's heading between them is not.
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
-import type { El } from '../../src/browser/boilerplate.js';
-import { paragraphs } from '../../src/browser/prose-container.js';
-import { restoreSectionHeadings } from '../../src/browser/section-headings.js';
+import type { El } from '../../src/extract/dom.js';
+import { paragraphs } from '../../src/extract/prose-container.js';
+import { restoreSectionHeadings } from '../../src/extract/section-headings.js';
 import { ORCHARD_PROSE as PROSE } from '../support/markdown-pages.js';
 
 const body = (html: string) => parseHTML(`<html><body>${html}</body></html>`).document.body as unknown as El;

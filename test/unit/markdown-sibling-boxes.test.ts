@@ -1,7 +1,7 @@
 // Pages built of boxes of one kind (a recipe's header, ingredients and method): Readability keeps only the
 // box with the most prose; the sibling boxes of the same kind are put back, link lists are not.
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../../src/browser/markdown.js';
+import { htmlToMarkdown } from '../../src/extract/markdown.js';
 
 const method = Array.from(
   { length: 6 },

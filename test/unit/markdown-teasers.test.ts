@@ -1,6 +1,6 @@
 // Teaser cards of other articles inside the article container, on small pages written for these tests.
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../../src/browser/markdown.js';
+import { htmlToMarkdown } from '../../src/extract/markdown.js';
 import { ORCHARD_PROSE as PROSE } from '../support/markdown-pages.js';
 
 function page(inner: string): string {

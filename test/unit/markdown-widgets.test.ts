@@ -1,7 +1,7 @@
 // WordPress widgets (sidebar boxes) inside the block Readability keeps are dropped by their class; content
 // blocks of page builders, whose classes also contain "widget", are not.
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../../src/browser/markdown.js';
+import { htmlToMarkdown } from '../../src/extract/markdown.js';
 import { ORCHARD_PROSE as PROSE } from '../support/markdown-pages.js';
 
 describe('htmlToMarkdown widgets', () => {

@@ -3,7 +3,7 @@
 // owns the picture, and "click to enlarge" is an instruction for a mouse: neither is part of the text. Only
 // the credit goes; the descriptive part of a caption stays. Captions are recognised by their tag or class
 // and by sitting next to a picture, so a "Source: …" line in running prose is never touched.
-import type { El } from './boilerplate.js';
+import { trimmedLengthAtMost, type El } from './dom.js';
 
 type TextNode = { data: string; parentNode: unknown };
 
@@ -232,6 +232,7 @@ function byPicture(el: El): boolean {
   if (el.closest('figure')) return true;
   let p = el.parentElement;
   for (let i = 0; i < 2 && p; i++, p = p.parentElement)
-    if (p.querySelector('img, picture') && (p.textContent ?? '').trim().length <= MAX_BOX_CHARS) return true;
+    // The size first: a walk that stops past the limit, where the picture search would scan a whole article.
+    if (trimmedLengthAtMost(p as El, MAX_BOX_CHARS) && p.querySelector('img, picture')) return true;
   return false;
 }

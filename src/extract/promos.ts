@@ -5,8 +5,7 @@
 // portal's disclaimer for what its readers post, and closing sections about the portal or its other videos.
 // Each is told by its words and shape; a paragraph is judged only while short, so prose that mentions a
 // subscription or a link stays.
-import { textLength, type El } from './boilerplate.js';
-import { elementText as text, sectionOf } from './dom-text.js';
+import { elementText as text, sectionOf, textLength, type El } from './dom.js';
 
 /**
  * Words of a "see also" label in the languages most common on the web: "MIRA:", "PUEDES VER:", "Lesen Sie

@@ -3,14 +3,10 @@
 // boxes. These rules follow the usual signals (as trafilatura and defuddle describe theirs): class/id
 // names, ARIA roles, link density and how little prose a block holds. Each removal is bounded in size so
 // a misleading class name on a large block cannot take the content with it.
-import type { parseHTML } from 'linkedom';
 import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
-import { elementText } from './dom-text.js';
+import { linkTextLength, textLength, type El } from './dom.js';
 import { pruneSiteSections, prunePromos } from './promos.js';
 import { pruneTeaserCards } from './teasers.js';
-
-type Doc = ReturnType<typeof parseHTML>['document'];
-export type El = ReturnType<Doc['createElement']>;
 
 /** Comment threads and forms to comment. */
 const COMMENTS =
@@ -29,17 +25,6 @@ const KEEP_TAGS = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE', 'PRE', 'CODE', 'TA
 
 /** Never remove a single block holding more than this share of the root's text on a name alone. */
 const MAX_SHARE_BY_NAME = 0.5;
-
-export function textLength(el: El): number {
-  return elementText(el).length;
-}
-
-/** How much of an element's text is link text. */
-export function linkTextLength(el: El): number {
-  let n = 0;
-  for (const a of Array.from(el.querySelectorAll('a'))) n += textLength(a as El);
-  return n;
-}
 
 function names(el: El): string {
   // A BEM modifier ("Section--Ads", "teaser--share") says what a block carries or how it looks, not what it is.

@@ -2,17 +2,17 @@
 // (an interview's "In conversation with …" under a headline naming the same person) and headings whose
 // class it scores as negative. A heading of the page that sits directly between two paragraphs Readability
 // kept is such a section heading; it is put back in front of that paragraph.
-import type { El } from './boilerplate.js';
-import { collapseSpace as normalised } from './dom-text.js';
+import { collapseSpace as normalised, type El } from './dom.js';
 import type { Paragraph } from './prose-container.js';
+import { TextFinder } from './text-finder.js';
 
 const SECTION_HEADING = /^H[2-6]$/;
 
 export function restoreSectionHeadings(article: El, paras: Paragraph[]): void {
-  const text = normalised(article.textContent ?? '');
-  const kept = (p: Paragraph) => p.weight > 0 && text.includes(p.text);
+  const text = new TextFinder(normalised(article.textContent ?? ''));
+  const kept = (p: Paragraph) => p.weight > 0 && text.has(p.text);
   for (const [k, p] of paras.entries()) {
-    if (!SECTION_HEADING.test(p.el.tagName) || text.includes(p.text)) continue;
+    if (!SECTION_HEADING.test(p.el.tagName) || text.has(p.text)) continue;
     const [prev, next] = [paras[k - 1], paras[k + 1]];
     // A heading inside a widget of its own (an audio player's "listen", a gallery's title) is not the text's.
     if (!prev || !next || !kept(prev) || !kept(next) || p.el.parentElement !== next.el.parentElement) continue;

@@ -2,8 +2,7 @@
 // another page, with a picture or a short blurb under it, repeated ("More from the site" without its own
 // heading). One such heading can be an article's linked section title; two or more in a row with only short
 // blurbs between them are a list of other stories.
-import type { El } from './boilerplate.js';
-import { elementText as text } from './dom-text.js';
+import { elementText as text, type El } from './dom.js';
 
 /** Longest blurb (text under a card's heading) that still reads as a teaser, not a section of the article. */
 const MAX_BLURB_CHARS = 400;

@@ -4,7 +4,7 @@
 // of the (already pruned) page is weighed: prose (long, few links) counts for the container holding it,
 // link lists and short link lines count against it. The container with the highest total is the densest
 // block of prose, which may span the split halves that Readability sees as separate candidates.
-import type { El } from './boilerplate.js';
+import type { El } from './dom.js';
 
 /** Elements whose inline text forms one paragraph; their block children are paragraphs of their own. */
 const BLOCKS = new Set([

@@ -3,8 +3,9 @@
 // every box but the one it crowned. Here the crowned block is found again in the pruned page, and the
 // siblings that are boxes of the same kind (same tag, a class in common) and are not link lists are put
 // back around it, in page order.
-import { linkTextLength, textLength, type El } from './boilerplate.js';
+import { linkTextLength, textLength, type El } from './dom.js';
 import type { Paragraph } from './prose-container.js';
+import { TextFinder } from './text-finder.js';
 
 /** A sibling whose text is at least this share link text is navigation, not a box of the article. */
 const MAX_SIBLING_LINK_SHARE = 0.5;
@@ -18,8 +19,8 @@ const MIN_BOXES = 2;
  * `article` itself when the block cannot be found or has no such siblings.
  */
 export function withSiblingBoxes(article: El, body: El, paras: Paragraph[]): El {
-  const text = (article.textContent ?? '').replace(/\s+/g, ' ');
-  const kept = paras.filter((p) => p.weight > 0 && text.includes(p.text)).map((p) => p.el);
+  const text = new TextFinder((article.textContent ?? '').replace(/\s+/g, ' '));
+  const kept = paras.filter((p) => p.weight > 0 && text.has(p.text)).map((p) => p.el);
   const limit = MAX_BLOCK_GROWTH * textLength(article);
   // From the block up through wrappers that add little to it (a heading, a time line): the first level
   // with boxes of the same kind beside it is where the page's boxes are.

@@ -3,8 +3,7 @@
 // newsletter pitch or a publication date line are few and recognisable, in every language the site is in.
 // Only short texts are judged (a long paragraph that mentions a newsletter is prose), and a heading only
 // when its whole text is such a phrase.
-import type { El } from './boilerplate.js';
-import { elementText as text, headingRank as rank, sectionOf } from './dom-text.js';
+import { elementText as text, headingRank as rank, sectionOf, type El } from './dom.js';
 
 /**
  * Headings that open a section of links to elsewhere, of comments or of sharing buttons, in the languages
@@ -267,16 +266,23 @@ export function isAuthorBio(s: string): boolean {
   );
 }
 
-/** The innermost blocks holding text (no block inside them), in document order. */
-function textBlocks(root: El): El[] {
-  return (Array.from(root.querySelectorAll('*')) as El[]).filter(
-    (el) => !INLINE.has(el.tagName) && !hasBlockChild(el) && text(el) !== '' && (el.parentElement === root || hasBlockChild(el.parentElement as El)),
-  );
+/**
+ * The last `count` innermost blocks holding text (no block inside them), last first. Searched from the end:
+ * only the article's close is asked for, and testing every block of a long article was most of the cost.
+ */
+function lastTextBlocks(root: El, count: number): El[] {
+  const all = Array.from(root.querySelectorAll('*')) as El[];
+  const out: El[] = [];
+  for (let i = all.length - 1; i >= 0 && out.length < count; i--) {
+    const el = all[i]!;
+    if (!INLINE.has(el.tagName) && !hasBlockChild(el) && text(el) !== '' && (el.parentElement === root || hasBlockChild(el.parentElement as El))) out.push(el);
+  }
+  return out;
 }
 
 /** Removes author notes among the last two text blocks of the article. */
 function pruneClosingBio(root: El): void {
-  const blocks = textBlocks(root).slice(-2).reverse();
+  const blocks = lastTextBlocks(root, 2);
   for (const el of blocks) {
     if (!isAuthorBio(text(el))) break;
     el.remove();
@@ -439,7 +445,7 @@ const SIGNATURE = /^[([]?(\p{L}{1,8}(\s?\/\s?\p{L}{1,8})+|\p{Lu}{2,6})[)\]]?$/u;
 
 /** Run after the link lists that close a page are gone, so that the signature is the last line. */
 export function pruneClosingSignature(root: El): void {
-  const last = textBlocks(root).at(-1);
+  const last = lastTextBlocks(root, 1)[0];
   if (last && SIGNATURE.test(text(last))) last.remove();
 }
 

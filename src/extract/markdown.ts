@@ -12,13 +12,14 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
-import { pruneBoilerplate, textLength, type El } from './boilerplate.js';
+import { pruneBoilerplate } from './boilerplate.js';
 import { stripCredits } from './credits.js';
-import { collapseSpace as normalisedText } from './dom-text.js';
+import { collapseSpace as normalisedText, textLength, type Doc, type El } from './dom.js';
 import { relaxEscapes } from './markdown-escapes.js';
 import { paragraphs, proseContainer, type Paragraph } from './prose-container.js';
 import { restoreSectionHeadings } from './section-headings.js';
 import { withSiblingBoxes } from './sibling-blocks.js';
+import { TextFinder } from './text-finder.js';
 
 /** The pruned article's text must be at least this share of the pruned body's text to be used… */
 export const READABILITY_MIN_SHARE = 0.25;
@@ -40,8 +41,6 @@ export interface MarkdownResult {
   /** Which content was converted: the article found in the page, or the (cleaned) page body. */
   source: 'article' | 'page';
 }
-
-type Doc = ReturnType<typeof parseHTML>['document'];
 
 const ALWAYS_REMOVE = [
   'script',
@@ -155,7 +154,7 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
  * rewrites paragraphs (line breaks become paragraphs), so whole paragraphs need not match.
  */
 export function proseCoverage(block: El, paras: Paragraph[], article: El): number {
-  const text = (article.textContent ?? '').replace(/\s+/g, ' ');
+  const text = new TextFinder((article.textContent ?? '').replace(/\s+/g, ' '));
   let total = 0;
   let found = 0;
   // A paragraph the page repeats (a carousel's cloned slides, a mobile copy of a block) counts once.
@@ -168,7 +167,7 @@ export function proseCoverage(block: El, paras: Paragraph[], article: El): numbe
     const proseShare = p.weight / p.text.length;
     for (const sentence of p.text.split(/(?<=[.!?:;])\s+/)) {
       total += sentence.length * proseShare;
-      if (text.includes(sentence)) found += sentence.length * proseShare;
+      if (text.has(sentence)) found += sentence.length * proseShare;
     }
   }
   return total === 0 ? 1 : found / total;
@@ -193,7 +192,7 @@ const LABEL_MAX_CHARS = 30;
  * title's words. Empty when no title comes first or a list of links intervenes.
  */
 function leadParagraphs(paras: Paragraph[], article: El, titles: string[]): El[] {
-  const text = (article.textContent ?? '').replace(/\s+/g, ' ');
+  const text = new TextFinder((article.textContent ?? '').replace(/\s+/g, ' '));
   const names = titles.map((t) => normalisedText(t).toLowerCase()).filter(Boolean);
   const isTitle = (p: Paragraph) =>
     p.el.tagName === 'H1' ||
@@ -204,8 +203,8 @@ function leadParagraphs(paras: Paragraph[], article: El, titles: string[]): El[]
   // most of the rest: a lead that merely opens with the body's first sentence (a teaser of it) is not kept.
   const kept = (p: Paragraph) => {
     const sentences = p.text.split(/(?<=[.!?])\s+/);
-    if (!text.includes(sentences[0] ?? p.text)) return false;
-    const found = sentences.reduce((n, s) => n + (text.includes(s) ? s.length : 0), 0);
+    if (!text.has(sentences[0] ?? p.text)) return false;
+    const found = sentences.reduce((n, s) => n + (text.has(s) ? s.length : 0), 0);
     return found >= KEPT_MIN_SHARE * p.text.length;
   };
   const first = paras.findIndex((p) => p.weight > 0 && kept(p));
@@ -221,7 +220,7 @@ function leadParagraphs(paras: Paragraph[], article: El, titles: string[]): El[]
     if ((p.weight < 0 && p.text.length > LABEL_MAX_CHARS) || lead.length > MAX_LEAD_PARAGRAPHS) return [];
     if (p.weight !== 0) seen++;
     if (lead.length > 0 && /^H[1-6]$/.test(p.el.tagName)) underHeading = true;
-    if (p.weight > 0 && !text.includes(p.text)) lead.push(p.el);
+    if (p.weight > 0 && !text.has(p.text)) lead.push(p.el);
   }
   // Nothing but short lines before the lead (pruning took the header and its title): the lead opens the page.
   return k < 0 && !underHeading ? lead.reverse() : [];
