@@ -31,6 +31,7 @@ const output = z.object({
         address: z.string().nullable(),
         website: z.string().nullable(),
         description: z.string().nullable(),
+        distance_miles: z.number().describe('from the ZIP, 0.1 mile'),
       }),
     )
     .describe('nearest first within 25 miles; ties by rating'),
@@ -68,6 +69,7 @@ export default defineTool({
         address: r.address,
         website: r.website,
         description: r.description,
+        distance_miles: r.distance_miles,
       })),
     };
   },
