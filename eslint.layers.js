@@ -20,11 +20,13 @@ export const LAYERS = {
   artifacts: ['auth', 'registry', 'store', 'db'],
   engine: ['registry', 'store', 'db'],
   billing: ['auth', 'registry', 'store', 'db', 'engine'],
+  // Extraction: HTML and documents → Markdown and metadata (no browser, no network).
+  extract: [],
   // Domains: what each tool family knows about the world.
   dns: [],
   email: ['net', 'registry'],
   geo: ['net', 'registry'],
-  browser: ['net', 'registry', 'artifacts'],
+  browser: ['net', 'registry', 'artifacts', 'extract'],
   // The lead service is a service of its own on the platform's parts.
   leads: ['net', 'registry', 'store', 'db', 'auth', 'billing', 'engine', 'web'],
   // HTTP plumbing the front doors share (credentials, error mapping, rate limits, callers).
@@ -40,7 +42,7 @@ export const LAYERS = {
 };
 
 /** Tool files (tools/*.ts) use the domains and the platform below the engine. */
-export const TOOLS_MAY_USE = ['registry', 'net', 'artifacts', ...DOMAIN];
+export const TOOLS_MAY_USE = ['registry', 'net', 'artifacts', 'extract', ...DOMAIN];
 
 const ALL = [...Object.keys(LAYERS), ...Object.keys(FILES), 'tools'];
 

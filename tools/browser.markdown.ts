@@ -5,9 +5,12 @@ import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOp
 import { serialiseVisibleDocument } from '../src/browser/page-scripts.js';
 import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape, chunksInput, chunksOutput } from '../src/registry/bounded-result.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
+import { documentInputShape, documentOutputShape } from '../src/browser/document-shape.js';
 
 // linkedom, Readability and Turndown: loaded when the first page is converted, not when the tool is listed.
 const markdownModule = lazyModule(() => import('../src/browser/markdown.js'));
+// pdf.js, mammoth and the other readers: loaded with the first document.
+const documentModule = lazyModule(() => import('../src/browser/document-markdown.js'));
 
 /** Computed styles are checked on pages up to this many elements (hidden ones are dropped). */
 const MAX_STYLED_ELEMENTS = 30_000;
@@ -16,7 +19,8 @@ export default defineBrowserTool({
   name: 'browser.markdown',
   title: 'Web page as Markdown',
   description:
-    "Renders a page in headless Chromium; returns it as GitHub Markdown: the article only (content 'main': no navigation, comments, share bars, related links, cookie banners) or the whole visible page ('full'). " +
+    "Loads a web page in headless Chromium (scripts run) and returns it as Markdown. content 'main' (default): the article only (news, blog, docs, forum post, product), without navigation, comments, share bars, related links or cookie banners; a page without one gives its body without that chrome. 'full': the whole visible page. " +
+    'GFM tables, fenced code, lists, images with alt, absolute links. Reads PDF, DOCX, XLSX, CSV, JSON, text and feed URLs too. ' +
     BOUNDED_NOTE +
     ' ' +
     PAGE_OPTIONS_REF,
@@ -28,18 +32,20 @@ export default defineBrowserTool({
       chunks: chunksInput,
       ...boundedInputShape,
       ...pageOptionsShape,
+      ...documentInputShape,
     })
     .superRefine(pageOptionsRefine),
   output: z.object({
     markdown: z.string().describe('Main content as GitHub-flavoured Markdown.'),
     title: z.string().describe('The page title ("" if none).'),
     source: z
-      .enum(['article', 'page'])
-      .describe("'article' when an article was found and converted, 'page' when the page body was (always for content 'full')."),
+      .enum(['article', 'page', 'document'])
+      .describe("'article' when an article was found and converted, 'page' when the page body was (always for content 'full'), 'document' for a file."),
     bytes: z.number().int().describe('Size of the whole markdown in bytes (UTF-8).'),
     ...boundedOutputShape,
     chunks: chunksOutput,
     ...documentShape,
+    ...documentOutputShape,
     ...cachedShape,
   }),
   price: '0.003',
@@ -53,5 +59,9 @@ export default defineBrowserTool({
     const { htmlToMarkdown } = await markdownModule();
     const { markdown, title, source } = htmlToMarkdown(doc.html, doc.title, input.content);
     return { markdown, title, source, bytes: Buffer.byteLength(markdown), final_url: opened.url, status_code: opened.status };
+  },
+  async readDocument(input, { ctx, budget }) {
+    const { documentMarkdown } = await documentModule();
+    return documentMarkdown(ctx, input, budget.left());
   },
 });

@@ -16,7 +16,9 @@ import type { BrowserRuntime } from './service.js';
 
 // The pool, navigation and proxy code: loaded with the first page, so a process that only lists the
 // browser tools (a worker for other tools, the HTTP front door) never loads it.
-const pageModules = lazyModule(() => Promise.all([import('./navigate.js'), import('./page-errors.js'), import('./pool.js'), import('./service.js')]));
+const pageModules = lazyModule(() =>
+  Promise.all([import('./navigate.js'), import('./page-errors.js'), import('./pool.js'), import('./service.js'), import('./document-fetch.js')]),
+);
 // The artifact store holds cached results: loaded with the first cached request.
 const artifactModule = lazyModule(() => import('../artifacts/service.js'));
 
@@ -61,7 +63,22 @@ export interface BrowserToolDefinition<I extends z.ZodType<BrowserToolInput>, O 
   render(page: Page, input: z.output<I>, env: RenderEnv): Promise<z.output<O>>;
   /** False for a result that must not be reused (e.g. a screenshot that stayed blank); default true. */
   cacheable?(output: z.output<O>): boolean;
+  /**
+   * Reads the URL as a document when its response is a file (a download, or a non-HTML type such as PDF,
+   * JSON or text) instead of a page; without it such a URL fails as before. Runs after the page is released.
+   */
+  readDocument?(input: z.output<I> & { url: string }, env: DocumentEnv): Promise<z.output<O>>;
 }
+
+export interface DocumentEnv {
+  ctx: ToolContext;
+  budget: RenderBudget;
+  /** The Content-Type the browser saw (a hint only: readers sniff the bytes). */
+  contentType: string | null;
+}
+
+/** What the page callback returns when the response is a document for readDocument. */
+const DOCUMENT = Symbol('document');
 
 /** Refuses a URL with a blocked scheme or literal address, without any DNS (before payment; 403 BLOCKED_TARGET). */
 export async function precheckPageUrl(ctx: SubmitContext, url: string): Promise<void> {
@@ -86,7 +103,7 @@ export async function admitPageUrl(ctx: SubmitContext, url: string): Promise<voi
 }
 
 export function defineBrowserTool<I extends z.ZodType<BrowserToolInput>, O extends z.ZodType>(def: BrowserToolDefinition<I, O>): ToolDefinition<I, O> {
-  const { render: _render, viewport: _viewport, cacheable: _cacheable, ...descriptor } = def;
+  const { render: _render, viewport: _viewport, cacheable: _cacheable, readDocument: _readDocument, ...descriptor } = def;
   return defineTool<I, O>({
     ...descriptor,
     async precheck(ctx, input) {
@@ -121,7 +138,8 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
   ctx: ToolContext,
   input: z.output<I>,
 ): Promise<z.output<O>> {
-  const [{ openPage, RenderBudget }, { pageError }, { DEFAULT_VIEWPORT }, { browserPoolService }] = await pageModules();
+  const [{ openPage, RenderBudget }, { pageError, DownloadError }, { DEFAULT_VIEWPORT }, { browserPoolService }, { isDocumentContentType }] =
+    await pageModules();
   const budget = new RenderBudget(Math.min(def.timeoutMs, input.timeout_ms ?? def.timeoutMs));
   let runtime: BrowserRuntime;
   try {
@@ -136,9 +154,10 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
   const contextOptions = contextOptionsFor(input, size);
   const stage = stageReporter(ctx);
   stage('queued');
+  let documentType: string | null = null;
   try {
-    return await runtime.pool.withPage(
-      async (page) => {
+    const output = await runtime.pool.withPage(
+      async (page): Promise<z.output<O> | typeof DOCUMENT> => {
         stage('navigating');
         page.setDefaultTimeout(budget.left());
         page.setDefaultNavigationTimeout(budget.left());
@@ -156,7 +175,17 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
           // Aborted here, in the browser: a blocked request never reaches the proxy or the network.
           await page.context().route('**/*', (route) => (blocked.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.fallback()));
         }
-        const opened = await openPage(page, source, input.wait, budget, runtime.proxy, ctx.log, { waitFor: input.wait_for, delayMs: input.delay_ms });
+        let opened: OpenedPage;
+        try {
+          opened = await openPage(page, source, input.wait, budget, runtime.proxy, ctx.log, { waitFor: input.wait_for, delayMs: input.delay_ms });
+        } catch (err) {
+          if (def.readDocument && source.url !== undefined && err instanceof DownloadError) return DOCUMENT;
+          throw err;
+        }
+        if (def.readDocument && source.url !== undefined && isDocumentContentType(opened.contentType)) {
+          documentType = opened.contentType;
+          return DOCUMENT;
+        }
         stage('loaded');
         page.setDefaultTimeout(budget.left());
         stage('rendering');
@@ -164,6 +193,10 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
       },
       { signal: ctx.signal, contextOptions },
     );
+    if (output !== DOCUMENT) return output;
+    stage('loaded');
+    stage('rendering');
+    return await def.readDocument!({ ...input, url: input.url! }, { ctx, budget, contentType: documentType });
   } catch (err) {
     // A cancelled or timed-out task closed its page; report why it stopped, not how.
     if (ctx.signal.aborted) throw ctx.signal.reason;

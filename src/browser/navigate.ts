@@ -48,6 +48,8 @@ export interface OpenedPage {
   url: string;
   /** HTTP status of the main document (null for html). */
   status: number | null;
+  /** The main document's Content-Type header, as the server sent it (null for html or none). */
+  contentType: string | null;
 }
 
 const RENDERABLE = new Set(['http:', 'https:', 'about:']);
@@ -97,7 +99,7 @@ export async function openPage(
   // input stays at about:blank unless its script navigates, which then went through the proxy.)
   if (!RENDERABLE.has(protocol))
     throw new BlockedTargetError(`Blocked target: the page navigated to a ${protocol} URL; only http and https pages are rendered.`, url);
-  return { url, status: response?.status() ?? null };
+  return { url, status: response?.status() ?? null, contentType: response?.headers()['content-type'] ?? null };
 }
 
 /** Opens the url (refusing a main document the proxy refused) or sets the html; returns the first response. */

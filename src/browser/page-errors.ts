@@ -5,6 +5,17 @@ import { ToolError } from '../errors.js';
 import { BlockedTargetError } from '../net/errors.js';
 import type { GuardedProxy } from './guarded-proxy.js';
 
+/** The main document was a file download (Chromium's downloads are off): a document reader may take over. */
+export class DownloadError extends ToolError {
+  constructor(
+    message: string,
+    readonly url: string,
+  ) {
+    // Named like every other task error: callers and tests match on ToolError.
+    super(message, 'input');
+  }
+}
+
 const CLOSED = /Target page, context or browser has been closed|Browser has been closed|Target closed|browser has disconnected|Page crashed/i;
 
 /** Explains a failed main-frame navigation, using what the proxy remembers about the host. */
@@ -21,8 +32,9 @@ export function navigationError(err: unknown, failedUrl: string, proxy: GuardedP
   if (failure?.verdict === 'blocked') return new BlockedTargetError(failure.message, failedUrl);
   // Chromium's own word on a download (or the abort it causes) wins over the proxy's: aborting a download also breaks the proxied
   // connection, and whether the proxy has noted that yet is a race.
-  if (/Download is starting/i.test(message)) return new ToolError(`${failedUrl} is a file download, not a page; downloads are turned off.`, 'input');
-  if (/ERR_ABORTED/.test(message)) return new ToolError(`The browser stopped loading ${failedUrl} (it may be a file download rather than a page).`, 'input');
+  if (/Download is starting/i.test(message)) return new DownloadError(`${failedUrl} is a file download, not a page; downloads are turned off.`, failedUrl);
+  if (/ERR_ABORTED/.test(message))
+    return new DownloadError(`The browser stopped loading ${failedUrl} (it may be a file download rather than a page).`, failedUrl);
   if (failure) return new ToolError(`Could not load ${failedUrl}: ${failure.message}`, failure.kind);
   if (err instanceof playwright().errors.TimeoutError) return new ToolError(`The page did not respond in time: ${failedUrl}`, 'transient');
   if (/ERR_CERT_|ERR_SSL_/.test(message))

@@ -6,31 +6,26 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
+import type { ArtifactLinkVerifier } from '../artifacts/verified-link.js';
 import type { TaskRow } from '../store/port.js';
 import { boundedResult, isBounded } from '../engine/result-view.js';
 import { AGENT_MAX_CHARS } from '../registry/bounded-result.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import { resultUri } from './result-resource.js';
 import { artifactName, artifactOf, artifactUri } from './artifacts.js';
+import { errorResult, TASK_META_KEY } from './error-result.js';
 
-/** _meta key on results naming the engine task, so REST or the tasks API can find it again. */
-export const TASK_META_KEY = 'agent-utility/task_id';
+export { errorResult, TASK_META_KEY } from './error-result.js';
 
 export interface CallResultDeps {
   /** The engine's registry: which tools' results are cut into windows. */
   registry: ToolRegistry;
   artifacts: () => Promise<ArtifactStore>;
+  /** Recognises the artifact links the service signed (a caller-named file_id is no artifact). */
+  verifyArtifact: ArtifactLinkVerifier;
   /** Images up to this many bytes are inlined; 0 never inlines. */
   inlineImageMaxBytes: number;
   log: Logger;
-}
-
-export function errorResult(message: string, taskId?: string): CallToolResult {
-  return {
-    content: [{ type: 'text', text: message }],
-    isError: true,
-    ...(taskId ? { _meta: { [TASK_META_KEY]: taskId } } : {}),
-  };
 }
 
 export async function toCallToolResult(task: TaskRow, d: CallResultDeps): Promise<CallToolResult> {
@@ -41,7 +36,7 @@ export async function toCallToolResult(task: TaskRow, d: CallResultDeps): Promis
   const result = (boundedResult(task, { registry: d.registry, maxChars: AGENT_MAX_CHARS }) ?? {}) as Record<string, unknown>;
   const content: ContentBlock[] = [{ type: 'text', text: JSON.stringify(result) }];
   if (isBounded(d.registry, task.tool) && typeof result.next_offset === 'number') content.push(nextPartLink(task, result.next_offset));
-  const ref = artifactOf(result);
+  const ref = artifactOf(result, d.verifyArtifact);
   if (ref) {
     content.push({
       type: 'resource_link',

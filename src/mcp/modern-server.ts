@@ -13,7 +13,7 @@ import type { CallToolResult as V1CallToolResult } from '@modelcontextprotocol/s
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger.js';
 import { VERSION } from '../version.js';
-import { listArtifactResources } from './artifacts.js';
+import { artifactVerifier, listArtifactResources } from './artifacts.js';
 import { readResource, RESOURCE_TEMPLATES } from './resources.js';
 import { completeArgument, promptsFor } from './assist-handlers.js';
 import { callAndWait, type CallDeps } from './call-and-wait.js';
@@ -62,7 +62,13 @@ export function buildModernMcpServer(baseLog: Logger, deps: () => ModernServerDe
         engine: d.engine,
         caller: d.caller,
         log,
-        resultDeps: { registry: d.engine.registry, artifacts: d.artifacts, inlineImageMaxBytes: d.config.mcp.inlineImageMaxBytes, log: d.log },
+        resultDeps: {
+          registry: d.engine.registry,
+          artifacts: d.artifacts,
+          verifyArtifact: artifactVerifier(d.config),
+          inlineImageMaxBytes: d.config.mcp.inlineImageMaxBytes,
+          log: d.log,
+        },
         cancelOnAbort: true,
       };
       return { d, tools, index, who: callerKey(d.caller), log, callDeps };
