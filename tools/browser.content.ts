@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ToolError } from '../src/errors.js';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
+import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape } from '../src/registry/bounded-result.js';
 import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 
 /** Larger rendered documents are refused rather than truncated (a cut document is not the page). */
@@ -10,17 +11,19 @@ const MAX_HTML_BYTES = 10_000_000;
 export default defineBrowserTool({
   name: 'browser.content',
   title: 'Rendered HTML of a web page',
-  description: 'Loads a web page in headless Chromium (scripts run) and returns the live DOM as HTML (up to 10 MB) and its title. ' + PAGE_OPTIONS_REF,
-  input: z.strictObject({ url: pageUrlInput, wait: waitInput, ...pageOptionsShape }).superRefine(pageOptionsRefine),
+  description: 'Renders a page in headless Chromium; returns the live DOM as HTML (up to 10 MB) and its title. ' + BOUNDED_NOTE + ' ' + PAGE_OPTIONS_REF,
+  input: z.strictObject({ url: pageUrlInput, wait: waitInput, ...boundedInputShape, ...pageOptionsShape }).superRefine(pageOptionsRefine),
   output: z.object({
     html: z.string().describe('The rendered document as HTML.'),
     title: z.string().describe('The page title ("" if none).'),
-    bytes: z.number().int().describe('Size of html in bytes (UTF-8).'),
+    bytes: z.number().int().describe('Size of the whole html in bytes (UTF-8).'),
+    ...boundedOutputShape,
     ...documentShape,
     ...cachedShape,
   }),
   price: '0.003',
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+  bounded: { kind: 'text', field: 'html' },
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/', wait: 'load' },

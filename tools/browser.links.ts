@@ -3,6 +3,7 @@ import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { collectLinks } from '../src/browser/page-scripts.js';
+import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape } from '../src/registry/bounded-result.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 
 // tldts (the public-suffix list) is loaded with the first page, not when the tool is listed.
@@ -14,25 +15,30 @@ export default defineBrowserTool({
   name: 'browser.links',
   title: 'Links of a web page',
   description:
-    'Loads a web page in headless Chromium (scripts run) and lists its http(s) links as absolute URLs with text, in page order, de-duplicated, without fragments, in-page anchors or other schemes. ' +
-    'filter: all (default), internal (same registrable domain as the final page, e.g. www. and blog.example.com) or external. At most 5000. ' +
+    'Renders a page in headless Chromium; lists its http(s) links (absolute, with text, in page order, de-duplicated, no fragments; at most 5000). ' +
+    'internal: same registrable domain as the final page. ' +
+    BOUNDED_NOTE +
+    ' ' +
     PAGE_OPTIONS_REF,
   input: z
     .strictObject({
       url: pageUrlInput,
       filter: z.enum(['all', 'internal', 'external']).default('all').describe('Default all.'),
       wait: waitInput,
+      ...boundedInputShape,
       ...pageOptionsShape,
     })
     .superRefine(pageOptionsRefine),
   output: z.object({
     count: z.number().int().describe('Number of links returned.'),
     links: z.array(z.object({ url: z.string().describe('Absolute URL.'), text: z.string().describe('Link text ("" if none).') })),
+    ...boundedOutputShape,
     ...documentShape,
     ...cachedShape,
   }),
   price: '0.003',
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+  bounded: { kind: 'items', field: 'links', countField: 'count' },
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/', filter: 'external' },

@@ -3,6 +3,7 @@ import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { serialiseVisibleDocument } from '../src/browser/page-scripts.js';
+import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape, chunksInput, chunksOutput } from '../src/registry/bounded-result.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 import { documentInputShape, documentOutputShape } from '../src/browser/document-shape.js';
 
@@ -19,13 +20,17 @@ export default defineBrowserTool({
   title: 'Web page as Markdown',
   description:
     "Loads a web page in headless Chromium (scripts run) and returns it as Markdown. content 'main' (default): the article only (news, blog, docs, forum post, product), without navigation, comments, share bars, related links or cookie banners; a page without one gives its body without that chrome. 'full': the whole visible page. " +
-    'GFM tables, fenced code with language, nested lists, images with alt, absolute links. Also title, source, bytes. Reads PDF, DOCX, XLSX, CSV, JSON, text and feed URLs too. ' +
+    'GFM tables, fenced code, lists, images with alt, absolute links. Reads PDF, DOCX, XLSX, CSV, JSON, text and feed URLs too. ' +
+    BOUNDED_NOTE +
+    ' ' +
     PAGE_OPTIONS_REF,
   input: z
     .strictObject({
       url: pageUrlInput,
       wait: waitInput,
-      content: z.enum(['main', 'full']).default('main').describe("'main' (default): the article only; 'full': the whole visible page."),
+      content: z.enum(['main', 'full']).default('main'),
+      chunks: chunksInput,
+      ...boundedInputShape,
       ...pageOptionsShape,
       ...documentInputShape,
     })
@@ -36,13 +41,16 @@ export default defineBrowserTool({
     source: z
       .enum(['article', 'page', 'document'])
       .describe("'article' when an article was found and converted, 'page' when the page body was (always for content 'full'), 'document' for a file."),
-    bytes: z.number().int().describe('Size of markdown in bytes (UTF-8).'),
+    bytes: z.number().int().describe('Size of the whole markdown in bytes (UTF-8).'),
+    ...boundedOutputShape,
+    chunks: chunksOutput,
     ...documentShape,
     ...documentOutputShape,
     ...cachedShape,
   }),
   price: '0.003',
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+  bounded: { kind: 'text', field: 'markdown', chunks: true },
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/', wait: 'load' },

@@ -36,16 +36,16 @@ const input = z
   .strictObject({
     url: pageUrlInput.optional(),
     html: htmlInput.optional(),
-    size: z.enum(['letter', 'a4', 'legal', 'a3', 'a5']).default('letter').describe('Paper size. Default letter.'),
-    landscape: z.boolean().default(false).describe('Default false.'),
+    size: z.enum(['letter', 'a4', 'legal', 'a3', 'a5']).default('letter').describe('Paper size.'),
+    landscape: z.boolean().default(false),
     margins: z
       .string()
       .max(16)
       .default('0.5in')
       .refine((s) => LENGTH.test(s.trim()), { message: 'must be a CSS length such as 0.5in, 10mm, 1cm, 36pt or 48px' })
       .refine((s) => !(marginInches(s) > 2), { message: 'must be at most 2 inches' })
-      .describe('Margin on all sides, a CSS length (px, in, cm, mm, pt, pc; max 2in). Default 0.5in.'),
-    background: z.boolean().default(true).describe('Print backgrounds. Default true.'),
+      .describe('Margin on all sides, a CSS length (px, in, cm, mm, pt, pc; max 2in).'),
+    background: z.boolean().default(true).describe('Print backgrounds.'),
     header_html: z.string().max(TEMPLATE_MAX).optional().describe('HTML atop each page; class pageNumber, totalPages, date, title, url elements are filled.'),
     footer_html: z.string().max(TEMPLATE_MAX).optional().describe('Like header_html, at the bottom.'),
     page_ranges: z
@@ -54,8 +54,8 @@ const input = z
       .refine((s) => PAGE_RANGES.test(s), { message: 'must be pages and ranges such as "1-5, 8"' })
       .optional()
       .describe('Pages to print, e.g. "1-5, 8". Default all.'),
-    scale: z.number().min(0.1).max(2).default(1).describe('0.1-2. Default 1.'),
-    prefer_css_page_size: z.boolean().default(false).describe('CSS @page size wins over size. Default false.'),
+    scale: z.number().min(0.1).max(2).default(1),
+    prefer_css_page_size: z.boolean().default(false).describe('CSS @page size wins over size.'),
     wait: waitInput,
     ...pageOptionsShape,
   })
@@ -73,7 +73,7 @@ export default defineBrowserTool({
   name: 'browser.pdf',
   title: 'Print a web page to PDF',
   description:
-    'Renders a web page (url) or HTML (html; exactly one) in headless Chromium and prints it to PDF (print styles); returns a signed link valid 24 h and the page count. ' +
+    'Renders a page (url) or HTML (html; exactly one) in headless Chromium and prints it to PDF (print styles); returns a signed link and the page count. ' +
     'header_html/footer_html fill pageNumber/totalPages spans. ' +
     PAGE_OPTIONS_REF,
   input,

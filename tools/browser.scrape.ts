@@ -5,14 +5,16 @@ import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { scrapeSelectors } from '../src/browser/page-scripts.js';
+import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape, WINDOW_FIELDS } from '../src/registry/bounded-result.js';
 
 const MAX_KEYS = 50;
 const MAX_MATCHES_PER_KEY = 1000;
 /**
- * Names a select entry may not take: the result's own fields, and the artifact fields other tools return
- * (a caller-named file_id or file_url must never pass for a stored file of the service's).
+ * Names a select entry may not take: the result's own fields, the window fields of a part, and the
+ * artifact fields other tools return (a caller-named file_id or file_url must never pass for a stored file).
  */
-const RESERVED = new Set(['final_url', 'status_code', 'cached', 'file_id', 'file_url', 'content_type', 'bytes', 'expires_at']);
+const KEPT = ['final_url', 'status_code', 'cached'];
+const RESERVED = new Set([...KEPT, ...WINDOW_FIELDS, 'file_id', 'file_url', 'content_type', 'bytes', 'expires_at']);
 const ATTRIBUTE_NAME = /^[^\s"'>/=\0]{1,100}$/;
 
 const selection = z.union([
@@ -48,6 +50,7 @@ const input = z
       })
       .describe('Name to CSS selector or {selector, attr, all}, e.g. {"h": "h1", "links": {"selector": "a", "attr": "href", "all": true}}. At most 50.'),
     wait: waitInput,
+    ...boundedInputShape,
     ...pageOptionsShape,
   })
   .superRefine(pageOptionsRefine);
@@ -68,16 +71,19 @@ export default defineBrowserTool({
   name: 'browser.scrape',
   title: 'Text of elements picked by CSS selectors',
   description:
-    'Loads a web page in headless Chromium (scripts run); for each name in select, the trimmed text (or attr value) of what its CSS selector matches: ' +
-    'a string for one match, an array (document order, max 1000) for several, null for none; all: true always an array, false the first. ' +
+    'Renders a page in headless Chromium; for each name in select, the text (or attr) of what its selector matches: ' +
+    'a string for one match, an array (max 1000) for several (all: true always), null for none. ' +
+    BOUNDED_NOTE +
+    ' ' +
     PAGE_OPTIONS_REF,
   input,
   output: z
-    .object({ ...documentShape, ...cachedShape })
+    .object({ ...documentShape, ...cachedShape, ...boundedOutputShape })
     .catchall(value)
     .describe('One entry per name in select: string (one match), array of strings (several), or null (none); plus final_url, status_code.'),
   price: '0.003',
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+  bounded: { kind: 'values', keep: KEPT },
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/', select: { title: 'h1', paragraphs: 'p', links: { selector: 'a', attr: 'href', all: true } } },

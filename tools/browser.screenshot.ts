@@ -5,7 +5,7 @@ import { imageSize } from '../src/browser/image-size.js';
 import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { waitWhileBlank } from '../src/browser/blank-check.js';
 import { selectorProblem, SELECTOR_MAX_LENGTH } from '../src/browser/css-selector.js';
-import { cachedShape, PAGE_OPTIONS_DOC, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
+import { cachedShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { ToolError } from '../src/errors.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 import { artifactLinkShape } from '../src/artifacts/artifact-link.js';
@@ -21,12 +21,12 @@ const input = z
   .strictObject({
     url: pageUrlInput.optional(),
     html: htmlInput.optional(),
-    width: z.number().int().min(100).max(3840).default(1280).describe('Viewport width, CSS px. Default 1280.'),
-    height: z.number().int().min(100).max(2160).default(800).describe('Viewport height, CSS px. Default 800.'),
-    full_page: z.boolean().default(false).describe('Whole page height (max 16384 px). Default false.'),
-    format: z.enum(['png', 'jpeg', 'webp']).default('png').describe('Default png.'),
+    width: z.number().int().min(100).max(3840).default(1280).describe('Viewport width, CSS px.'),
+    height: z.number().int().min(100).max(2160).default(800).describe('Viewport height, CSS px.'),
+    full_page: z.boolean().default(false).describe('Whole page height (max 16384 px).'),
+    format: z.enum(['png', 'jpeg', 'webp']).default('png'),
     quality: z.number().int().min(1).max(100).optional().describe('jpeg/webp only. Default 80.'),
-    transparent: z.boolean().default(false).describe('Where the page sets no background; png only. Default false.'),
+    transparent: z.boolean().default(false).describe('Where the page sets no background; png only.'),
     selector: z
       .string()
       .min(1)
@@ -45,8 +45,7 @@ const input = z
         height: z.number().min(1).max(MAX_CAPTURE_HEIGHT),
       })
       .optional()
-      .describe('Capture this page rectangle {x, y, width, height} (CSS px).')
-      .meta({ 'x-compact': true }),
+      .describe('Page rectangle to capture, CSS px.'),
     wait: waitInput,
     ...pageOptionsShape,
   })
@@ -74,9 +73,9 @@ export default defineBrowserTool({
   name: 'browser.screenshot',
   title: 'Screenshot a web page',
   description:
-    'Renders a web page (url) or HTML (html; exactly one) in headless Chromium; returns a signed image link valid 24 h. ' +
-    'selector: one element; clip {x, y, width, height}: a rectangle (CSS px). Pixels = CSS px x device scale. blank: true if still one colour after waiting for scripts. ' +
-    PAGE_OPTIONS_DOC,
+    'Renders a page (url) or HTML (html; exactly one) in headless Chromium; returns a signed image link. ' +
+    'selector: one element; clip: a rectangle. Pixels = CSS px × device scale. blank: still one colour after waiting. ' +
+    PAGE_OPTIONS_REF,
   input,
   output,
   price: '0.005',

@@ -88,10 +88,9 @@ export default defineTool({
   name: 'dns.lookup',
   title: 'DNS lookup',
   description:
-    'DNS records of a domain: A, AAAA, MX, TXT, NS, CNAME, SOA, SRV, CAA, or ALL (default; one query per type). ' +
-    '`records` holds only the queried types. No such name: `exists: false`; a type without records: an empty ' +
-    'array (SOA: null) and a note; neither is an error. Query SRV by full name ' +
-    '(_sip._tcp.example.com). Fails only when DNS servers fail (retried).',
+    'DNS records of a domain: A, AAAA, MX, TXT, NS, CNAME, SOA, SRV, CAA, or ALL (default). `records` holds the ' +
+    'queried types. No such name: `exists: false`; a type without records: [] (SOA: null) and a note, not an error. ' +
+    'SRV by full name (_sip._tcp.example.com).',
   input: dnsLookupInput,
   output: dnsLookupOutput,
   price: '0.001',

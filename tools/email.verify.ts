@@ -25,10 +25,9 @@ export default defineTool({
   name: 'email.verify',
   title: 'Verify an e-mail address',
   description:
-    'Checks whether an e-mail address can receive mail without sending any: syntax, MX (null MX, A fallback) ' +
-    'and an SMTP probe (catch-all detected). Returns DELIVERABLE, UNDELIVERABLE, RISKY or UNKNOWN with a ' +
-    'status_detail code, a 0–1 quality_score, disposable/free/role flags and a typo suggestion. Yahoo, AOL and ' +
-    'consumer Outlook give UNKNOWN. Usually < 2 s, at most ~35 s.',
+    'Checks whether an e-mail address can receive mail, sending none: syntax, MX and an SMTP probe (catch-all detected). ' +
+    'DELIVERABLE, UNDELIVERABLE, RISKY or UNKNOWN (Yahoo, AOL, consumer Outlook) with status_detail, a 0–1 quality_score, ' +
+    'disposable/free/role flags and a typo suggestion. Usually < 2 s, at most ~35 s.',
   input: emailVerifyInput,
   output: emailVerifyResultSchema,
   price: '0.002',

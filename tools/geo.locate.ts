@@ -60,10 +60,9 @@ export default defineTool({
   name: 'geo.locate',
   title: 'Geocode an address',
   description:
-    "Address or place → WGS84 lat/lng from built-in data (US ZIPs, towns of 1,000+, every country's first-level " +
-    'regions, countries by name or ISO code). `precision`: postal_code, locality, region or country. `confidence` ' +
-    '(0–1) drops on contradiction or ambiguity (`notes`, `alternatives` say why); add a state or country ' +
-    '("Springfield, IL"). No match fails the task, not charged.',
+    'Address or place → WGS84 lat/lng from built-in data (US ZIPs, towns of 1,000+, first-level regions, countries). ' +
+    '`confidence` (0–1) drops on contradiction or ambiguity (`notes`, `alternatives` say why); add a state or ' +
+    'country ("Springfield, IL"). No match fails the task, not charged.',
   input: geoLocateInput,
   output: geoLocateOutput,
   price: '0.002',

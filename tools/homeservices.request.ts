@@ -31,11 +31,9 @@ export default defineTool({
   name: 'homeservices.request',
   title: 'Send a request to a home-service professional',
   description:
-    'Sends a service request to one professional found by homeservices.search: the pro is notified (e-mail and/or ' +
-    "webhook) with the requester's name, phone, optional e-mail and the job notes, and contacts the requester " +
-    'directly. Only call it when the person has agreed to be contacted by this pro; their consent is recorded. The ' +
-    'same phone, pro and service within 24 hours returns the earlier request without notifying again. Demo pros ' +
-    '("(Demo)" names) are fictional: the request is recorded but nobody is contacted. Result status is "sent".',
+    "Sends a service request to one pro from homeservices.search, who is notified with the requester's name, phone, " +
+    'e-mail and notes and contacts them. Only call it once the person agreed to be contacted by this pro (consent is ' +
+    'recorded). The same phone, pro and service within 24 h returns the earlier request. Demo pros are never contacted.',
   input,
   output,
   price: '0.01',

@@ -16,7 +16,7 @@ const input = z.strictObject({
     .string()
     .regex(/^\d{5}$/, 'must be exactly five digits')
     .describe('US ZIP code, exactly five digits'),
-  number_of_results: z.number().int().min(1).max(100).default(25).describe('1 to 100, default 25'),
+  number_of_results: z.number().int().min(1).max(100).default(25),
 });
 
 const output = z.object({
@@ -31,6 +31,7 @@ const output = z.object({
         address: z.string().nullable(),
         website: z.string().nullable(),
         description: z.string().nullable(),
+        distance_miles: z.number().describe('from the ZIP, 0.1 mile'),
       }),
     )
     .describe('nearest first within 25 miles; ties by rating'),
@@ -40,11 +41,9 @@ export default defineTool({
   name: 'homeservices.search',
   title: 'Find home-service professionals',
   description:
-    'Finds local home-service professionals (plumber, electrician, hvac, roofer, landscaper, handyman, house_cleaning, ' +
-    'painter, pest_control, locksmith; synonyms such as "ac repair" work) within 25 miles of a US ZIP code, nearest ' +
-    'first and, at the same distance, best rated first. Returns up to number_of_results (1-100, default 25) pros with ' +
-    'an id to pass to homeservices.request. Names ending in "(Demo)" with 555-01xx phones and .example websites are ' +
-    'a demo directory, not real businesses. An empty list means no pro was found nearby.',
+    'Finds home-service pros (plumber, electrician, hvac, roofer, landscaper, handyman, house_cleaning, painter, ' +
+    'pest_control, locksmith; synonyms such as "ac repair" work) within 25 miles of a US ZIP, nearest first (distance_miles), ' +
+    'then best rated, each with an id for homeservices.request. "(Demo)" names are a demo directory, not real businesses.',
   input,
   output,
   price: '0.002',
@@ -70,6 +69,7 @@ export default defineTool({
         address: r.address,
         website: r.website,
         description: r.description,
+        distance_miles: r.distance_miles,
       })),
     };
   },

@@ -57,10 +57,9 @@ export default defineTool({
   name: 'ip.geolocate',
   title: 'IP geolocation',
   description:
-    'Locates an IPv4/IPv6 address: city, region, country, coordinates, time zone, AS number and organisation. ' +
-    'City-level only (a city centre; VPN and mobile can mislead). is_hosting/is_mobile are heuristics; is_proxy ' +
-    'comes from an operator list. Non-public addresses return null location with `reserved_range`. Data: DB-IP ' +
-    'Lite and RouteViews/NRO AS data, CC BY 4.0; looked up locally.',
+    'Locates an IPv4/IPv6 address: city, region, country, coordinates, time zone, AS number and organisation, ' +
+    'city-level (VPN and mobile can mislead). is_hosting/is_mobile are heuristics. Non-public addresses: null ' +
+    'location and `reserved_range`. Data: DB-IP Lite, RouteViews/NRO, CC BY 4.0.',
   input: ipGeolocateInput,
   output: ipGeolocateOutput,
   price: '0.001',

@@ -14,8 +14,8 @@ const ms = () => z.number().nonnegative().nullable();
 
 const input = z.strictObject({
   url: z.url().describe('http or https URL to check'),
-  follow_redirects: z.boolean().default(true).describe(`follow up to ${MAX_REDIRECTS} redirects (default true)`),
-  timeout_ms: z.number().int().min(1).max(30_000).default(10_000).describe('limit for the whole check in ms (default 10000, max 30000)'),
+  follow_redirects: z.boolean().default(true).describe(`follow up to ${MAX_REDIRECTS} redirects`),
+  timeout_ms: z.number().int().min(1).max(30_000).default(10_000).describe('limit for the whole check, ms'),
 });
 
 const output = z.object({
@@ -55,11 +55,10 @@ export default defineTool({
   name: 'url.status',
   title: 'URL status',
   description:
-    'Checks whether a URL answers: a GET reading only the status and headers, following redirects (at most 10, ' +
-    'loops detected) unless follow_redirects is false; reports the final status, headers, redirect chain, ' +
-    'timings and, for https, certificate validity and expiry. timeout_ms (default 10000, max 30000) bounds the ' +
-    'whole check. Any failure (refused, DNS, timeout, TLS, private target) gives status_code 0 with the reason ' +
-    'in status_text.',
+    'Checks whether a URL answers (GET, status and headers only, up to 10 redirects unless follow_redirects is ' +
+    'false): final status, headers, redirect chain, timings, https certificate. A failure (refused, DNS, timeout, ' +
+    'TLS, a name or redirect reaching a private address) gives status_code 0 and the reason in status_text; a URL ' +
+    'with a literal private or reserved IP is refused (403 BLOCKED_TARGET).',
   input,
   output,
   price: '0.001',

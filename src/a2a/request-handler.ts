@@ -81,7 +81,7 @@ export class EngineA2AHandler implements A2ARequestHandler {
       throw toA2AError(err, this.log);
     }
     if (!params.configuration?.returnImmediately) task = (await this.engine.waitFor(task.id, BLOCKING_WAIT_MS)) ?? task;
-    return toA2ATask(task);
+    return toA2ATask(task, this.engine.registry);
   }
 
   sendMessageStream(): AsyncGenerator<StreamResponse, void, undefined> {
@@ -93,7 +93,7 @@ export class EngineA2AHandler implements A2ARequestHandler {
   }
 
   async getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
-    return toA2ATask(await this.owned(params.id, callerOf(context)));
+    return toA2ATask(await this.owned(params.id, callerOf(context)), this.engine.registry);
   }
 
   async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
@@ -102,7 +102,7 @@ export class EngineA2AHandler implements A2ARequestHandler {
     let after = (await this.engine.cancel(task.id)) ?? task;
     // A running task stops when its worker sees the request; wait briefly so the answer usually says so.
     if (!isTerminal(after.status)) after = (await this.engine.waitFor(task.id, CANCEL_SETTLE_MS)) ?? after;
-    return toA2ATask(after);
+    return toA2ATask(after, this.engine.registry);
   }
 
   async listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
@@ -118,7 +118,7 @@ export class EngineA2AHandler implements A2ARequestHandler {
     // Pages of the caller's tasks, newest first. The store keeps no per-caller totals, so totalSize is
     // this page's size, and the contextId/status filters are not applied (documented in docs/mcp.md).
     return {
-      tasks: rows.map(toA2ATask),
+      tasks: rows.map((t) => toA2ATask(t, this.engine.registry)),
       nextPageToken: rows.length === pageSize && last ? String(last.createdAt) : '',
       pageSize,
       totalSize: rows.length,

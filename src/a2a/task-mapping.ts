@@ -3,6 +3,9 @@
 // sentence as the status message. Contexts are not tracked: a task's contextId is its own id.
 import { Role, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
 import type { TaskRow, TaskStatus } from '../store/port.js';
+import { boundedResult } from '../engine/result-view.js';
+import { AGENT_MAX_CHARS } from '../registry/bounded-result.js';
+import type { ToolRegistry } from '../registry/registry.js';
 
 const STATE: Record<TaskStatus, TaskState> = {
   pending: TaskState.TASK_STATE_SUBMITTED,
@@ -33,8 +36,9 @@ function agentMessage(task: TaskRow, text: string): Message {
   };
 }
 
-function resultArtifact(task: TaskRow): Artifact {
-  const result = task.result as Record<string, unknown> | null;
+function resultArtifact(task: TaskRow, registry: ToolRegistry): Artifact {
+  // Page text is one window, as over MCP; GET /v1/tasks/{id}/result reads the other parts.
+  const result = boundedResult(task, { registry, maxChars: AGENT_MAX_CHARS }) as Record<string, unknown> | null;
   const parts: Part[] = [dataPart(result)];
   if (result && typeof result.file_url === 'string' && typeof result.content_type === 'string') {
     parts.push({
@@ -47,7 +51,7 @@ function resultArtifact(task: TaskRow): Artifact {
   return { artifactId: `${task.id}-result`, name: `${task.tool} result`, description: '', parts, metadata: undefined, extensions: [] };
 }
 
-export function toA2ATask(task: TaskRow): Task {
+export function toA2ATask(task: TaskRow, registry: ToolRegistry): Task {
   const timestamp = new Date(task.finishedAt ?? task.startedAt ?? task.createdAt).toISOString();
   const why =
     task.status === 'failed' || task.status === 'cancelled' ? (task.error ?? `The task ${task.status === 'failed' ? 'failed' : 'was cancelled'}.`) : undefined;
@@ -55,7 +59,7 @@ export function toA2ATask(task: TaskRow): Task {
     id: task.id,
     contextId: task.id,
     status: { state: STATE[task.status], message: why ? agentMessage(task, why) : undefined, timestamp },
-    artifacts: task.status === 'complete' ? [resultArtifact(task)] : [],
+    artifacts: task.status === 'complete' ? [resultArtifact(task, registry)] : [],
     history: [],
     metadata: { tool: task.tool, attempts: task.attempts },
   };

@@ -16,12 +16,7 @@ export const htmlInput = z
   .refine((s) => Buffer.byteLength(s) <= HTML_MAX_BYTES, { message: `must be at most ${HTML_MAX_BYTES} bytes` })
   .describe('At most 2 MB; relative URLs do not resolve.');
 
-export const waitInput = z
-  .enum(['load', 'dom', 'idle'])
-  .default('load')
-  .describe('Ready at: load (default), dom (DOMContentLoaded) or idle (network quiet 0.5 s, max 5 s).')
-  // Documented once in each browser tool's description, with the other page options.
-  .meta({ 'x-compact': true });
+export const waitInput = z.enum(['load', 'dom', 'idle']).default('load').describe('dom: DOMContentLoaded; idle: network quiet 0.5 s.');
 
 export type WaitMode = z.infer<typeof waitInput>;
 

@@ -20,10 +20,14 @@ export type PageSource = { url: string; html?: undefined } | { html: string; url
 
 export class RenderBudget {
   readonly deadline: number;
+  readonly start: number;
+  readonly timeoutMs: number;
   private readonly captureReserveMs: number;
 
   /** `timeoutMs` is the tool's limit; a little is kept back for storing the result. */
   constructor(timeoutMs: number, start = Date.now()) {
+    this.start = start;
+    this.timeoutMs = timeoutMs;
     this.deadline = start + timeoutMs - Math.min(2_000, timeoutMs / 10);
     this.captureReserveMs = Math.min(15_000, timeoutMs / 4);
   }
@@ -135,7 +139,14 @@ async function waitForSelector(page: Page, selector: string, budget: RenderBudge
     await page.waitForSelector(selector, { state: 'attached', timeout });
   } catch (err) {
     if ((err as Error).name !== 'TimeoutError') throw err;
-    throw new ToolError(`wait_for: no element matched "${selector.slice(0, 200)}" within ${Math.round(timeout / 100) / 10} s.`, 'permanent');
+    // Say how long the page was waited for in all and what bounded it: the selector's own share alone
+    // (what is left after navigating, minus the time kept for rendering) misleads ("1.1 s" of a 3 s budget).
+    const seconds = (ms: number) => Math.round(ms / 100) / 10;
+    throw new ToolError(
+      `wait_for: no element matched "${selector.slice(0, 200)}" within ${seconds(Date.now() - budget.start)} s of the page's ${seconds(budget.timeoutMs)} s budget ` +
+        `(timeout_ms, or the tool's limit; part of it is kept for producing the result).`,
+      'permanent',
+    );
   }
 }
 

@@ -34,7 +34,11 @@ export function deviceNames(): string[] {
 
 const cookieInput = z
   .strictObject({
-    name: z.string().min(1).max(256).regex(COOKIE_NAME, 'must be a cookie name token (no spaces, =, ; or quotes)'),
+    name: z
+      .string()
+      .min(1)
+      .max(256)
+      .refine((n) => COOKIE_NAME.test(n), { message: 'must be a cookie name token (no spaces, =, ; or quotes)' }),
     value: z
       .string()
       .max(4096)
@@ -44,16 +48,13 @@ const cookieInput = z
       .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
       .max(2048)
       .optional(),
-    path: z.string().startsWith('/').max(1024).optional(),
+    // A pattern, not startsWith: zod publishes that as a non-standard format strict validators refuse.
+    path: z.string().regex(/^\//, 'must start with /').max(1024).optional(),
     secure: z.boolean().optional(),
     http_only: z.boolean().optional(),
   })
   .refine((c) => !(c.domain !== undefined && c.url !== undefined), { message: 'give domain or url, not both', path: ['url'] })
   .refine((c) => !(c.url !== undefined && c.path !== undefined), { message: 'comes from url when url is given', path: ['path'] });
-
-// Marked so the MCP tools/list shows these shared controls compactly (their documentation is one sentence
-// in each browser tool's description, not repeated per property).
-const compact = { 'x-compact': true };
 
 /** Spread into each browser tool's input object. */
 export const pageOptionsShape = {
@@ -66,17 +67,9 @@ export const pageOptionsShape = {
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .optional()
-    .describe('CSS selector that must appear before the page counts as ready.')
-    .meta(compact),
-  delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).default(0).describe('Extra wait after ready, 0-10000 ms. Default 0.').meta(compact),
-  timeout_ms: z
-    .number()
-    .int()
-    .min(1000)
-    .max(90_000)
-    .optional()
-    .describe("Page budget in ms, 1000-90000, at most the tool's limit. Default the tool's limit.")
-    .meta(compact),
+    .describe('CSS selector to await.'),
+  delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).default(0).describe('Wait after ready, ms.'),
+  timeout_ms: z.number().int().min(1000).max(90_000).optional().describe("Page budget, ms (default: the tool's limit)."),
   headers: z
     .record(z.string().min(1).max(256), z.string().max(8192))
     .superRefine((headers, ctx) => {
@@ -89,22 +82,14 @@ export const pageOptionsShape = {
       }
     })
     .optional()
-    .describe('Extra request headers (no Host, hop-by-hop or Proxy-* headers).')
-    .meta(compact),
-  cookies: z
-    .array(cookieInput)
-    .max(50)
-    .optional()
-    .describe('Cookies to set before loading: name, value, domain or url, path, secure, http_only.')
-    .meta(compact),
+    .describe('No Host, hop-by-hop or Proxy-*.'),
+  cookies: z.array(cookieInput).max(50).optional().describe('domain or url (default: the page).'),
   user_agent: z
     .string()
     .min(1)
     .max(512)
     .refine((ua) => !/[\r\n\0]/.test(ua), { message: 'must not contain line breaks or NUL' })
-    .optional()
-    .describe('User-Agent string.')
-    .meta(compact),
+    .optional(),
   device: z
     .string()
     .min(1)
@@ -114,30 +99,16 @@ export const pageOptionsShape = {
         ctx.addIssue({ code: 'custom', message: `"${name.slice(0, 64)}" is not a Playwright device name (e.g. "iPhone 13", "Pixel 7", "iPad Mini")` });
     })
     .optional()
-    .describe('Playwright device name (e.g. "iPhone 13"): viewport, user agent, scale and touch.')
-    .meta(compact),
-  device_scale_factor: z.number().min(1).max(4).optional().describe('Device pixels per CSS pixel, 1-4. Default 1.').meta(compact),
-  mobile: z.boolean().optional().describe('Mobile viewport meta and touch. Default false.').meta(compact),
-  block: z.array(z.enum(BLOCKABLE)).max(4).optional().describe('Resource types not to load: image, media, font, stylesheet.').meta(compact),
-  javascript: z.boolean().default(true).describe('Run page scripts. Default true.').meta(compact),
-  cache_ttl_s: z
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_CACHE_TTL_S)
-    .default(0)
-    .describe('Reuse an identical earlier result up to this many seconds old, 0-3600. Default 0.')
-    .meta(compact),
+    .describe('Playwright device name, e.g. "iPhone 13".'),
+  device_scale_factor: z.number().min(1).max(4).optional(),
+  mobile: z.boolean().optional(),
+  block: z.array(z.enum(BLOCKABLE)).max(4).optional().describe('Not loaded.'),
+  javascript: z.boolean().default(true),
+  cache_ttl_s: z.number().int().min(0).max(MAX_CACHE_TTL_S).default(0).describe('Reuse your identical result this recent (s).'),
 };
 
-/** One sentence documenting the shared controls with their defaults (in each browser tool's description). */
-export const PAGE_OPTIONS_DOC =
-  'Page options: wait (load default, dom, idle: network quiet 0.5 s), wait_for (CSS selector to await), delay_ms (0-10000, default 0), timeout_ms (default tool limit), headers (no Host, hop-by-hop, Proxy-*), ' +
-  'cookies [{name, value, domain|url, path, secure, http_only}], user_agent, device (Playwright name, e.g. "iPhone 13") or device_scale_factor (1-4, default 1) + mobile (default false), ' +
-  'block [image, media, font, stylesheet], javascript (default true), cache_ttl_s (0-3600, default 0: reuse an identical result, marked cached). Public addresses only.';
-
-/** What the other browser tools say instead of repeating PAGE_OPTIONS_DOC (tools/list is sent on every turn). */
-export const PAGE_OPTIONS_REF = 'Page options as in browser.screenshot; public addresses only.';
+/** Said once in each browser tool's description; every page option documents itself in its schema. */
+export const PAGE_OPTIONS_REF = 'Public addresses only.';
 
 export interface PageOptions {
   url?: string | undefined;

@@ -26,7 +26,8 @@ function canonical(value: unknown): string {
 
 /** The artifact id of a request's entry: file_ + 64 hex digits of SHA-256. */
 export function cacheKey(tool: string, input: Record<string, unknown>, payerScope: string): string {
-  const { cache_ttl_s: _ttl, ...rest } = input;
+  // How long to reuse, and which window of the result to show, do not change the result itself.
+  const { cache_ttl_s: _ttl, max_chars: _max, offset: _offset, chunks: _chunks, ...rest } = input;
   const digest = createHash('sha256')
     .update(canonical({ tool, input: rest, payer: payerScope }))
     .digest('hex');

@@ -1,6 +1,7 @@
 // The public shape of a task (the documented Task object plus a few additive fields), shared by every
 // front door so REST, MCP and A2A show the same thing.
 import type { TaskRow, TaskStatus } from '../store/port.js';
+import { boundedResult, type ResultBound } from './result-view.js';
 
 export interface TaskView {
   task_id: string;
@@ -22,12 +23,13 @@ export interface TaskView {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function toTaskView(t: Omit<TaskRow, 'input'> & { resultOmitted?: true }): TaskView {
+/** The task as every door shows it; with `bound`, a bounded tool's result is one window of it (a listing row has no input: the door's default window). */
+export function toTaskView(t: Omit<TaskRow, 'input'> & { input?: unknown; resultOmitted?: true }, bound?: ResultBound): TaskView {
   return {
     task_id: t.id,
     status: t.status,
     tool: t.tool,
-    result: t.status === 'complete' ? t.result : null,
+    result: t.status !== 'complete' ? null : bound ? boundedResult(t, bound) : t.result,
     error: t.status === 'failed' || t.status === 'cancelled' ? t.error : null,
     created_at: iso(t.createdAt)!,
     started_at: iso(t.startedAt),

@@ -231,6 +231,36 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       },
     },
   };
+  const rangeParam = (name: string, schema: Record<string, unknown>, description: string) => ({ name, in: 'query', required: false, schema, description });
+  paths['/v1/tasks/{task_id}/result'] = {
+    get: {
+      operationId: 'get_task_result',
+      summary: "Read one part of a finished task's result (free: read from the stored task, nothing renders again)",
+      description:
+        'For the text tools (browser.content, browser.markdown, browser.links, browser.scrape) the part of the text from offset, at most max_chars characters, with total_chars, truncated, next_offset and approx_tokens. Other results come whole.',
+      tags: ['tasks'],
+      security: [{ pollToken: [] }, { apiKey: [] }],
+      parameters: [
+        taskIdParam,
+        rangeParam('offset', { type: 'integer', minimum: 0 }, "Character to start at (a next_offset); default the task input's offset, else 0."),
+        rangeParam(
+          'max_chars',
+          { type: 'integer', minimum: 100, maximum: 20_000_000 },
+          "Most characters of text; default the task input's max_chars, else 1000000.",
+        ),
+        rangeParam('chunks', { type: 'string', enum: ['true', 'false'] }, 'browser.markdown: list the sections of the part.'),
+      ],
+      responses: {
+        '200': { description: 'The result (one part of it for a text tool).', content: { 'application/json': { schema: { type: 'object' } } } },
+        '400': errorResponse('Invalid offset, max_chars or chunks.'),
+        '401': errorResponse('Missing, expired, tampered or malformed token.'),
+        '403': errorResponse('A token for another task.'),
+        '404': errorResponse('Unknown task.'),
+        '409': errorResponse('The task is not complete (yet).'),
+        '429': rateLimited,
+      },
+    },
+  };
   paths['/v1/tasks/{task_id}/cancel'] = {
     post: {
       operationId: 'cancel_task',
@@ -257,7 +287,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
   };
   if (opts.x402) {
     // Wallet identity (x402 sign-in-with-x): list the tasks a wallet paid for; read them without poll tokens.
-    for (const p of [paths['/v1/tasks/{task_id}'], paths['/v1/tasks/{task_id}/cancel']]) {
+    for (const p of [paths['/v1/tasks/{task_id}'], paths['/v1/tasks/{task_id}/result'], paths['/v1/tasks/{task_id}/cancel']]) {
       for (const op of Object.values(p as Record<string, { security: unknown[] }>)) op.security.push({ siwx: [] });
     }
   }

@@ -7,10 +7,11 @@
 //   `additionalProperties: false`, `required` lists and range/length/pattern/format limits: we produce the
 //   output (and check it against the full schema before a task completes), so a client need not police
 //   what our code already guarantees. /v1/tools and OpenAPI keep the complete output schemas.
-// Types and the input side whole (descriptions, required, formats) are kept: the client validates
-// structuredContent against the output schema, and the model fills the input from its descriptions.
-// The exception: an input property marked `x-compact` (controls shared by several tools, documented in one
-// sentence of each tool's description) is listed by name only (an empty schema); the server still validates it fully.
+// - in input schemas: a pattern beside a standard format (zod's email regex), and string and list length caps (minLength 1, maxLength 2048, maxItems 50…): generous
+//   limits the server enforces and names in its one-sentence error, never what a model has to choose.
+// Every input property keeps its real type, enum, numeric range, default, pattern, format and description
+// (the browser page options included: a client exposing one tool gets their schema, not prose elsewhere):
+// the client validates structuredContent against the output schema, and the model fills the input from it.
 
 type Schema = Record<string, unknown>;
 
@@ -55,27 +56,30 @@ export function leanSchema(schema: Schema, kind: 'input' | 'output'): Schema {
   return lean(schema, kind === 'output');
 }
 
+/** Input keywords that only cap sizes; the server checks them and says which field broke one. */
+const INPUT_CAPS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'maxProperties']);
+
 function isSchema(v: unknown): v is Schema {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Nothing but the name: the tool's description says what the value is, its limits and default. */
-function compact(): Schema {
-  return {};
-}
-
 function lean(schema: Schema, output: boolean): Schema {
-  if (!output && schema['x-compact'] === true) return compact();
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema)) {
     if ((key === 'minimum' && value === -SAFE) || (key === 'maximum' && value === SAFE)) continue;
     if (output && key === 'description') continue;
     if (output && key === 'additionalProperties' && value === false) continue;
     if (output && OUTPUT_BOUNDS.has(key)) continue;
+    if (!output && INPUT_CAPS.has(key)) continue;
+    // zod publishes its own regex beside a standard format (email): the format says it.
+    if (!output && key === 'pattern' && typeof schema.format === 'string') continue;
     if (SCHEMA_MAPS.has(key) && isSchema(value)) {
       out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSchema(v) ? lean(v, output) : v]));
     } else if (SCHEMA_VALUES.has(key) && isSchema(value)) {
-      out[key] = lean(value, output);
+      const leaned = lean(value, output);
+      // Every JSON object key is a string: saying so carries nothing once its length caps are gone.
+      if (key === 'propertyNames' && Object.keys(leaned).length === 1 && leaned.type === 'string') continue;
+      out[key] = leaned;
     } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
       out[key] = value.map((v: unknown) => (isSchema(v) ? lean(v, output) : v));
     } else {

@@ -13,7 +13,8 @@ import type { CallToolResult as V1CallToolResult } from '@modelcontextprotocol/s
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger.js';
 import { VERSION } from '../version.js';
-import { ARTIFACT_TEMPLATE, artifactVerifier, listArtifactResources, readArtifactResource } from './artifacts.js';
+import { artifactVerifier, listArtifactResources } from './artifacts.js';
+import { readResource, RESOURCE_TEMPLATES } from './resources.js';
 import { completeArgument, promptsFor } from './assist-handlers.js';
 import { callAndWait, type CallDeps } from './call-and-wait.js';
 import { callerKey } from '../web/caller.js';
@@ -21,7 +22,6 @@ import { rpcError, toMcpError } from './errors.js';
 import { INSTRUCTIONS } from './instructions.js';
 import type { McpServerDeps } from './server.js';
 import { logLevels, passes } from './task-log.js';
-import { isTaskUri, readTaskResource, TASK_TEMPLATE } from './task-resource.js';
 import { parseToolCall } from './tool-call-request.js';
 import { definitionsFor } from './tool-definitions.js';
 
@@ -62,7 +62,13 @@ export function buildModernMcpServer(baseLog: Logger, deps: () => ModernServerDe
         engine: d.engine,
         caller: d.caller,
         log,
-        resultDeps: { artifacts: d.artifacts, verifyArtifact: artifactVerifier(d.config), inlineImageMaxBytes: d.config.mcp.inlineImageMaxBytes, log: d.log },
+        resultDeps: {
+          registry: d.engine.registry,
+          artifacts: d.artifacts,
+          verifyArtifact: artifactVerifier(d.config),
+          inlineImageMaxBytes: d.config.mcp.inlineImageMaxBytes,
+          log: d.log,
+        },
         cancelOnAbort: true,
       };
       return { d, tools, index, who: callerKey(d.caller), log, callDeps };
@@ -116,13 +122,12 @@ export function buildModernMcpServer(baseLog: Logger, deps: () => ModernServerDe
   );
   server.setRequestHandler(
     'resources/templates/list',
-    guard(() => ({ resourceTemplates: [TASK_TEMPLATE, ARTIFACT_TEMPLATE] as never })),
+    guard(() => ({ resourceTemplates: RESOURCE_TEMPLATES as never })),
   );
   server.setRequestHandler(
     'resources/read',
     guard(async (p, request) => {
-      const { uri } = request.params;
-      return (isTaskUri(uri) ? await readTaskResource(uri, p.d) : await readArtifactResource(uri, p.d)) as never;
+      return (await readResource(request.params.uri, p.d)) as never;
     }),
   );
   server.setRequestHandler(

@@ -2,9 +2,12 @@
 // vocabulary (service category, record type, format, paper size, wait mode) can be completed: MCP offers
 // completion/complete only for prompt arguments and resource template variables, never for tool arguments.
 // A prompt is listed only when every tool it names is exposed (the operator's allowlist).
-import { ErrorCode, McpError, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import { mcpToolName } from '../registry/tool-names.js';
+// rpcError, not new McpError: the SDK's constructor writes "MCP error -32602:" into the message sent, and
+// clients add that prefix again when they print it.
+import { rpcError } from './errors.js';
 import { DNS_RECORD_TYPES, PDF_PAPER_SIZES, SCREENSHOT_FORMATS, SERVICE_WORDS, WAIT_MODES } from './vocabularies.js';
 
 interface PromptArgument {
@@ -114,11 +117,11 @@ export class PromptCatalog {
   get(name: string, args: Record<string, string> = {}): GetPromptResult {
     const p = this.find(name);
     const missing = p.arguments.filter((a) => a.required && !args[a.name]?.trim()).map((a) => a.name);
-    if (missing.length) throw new McpError(ErrorCode.InvalidParams, `Prompt "${name}" needs ${missing.join(', ')}.`);
+    if (missing.length) throw rpcError(ErrorCode.InvalidParams, `Prompt "${name}" needs ${missing.join(', ')}.`);
     for (const a of p.arguments) {
       const value = args[a.name]?.trim();
       if (value && a.vocabulary && !a.openVocabulary && !a.vocabulary.includes(value)) {
-        throw new McpError(ErrorCode.InvalidParams, `Prompt "${name}": ${a.name} must be one of ${a.vocabulary.join(', ')} (got ${JSON.stringify(value)}).`);
+        throw rpcError(ErrorCode.InvalidParams, `Prompt "${name}": ${a.name} must be one of ${a.vocabulary.join(', ')} (got ${JSON.stringify(value)}).`);
       }
     }
     return { description: p.description, messages: [{ role: 'user', content: { type: 'text', text: p.text(args) } }] };
@@ -131,8 +134,7 @@ export class PromptCatalog {
 
   private find(name: string): PromptDefinition {
     const p = this.prompts.find((x) => x.name === name);
-    if (!p)
-      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt "${name}". Available prompts: ${this.prompts.map((x) => x.name).join(', ') || 'none'}.`);
+    if (!p) throw rpcError(ErrorCode.InvalidParams, `Unknown prompt "${name}". Available prompts: ${this.prompts.map((x) => x.name).join(', ') || 'none'}.`);
     return p;
   }
 }

@@ -30,14 +30,14 @@ import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import { VERSION } from '../version.js';
-import { ARTIFACT_TEMPLATE, artifactVerifier, listArtifactResources, readArtifactResource } from './artifacts.js';
+import { artifactVerifier, listArtifactResources } from './artifacts.js';
+import { readResource, RESOURCE_TEMPLATES } from './resources.js';
 import { ASSIST_CAPABILITIES, registerAssistHandlers } from './assist-handlers.js';
 import { toCallToolResult, type CallResultDeps } from './call-result.js';
 import { callerKey, ownsTask, submitOptions, type Caller } from '../web/caller.js';
 import { rpcError, toMcpError } from './errors.js';
 import type { InFlightCalls } from './in-flight.js';
 import { logLevels } from './task-log.js';
-import { isTaskUri, readTaskResource, TASK_TEMPLATE } from './task-resource.js';
 import { EngineTaskStore, LateTaskStore } from './task-store.js';
 import { setToolCallHandler, type ToolCallExtra } from './tool-call-request.js';
 import { callAndWait, waitUntilSettled, type CallDeps } from './call-and-wait.js';
@@ -107,6 +107,7 @@ function installHandlers(server: Server, lateTaskStore: LateTaskStore, d: McpSer
   const { engine, config, caller } = d;
   const { tools, index } = definitionsFor(d.registry);
   const resultDeps: CallResultDeps = {
+    registry: engine.registry,
     artifacts: d.artifacts,
     verifyArtifact: artifactVerifier(config),
     inlineImageMaxBytes: config.mcp.inlineImageMaxBytes,
@@ -190,14 +191,10 @@ function installHandlers(server: Server, lateTaskStore: LateTaskStore, d: McpSer
     ListResourcesRequestSchema,
     guard(async () => ({ resources: await listArtifactResources({ engine, caller, config }) })),
   );
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [TASK_TEMPLATE, ARTIFACT_TEMPLATE] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
   server.setRequestHandler(
     ReadResourceRequestSchema,
-    guard((request) =>
-      isTaskUri(request.params.uri)
-        ? readTaskResource(request.params.uri, { engine, caller })
-        : readArtifactResource(request.params.uri, { engine, caller, config, artifacts: d.artifacts }),
-    ),
+    guard((request) => readResource(request.params.uri, { engine, caller, config, artifacts: d.artifacts })),
   );
   registerAssistHandlers(server, { engine, registry: d.registry, caller, logLevels });
 

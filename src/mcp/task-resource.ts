@@ -4,6 +4,7 @@ import type { ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Engine } from '../engine/engine.js';
 import { toTaskView } from '../engine/task-view.js';
+import { AGENT_MAX_CHARS } from '../registry/bounded-result.js';
 import { RESOURCE_NOT_FOUND } from './artifacts.js';
 import { ownsTask, type Caller } from '../web/caller.js';
 
@@ -30,7 +31,9 @@ export async function readTaskResource(uri: string, d: { engine: Engine; caller:
   const id = uri.slice(PREFIX.length);
   const task = TASK_ID.test(id) ? await d.engine.get(id) : null;
   if (!task || !ownsTask(d.caller, task)) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} (no such task of yours).`, { uri });
-  return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(toTaskView(task)) }] };
+  return {
+    contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(toTaskView(task, { registry: d.engine.registry, maxChars: AGENT_MAX_CHARS })) }],
+  };
 }
 
 /** The caller's recent task ids starting with `typed`, newest first, for completing {task_id}. */

@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { BoundedSpec } from './bounded-result.js';
 import type { ServiceDef } from './services.js';
 
 export interface ToolAnnotations {
@@ -75,6 +76,11 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
    * it, so workers claim the items of one target together and the tool can share work between them.
    */
   batchKey?(input: z.output<I>): string;
+  /**
+   * Where a result's bulk text is, for a tool whose result can be large: every front door then returns one
+   * window of it (max_chars, offset in the input) and the rest is read from the stored task.
+   */
+  bounded?: BoundedSpec;
   run(ctx: ToolContext, input: z.output<I>): Promise<z.output<O>>;
 }
 

@@ -50,7 +50,11 @@ describe('homeservices.search', () => {
     const out = await searchTool.run(ctx, input);
     expect(searchTool.output.parse(out)).toEqual(out);
     expect(out.pros.map((p) => p.name)).toEqual(['Best Chelsea Plumbing', 'Chelsea Pipe Works', 'Unrated Chelsea Plumber']);
-    expect(Object.keys(out.pros[0]!).sort()).toEqual(['address', 'description', 'id', 'name', 'phone', 'rating', 'review_count', 'website']);
+    expect(Object.keys(out.pros[0]!).sort()).toEqual(['address', 'description', 'distance_miles', 'id', 'name', 'phone', 'rating', 'review_count', 'website']);
+    // Ranked by distance, and the distance is shown (issue 28).
+    const miles = out.pros.map((p) => p.distance_miles);
+    expect(miles.every((m) => typeof m === 'number' && m >= 0)).toBe(true);
+    expect([...miles].sort((a, b) => a - b)).toEqual(miles);
     expect(out.pros[1]).toMatchObject({ phone: '+12125550141', rating: 4.2, review_count: 80, website: 'https://chelsea-a.test' });
   });
 

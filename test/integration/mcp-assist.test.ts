@@ -27,6 +27,14 @@ afterAll(async () => {
 });
 
 describe('prompts', () => {
+  it('answers a bad prompts/get with the sentence once (no "MCP error -32602:" inside the message)', async () => {
+    const err = (await client.getPrompt({ name: 'dns_check', arguments: {} }).catch((e: unknown) => e)) as Error & { code: number };
+    expect(err.code).toBe(-32602);
+    // The client prefixes "MCP error -32602: " itself; the server's message must not carry it already.
+    expect(err.message).toMatch(/^MCP error -32602: Prompt "dns_check" needs domain/);
+    expect(err.message.match(/MCP error/g)).toHaveLength(1);
+  });
+
   it('lists only prompts whose tools are exposed, and renders one', async () => {
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(['dns_check', 'find_home_service', 'save_page_pdf']);
@@ -80,9 +88,13 @@ describe('logging', () => {
 });
 
 describe('resource templates', () => {
-  it('lists task:// and the artifact template, reads a task, and completes task ids', async () => {
+  it('lists the task, result and artifact templates, reads a task, and completes task ids', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['task://{task_id}', 'agent-utility://tasks/{task_id}/artifact']);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'task://{task_id}',
+      'agent-utility://tasks/{task_id}/result{?offset,max_chars,chunks}',
+      'agent-utility://tasks/{task_id}/artifact',
+    ]);
     const done = (await client.callTool({ name: 'test_echo', arguments: { value: 'r' } })) as CallToolResult;
     const id = (done._meta as Record<string, string>)['agent-utility/task_id']!;
     const read = await client.readResource({ uri: `task://${id}` });

@@ -35,16 +35,25 @@ describe('leanSchema', () => {
     });
   });
 
-  it('lists an input property marked x-compact by name only (its tool description documents it)', () => {
+  it('keeps every input property typed, dropping only length caps and a pattern beside a standard format', () => {
     const input = z.strictObject({
-      url: z.string().describe('The page.'),
-      delay_ms: z.number().int().max(10).default(0).describe('Wait.').meta({ 'x-compact': true }),
+      email: z.email().max(254).describe('Address.'),
+      headers: z.record(z.string().min(1).max(256), z.string().max(8192)).optional(),
+      block: z
+        .array(z.enum(['image', 'font']))
+        .max(4)
+        .optional(),
+      delay_ms: z.number().int().min(0).max(10).default(0).describe('Wait.'),
     });
-    expect(jsonSchemaOf(input, 'input').properties).toMatchObject({ delay_ms: { 'x-compact': true, maximum: 10 } });
     expect(leanSchema(jsonSchemaOf(input, 'input'), 'input')).toEqual({
       type: 'object',
-      properties: { url: { type: 'string', description: 'The page.' }, delay_ms: {} },
-      required: ['url'],
+      properties: {
+        email: { type: 'string', format: 'email', description: 'Address.' },
+        headers: { type: 'object', additionalProperties: { type: 'string' } },
+        block: { type: 'array', items: { type: 'string', enum: ['image', 'font'] } },
+        delay_ms: { type: 'integer', minimum: 0, maximum: 10, default: 0, description: 'Wait.' },
+      },
+      required: ['email'],
       additionalProperties: false,
     });
   });

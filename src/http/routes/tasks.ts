@@ -2,8 +2,12 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { Engine } from '../../engine/engine.js';
+import { boundedResult, type ResultBound } from '../../engine/result-view.js';
 import { toTaskView } from '../../engine/task-view.js';
-import { Forbidden, InvalidInput, NotFound, Unauthorized } from '../../errors.js';
+import { AppError, Forbidden, InvalidInput, NotFound, Unauthorized } from '../../errors.js';
+import { readRangeQuery, REST_MAX_CHARS, toReadRange } from '../../registry/bounded-result.js';
+import { parseOrInvalid } from '../../registry/input-errors.js';
+import type { ToolRegistry } from '../../registry/registry.js';
 import type { TaskRow } from '../../store/port.js';
 import { readCredential } from '../../web/credential.js';
 import { requireJson } from '../../web/errors.js';
@@ -25,6 +29,11 @@ const waitQuery = z.object({
 });
 
 const NO_WAIT: z.ZodSafeParseResult<z.output<typeof waitQuery>> = { success: true, data: {} };
+
+/** REST's window on a bounded result: large (programs read it), the input's or the query's when given. */
+export function restBound(registry: ToolRegistry): ResultBound {
+  return { registry, maxChars: REST_MAX_CHARS };
+}
 
 /** The task a poll answers with, or the poll's 404 (shared with the fast lane). */
 export async function taskToPoll(engine: Engine, id: string): Promise<TaskRow> {
@@ -57,7 +66,19 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
       res.on('close', () => ac.abort());
       task = (await d.engine.waitFor(id, q.data.wait * 1000, ac.signal)) ?? task;
     }
-    sendJson(res, 200, toTaskView(task));
+    sendJson(res, 200, toTaskView(task, restBound(d.engine.registry)));
+  });
+
+  // One window of a finished task's result, read from the store: no second render and no charge.
+  r.get('/v1/tasks/:id/result', ...d.before, async (req: Request, res: Response) => {
+    const id = String(req.params.id);
+    const range = toReadRange(parseOrInvalid(readRangeQuery, req.query));
+    await authorizeRead(req, id);
+    const task = await taskToPoll(d.engine, id);
+    if (task.status !== 'complete') {
+      throw new AppError(409, 'TASK_NOT_COMPLETE', `Task ${id} is ${task.status}; its result can be read once it is complete.`);
+    }
+    sendJson(res, 200, boundedResult(task, { ...restBound(d.engine.registry), range }));
   });
 
   r.post('/v1/tasks/:id/cancel', ...d.before, async (req: Request, res: Response) => {
@@ -67,7 +88,7 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
     if (!task) throw new NotFound(`No task ${id}.`, 'TASK_NOT_FOUND');
     // A pending task is cancelled at once (200). A running one stops when its worker notices: answer what
     // is true now, 202 with status "running" and cancel_requested, and let the caller poll for "cancelled".
-    res.status(task.status === 'running' ? 202 : 200).json(toTaskView(task));
+    res.status(task.status === 'running' ? 202 : 200).json(toTaskView(task, restBound(d.engine.registry)));
   });
 
   /** Poll token for this task, or the API key that created it, or another authorizer (SIWX). */

@@ -10,6 +10,7 @@ import { SIGN_IN_WITH_X } from '../../billing/x402/siwx.js';
 import { HEADER, encodeBase64Json, type PaymentRequired as PaymentRequiredObject } from '../../billing/x402/wire.js';
 import type { Engine } from '../../engine/engine.js';
 import { toTaskView } from '../../engine/task-view.js';
+import { restBound } from './tasks.js';
 import { Forbidden, InvalidInput, PaymentRequired, Unauthorized } from '../../errors.js';
 import type { Payer, TaskRow } from '../../store/port.js';
 import { readCredential } from '../../web/credential.js';
@@ -55,7 +56,7 @@ export function walletTaskRoutes(d: WalletTaskDeps): Router {
     res.setHeader('Cache-Control', 'no-store');
     res.json({
       ...(payer.kind === 'x402' ? { wallet: payer.id } : {}),
-      tasks: rows.map(toTaskView),
+      tasks: rows.map((t) => toTaskView(t, restBound(d.engine.registry))),
       count: rows.length,
       // next_cursor is exact (ties in the same millisecond); next_before is kept for existing clients.
       next_cursor: last ? `${last.createdAt}.${last.id}` : null,
