@@ -34,6 +34,7 @@ describe('PostgreSQL connections and migrations', () => {
         'artifacts',
         'batch_items',
         'batches',
+        'console_state',
         'credit_ledger',
         'db_migrations',
         'idempotency_keys',
