@@ -39,7 +39,7 @@ import type { InFlightCalls } from './in-flight.js';
 import { logLevels } from './task-log.js';
 import { isTaskUri, readTaskResource, TASK_TEMPLATE } from './task-resource.js';
 import { EngineTaskStore } from './task-store.js';
-import { setToolCallHandler, type ToolCallExtra } from './tool-call-request.js';
+import { setInitializeHandler, setToolCallHandler, type ToolCallExtra } from './tool-call-request.js';
 import { callAndWait, waitUntilSettled, type CallDeps } from './call-and-wait.js';
 import { definitionsFor } from './tool-definitions.js';
 import { INSTRUCTIONS } from './instructions.js';
@@ -127,6 +127,7 @@ export function buildMcpServer(d: McpServerDeps): Server {
       }
     };
 
+  setInitializeHandler(server);
   setToolCallHandler(
     server,
     guard(async (request: CallToolRequest, extra: ToolCallExtra): Promise<CallToolResult | CreateTaskResult> => {
