@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseCidrList } from './net/address-policy.js';
-import { usdToMicros } from './registry/registry.js';
+import { usdToMicros } from './registry/usd.js';
 
 const bool = z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off']).transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 

@@ -81,6 +81,7 @@ function invalidBatch(err: { error?: string; errors?: { row: number; field: stri
 /** Streams result lines into the output, in input order; counts those that did not complete. */
 class ResultWriter {
   notComplete = 0;
+  written = 0;
   private readonly fd: number;
   constructor(
     out: string | undefined,
@@ -92,6 +93,7 @@ class ResultWriter {
     if (this.format === 'csv') fs.writeSync(this.fd, CSV_HEADER);
   }
   lines(lines: readonly ResultLine[]): void {
+    this.written += lines.length;
     for (const l of lines) if (l.status !== 'complete') this.notComplete++;
     fs.writeSync(this.fd, lines.map((l) => (this.format === 'csv' ? toCsvLine(l) : `${JSON.stringify(l)}\n`)).join(''));
   }
@@ -109,6 +111,7 @@ export async function runBatch(config: Config, args: string[]): Promise<number> 
   const upload = inputUpload(a.file);
   const progress = batchProgress();
   const writer = new ResultWriter(a.out, a.format);
+  const started = Date.now();
   try {
     if (config.client.url) await batchRemote(config, a, upload, progress, writer);
     else await batchEmbedded(config, a, await parseInputs(upload, config), progress, writer);
@@ -116,6 +119,11 @@ export async function runBatch(config: Config, args: string[]): Promise<number> 
     progress.stop();
     writer.close();
   }
+  // One summary line on stderr, terminal or not: stdout may be the results themselves.
+  const where = a.out ? ` → ${a.out}` : '';
+  process.stderr.write(
+    `${a.tool}: ${writer.written} item(s), ${writer.written - writer.notComplete} complete, ${writer.notComplete} not complete, ${((Date.now() - started) / 1000).toFixed(1)} s${where}\n`,
+  );
   if (writer.notComplete > 0) {
     process.stderr.write(`${writer.notComplete} item(s) did not complete; see their status and error in the results.\n`);
     return 1;

@@ -8,6 +8,7 @@ import { createLogger } from '../logger.js';
 import { isReservedKey } from '../registry/reserved-keys.js';
 import { downloadArtifact, saveResult, type ArtifactRef } from './save-output.js';
 import { statusSpinner, type StatusSpinner } from './terminal-status.js';
+import { checkToolName, toolHelp } from './tool-help.js';
 import { CliUsageError } from './usage.js';
 
 export function parseFieldArgs(args: readonly string[]): { input: Record<string, unknown>; out: string | undefined } {
@@ -57,6 +58,13 @@ export interface CallOutcome {
 export async function runCall(config: Config, args: string[]): Promise<number> {
   const [tool, ...rest] = args;
   if (!tool || tool.startsWith('--')) throw new CliUsageError("Usage: agent-utility call <tool> [--field value …] [--json '{…}'] [--out file]");
+  await checkToolName(tool);
+  if (rest[0] === '--help' || rest[0] === '-h') {
+    const help = await toolHelp(tool);
+    if (!help) throw new CliUsageError(`This build does not know "${tool}"; the service's /v1/tools lists its fields.`);
+    process.stdout.write(`${help}\n`);
+    return 0;
+  }
   const { input, out } = parseFieldArgs(rest);
   const spinner = statusSpinner();
   let outcome: CallOutcome;
