@@ -398,7 +398,8 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
     },
   };
   const json = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
-  // Discovery is public and not rate limited; a request it cannot serve as sent is a 4XX with our error body.
+  // Discovery is public (no credential); under /v1 it still counts against the per-address rate limit (see
+  // below). A request it cannot serve as sent is a 4XX with our error body.
   const notServed = errorResponse('The request could not be served as sent.');
   const discovery = (operationId: string, summary: string, responses: Record<string, unknown>) => ({
     get: { operationId, summary, tags: ['discovery'], security: [], responses: { ...responses, '4XX': notServed } },
@@ -422,6 +423,14 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
   if (opts.x402) {
     Object.assign(paths, KEY_PATHS);
     Object.assign(schemas, KEY_SCHEMAS);
+  }
+  // Every /v1 route counts against the per-address limit (http/app.ts), discovery included: each
+  // operation documents its 429.
+  for (const [path, item] of Object.entries(paths)) {
+    if (!path.startsWith('/v1/')) continue;
+    for (const op of Object.values(item as Record<string, { responses?: Record<string, unknown> }>)) {
+      if (op.responses && !op.responses['429']) op.responses['429'] = rateLimited;
+    }
   }
 
   return {

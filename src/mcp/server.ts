@@ -39,7 +39,7 @@ import { rpcError, toMcpError } from './errors.js';
 import type { InFlightCalls } from './in-flight.js';
 import { logLevels } from './task-log.js';
 import { EngineTaskStore, LateTaskStore } from './task-store.js';
-import { setToolCallHandler, type ToolCallExtra } from './tool-call-request.js';
+import { setInitializeHandler, setToolCallHandler, type ToolCallExtra } from './tool-call-request.js';
 import { callAndWait, waitUntilSettled, type CallDeps } from './call-and-wait.js';
 import { definitionsFor } from './tool-definitions.js';
 import { INSTRUCTIONS } from './instructions.js';
@@ -156,6 +156,7 @@ function installHandlers(server: Server, lateTaskStore: LateTaskStore, d: McpSer
       }
     };
 
+  setInitializeHandler(server);
   setToolCallHandler(
     server,
     guard(async (request: CallToolRequest, extra: ToolCallExtra): Promise<CallToolResult | CreateTaskResult> => {

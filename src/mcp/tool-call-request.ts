@@ -10,6 +10,8 @@ import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/sh
 import {
   CallToolRequestSchema,
   ErrorCode,
+  InitializeRequestSchema,
+  type InitializeRequest,
   type CallToolRequest,
   type CallToolResult,
   type CreateTaskResult,
@@ -26,16 +28,25 @@ const ANY_TOOL_CALL = z.looseObject({ method: z.literal('tools/call') });
 export type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export type ToolCallHandler = (request: CallToolRequest, extra: ToolCallExtra) => Promise<CallToolResult | CreateTaskResult>;
 
+/**
+ * `request` parsed by an SDK request schema, or InvalidParams (-32602) with one sentence naming the field
+ * ("clientInfo: is required"): the SDK itself answers a schema failure as an internal error carrying zod's
+ * raw issue list.
+ */
+export function parseRequestOrInvalidParams<S extends z.ZodType>(schema: S, request: unknown): z.output<S> {
+  const parsed = schema.safeParse(request, { error: plainIssueMessage });
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => ({ ...i, path: i.path[0] === 'params' ? i.path.slice(1) : i.path }));
+  const { field, sentence } = describeIssues(issues);
+  throw rpcError(ErrorCode.InvalidParams, sentence, field !== undefined ? { field } : undefined);
+}
+
 /** The request as the SDK types it, or InvalidParams with one sentence ("arguments: must be an object"). */
 export function parseToolCall(request: unknown): CallToolRequest {
   // Before the SDK schema, which silently drops a "__proto__" argument: refused like on every door.
   const reserved = reservedKeyPath((request as { params?: { arguments?: unknown } } | null)?.params?.arguments);
   if (reserved !== undefined) throw rpcError(ErrorCode.InvalidParams, reservedKeyError(reserved).message, { field: reserved });
-  const parsed = CallToolRequestSchema.safeParse(request, { error: plainIssueMessage });
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({ ...i, path: i.path[0] === 'params' ? i.path.slice(1) : i.path }));
-  const { field, sentence } = describeIssues(issues);
-  throw rpcError(ErrorCode.InvalidParams, sentence, field !== undefined ? { field } : undefined);
+  return parseRequestOrInvalidParams(CallToolRequestSchema, request);
 }
 
 /**
@@ -53,6 +64,18 @@ export function reservedArgumentError(body: unknown): Record<string, unknown> | 
     return { jsonrpc: '2.0', id: msg.id ?? null, error: { code: ErrorCode.InvalidParams, message, data: { field, code: 'INVALID_INPUT', status: 400 } } };
   }
   return undefined;
+}
+
+const ANY_INITIALIZE = z.looseObject({ method: z.literal('initialize') });
+
+/**
+ * initialize, checked with the plain wording before the SDK's own handler runs (it would answer a missing
+ * clientInfo as an internal error holding zod's JSON). Registered like tools/call, through Protocol.
+ */
+export function setInitializeHandler(server: Server): void {
+  const register = Protocol.prototype.setRequestHandler as (this: Server, schema: typeof ANY_INITIALIZE, h: (request: unknown) => Promise<unknown>) => void;
+  const sdk = server as unknown as { _oninitialize(request: InitializeRequest): Promise<unknown> };
+  register.call(server, ANY_INITIALIZE, (request) => sdk._oninitialize(parseRequestOrInvalidParams(InitializeRequestSchema, request)));
 }
 
 export function setToolCallHandler(server: Server, handler: ToolCallHandler): void {
