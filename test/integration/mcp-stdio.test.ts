@@ -202,6 +202,10 @@ const FIXTURES: Record<string, Fixture> = {
     args: () => ({ url: `${web.origin}/page` }),
     check: (r) => expect((r.structuredContent as { count: number }).count).toBeGreaterThanOrEqual(2),
   },
+  'site.map': {
+    args: () => ({ url: `${web.origin}/page`, sitemap: 'skip' }),
+    check: (r) => expect((r.structuredContent as { count: number }).count).toBeGreaterThanOrEqual(2),
+  },
 };
 
 describe('agent-utility mcp (stdio, built CLI)', () => {
