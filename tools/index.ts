@@ -12,6 +12,8 @@ import geoLocate from './geo.locate.js';
 import ipGeolocate from './ip.geolocate.js';
 import urlStatus from './url.status.js';
 import siteMap from './site.map.js';
+import siteCrawl from './site.crawl.js';
+import sitePage from './site.page.js';
 import homeservicesRequest from './homeservices.request.js';
 import homeservicesSearch from './homeservices.search.js';
 
@@ -30,4 +32,6 @@ export const tools: AnyTool[] = [
   browserScrape,
   browserLinks,
   siteMap,
+  sitePage,
+  siteCrawl,
 ];

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { admitPageUrl, precheckPageUrl } from '../src/browser/define-browser-tool.js';
+import { pageUrlInput } from '../src/browser/input-schemas.js';
+import { pageFormats } from '../src/crawl/input-schemas.js';
+import { defineTool } from '../src/registry/define-tool.js';
+import { lazyModule } from '../src/registry/lazy-module.js';
+
+const pageModules = lazyModule(() => Promise.all([import('../src/crawl/page-fetch.js'), import('../src/net/http-client.js')]));
+
+export default defineTool({
+  name: 'site.page',
+  title: 'One page as the crawler reads it',
+  description:
+    'Fetches one page without a browser (or renders it in Chromium with render: true) and returns its status, its links (absolute, in page order; ' +
+    'none when the page says nofollow) and, per formats, Markdown of its main content, its HTML (content, at most 2,000,000 characters) and metadata ' +
+    '(title, description, canonical, language, Open Graph). A redirect is not followed: its target is returned in redirect and as the only link. ' +
+    'site.crawl runs one site.page task per page.',
+  input: z.strictObject({
+    url: pageUrlInput,
+    depth: z.number().int().min(0).max(1000).default(0).describe('Links from the crawl start (echoed in the result).'),
+    render: z.boolean().default(false).describe('Render in Chromium (scripts run) instead of a plain fetch.'),
+    formats: pageFormats,
+    timeout_ms: z.number().int().min(1000).max(60_000).default(15_000).describe('Limit for the page in ms (default 15000).'),
+  }),
+  output: z.object({
+    url: z.string(),
+    depth: z.number().int(),
+    final_url: z.string(),
+    status_code: z.number().int().describe('HTTP status; 0 when none was received.'),
+    content_type: z.string(),
+    redirect: z.string().nullable(),
+    links: z.array(z.string()),
+    markdown: z.string().optional(),
+    content: z.string().optional(),
+    metadata: z
+      .object({
+        title: z.string(),
+        description: z.string().nullable(),
+        canonical: z.string().nullable(),
+        language: z.string().nullable(),
+        og: z.record(z.string(), z.string()),
+        robots: z.string().nullable(),
+      })
+      .optional(),
+  }),
+  price: '0.001',
+  annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+  timeoutMs: 90_000,
+  concurrency: 64,
+  example: { url: 'https://example.com/', formats: ['markdown', 'links'] },
+  async precheck(ctx, input) {
+    await precheckPageUrl(ctx, input.url);
+  },
+  async admit(ctx, input) {
+    await admitPageUrl(ctx, input.url);
+  },
+  batchKey: (input) => new URL(input.url).host,
+  async run(ctx, input) {
+    const [{ fetchPage }, { httpClientService }] = await pageModules();
+    return fetchPage(ctx, await ctx.use(httpClientService), input);
+  },
+});
