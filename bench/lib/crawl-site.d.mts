@@ -7,6 +7,7 @@ export interface CrawlSiteOptions {
   crawlDelay?: number;
   slowMs?: number;
   port?: () => number;
+  delayHost?: string;
 }
 
 export interface CrawlSiteStats {

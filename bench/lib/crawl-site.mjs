@@ -6,8 +6,9 @@
 import { gzipSync } from 'node:zlib';
 
 /**
- * @param {{ hosts: string[], pages: number, crawlDelay?: number, slowMs?: number, port?: () => number }} o
+ * @param {{ hosts: string[], pages: number, crawlDelay?: number, slowMs?: number, port?: () => number, delayHost?: string }} o
  * hosts: host names (first is the start host); pages: pages in all; each page i lives on hosts[i % hosts.length].
+ * delayHost: one more host, linked from the start page only, whose robots.txt sets Crawl-delay (crawlDelay, else 0.2 s).
  */
 export function createCrawlSite(o) {
   const slowMs = o.slowMs ?? 50;
@@ -37,6 +38,7 @@ export function createCrawlSite(o) {
     links.push(`${pageUrl((i * 3 + 3) % o.pages)}#section-2`);
     links.push(pageUrl((i * 3 + 1) % o.pages).replace(hostOf((i * 3 + 1) % o.pages), hostOf((i * 3 + 1) % o.pages).toUpperCase()));
     links.push(`http://${hostOf(i)}:${port()}/private/${i}`);
+    if (i === 0 && o.delayHost) for (let k = 1; k <= 5; k++) links.push(`http://${o.delayHost}:${port()}/p/${k}`);
     if (i % 10 === 0) {
       links.push(`http://${hostOf(i)}:${port()}/calendar/2026/1`);
       links.push(`http://${hostOf(i)}:${port()}/shop?sid=${Math.random().toString(36).slice(2)}`);
@@ -70,7 +72,8 @@ export function createCrawlSite(o) {
     const p = url.pathname;
     if (p === '/robots.txt') {
       const lines = ['User-agent: *', 'Disallow: /private/', 'Allow: /about'];
-      if (o.crawlDelay) lines.push(`Crawl-delay: ${o.crawlDelay}`);
+      if (host === o.delayHost) lines.push(`Crawl-delay: ${o.crawlDelay ?? 0.2}`);
+      else if (o.crawlDelay) lines.push(`Crawl-delay: ${o.crawlDelay}`);
       if (host === o.hosts[0]) lines.push(`Sitemap: http://${host}:${port()}/sitemap_index.xml`);
       res.writeHead(200, { 'content-type': 'text/plain' }).end(`${lines.join('\n')}\n`);
       return;
