@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { admitPageUrl, precheckPageUrl } from '../src/browser/define-browser-tool.js';
+import { startUrlChecks } from '../src/crawl/url-checks.js';
 import { pageUrlInput } from '../src/browser/input-schemas.js';
 import { MAX_CRAWL_PAGES } from '../src/crawl/crawler.js';
 import { globList, pageFormats } from '../src/crawl/input-schemas.js';
@@ -60,12 +60,7 @@ export default defineTool({
   // A crawl waits on its pages' tasks: few at once per worker, so pages always find free slots.
   concurrency: 2,
   example: { url: 'https://example.com/docs/', limit: 200, max_depth: 2, include: ['/docs/**'] },
-  async precheck(ctx, input) {
-    await precheckPageUrl(ctx, input.url);
-  },
-  async admit(ctx, input) {
-    await admitPageUrl(ctx, input.url);
-  },
+  ...startUrlChecks,
   async run(ctx, input) {
     const [{ crawlSite }, { httpClientService }] = await crawlModules();
     return crawlSite(ctx, await ctx.use(httpClientService), input);

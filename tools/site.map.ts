@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { precheckPageUrl, admitPageUrl } from '../src/browser/define-browser-tool.js';
+import { startUrlChecks } from '../src/crawl/url-checks.js';
 import { pageUrlInput } from '../src/browser/input-schemas.js';
 import { MAX_MAP_URLS } from '../src/crawl/site-map.js';
 import { globList } from '../src/crawl/input-schemas.js';
@@ -49,12 +49,7 @@ export default defineTool({
   timeoutMs: 120_000,
   concurrency: 16,
   example: { url: 'https://example.com/', include: ['/docs/**'], limit: 100 },
-  async precheck(ctx, input) {
-    await precheckPageUrl(ctx, input.url);
-  },
-  async admit(ctx, input) {
-    await admitPageUrl(ctx, input.url);
-  },
+  ...startUrlChecks,
   async run(ctx, input) {
     const [{ mapSite }, { httpClientService }] = await mapModules();
     return mapSite(ctx, await ctx.use(httpClientService), input);

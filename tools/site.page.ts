@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { admitPageUrl, precheckPageUrl } from '../src/browser/define-browser-tool.js';
+import { startUrlChecks } from '../src/crawl/url-checks.js';
 import { pageUrlInput } from '../src/browser/input-schemas.js';
 import { pageFormats } from '../src/crawl/input-schemas.js';
 import { defineTool } from '../src/registry/define-tool.js';
@@ -48,12 +48,7 @@ export default defineTool({
   timeoutMs: 90_000,
   concurrency: 64,
   example: { url: 'https://example.com/', formats: ['markdown', 'links'] },
-  async precheck(ctx, input) {
-    await precheckPageUrl(ctx, input.url);
-  },
-  async admit(ctx, input) {
-    await admitPageUrl(ctx, input.url);
-  },
+  ...startUrlChecks,
   batchKey: (input) => new URL(input.url).host,
   async run(ctx, input) {
     const [{ fetchPage }, { httpClientService }] = await pageModules();

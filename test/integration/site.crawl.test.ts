@@ -114,6 +114,20 @@ describe.each(backends)('site.crawl ($name)', ({ env }) => {
     await server.close();
   }, 120_000);
 
+  it('refuses a blocked start URL (403) and a bad field (400 naming it) before charging', async () => {
+    const { key, id } = await svc.createKey(1);
+    const blocked = await api(svc.url, 'POST', '/v1/tools/site.crawl/tasks', { token: key, body: { url: 'http://10.1.2.3/' } });
+    expect(blocked.status).toBe(403);
+    expect(blocked.body).toMatchObject({ code: 'BLOCKED_TARGET', field: 'url' });
+    const bad = await api(svc.url, 'POST', '/v1/tools/site.crawl/tasks', { token: key, body: { url: 'http://example.test/', limit: 20_000 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.field).toBe('limit');
+    const map = await api(svc.url, 'POST', '/v1/tools/site.map/tasks', { token: key, body: { url: 'http://example.test/', include: 'docs' } });
+    expect(map.status).toBe(400);
+    expect(map.body.field).toBe('include');
+    expect((await svc.rt.store.findKey(id))!.balanceMicros).toBe(1_000_000);
+  });
+
   it('stops at limit and at max_cost, and keeps to the start host by default', async () => {
     const { server, start } = await startSite();
     const { key } = await svc.createKey(1);
