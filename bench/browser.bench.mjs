@@ -203,7 +203,9 @@ export default {
       screenshotTool.input.parse({ url: u, width: 1280, height: 800 }),
     );
     const executablePath = findChromium(process.env.CHROMIUM_PATH);
-    const browserlessChromium = process.env.BROWSERLESS_CHROMIUM ?? '/usr/bin/chromium';
+    // browserless gets the same Chromium build as ours unless told otherwise: a different binary (the full
+    // chromium against chromium-headless-shell) would measure the browsers, not the services.
+    const browserlessChromium = process.env.BROWSERLESS_CHROMIUM ?? executablePath;
     const config = loadConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',

@@ -41,12 +41,12 @@ const SOURCES = {
 };
 const CITY_KM = 25;
 
-function gitDir(source) {
+export function gitDir(source) {
   const dir = process.env[source.env] ?? `/work/.mirror/${source.repo.replace('/', '+')}/repo`;
   return fs.existsSync(dir) ? dir : null;
 }
 
-function gitShow(dir, file) {
+export function gitShow(dir, file) {
   return execFileSync('git', ['--git-dir', dir, 'show', `HEAD:${file}`], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
 }
 
@@ -96,7 +96,7 @@ function naturalEarthCases(dir) {
 }
 
 /** A C string literal's text: its escapes (backslash-n, backslash-quote…) turned into the characters they stand for. */
-const cString = (s) => s.replace(/\\(.)/g, (_, c) => ({ n: '\n', t: '\t', r: '\r' })[c] ?? c);
+export const cString = (s) => s.replace(/\\(.)/g, (_, c) => ({ n: '\n', t: '\t', r: '\r' })[c] ?? c);
 
 function libpostalCases(dir) {
   const text = gitShow(dir, 'test/test_parser.c');
@@ -135,7 +135,7 @@ function usCapitalCases(dir) {
  * spellings: a place's other names ("Wien" is Vienna, "København" Copenhagen, "Hull" Kingston upon Hull)
  * and which first-level region a point lies in (the region of the most populous place near it).
  */
-async function geonamesReference() {
+export async function geonamesReference() {
   const places = await loadWorldPlaces();
   const wanted = new Map();
   for (let i = 0; i < places.count; i++) wanted.set(places.geonameId[i], i);
@@ -189,7 +189,7 @@ async function geonamesReference() {
 
 const sameName = (got, want) => got !== '' && (got === want || got.startsWith(`${want} `) || want.startsWith(`${got} `));
 
-function judge(c, r, ref) {
+export function judge(c, r, ref) {
   if (!r) return { right: false, km: null };
   switch (c.judge) {
     case 'country':

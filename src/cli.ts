@@ -5,6 +5,7 @@ import module from 'node:module';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
 import { CliFailure, CliUsageError } from './cli/usage.js';
+import { disableProtoAccessor, servesCallers } from './cli/prototype-guard.js';
 import { VERSION } from './version.js';
 
 // Node 22+ keeps compiled code between runs (absent on Node 20): start-up is mostly compiling modules, and
@@ -65,6 +66,7 @@ async function main(argv: string[]): Promise<number | 'running'> {
     process.stderr.write(`Unknown command "${command}".\n\n${HELP}\n`);
     return 2;
   }
+  if (servesCallers(command, rest)) disableProtoAccessor();
   let config: Config;
   try {
     config = loadConfig();

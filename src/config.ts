@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseCidrList } from './net/address-policy.js';
-import { usdToMicros } from './registry/registry.js';
+import { usdToMicros } from './registry/usd.js';
 
 const bool = z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off']).transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 
@@ -73,7 +73,7 @@ const envSchema = z.object({
     .default('public'),
   DATABASE_POOL_SIZE: intFrom(1, 1000).default(10),
   SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters (e.g. the output of `openssl rand -hex 32`)').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 
   // Engine

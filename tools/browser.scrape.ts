@@ -8,8 +8,11 @@ import { scrapeSelectors } from '../src/browser/page-scripts.js';
 
 const MAX_KEYS = 50;
 const MAX_MATCHES_PER_KEY = 1000;
-/** Result fields besides the caller's names: a name in select may not take them. */
-const RESERVED = new Set(['final_url', 'status_code', 'cached']);
+/**
+ * Names a select entry may not take: the result's own fields, and the artifact fields other tools return
+ * (a caller-named file_id or file_url must never pass for a stored file of the service's).
+ */
+const RESERVED = new Set(['final_url', 'status_code', 'cached', 'file_id', 'file_url', 'content_type', 'bytes', 'expires_at']);
 const ATTRIBUTE_NAME = /^[^\s"'>/=\0]{1,100}$/;
 
 const selection = z.union([
@@ -35,7 +38,7 @@ const input = z
         if (keys.length === 0) ctx.addIssue({ code: 'custom', message: 'needs at least one name: CSS selector pair' });
         if (keys.length > MAX_KEYS) ctx.addIssue({ code: 'custom', message: `takes at most ${MAX_KEYS} selectors` });
         for (const key of keys) {
-          if (RESERVED.has(key)) ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" is reserved for the page's details; choose another name` });
+          if (RESERVED.has(key)) ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" is a name the service uses in results; choose another name` });
           const s = select[key]!;
           const css = typeof s === 'string' ? s : s.selector;
           const problem = selectorProblem(css);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { parseCsvInputs, parseNdjson } from '../http/batch-input.js';
+import { readBatchInputs } from '../http/batch-input.js';
 import { CSV_HEADER, toCsvLine, toResultLine, type ResultLine } from '../http/batch-results.js';
 import { createLogger } from '../logger.js';
 import type { BatchCounts } from '../store/port.js';
@@ -61,9 +61,11 @@ function inputUpload(file: string): { type: string; text: string } {
   throw new CliUsageError(`${file}: the input file must be .csv (header row = field names) or .jsonl (one JSON input per line).`);
 }
 
-function parseInputs(upload: { type: string; text: string }): unknown[] {
+async function parseInputs(upload: { type: string; text: string }, config: Config): Promise<unknown[]> {
   try {
-    return upload.type === 'text/csv' ? parseCsvInputs(upload.text) : parseNdjson(upload.text);
+    // The same reader and limits as the service's batch route.
+    const format = upload.type === 'text/csv' ? 'csv' : 'ndjson';
+    return await readBatchInputs([upload.text], format, { maxItems: config.batch.maxItems, maxBytes: Number.MAX_SAFE_INTEGER });
   } catch (err) {
     if (err instanceof AppError) throw new CliUsageError(err.message);
     throw err;
@@ -79,6 +81,7 @@ function invalidBatch(err: { error?: string; errors?: { row: number; field: stri
 /** Streams result lines into the output, in input order; counts those that did not complete. */
 class ResultWriter {
   notComplete = 0;
+  written = 0;
   private readonly fd: number;
   constructor(
     out: string | undefined,
@@ -90,6 +93,7 @@ class ResultWriter {
     if (this.format === 'csv') fs.writeSync(this.fd, CSV_HEADER);
   }
   lines(lines: readonly ResultLine[]): void {
+    this.written += lines.length;
     for (const l of lines) if (l.status !== 'complete') this.notComplete++;
     fs.writeSync(this.fd, lines.map((l) => (this.format === 'csv' ? toCsvLine(l) : `${JSON.stringify(l)}\n`)).join(''));
   }
@@ -107,13 +111,19 @@ export async function runBatch(config: Config, args: string[]): Promise<number> 
   const upload = inputUpload(a.file);
   const progress = batchProgress();
   const writer = new ResultWriter(a.out, a.format);
+  const started = Date.now();
   try {
     if (config.client.url) await batchRemote(config, a, upload, progress, writer);
-    else await batchEmbedded(config, a, parseInputs(upload), progress, writer);
+    else await batchEmbedded(config, a, await parseInputs(upload, config), progress, writer);
   } finally {
     progress.stop();
     writer.close();
   }
+  // One summary line on stderr, terminal or not: stdout may be the results themselves.
+  const where = a.out ? ` → ${a.out}` : '';
+  process.stderr.write(
+    `${a.tool}: ${writer.written} item(s), ${writer.written - writer.notComplete} complete, ${writer.notComplete} not complete, ${((Date.now() - started) / 1000).toFixed(1)} s${where}\n`,
+  );
   if (writer.notComplete > 0) {
     process.stderr.write(`${writer.notComplete} item(s) did not complete; see their status and error in the results.\n`);
     return 1;
@@ -123,7 +133,7 @@ export async function runBatch(config: Config, args: string[]): Promise<number> 
 
 async function batchRemote(config: Config, a: BatchArgs, upload: { type: string; text: string }, progress: BatchProgress, writer: ResultWriter): Promise<void> {
   const base = config.client.url!;
-  // The service would answer 402 BATCH_NEEDS_API_KEY after reading the whole upload: say it first.
+  // The service answers 402 BATCH_NEEDS_API_KEY without a key: say it before uploading anything.
   if (!config.client.key) throw new CliUsageError('Batches are paid with an API key: set AGENT_UTILITY_KEY (or unset AGENT_UTILITY_URL to run locally).');
   const created = await fetch(`${base}/v1/tools/${encodeURIComponent(a.tool)}/batches`, {
     method: 'POST',

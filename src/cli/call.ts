@@ -5,8 +5,10 @@
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { createLogger } from '../logger.js';
+import { isReservedKey } from '../registry/reserved-keys.js';
 import { downloadArtifact, saveResult, type ArtifactRef } from './save-output.js';
 import { statusSpinner, type StatusSpinner } from './terminal-status.js';
+import { checkToolName, toolHelp } from './tool-help.js';
 import { CliUsageError } from './usage.js';
 
 export function parseFieldArgs(args: readonly string[]): { input: Record<string, unknown>; out: string | undefined } {
@@ -37,8 +39,13 @@ function scalar(v: string): unknown {
 }
 
 function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
+  // --__proto__.x would otherwise write Object.prototype.x (see registry/reserved-keys.ts).
+  if (path.some(isReservedKey)) throw new CliUsageError(`--${path.join('.')}: __proto__, prototype and constructor cannot name a field.`);
   let t = target;
-  for (const k of path.slice(0, -1)) t = (t[k] && typeof t[k] === 'object' ? t[k] : (t[k] = {})) as Record<string, unknown>;
+  for (const k of path.slice(0, -1)) {
+    const next = Object.hasOwn(t, k) ? t[k] : undefined;
+    t = (next !== null && typeof next === 'object' ? next : (t[k] = {})) as Record<string, unknown>;
+  }
   t[path[path.length - 1]!] = value;
 }
 
@@ -51,6 +58,13 @@ export interface CallOutcome {
 export async function runCall(config: Config, args: string[]): Promise<number> {
   const [tool, ...rest] = args;
   if (!tool || tool.startsWith('--')) throw new CliUsageError("Usage: agent-utility call <tool> [--field value …] [--json '{…}'] [--out file]");
+  await checkToolName(tool);
+  if (rest[0] === '--help' || rest[0] === '-h') {
+    const help = await toolHelp(tool);
+    if (!help) throw new CliUsageError(`This build does not know "${tool}"; the service's /v1/tools lists its fields.`);
+    process.stdout.write(`${help}\n`);
+    return 0;
+  }
   const { input, out } = parseFieldArgs(rest);
   const spinner = statusSpinner();
   let outcome: CallOutcome;

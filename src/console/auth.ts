@@ -3,6 +3,7 @@
 // session's CSRF token and a same-origin request. API keys are never looked at here, so no API key
 // reaches anything of the console.
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import ipaddr from 'ipaddr.js';
 import type { TaskStore } from '../store/port.js';
 import { RateLimiter } from '../web/rate-limit.js';
 import { html, page } from './html.js';
@@ -22,16 +23,48 @@ declare module 'express-serve-static-core' {
 
 export interface ConsoleAuthDeps {
   secrets: ConsoleSecrets;
-  store: Pick<TaskStore, 'useSignInNonce'>;
+  store: Pick<TaskStore, 'useSignInNonce' | 'consoleSessionEpoch' | 'endConsoleSessions'>;
   publicUrl: string;
 }
 
+/** A cookie's value; a malformed one (bad %-escapes) is no cookie at all, so its sender is signed out. */
 export function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
   }
   return undefined;
+}
+
+/**
+ * The request's session: a cookie with a valid signature, not expired, and issued after the last "Sign
+ * out" (the store's session epoch, shared by every API node).
+ */
+export async function currentSession(req: Request, d: ConsoleAuthDeps): Promise<Session | null> {
+  const now = Date.now();
+  const session = d.secrets.readSession(readCookie(req, SESSION_COOKIE), now);
+  if (!session) return null;
+  const issuedAt = session.expiresAt - SESSION_TTL_MS;
+  return issuedAt >= (await d.store.consoleSessionEpoch()) ? session : null;
+}
+
+/**
+ * Who the sign-in limiter counts: an IPv4 address, or an IPv6 address's /64 (one subscriber usually holds
+ * a whole /64, so counting single IPv6 addresses would give one client billions of tries).
+ */
+export function signInBucket(ip: string | undefined): string {
+  if (!ip || !ipaddr.isValid(ip)) return 'unknown';
+  let addr = ipaddr.parse(ip);
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === 'ipv4') return addr.toString();
+  const parts = (addr as ipaddr.IPv6).parts.slice(0, 4);
+  return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
 }
 
 function isHttps(req: Request, publicUrl: string): boolean {
@@ -78,8 +111,10 @@ function loginPage(message?: string, status = 200): { status: number; body: stri
 export function consoleAuthRoutes(d: ConsoleAuthDeps): Router {
   const r = Router();
   const limiter = new RateLimiter(LOGIN_LIMIT, LOGIN_WINDOW_MS);
-  const limited = (req: Request, res: Response): boolean => {
-    const hit = limiter.hit(`console-login:${req.ip ?? 'unknown'}`);
+  // The one-time link has a bucket of its own: wrong tokens typed at the form never lock the operator out
+  // of the link that `agent-utility admin login` prints.
+  const limited = (req: Request, res: Response, kind: 'token' | 'link' = 'token'): boolean => {
+    const hit = limiter.hit(`console-${kind}:${signInBucket(req.ip)}`);
     if (hit.allowed) return false;
     res.setHeader('Retry-After', String(hit.resetS));
     const p = loginPage(`Too many sign-in attempts; try again in ${hit.resetS} s.`, 429);
@@ -92,8 +127,8 @@ export function consoleAuthRoutes(d: ConsoleAuthDeps): Router {
     res.redirect(303, '/console');
   };
 
-  r.get('/login', (req, res) => {
-    if (d.secrets.readSession(readCookie(req, SESSION_COOKIE), Date.now())) return res.redirect(303, '/console');
+  r.get('/login', async (req, res) => {
+    if (await currentSession(req, d)) return res.redirect(303, '/console');
     const p = loginPage();
     res.status(p.status).type('html').send(p.body);
   });
@@ -115,7 +150,7 @@ export function consoleAuthRoutes(d: ConsoleAuthDeps): Router {
 
   // A one-time link from `agent-utility admin login`: the first visit starts a session, later ones do not.
   r.get('/login/link', async (req, res) => {
-    if (limited(req, res)) return;
+    if (limited(req, res, 'link')) return;
     const token = typeof req.query.token === 'string' ? req.query.token : '';
     const now = Date.now();
     const link = d.secrets.readLinkToken(token, now);
@@ -131,16 +166,27 @@ export function consoleAuthRoutes(d: ConsoleAuthDeps): Router {
   return r;
 }
 
+function signInFirst(req: Request, res: Response): void {
+  if (req.path.startsWith('/api/') || req.method !== 'GET')
+    res.status(401).json({ error: 'Sign in to the console first.', code: 'CONSOLE_SIGN_IN_REQUIRED', retry: false });
+  else res.redirect(303, '/console/login');
+}
+
+/** Turns a visitor without a session away before anything reads the request's body. */
+export function signedIn(d: ConsoleAuthDeps) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const session = await currentSession(req, d);
+    if (!session) return signInFirst(req, res);
+    req.consoleSession = session;
+    next();
+  };
+}
+
 /** Everything after this needs a session; changes also need the CSRF token and a same-origin request. */
 export function requireConsoleSession(d: ConsoleAuthDeps) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const session = d.secrets.readSession(readCookie(req, SESSION_COOKIE), Date.now());
-    const isApi = req.path.startsWith('/api/');
-    if (!session) {
-      if (isApi || req.method !== 'GET') res.status(401).json({ error: 'Sign in to the console first.', code: 'CONSOLE_SIGN_IN_REQUIRED', retry: false });
-      else res.redirect(303, '/console/login');
-      return;
-    }
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const session = req.consoleSession ?? (await currentSession(req, d));
+    if (!session) return signInFirst(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       const given = req.get('x-csrf-token') ?? (typeof req.body?._csrf === 'string' ? (req.body._csrf as string) : undefined);
       if (!sameOrigin(req, d.publicUrl) || !d.secrets.csrfMatches(session, given)) {
@@ -157,7 +203,9 @@ export function requireConsoleSession(d: ConsoleAuthDeps) {
 
 export function logoutRoute(d: ConsoleAuthDeps): Router {
   const r = Router();
-  r.post('/logout', (req, res) => {
+  // Ends every console session on every node (the cookie alone cannot be recalled once copied).
+  r.post('/logout', async (req, res) => {
+    await d.store.endConsoleSessions(Date.now());
     setSessionCookie(req, res, '', 0, d.publicUrl);
     res.redirect(303, '/console/login');
   });

@@ -5,9 +5,11 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { artifactLinkVerifier } from '../artifacts/verified-link.js';
+import { resolveSecret } from '../auth/secret.js';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/engine.js';
-import { consoleAuthRoutes, logoutRoute, requireConsoleSession } from './auth.js';
+import { consoleAuthRoutes, signedIn, logoutRoute, requireConsoleSession } from './auth.js';
 import { keyPages } from './keys.js';
 import { leadPages, type LeadDirectory } from './leads.js';
 import { overviewPages } from './overview.js';
@@ -42,27 +44,56 @@ function assetFiles(): Map<string, string> {
   ]);
 }
 
-/** Pages only load what the console serves; artifact previews may come from the artifact store's origin. */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  'img-src * data: blob:',
-  'frame-src *',
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * Where artifact previews may load from: the console's own origin and the origins file links point to
+ * (PUBLIC_URL, STORAGE_URL and, with presigned downloads, the object store /files redirects to).
+ */
+export function storageOrigins(config: Config): string[] {
+  const origins = new Set<string>();
+  const add = (url: string | undefined) => {
+    if (!url) return;
+    try {
+      origins.add(new URL(url).origin);
+    } catch {
+      // Config validated these; an unparsable one simply adds nothing.
+    }
+  };
+  add(config.publicUrl);
+  add(config.storageUrl);
+  const s3 = config.artifacts.s3;
+  if (config.artifacts.store === 's3' && s3.presignedDownloads) {
+    if (s3.endpoint) add(s3.endpoint);
+    else origins.add('https://*.amazonaws.com');
+  }
+  return [...origins];
+}
 
-function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
-  res.setHeader('Content-Security-Policy', CSP);
-  res.setHeader('X-Frame-Options', 'DENY');
-  // 'same-origin' rather than 'no-referrer': with no-referrer, browsers send "Origin: null" on form posts.
-  res.setHeader('Referrer-Policy', 'same-origin');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Cache-Control', 'no-store');
-  next();
+/** Pages only load what the console serves; artifact previews only from the storage origins. */
+export function consoleCsp(config: Config): string {
+  const storage = storageOrigins(config).join(' ');
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' data: blob: ${storage}`,
+    `frame-src 'self' ${storage}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function securityHeaders(csp: string) {
+  return (_req: Request, res: Response, next: NextFunction): void => {
+    res.setHeader('Content-Security-Policy', csp);
+    res.setHeader('X-Frame-Options', 'DENY');
+    // 'same-origin' rather than 'no-referrer': with no-referrer, browsers send "Origin: null" on form posts.
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  };
 }
 
 export function consoleRouter(d: ConsoleDeps): Router | undefined {
@@ -71,8 +102,9 @@ export function consoleRouter(d: ConsoleDeps): Router | undefined {
   const store = d.engine.store;
   const sql = sqlRunnerOf(store);
   const authDeps = { secrets, store, publicUrl: d.config.publicUrl };
+  const verifyArtifact = artifactLinkVerifier(d.config, resolveSecret(d.config));
   const r = Router();
-  r.use(securityHeaders);
+  r.use(securityHeaders(consoleCsp(d.config)));
 
   const assets = assetFiles();
   r.get('/assets/*file', (req, res) => {
@@ -84,15 +116,17 @@ export function consoleRouter(d: ConsoleDeps): Router | undefined {
   });
 
   r.use(consoleAuthRoutes(authDeps));
-  // Forms and the playground's JSON are parsed before the guard, which reads the CSRF token from either.
+  // A visitor without a session is turned away before any body is read; forms and the playground's JSON
+  // are parsed before the CSRF check, which reads the token from either.
+  r.use(signedIn(authDeps));
   r.use(express.urlencoded({ extended: false, limit: '16kb' }));
   r.use('/api', express.json({ limit: d.config.http.bodyLimitBytes }));
   r.use(requireConsoleSession(authDeps));
   r.use(logoutRoute(authDeps));
   r.use(overviewPages({ store, secrets, sql }));
   r.use(keyPages({ store, secrets, sql }));
-  r.use(taskPages({ store, secrets, sql, tools: d.engine.registry.names }));
+  r.use(taskPages({ store, secrets, sql, tools: d.engine.registry.names, verifyArtifact }));
   r.use(leadPages({ secrets, leads: d.leads }));
-  r.use(playgroundPages({ engine: d.engine, secrets }));
+  r.use(playgroundPages({ engine: d.engine, secrets, verifyArtifact }));
   return r;
 }

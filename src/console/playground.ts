@@ -4,7 +4,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Engine } from '../engine/engine.js';
+import type { ArtifactLinkVerifier } from '../artifacts/verified-link.js';
+import { verifiedArtifactsIn } from '../artifacts/verified-link.js';
 import { toTaskView } from '../engine/task-view.js';
+import type { TaskRow } from '../store/port.js';
 import { InvalidInput, NotFound } from '../errors.js';
 import type { ConsoleSecrets } from './session.js';
 import { html, page, Html } from './html.js';
@@ -13,6 +16,7 @@ import { microsToUsd } from '../registry/registry.js';
 export interface PlaygroundDeps {
   engine: Engine;
   secrets: ConsoleSecrets;
+  verifyArtifact: ArtifactLinkVerifier;
 }
 
 const runBody = z.object({ tool: z.string().min(1), key_id: z.string().min(1), input: z.record(z.string(), z.unknown()) });
@@ -26,6 +30,13 @@ function scriptJson(value: unknown): Html {
 export function playgroundPages(d: PlaygroundDeps): Router {
   const r = Router();
   const { registry, store } = d.engine;
+  // The page previews only `artifacts`, the links whose signature the server verified; a file_url
+  // elsewhere in the result may be a value a caller chose and is shown as text.
+  const view = (task: TaskRow) => ({
+    ...toTaskView(task),
+    artifacts:
+      task.status === 'complete' ? verifiedArtifactsIn(task.result, d.verifyArtifact).map((a) => ({ file_url: a.fileUrl, content_type: a.contentType })) : [],
+  });
 
   r.get('/playground', async (req, res) => {
     const keys = (await store.listKeys()).filter((k) => k.revokedAt === null);
@@ -80,7 +91,7 @@ export function playgroundPages(d: PlaygroundDeps): Router {
     const key = await store.findKey(parsed.data.key_id);
     if (!key || key.revokedAt !== null) throw new InvalidInput('key_id: no active key with that id.', 'key_id');
     const { task } = await d.engine.submit(parsed.data.tool, parsed.data.input, { payer: { kind: 'key', id: key.id }, chargeKeyId: key.id });
-    res.status(202).json(toTaskView(task));
+    res.status(202).json(view(task));
   });
 
   r.get('/api/tasks/:id', async (req, res) => {
@@ -88,7 +99,7 @@ export function playgroundPages(d: PlaygroundDeps): Router {
     const task = await d.engine.waitFor(String(req.params.id), (wait.success ? (wait.data.wait ?? 0) : 0) * 1000);
     if (!task) throw new NotFound(`No task ${req.params.id}.`, 'TASK_NOT_FOUND');
     res.setHeader('Cache-Control', 'no-store');
-    res.json(toTaskView(task));
+    res.json(view(task));
   });
   return r;
 }

@@ -1,6 +1,8 @@
 // Tasks: search every caller's tasks by id, tool, status or payer; one task's input, result, error,
 // attempts and payment, with its artifacts (signed file links) previewed inline.
 import { Router, type Request } from 'express';
+import type { ArtifactLinkVerifier } from '../artifacts/verified-link.js';
+import { verifiedArtifactsIn } from '../artifacts/verified-link.js';
 import { toTaskView } from '../engine/task-view.js';
 import { microsToUsd } from '../registry/registry.js';
 import type { TaskRow, TaskStatus, TaskStore } from '../store/port.js';
@@ -15,31 +17,32 @@ export interface TaskPagesDeps {
   secrets: ConsoleSecrets;
   sql: SqlRunner | undefined;
   tools: string[];
+  /** Recognises the artifact links the service signed; nothing else in a result is previewed. */
+  verifyArtifact: ArtifactLinkVerifier;
 }
 
-/** Artifact links anywhere in a result: objects with file_url and content_type. */
-export function artifactsIn(value: unknown, out: { url: string; type: string }[] = []): { url: string; type: string }[] {
-  if (Array.isArray(value)) for (const v of value) artifactsIn(v, out);
-  else if (value && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    if (typeof o.file_url === 'string' && typeof o.content_type === 'string') out.push({ url: o.file_url, type: o.content_type });
-    for (const v of Object.values(o)) if (v && typeof v === 'object') artifactsIn(v, out);
-  }
-  return out;
+/**
+ * Artifact links anywhere in a result whose signature verifies. A result holds what a tool returned, and
+ * some tools return names and values a caller chose, so an unsigned file_url is only text.
+ */
+export function artifactsIn(value: unknown, verify: ArtifactLinkVerifier): { url: string; type: string }[] {
+  return verifiedArtifactsIn(value, verify).map((a) => ({ url: a.fileUrl, type: a.contentType }));
 }
 
+// The PDF frame is sandboxed (no scripts, its own opaque origin) so even a file that is not what its
+// content type says cannot act as the console.
 function preview(a: { url: string; type: string }): Html {
   if (a.type.startsWith('image/'))
     return html`<figure>
       <img src="${a.url}" alt="Artifact image (${a.type})" loading="lazy" />
-      <figcaption><a href="${a.url}">${a.type}</a></figcaption>
+      <figcaption><a href="${a.url}" rel="noopener noreferrer">${a.type}</a></figcaption>
     </figure>`;
   if (a.type === 'application/pdf')
     return html`<figure>
-      <iframe src="${a.url}" title="PDF artifact" class="pdf"></iframe>
-      <figcaption><a href="${a.url}">PDF</a></figcaption>
+      <iframe src="${a.url}" title="PDF artifact" class="pdf" sandbox=""></iframe>
+      <figcaption><a href="${a.url}" rel="noopener noreferrer">PDF</a></figcaption>
     </figure>`;
-  return html`<p><a href="${a.url}">Download ${a.type}</a></p>`;
+  return html`<p><a href="${a.url}" rel="noopener noreferrer">Download ${a.type}</a></p>`;
 }
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
@@ -131,7 +134,7 @@ export function taskPages(d: TaskPagesDeps): Router {
             body: html`<p>No task ${req.params.id} (it may have been deleted by retention).</p>`,
           }),
         );
-    const artifacts = t.status === 'complete' ? artifactsIn(t.result) : [];
+    const artifacts = t.status === 'complete' ? artifactsIn(t.result, d.verifyArtifact) : [];
     const body = html`<dl class="facts">
         <dt>Tool</dt>
         <dd>${t.tool}</dd>

@@ -1,7 +1,7 @@
 // The PostgreSQL side of the migration runner (migrate.ts): pending migrations applied under an
 // advisory lock per schema, each in its own transaction.
 import type pg from 'pg';
-import { applyPending, upToDate, type MigrationSet } from './migrate.js';
+import { applyPending, upToDate, type MigrationSet } from './migration-ledger.js';
 import { postgresSql } from './postgres.js';
 import { assertSchemaName } from './schema-name.js';
 

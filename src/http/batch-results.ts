@@ -1,6 +1,7 @@
 // One page of a batch's results in input order, as JSONL or CSV. Each line is one input position;
 // duplicates repeat their shared task's answer. CSV keeps the result as a JSON cell: results differ by
 // tool and by status, and a fixed column set would drop fields.
+import { stringify } from 'csv-stringify/sync';
 import type { BatchItem } from '../store/port.js';
 
 export interface ResultLine {
@@ -25,11 +26,12 @@ export function toResultLine(item: BatchItem): ResultLine {
 
 export const CSV_HEADER = 'index,task_id,status,error,result\r\n';
 
-export function csvCell(v: string | null): string {
-  if (v === null) return '';
-  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
-
+/**
+ * One result line as a CSV record. A cell a spreadsheet would read as a formula (starting with = + - @,
+ * a tab or a carriage return; an error message or a result can start with text a caller chose) is
+ * written with a leading apostrophe, which spreadsheets show as text (csv-stringify's escape_formulas).
+ */
 export function toCsvLine(l: ResultLine): string {
-  return `${l.index},${csvCell(l.task_id)},${l.status},${csvCell(l.error)},${csvCell(l.result === null ? null : JSON.stringify(l.result))}\r\n`;
+  const row = [String(l.index), l.task_id ?? '', l.status, l.error ?? '', l.result === null ? '' : JSON.stringify(l.result)];
+  return stringify([row], { record_delimiter: 'windows', escape_formulas: true });
 }

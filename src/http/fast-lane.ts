@@ -46,7 +46,7 @@ export function withFastLane(app: RequestListener, o: FastLaneOptions): RequestL
     }
     const tool = creationTool(req, o.bodyLimitBytes);
     if (tool !== undefined) {
-      void answer(req, res, o, async () => createTaskFromRequest(o.deps, tool, parseJson(await readBody(req)), req, res));
+      void answer(req, res, o, async () => createTaskFromRequest(o.deps, tool, async () => parseJson(await readBody(req)), req, res));
       return;
     }
     const read = pollRequest(req);

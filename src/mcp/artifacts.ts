@@ -1,11 +1,15 @@
-// Screenshot and PDF results as MCP resources. A result that carries an artifact (file_id, content_type)
-// is readable at agent-utility://tasks/<task_id>/artifact: the URI names the task, so reading it is an
-// ordinary ownership check on our task store (the caller's own tasks only) and never needs the signed URL,
-// which a stdio client may have no HTTP server to fetch from.
+// Screenshot and PDF results as MCP resources. A result that carries an artifact (a file_id with the
+// file_url this service signed for it) is readable at agent-utility://tasks/<task_id>/artifact: the URI
+// names the task, so reading it is an ownership check on our task store (the caller's own tasks only), and
+// the signature proves the service put that artifact in that result: a caller-named file_id (browser.scrape
+// names its keys) never opens another caller's file. A stdio client may have no HTTP server to fetch from.
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { Engine } from '../engine/engine.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import { extensionFor } from '../artifacts/artifact-store.js';
+import { resolveSecret } from '../auth/secret.js';
+import { artifactLinkVerifier, type ArtifactLinkVerifier, type VerifiedArtifact } from '../artifacts/verified-link.js';
+import type { Config } from '../config.js';
 import type { TaskRow } from '../store/port.js';
 import { ownsTask, type Caller } from '../web/caller.js';
 import { rpcError } from './errors.js';
@@ -24,24 +28,20 @@ export const ARTIFACT_TEMPLATE: ResourceTemplate = {
   description: 'The image or PDF produced by a browser.screenshot or browser.pdf task of yours, kept 24 hours.',
 };
 
-export interface ArtifactRef {
-  fileId: string;
-  contentType: string;
-  bytes?: number;
-  expiresAt?: string;
+export type ArtifactRef = VerifiedArtifact;
+
+const verifiers = new WeakMap<Config, ArtifactLinkVerifier>();
+
+/** The link verifier for a configuration (its secret is read once). */
+export function artifactVerifier(config: Config): ArtifactLinkVerifier {
+  let v = verifiers.get(config);
+  if (!v) verifiers.set(config, (v = artifactLinkVerifier(config, resolveSecret(config))));
+  return v;
 }
 
-/** The artifact a result points to, recognised by shape so any tool that publishes one is covered. */
-export function artifactOf(result: unknown): ArtifactRef | undefined {
-  if (typeof result !== 'object' || result === null) return undefined;
-  const r = result as Record<string, unknown>;
-  if (typeof r.file_id !== 'string' || typeof r.content_type !== 'string') return undefined;
-  return {
-    fileId: r.file_id,
-    contentType: r.content_type,
-    ...(typeof r.bytes === 'number' ? { bytes: r.bytes } : {}),
-    ...(typeof r.expires_at === 'string' ? { expiresAt: r.expires_at } : {}),
-  };
+/** The artifact a result points to, when the service signed its link: any tool that publishes one is covered. */
+export function artifactOf(result: unknown, verify: ArtifactLinkVerifier): ArtifactRef | undefined {
+  return verify(result);
 }
 
 export function artifactUri(taskId: string): string {
@@ -61,6 +61,7 @@ export function artifactName(ref: ArtifactRef): string {
 export interface ArtifactResourceDeps {
   engine: Engine;
   caller: Caller;
+  config: Config;
   artifacts: () => Promise<ArtifactStore>;
 }
 
@@ -70,7 +71,7 @@ export async function readArtifactResource(uri: string, d: ArtifactResourceDeps)
   if (!taskId) throw notFound(`artifact URIs look like ${ARTIFACT_TEMPLATE.uriTemplate}`);
   const task = await d.engine.get(taskId);
   if (!task || !ownsTask(d.caller, task)) throw notFound('no such task of yours');
-  const ref = task.status === 'complete' ? artifactOf(task.result) : undefined;
+  const ref = task.status === 'complete' ? artifactOf(task.result, artifactVerifier(d.config)) : undefined;
   if (!ref) throw notFound('the task has no artifact');
   const stored = await (await d.artifacts()).get(ref.fileId);
   if (!stored) throw notFound('the artifact has expired (artifacts are kept 24 hours)');
@@ -78,11 +79,12 @@ export async function readArtifactResource(uri: string, d: ArtifactResourceDeps)
 }
 
 /** The caller's artifacts among their recent tasks (newest first), for resources/list. */
-export async function listArtifactResources(d: Pick<ArtifactResourceDeps, 'engine' | 'caller'>, scan = 100): Promise<Resource[]> {
+export async function listArtifactResources(d: Pick<ArtifactResourceDeps, 'engine' | 'caller' | 'config'>, scan = 100): Promise<Resource[]> {
   const now = Date.now();
+  const verify = artifactVerifier(d.config);
   const tasks = await d.engine.listByPayer(d.caller.payer, scan);
   return tasks.flatMap((t: TaskRow) => {
-    const ref = t.status === 'complete' ? artifactOf(t.result) : undefined;
+    const ref = t.status === 'complete' ? artifactOf(t.result, verify) : undefined;
     if (!ref || (ref.expiresAt && Date.parse(ref.expiresAt) <= now)) return [];
     return [
       {

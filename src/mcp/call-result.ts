@@ -4,25 +4,20 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
+import type { ArtifactLinkVerifier } from '../artifacts/verified-link.js';
 import type { TaskRow } from '../store/port.js';
 import { artifactName, artifactOf, artifactUri } from './artifacts.js';
+import { errorResult, TASK_META_KEY } from './error-result.js';
 
-/** _meta key on results naming the engine task, so REST or the tasks API can find it again. */
-export const TASK_META_KEY = 'agent-utility/task_id';
+export { errorResult, TASK_META_KEY } from './error-result.js';
 
 export interface CallResultDeps {
   artifacts: () => Promise<ArtifactStore>;
+  /** Recognises the artifact links the service signed (a caller-named file_id is no artifact). */
+  verifyArtifact: ArtifactLinkVerifier;
   /** Images up to this many bytes are inlined; 0 never inlines. */
   inlineImageMaxBytes: number;
   log: Logger;
-}
-
-export function errorResult(message: string, taskId?: string): CallToolResult {
-  return {
-    content: [{ type: 'text', text: message }],
-    isError: true,
-    ...(taskId ? { _meta: { [TASK_META_KEY]: taskId } } : {}),
-  };
 }
 
 export async function toCallToolResult(task: TaskRow, d: CallResultDeps): Promise<CallToolResult> {
@@ -32,7 +27,7 @@ export async function toCallToolResult(task: TaskRow, d: CallResultDeps): Promis
 
   const result = (task.result ?? {}) as Record<string, unknown>;
   const content: ContentBlock[] = [{ type: 'text', text: JSON.stringify(result) }];
-  const ref = artifactOf(result);
+  const ref = artifactOf(result, d.verifyArtifact);
   if (ref) {
     content.push({
       type: 'resource_link',

@@ -8,7 +8,7 @@
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { errorResult } from './call-result.js';
+import { errorResult } from './error-result.js';
 
 /** A JSON-RPC error whose message is our sentence alone (still an McpError for the SDK's checks). */
 export function rpcError(code: number, sentence: string, data?: unknown): McpError {

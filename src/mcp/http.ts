@@ -21,6 +21,7 @@ import { InFlightCalls } from './in-flight.js';
 import { createModernHttpHandler, isModernRequest, serveModern, toWebRequest } from './modern-http.js';
 import { assertInputDepth, MAX_INPUT_DEPTH } from '../engine/input-depth.js';
 import { buildMcpServer } from './server.js';
+import { reservedArgumentError } from './tool-call-request.js';
 import { resolveToolNames } from '../registry/tool-names.js';
 import { allowedHostnames, isAllowedHost, isAllowedOrigin, isLoopback } from './http-guards.js';
 
@@ -65,10 +66,12 @@ export function createMcpRouter(rt: Runtime): Router {
     next();
   });
 
-  router.use(express.json({ limit: config.http.bodyLimitBytes, strict: true }));
+  const json = express.json({ limit: config.http.bodyLimitBytes, strict: true });
 
   router.post('/', async (req: Request, res: Response) => {
+    // The credential is checked from the headers before the body (up to BODY_LIMIT_BYTES) is read.
     const caller = await authenticate(req, rt);
+    await new Promise<void>((resolve, reject) => json(req, res, (err?: unknown) => (err ? reject(err as Error) : resolve())));
     if (req.body === undefined) {
       res.status(400).json(rpcError('The request body is empty; send a JSON-RPC message.', PARSE_ERROR));
       return;
@@ -76,6 +79,11 @@ export function createMcpRouter(rt: Runtime): Router {
     // Each tools/call of a batch counts, so batching cannot multiply the key's rate.
     const calls = toolCalls(req.body);
     if (caller.chargeKeyId && calls > 0) applyRateLimit(keyLimiter, `key:${caller.chargeKeyId}`, res, calls);
+    const reserved = reservedArgumentError(req.body);
+    if (reserved) {
+      res.status(200).json(reserved);
+      return;
+    }
     // A body nested too deep for any tool input stays on the 2025 path, which answers it as invalid input;
     // the 2026 leg would re-serialise and schema-check it recursively first.
     if (!nestsTooDeep(req.body)) {

@@ -13,7 +13,7 @@ import type { CallToolResult as V1CallToolResult } from '@modelcontextprotocol/s
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger.js';
 import { VERSION } from '../version.js';
-import { ARTIFACT_TEMPLATE, listArtifactResources, readArtifactResource } from './artifacts.js';
+import { ARTIFACT_TEMPLATE, artifactVerifier, listArtifactResources, readArtifactResource } from './artifacts.js';
 import { completeArgument, promptsFor } from './assist-handlers.js';
 import { callAndWait, type CallDeps } from './call-and-wait.js';
 import { callerKey } from '../web/caller.js';
@@ -62,7 +62,7 @@ export function buildModernMcpServer(baseLog: Logger, deps: () => ModernServerDe
         engine: d.engine,
         caller: d.caller,
         log,
-        resultDeps: { artifacts: d.artifacts, inlineImageMaxBytes: d.config.mcp.inlineImageMaxBytes, log: d.log },
+        resultDeps: { artifacts: d.artifacts, verifyArtifact: artifactVerifier(d.config), inlineImageMaxBytes: d.config.mcp.inlineImageMaxBytes, log: d.log },
         cancelOnAbort: true,
       };
       return { d, tools, index, who: callerKey(d.caller), log, callDeps };

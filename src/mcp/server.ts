@@ -30,7 +30,7 @@ import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
 import { VERSION } from '../version.js';
-import { ARTIFACT_TEMPLATE, listArtifactResources, readArtifactResource } from './artifacts.js';
+import { ARTIFACT_TEMPLATE, artifactVerifier, listArtifactResources, readArtifactResource } from './artifacts.js';
 import { ASSIST_CAPABILITIES, registerAssistHandlers } from './assist-handlers.js';
 import { toCallToolResult, type CallResultDeps } from './call-result.js';
 import { callerKey, ownsTask, submitOptions, type Caller } from '../web/caller.js';
@@ -38,7 +38,7 @@ import { rpcError, toMcpError } from './errors.js';
 import type { InFlightCalls } from './in-flight.js';
 import { logLevels } from './task-log.js';
 import { isTaskUri, readTaskResource, TASK_TEMPLATE } from './task-resource.js';
-import { EngineTaskStore } from './task-store.js';
+import { EngineTaskStore, LateTaskStore } from './task-store.js';
 import { setToolCallHandler, type ToolCallExtra } from './tool-call-request.js';
 import { callAndWait, waitUntilSettled, type CallDeps } from './call-and-wait.js';
 import { definitionsFor } from './tool-definitions.js';
@@ -67,9 +67,51 @@ export interface McpServerDeps {
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
 export function buildMcpServer(d: McpServerDeps): Server {
+  const shell = mcpServerShell(d.log);
+  shell.install(d);
+  return shell.server;
+}
+
+export interface McpServerShell {
+  /** Answers initialize (and ping) from its static capabilities; everything else once installed. */
+  server: Server;
+  /** Adds the handlers that need the engine. */
+  install(d: McpServerDeps): void;
+}
+
+/**
+ * The server before its engine exists: stdio connects this at once, so `initialize` is answered while the
+ * engine boots, and installs the handlers when it is ready (GatedTransport holds other requests until then).
+ */
+export function mcpServerShell(baseLog: Logger): McpServerShell {
+  const taskStore = new LateTaskStore();
+  const server = new Server(
+    { name: 'agent-utility', title: 'agent-utility', version: VERSION },
+    {
+      capabilities: {
+        tools: { listChanged: false },
+        resources: {},
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+        ...ASSIST_CAPABILITIES,
+      },
+      instructions: INSTRUCTIONS,
+      taskStore,
+      jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()),
+    },
+  );
+  server.onerror = (err) => baseLog.debug('mcp protocol error', { err });
+  return { server, install: (d) => installHandlers(server, taskStore, d) };
+}
+
+function installHandlers(server: Server, lateTaskStore: LateTaskStore, d: McpServerDeps): void {
   const { engine, config, caller } = d;
   const { tools, index } = definitionsFor(d.registry);
-  const resultDeps: CallResultDeps = { artifacts: d.artifacts, inlineImageMaxBytes: config.mcp.inlineImageMaxBytes, log: d.log };
+  const resultDeps: CallResultDeps = {
+    artifacts: d.artifacts,
+    verifyArtifact: artifactVerifier(config),
+    inlineImageMaxBytes: config.mcp.inlineImageMaxBytes,
+    log: d.log,
+  };
   const log = d.log.child({ component: 'mcp', caller: callerKey(caller) });
   const who = callerKey(caller);
   const callDeps: CallDeps = { engine, caller, log, resultDeps, cancelOnAbort: d.cancelOnAbort, ...(d.inFlight ? { inFlight: d.inFlight } : {}) };
@@ -97,21 +139,7 @@ export function buildMcpServer(d: McpServerDeps): Server {
       }
     },
   });
-
-  const server = new Server(
-    { name: 'agent-utility', title: 'agent-utility', version: VERSION },
-    {
-      capabilities: {
-        tools: { listChanged: false },
-        resources: {},
-        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-        ...ASSIST_CAPABILITIES,
-      },
-      instructions: INSTRUCTIONS,
-      taskStore,
-      jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()),
-    },
-  );
+  lateTaskStore.target = taskStore;
   server.onerror = (err) => log.debug('mcp protocol error', { err });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
@@ -160,7 +188,7 @@ export function buildMcpServer(d: McpServerDeps): Server {
 
   server.setRequestHandler(
     ListResourcesRequestSchema,
-    guard(async () => ({ resources: await listArtifactResources({ engine, caller }) })),
+    guard(async () => ({ resources: await listArtifactResources({ engine, caller, config }) })),
   );
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [TASK_TEMPLATE, ARTIFACT_TEMPLATE] }));
   server.setRequestHandler(
@@ -168,7 +196,7 @@ export function buildMcpServer(d: McpServerDeps): Server {
     guard((request) =>
       isTaskUri(request.params.uri)
         ? readTaskResource(request.params.uri, { engine, caller })
-        : readArtifactResource(request.params.uri, { engine, caller, artifacts: d.artifacts }),
+        : readArtifactResource(request.params.uri, { engine, caller, config, artifacts: d.artifacts }),
     ),
   );
   registerAssistHandlers(server, { engine, registry: d.registry, caller, logLevels });
@@ -182,6 +210,4 @@ export function buildMcpServer(d: McpServerDeps): Server {
       if (taskId) await engine.cancel(taskId);
     });
   }
-
-  return server;
 }

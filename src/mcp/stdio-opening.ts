@@ -3,7 +3,12 @@
 // opens a 2026-07-28 connection; anything else (initialize, or any claim-less message) a 2025-11-25 one.
 // The first line is read here and replayed, so the chosen server's transport sees the stream whole.
 import { PassThrough, type Readable } from 'node:stream';
-import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+
+/**
+ * The v2 SDK's PROTOCOL_VERSION_META_KEY, written out: importing it would load the whole v2 SDK before the
+ * first message, which a 2025-11-25 client never needs (a unit test keeps the two equal).
+ */
+export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 
 export type Era = 'legacy' | 'modern';
 

@@ -129,3 +129,40 @@ export class EngineTaskStore implements McpTaskStore {
     return row && ownsTask(this.d.caller, row) ? row : null;
   }
 }
+
+/**
+ * A task store whose target is set after the server is built: stdio answers `initialize` before the engine
+ * has booted. Nothing reaches it earlier (GatedTransport holds every tasks/* request until then).
+ */
+export class LateTaskStore implements McpTaskStore {
+  target: McpTaskStore | undefined;
+
+  private get ready(): McpTaskStore {
+    if (!this.target) throw rpcError(ErrorCode.InternalError, 'The task engine is still starting; retry in a moment.');
+    return this.target;
+  }
+
+  createTask(...args: Parameters<McpTaskStore['createTask']>): Promise<Task> {
+    return this.ready.createTask(...args);
+  }
+
+  getTask(...args: Parameters<McpTaskStore['getTask']>): Promise<Task | null> {
+    return this.ready.getTask(...args);
+  }
+
+  storeTaskResult(...args: Parameters<McpTaskStore['storeTaskResult']>): Promise<void> {
+    return this.ready.storeTaskResult(...args);
+  }
+
+  getTaskResult(...args: Parameters<McpTaskStore['getTaskResult']>): Promise<Result> {
+    return this.ready.getTaskResult(...args);
+  }
+
+  updateTaskStatus(...args: Parameters<McpTaskStore['updateTaskStatus']>): Promise<void> {
+    return this.ready.updateTaskStatus(...args);
+  }
+
+  listTasks(...args: Parameters<McpTaskStore['listTasks']>): Promise<{ tasks: Task[]; nextCursor?: string }> {
+    return this.ready.listTasks(...args);
+  }
+}

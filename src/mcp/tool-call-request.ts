@@ -17,7 +17,8 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { describeIssues, plainIssueMessage } from '../registry/input-errors.js';
+import { describeIssues, plainIssueMessage, reservedKeyError } from '../registry/input-errors.js';
+import { reservedKeyPath } from '../registry/reserved-keys.js';
 import { rpcError } from './errors.js';
 
 const ANY_TOOL_CALL = z.looseObject({ method: z.literal('tools/call') });
@@ -27,11 +28,31 @@ export type ToolCallHandler = (request: CallToolRequest, extra: ToolCallExtra) =
 
 /** The request as the SDK types it, or InvalidParams with one sentence ("arguments: must be an object"). */
 export function parseToolCall(request: unknown): CallToolRequest {
+  // Before the SDK schema, which silently drops a "__proto__" argument: refused like on every door.
+  const reserved = reservedKeyPath((request as { params?: { arguments?: unknown } } | null)?.params?.arguments);
+  if (reserved !== undefined) throw rpcError(ErrorCode.InvalidParams, reservedKeyError(reserved).message, { field: reserved });
   const parsed = CallToolRequestSchema.safeParse(request, { error: plainIssueMessage });
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((i) => ({ ...i, path: i.path[0] === 'params' ? i.path.slice(1) : i.path }));
   const { field, sentence } = describeIssues(issues);
   throw rpcError(ErrorCode.InvalidParams, sentence, field !== undefined ? { field } : undefined);
+}
+
+/**
+ * The first tools/call message of a JSON-RPC body (one message or a batch) whose arguments hold a reserved
+ * key, as the JSON-RPC error to answer it with. The HTTP door checks the raw body with this before either
+ * SDK parses it: their schemas drop a "__proto__" argument silently, so the handler would never see it.
+ */
+export function reservedArgumentError(body: unknown): Record<string, unknown> | undefined {
+  for (const m of Array.isArray(body) ? body : [body]) {
+    const msg = m as { id?: unknown; method?: unknown; params?: { arguments?: unknown } } | null;
+    if (typeof msg !== 'object' || msg === null || msg.method !== 'tools/call') continue;
+    const field = reservedKeyPath(msg.params?.arguments);
+    if (field === undefined) continue;
+    const { message } = reservedKeyError(field);
+    return { jsonrpc: '2.0', id: msg.id ?? null, error: { code: ErrorCode.InvalidParams, message, data: { field, code: 'INVALID_INPUT', status: 400 } } };
+  }
+  return undefined;
 }
 
 export function setToolCallHandler(server: Server, handler: ToolCallHandler): void {

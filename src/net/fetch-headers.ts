@@ -87,10 +87,8 @@ export function fetchHeaders(url: URL, opts: FetchHeadersOptions): Promise<Heade
 }
 
 export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
+  // A server may send a header named __proto__: fromEntries keeps it a header instead of a prototype.
+  return Object.fromEntries(
+    Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [[name.toLowerCase(), Array.isArray(value) ? value.join(', ') : value]])),
+  );
 }

@@ -4,6 +4,7 @@
 // own wording ("Invalid input: expected string, received undefined") never reaches a caller.
 import type { z } from 'zod';
 import { InvalidInput } from '../errors.js';
+import { reservedKeyPath } from './reserved-keys.js';
 
 type RawIssue = z.core.$ZodRawIssue;
 
@@ -106,8 +107,23 @@ export function zodToInvalidInput(error: z.ZodError | z.core.$ZodError): Invalid
   return new InvalidInput(sentence, field);
 }
 
-/** Parses with the plain wording; a failure is an InvalidInput (400) naming the first bad field. */
+/** A 400 for a caller-named key that would reach an object's prototype (`field` is its dotted path). */
+export function reservedKeyError(field: string): InvalidInput {
+  return new InvalidInput(`${field}: is a reserved name; __proto__, prototype and constructor cannot name a field`, field);
+}
+
+/** Throws reservedKeyError for the first __proto__, prototype or constructor key anywhere in `raw`. */
+export function assertNoReservedKeys(raw: unknown): void {
+  const field = reservedKeyPath(raw);
+  if (field !== undefined) throw reservedKeyError(field);
+}
+
+/**
+ * Parses with the plain wording; a failure is an InvalidInput (400) naming the first bad field. Reserved
+ * keys are refused first, whatever the schema: a record or catch-all schema would otherwise accept them.
+ */
 export function parseOrInvalid<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  assertNoReservedKeys(raw);
   const parsed = schema.safeParse(raw, { error: plainIssueMessage });
   if (!parsed.success) throw zodToInvalidInput(parsed.error);
   return parsed.data;

@@ -43,10 +43,13 @@ export function numbersToStrings(schema: Schema, value: unknown, root: Schema = 
   if (!isSchema(value)) return value;
   const props = isSchema(s.properties) ? s.properties : {};
   const extra = isSchema(s.additionalProperties) ? s.additionalProperties : undefined;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    const sub = isSchema(props[k]) ? props[k] : extra;
-    out[k] = sub ? numbersToStrings(sub, v, root) : v;
-  }
-  return out;
+  // fromEntries defines own properties: a "__proto__" key stays a key (and is refused by validation)
+  // instead of replacing the copy's prototype.
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => {
+      const own = Object.hasOwn(props, k) ? props[k] : undefined;
+      const sub = isSchema(own) ? own : extra;
+      return [k, sub ? numbersToStrings(sub, v, root) : v];
+    }),
+  );
 }

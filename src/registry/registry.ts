@@ -5,6 +5,7 @@ import { NotFound } from '../errors.js';
 import type { AnyTool, ToolAnnotations } from './define-tool.js';
 import { parseOrInvalid } from './input-errors.js';
 import { numbersToStrings } from './numeric-strings.js';
+import { usdToMicros } from './usd.js';
 
 export { zodToInvalidInput } from './input-errors.js';
 
@@ -23,22 +24,7 @@ export interface ToolDescriptor {
   endpoint: string;
 }
 
-/** "0.005" USD → 5000 micro-USD, exactly (no floating point). */
-export function usdToMicros(usd: string): number {
-  const m = /^(\d+)(?:\.(\d{1,6}))?$/.exec(usd.trim());
-  if (!m) throw new Error(`invalid USD amount "${usd}" (use a decimal with at most 6 places)`);
-  return Number(m[1]) * 1_000_000 + Number((m[2] ?? '').padEnd(6, '0'));
-}
-
-export function microsToUsd(micros: number): string {
-  const sign = micros < 0 ? '-' : '';
-  const abs = Math.abs(micros);
-  const whole = Math.floor(abs / 1_000_000);
-  const frac = String(abs % 1_000_000)
-    .padStart(6, '0')
-    .replace(/0+$/, '');
-  return `${sign}${whole}${frac ? `.${frac}` : ''}`;
-}
+export { microsToUsd, usdToMicros } from './usd.js';
 
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;

@@ -24,6 +24,7 @@ export function defineService<T>(def: ServiceDef<T>): ServiceDef<T> {
 export class ServiceScope {
   private readonly instances = new Map<ServiceDef<unknown>, Promise<unknown>>();
   private readonly created: { def: ServiceDef<unknown>; instance: Promise<unknown> }[] = [];
+  private readonly substitutes = new Map<ServiceDef<unknown>, ServiceDef<unknown>>();
   private closed = false;
 
   constructor(
@@ -35,11 +36,12 @@ export class ServiceScope {
     if (this.closed) return Promise.reject(new Error(`service scope is closed (wanted ${def.name})`));
     let p = this.instances.get(def as ServiceDef<unknown>) as Promise<T> | undefined;
     if (!p) {
-      p = Promise.resolve().then(() => def.create({ config: this.config, log: this.log.child({ service: def.name }), use: (d) => this.use(d) }));
+      const made = (this.substitutes.get(def as ServiceDef<unknown>) ?? def) as ServiceDef<T>;
+      p = Promise.resolve().then(() => made.create({ config: this.config, log: this.log.child({ service: def.name }), use: (d) => this.use(d) }));
       // A failed creation is not cached: the next use tries again (e.g. a browser that was missing).
       p.catch(() => this.instances.delete(def as ServiceDef<unknown>));
       this.instances.set(def as ServiceDef<unknown>, p);
-      this.created.push({ def: def as ServiceDef<unknown>, instance: p });
+      this.created.push({ def: made as ServiceDef<unknown>, instance: p });
     }
     return p;
   }
@@ -48,6 +50,14 @@ export class ServiceScope {
   provide<T>(def: ServiceDef<T>, instance: T): void {
     const p = Promise.resolve(instance);
     this.instances.set(def as ServiceDef<unknown>, p);
+  }
+
+  /**
+   * Makes `use(def)` create (and later dispose) the instance with `replacement` instead, still lazily: a
+   * front door that can run a dependency itself on demand (the stdio session's lead service) says so here.
+   */
+  substitute<T>(def: ServiceDef<T>, replacement: ServiceDef<T>): void {
+    this.substitutes.set(def as ServiceDef<unknown>, replacement as ServiceDef<unknown>);
   }
 
   async close(): Promise<void> {

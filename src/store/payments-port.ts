@@ -41,6 +41,10 @@ export interface PaymentStore {
    * are deleted on the way, since their messages have expired.
    */
   useSignInNonce(nonce: string, now: number, forgetBefore: number): Promise<boolean>;
+  /** The console's session epoch (ms): a console session issued before it is signed out. 0 when never set. */
+  consoleSessionEpoch(): Promise<number>;
+  /** "Sign out": moves the console's session epoch to `at` (never back). */
+  endConsoleSessions(at: number): Promise<void>;
   /** Records a pending purchase and reserves its payment nonce in one transaction (one signature, one purchase). */
   reserveKeyPurchase(p: NewKeyPurchase): Promise<{ kind: 'reserved'; purchase: KeyPurchaseRow } | { kind: 'nonce_used'; usedBy: string }>;
   /**

@@ -9,7 +9,6 @@ export function headerValue(headers: IncomingHttpHeaders, name: string): string 
 
 /** Every header as one string (what the x402 payment gate reads). */
 export function flatHeaders(headers: IncomingHttpHeaders): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const name of Object.keys(headers)) out[name] = headerValue(headers, name);
-  return out;
+  // fromEntries defines own properties, so a header named __proto__ stays a header.
+  return Object.fromEntries(Object.keys(headers).map((name) => [name, headerValue(headers, name)]));
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCsv } from '../../src/http/batch-input.js';
+import { parse as parseCsvSync } from 'csv-parse/sync';
 import { CLI, runCli, spawnCli, stopChild, waitForHttp } from '../support/cli.js';
 import { startDnsProxy, type DnsProxy } from '../support/dns-proxy.js';
 import { freePort } from '../support/free-port.js';
@@ -82,10 +82,12 @@ describe('agent-utility batch', () => {
     const input = write('domains.csv', `domain,record_type\n${DOMAINS.map((d) => `${d},A`).join('\n')}\n`);
     const out = path.join(dir, 'results.csv');
     const r = await cli(['batch', 'dns.lookup', input, '--out', out], { AGENT_UTILITY_URL: served.url, AGENT_UTILITY_KEY: served.key });
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toMatch(
+      new RegExp(`^dns\\.lookup: ${DOMAINS.length} item\\(s\\), ${DOMAINS.length} complete, 0 not complete, [\\d.]+ s → .*results\\.csv\\n$`),
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    const [header, ...rows] = parseCsv(fs.readFileSync(out, 'utf8'));
+    const [header, ...rows] = parseCsvSync(fs.readFileSync(out, 'utf8')) as string[][];
     expect(header).toEqual(['index', 'task_id', 'status', 'error', 'result']);
     expect(rows.map((row) => row[0])).toEqual(['0', '1', '2', '3']);
     expect(rows.every((row) => row[2] === 'complete')).toBe(true);
@@ -135,7 +137,7 @@ describe('agent-utility batch', () => {
     const input = write('domains.jsonl', DOMAINS.map((d) => JSON.stringify({ domain: d, record_type: 'A' })).join('\n'));
     const out = path.join(dataDir, 'results.jsonl');
     const r = await cli(['batch', 'dns.lookup', input, '--out', out], { DATA_DIR: dataDir, DNS_SERVERS: proxy.server });
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toMatch(/^dns\.lookup: \d+ item\(s\), \d+ complete, 0 not complete, [\d.]+ s → .*results\.jsonl\n$/);
     expect(r.code).toBe(0);
     const lines = fs
       .readFileSync(out, 'utf8')

@@ -55,6 +55,17 @@ for (const factory of factories) {
       await s.migrate();
     });
 
+    it("keeps the console's session epoch, which only moves forward", async () => {
+      const s = await open();
+      expect(await s.consoleSessionEpoch()).toBe(0);
+      await s.endConsoleSessions(1_700_000_000_000);
+      expect(await s.consoleSessionEpoch()).toBe(1_700_000_000_000);
+      await s.endConsoleSessions(1_600_000_000_000);
+      expect(await s.consoleSessionEpoch()).toBe(1_700_000_000_000);
+      await s.endConsoleSessions(1_800_000_000_000);
+      expect(await s.consoleSessionEpoch()).toBe(1_800_000_000_000);
+    });
+
     it('creates, claims once, and settles only under the lease', async () => {
       const s = await open();
       const t = newTask();

@@ -63,4 +63,21 @@ export const artifactTool = defineTool({
   },
 });
 
+/**
+ * Returns the fields it is given, as browser.scrape returns a value under each name the caller chose: the
+ * way a caller could put an artifact's fields into a result of their own.
+ */
+export const namedFieldsTool = defineTool({
+  name: 'test.named_fields',
+  title: 'Named fields',
+  description: 'Returns `fields` (name to string) as its result.',
+  input: z.object({ fields: z.record(z.string().max(100), z.string().max(2000)) }),
+  output: z.object({}).catchall(z.string()),
+  price: '0.001',
+  annotations,
+  timeoutMs: 10_000,
+  example: { fields: { a: 'b' } },
+  run: async (_ctx, input) => ({ ...input.fields }),
+});
+
 export const mcpTestTools: AnyTool[] = [progressTool, artifactTool];

@@ -2,11 +2,19 @@
 // developers run PostgreSQL at 127.0.0.1:5432 with trust auth), dropped again when the run is done.
 // Schemas left by a test process that was killed are swept after an hour.
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { types } from '../../src/db/postgres-pool.js';
 import { PostgresStore } from '../../src/db/tasks/postgres-store.js';
 
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** The throwaway cluster `npm test` (scripts/test-postgres.mjs) started where nothing answered on 5432. */
+function throwawayClusterUrl(): string | undefined {
+  const file = path.resolve(import.meta.dirname, '../../node_modules/.cache/agent-utility/test-postgres.json');
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { url: string }).url : undefined;
+}
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? throwawayClusterUrl() ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const PREFIX = 'au_t_';
 let swept = false;

@@ -125,6 +125,13 @@ describe('browser.scrape selectors', () => {
     expect(r).toMatchObject({ ok: false, field: 'select.broken' });
     expect(fieldOf(scrape, { url: 'https://example.com/', select: { a: 'p', weird: 'a:no-such-thing' } })).toMatchObject({ ok: false, field: 'select.weird' });
   });
+  it("refuses names the service's results use (artifact fields a caller could otherwise forge), naming the field", () => {
+    for (const name of ['file_id', 'file_url', 'content_type', 'bytes', 'expires_at', 'final_url', 'status_code', 'cached']) {
+      const r = fieldOf(scrape, { url: 'https://example.com/', select: { title: 'h1', [name]: 'p' } });
+      expect(r).toMatchObject({ ok: false, field: `select.${name}` });
+      expect(r.ok || r.message).toMatch(new RegExp(`^select\\.${name}: "${name}" is a name the service uses in results`));
+    }
+  });
   it('needs between 1 and 50 selectors', () => {
     expect(fieldOf(scrape, { url: 'https://example.com/', select: {} })).toMatchObject({ ok: false, field: 'select' });
     const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'p']));

@@ -4,6 +4,10 @@ import { escapeHtml, html } from '../../src/console/html.js';
 import { overviewSeries, quantile } from '../../src/console/overview-series.js';
 import { ConsoleSecrets, LINK_TTL_MS, SESSION_TTL_MS } from '../../src/console/session.js';
 import { artifactsIn } from '../../src/console/tasks.js';
+import { consoleCsp } from '../../src/console/index.js';
+import { artifactLinkVerifier } from '../../src/artifacts/verified-link.js';
+import { signedFileUrl } from '../../src/artifacts/signed-url.js';
+import { testConfig } from '../support/tool-context.js';
 
 const now = Date.UTC(2026, 0, 1, 12, 0, 30);
 
@@ -53,12 +57,44 @@ describe('console HTML', () => {
     expect(html`<p>${'<script>'}${html`<b>${'&'}</b>`}${['<i>', html`<u></u>`]}</p>`.value).toBe('<p>&lt;script&gt;<b>&amp;</b>&lt;i&gt;<u></u></p>');
   });
 
-  it('finds artifact links anywhere in a result', () => {
-    const result = { file_url: 'http://h/f/1', content_type: 'image/png', pages: [{ file_url: 'http://h/f/2', content_type: 'application/pdf' }] };
-    expect(artifactsIn(result)).toEqual([
-      { url: 'http://h/f/1', type: 'image/png' },
-      { url: 'http://h/f/2', type: 'application/pdf' },
+  it('previews only artifact links the service signed, anywhere in a result', () => {
+    const secret = 'a-test-secret-of-at-least-32-characters!';
+    const config = { publicUrl: 'http://svc.test:8080', storageUrl: undefined };
+    const verify = artifactLinkVerifier(config, secret, () => now);
+    const expiresAt = new Date(now + 3_600_000);
+    const png = signedFileUrl(config, secret, { fileId: 'file_0123456789ab', contentType: 'image/png', expiresAt });
+    const pdf = signedFileUrl(config, secret, { fileId: 'file_abcdefghij01', contentType: 'application/pdf', expiresAt });
+    const result = {
+      file_id: 'file_0123456789ab',
+      file_url: png,
+      content_type: 'image/png',
+      pages: [{ file_id: 'file_abcdefghij01', file_url: pdf, content_type: 'application/pdf' }],
+      // What a caller can put in a result of their own: no signature, a copied one on another host or id,
+      // a forged one, an expired link.
+      forged: [
+        { file_id: 'file_0123456789ab', file_url: 'https://attacker.example/x.png', content_type: 'image/png' },
+        { file_id: 'file_0123456789ab', file_url: png.replace('http://svc.test:8080', 'https://attacker.example'), content_type: 'image/png' },
+        { file_id: 'file_zzzzzzzzzz01', file_url: png, content_type: 'image/png' },
+        { file_id: 'file_0123456789ab', file_url: png.replace(/sig=[^&]+$/, 'sig=AAAA'), content_type: 'image/png' },
+        { file_id: 'file_0123456789ab', file_url: png, content_type: 'text/html' },
+        {
+          file_id: 'file_0123456789ab',
+          file_url: signedFileUrl(config, secret, { fileId: 'file_0123456789ab', contentType: 'image/png', expiresAt: new Date(now - 1000) }),
+          content_type: 'image/png',
+        },
+      ],
+    };
+    expect(artifactsIn(result, verify)).toEqual([
+      { url: png, type: 'image/png' },
+      { url: pdf, type: 'application/pdf' },
     ]);
+  });
+
+  it('lets previews load only from the console and the storage origins', () => {
+    const csp = consoleCsp(testConfig({ PUBLIC_URL: 'https://api.example.test', STORAGE_URL: 'https://files.example.test/f' }));
+    expect(csp).toContain("img-src 'self' data: blob: https://api.example.test https://files.example.test;");
+    expect(csp).toContain("frame-src 'self' https://api.example.test https://files.example.test;");
+    expect(csp).not.toMatch(/\*/);
   });
 });
 

@@ -1,22 +1,14 @@
 // The geocoder over the real shipped data, pinning the failures reported when it was reviewed: country codes and
 // variant names, regions outside US/CA/AU/UK, postcodes typed without a space, foreign postal codes next
 // to foreign towns, cross-kind partial matches, a street address's locality, and visible ambiguity.
-import { beforeAll, describe, expect, it } from 'vitest';
-import { geocodeEmbedded } from '../../src/geo/place/embedded-geocoder.js';
-import { distanceKm, Gazetteer } from '../../src/geo/place/gazetteer.js';
+import { describe, expect, it } from 'vitest';
+import { distanceKm } from '../../src/geo/place/gazetteer.js';
 import type { PlaceResult } from '../../src/geo/place/place-result.js';
 import { geoLocateOutput } from '../../tools/geo.locate.js';
+import { locate, useShippedGazetteer } from '../support/embedded-geocoder.js';
 
-let g: Gazetteer;
-beforeAll(async () => {
-  g = await Gazetteer.load();
-}, 60_000);
+useShippedGazetteer();
 
-const locate = (q: string): PlaceResult => {
-  const r = geocodeEmbedded(g, q);
-  if (!r) throw new Error(`no match for ${q}`);
-  return r;
-};
 const where = (r: PlaceResult) => ({ precision: r.precision, city: r.components.city, state: r.components.state, country_code: r.components.country_code });
 
 describe('countries', () => {

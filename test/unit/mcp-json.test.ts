@@ -17,10 +17,14 @@ const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
 describe('mcp.json', () => {
   const servers = mcpJson.mcpServers;
 
-  it('starts the stdio server through npx with the published package and its bin', () => {
-    expect(servers['agent-utility']).toMatchObject({ command: 'npx', args: ['-y', pkg.name, 'mcp'] });
+  it('starts the stdio server with the bin an install of the package puts on the PATH', () => {
+    expect(servers['agent-utility']).toMatchObject({ command: pkg.name, args: ['mcp'] });
     expect(pkg.bin[pkg.name]).toBe('dist/src/cli.js');
     expect(pkg.files).toContain('mcp.json');
+  });
+
+  it('names the npx form as the one for after publication', () => {
+    expect(servers['agent-utility-npx-once-published']).toMatchObject({ command: 'npx', args: ['-y', pkg.name, 'mcp'] });
   });
 
   it('starts it from a checkout with node and the built CLI', () => {

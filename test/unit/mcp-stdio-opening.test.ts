@@ -1,11 +1,16 @@
 // stdio's era choice from the first message, and the replay of that message into the chosen transport.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { eraOf, readOpening } from '../../src/mcp/stdio-opening.js';
+import { PROTOCOL_VERSION_META_KEY as SDK_META_KEY } from '@modelcontextprotocol/server';
+import { eraOf, PROTOCOL_VERSION_META_KEY, readOpening } from '../../src/mcp/stdio-opening.js';
 
 const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 
 describe('eraOf', () => {
+  it('looks for the key the v2 SDK puts the protocol version under', () => {
+    expect(PROTOCOL_VERSION_META_KEY).toBe(SDK_META_KEY);
+  });
+
   it('is modern only for a message carrying the protocol version in _meta', () => {
     expect(eraOf({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: envelope } })).toBe('modern');
     expect(eraOf({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope } })).toBe('modern');

@@ -282,13 +282,13 @@
     }
     var result = task.result;
     var shown = false;
-    walk(result, function (o) {
-      if (typeof o.file_url !== 'string' || typeof o.content_type !== 'string') return;
+    // Only the links the server verified (task.artifacts) are previewed; the PDF frame is sandboxed.
+    (task.artifacts || []).forEach(function (o) {
       shown = true;
       if (o.content_type.indexOf('image/') === 0)
         out.appendChild(el('figure', {}, [el('img', { src: o.file_url, alt: 'Result image (' + o.content_type + ')', class: 'result-image' })]));
-      else if (o.content_type === 'application/pdf') out.appendChild(el('iframe', { src: o.file_url, title: 'Result PDF', class: 'pdf' }));
-      else out.appendChild(el('p', {}, [el('a', { href: o.file_url, text: 'Download ' + o.content_type })]));
+      else if (o.content_type === 'application/pdf') out.appendChild(el('iframe', { src: o.file_url, title: 'Result PDF', class: 'pdf', sandbox: '' }));
+      else out.appendChild(el('p', {}, [el('a', { href: o.file_url, rel: 'noopener noreferrer', text: 'Download ' + o.content_type })]));
     });
     var pts = pointsIn(result);
     if (pts.length) {

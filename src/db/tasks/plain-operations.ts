@@ -28,6 +28,7 @@ export { revokeKey } from './revoke-key.js';
 export { setPayment } from './set-payment.js';
 export { listUnsettledPayments } from './list-unsettled-payments.js';
 export { useSignInNonce } from './use-sign-in-nonce.js';
+export { consoleSessionEpoch, endConsoleSessions } from './console-sessions.js';
 export { reserveKeyPurchase } from './reserve-key-purchase.js';
 export { settleKeyPurchase } from './settle-key-purchase.js';
 export { markKeyPurchaseUnpaid } from './mark-key-purchase-unpaid.js';

@@ -1,7 +1,8 @@
-// Where the built ASN index lives and how it is kept fresh. The setup step (scripts/build-geo-data.mjs)
-// builds it ahead of time; if it is missing or was built from another version of @ip-location-db/asn,
-// the first lookup builds it (a few seconds, once) and writes it atomically, so parallel processes never
-// read a half-written file. A read-only install still works: the index then lives in memory only.
+// Where the built ASN index lives and how it is kept fresh. `npm pack` ships it in dist/data, and the setup
+// step (scripts/build-geo-data.mjs) builds it into the per-user cache; if neither is current (built from
+// another version of @ip-location-db/asn), the first lookup builds it (a few seconds, once) and writes it
+// to the per-user cache atomically, so parallel processes never read a half-written file. Nothing is written
+// inside the install. Where even the cache is not writable, the index lives in memory for that process.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -9,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from '../../logger.js';
 import { ASN_INDEX_FORMAT, decodeAsnIndex, type AsnIndex, type AsnIndexHeader } from './asn-index.js';
 import { buildAsnIndexFromCsv } from './asn-index-builder.js';
+import { geoCacheFile, shippedDataFile } from '../shared/data-files.js';
 
 const ASN_PACKAGE = '@ip-location-db/asn';
 
@@ -16,22 +18,34 @@ export interface AsnIndexLocation {
   v4Csv: string;
   v6Csv: string;
   source: AsnIndexHeader['source'];
-  /** The built index file. */
+  /** The built index file: written here when built. */
   indexFile: string;
+  /** Read first when current: the index built when the package was packed. */
+  shippedFile?: string;
+  /**
+   * False in a packed install, which ships the index instead of the CSV package (a development dependency):
+   * the shipped index is then current by definition, and nothing can be rebuilt.
+   */
+  csvInstalled?: boolean;
 }
 
-/** The installed @ip-location-db/asn package and the cache file beside it (node_modules/.cache/agent-utility). */
+/** The installed @ip-location-db/asn package, the index shipped in dist/data and the per-user cache file. */
 export function defaultAsnIndexLocation(): AsnIndexLocation {
   const require = createRequire(import.meta.url);
-  const pkgJson = require.resolve(`${ASN_PACKAGE}/package.json`);
+  const files = { indexFile: geoCacheFile(`asn-index-v${ASN_INDEX_FORMAT}.bin`), shippedFile: shippedDataFile(`asn-index-v${ASN_INDEX_FORMAT}.bin`) };
+  let pkgJson: string;
+  try {
+    pkgJson = require.resolve(`${ASN_PACKAGE}/package.json`);
+  } catch {
+    return { v4Csv: '', v6Csv: '', source: { package: ASN_PACKAGE, version: 'shipped', build_date: null }, ...files, csvInstalled: false };
+  }
   const pkgDir = path.dirname(pkgJson);
   const version = (require(pkgJson) as { version: string }).version;
-  const nodeModules = path.resolve(pkgDir, '..', '..');
   return {
     v4Csv: path.join(pkgDir, 'asn-ipv4-num.csv'),
     v6Csv: path.join(pkgDir, 'asn-ipv6-num.csv'),
     source: { package: ASN_PACKAGE, version, build_date: dateFromPackageVersion(version) },
-    indexFile: path.join(nodeModules, '.cache', 'agent-utility', `asn-index-v${ASN_INDEX_FORMAT}.bin`),
+    ...files,
   };
 }
 
@@ -51,8 +65,9 @@ export interface LoadedAsnIndex {
 /** Reads the index if it is current, otherwise builds it (and writes it when the location is writable). */
 export async function loadAsnIndex(loc: AsnIndexLocation, log?: Logger): Promise<LoadedAsnIndex> {
   const started = performance.now();
-  const existing = await readIfCurrent(loc);
+  const existing = (loc.shippedFile ? await readIfCurrent(loc, loc.shippedFile) : null) ?? (await readIfCurrent(loc, loc.indexFile));
   if (existing) return { index: existing, origin: 'file', loadMs: performance.now() - started };
+  if (loc.csvInstalled === false) throw new Error(`The ASN index ${loc.shippedFile ?? ''} is missing or unreadable; reinstall agent-utility.`);
   log?.info('building the ASN index (first use after install)', { file: loc.indexFile });
   const bytes = await buildAsnIndexFromCsv(loc);
   try {
@@ -66,7 +81,7 @@ export async function loadAsnIndex(loc: AsnIndexLocation, log?: Logger): Promise
 /** For the setup step: builds the index unless a current one exists. Returns whether it built. */
 export async function ensureAsnIndexFile(loc: AsnIndexLocation, force = false): Promise<{ built: boolean; header: AsnIndexHeader }> {
   if (!force) {
-    const existing = await readIfCurrent(loc);
+    const existing = await readIfCurrent(loc, loc.indexFile);
     if (existing) return { built: false, header: existing.header };
   }
   const bytes = await buildAsnIndexFromCsv(loc);
@@ -74,16 +89,17 @@ export async function ensureAsnIndexFile(loc: AsnIndexLocation, force = false): 
   return { built: true, header: decodeAsnIndex(bytes).header };
 }
 
-async function readIfCurrent(loc: AsnIndexLocation): Promise<AsnIndex | null> {
+async function readIfCurrent(loc: AsnIndexLocation, file: string): Promise<AsnIndex | null> {
   let bytes: Buffer;
   try {
-    bytes = await fs.readFile(loc.indexFile);
+    bytes = await fs.readFile(file);
   } catch {
     return null;
   }
   try {
     const index = decodeAsnIndex(bytes);
     const s = index.header.source;
+    if (loc.csvInstalled === false) return index;
     return s.package === loc.source.package && s.version === loc.source.version ? index : null;
   } catch {
     return null; // corrupt or older format: rebuilt by the caller

@@ -150,6 +150,10 @@ const HOUSE_NUMBER = /^(\d{1,6}[a-z]?(-\d{1,6}[a-z]?)?|\d{1,5}\/\d{1,5})$/i;
 const US_ZIP = /^(\d{5})(-\d{4})?$/;
 const UK_POSTCODE = /^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$/i;
 const CA_POSTCODE = /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/i;
+/** A UK postcode's outward code (postal district) and a Canadian forward sortation area, written in capitals
+ * ("SW1A", "EC2", "M5V"): the first half of a postcode, read where a postcode goes. */
+const UK_OUTWARD_CODE = /^[A-Z]{1,2}\d[A-Z\d]?$/;
+const CA_FSA = /^[A-Z]\d[A-Z]$/;
 const NUMERIC_POSTCODE = /^\d{4,6}$/;
 
 /** Postal codes whose form alone names their country (our own list of the national formats), as one token or,
@@ -175,22 +179,56 @@ export function readAddress(input: string, lex: AddressLexicon): AddressReading[
     const postal = trailingPostal(c.rest, c.country);
     const country = c.country ?? postal.impliedCountry;
     for (const r of regionOptions(postal.rest, country, lex, !c.namesCountry)) {
-      readings.push(
-        ...readPlaceAndStreet(
-          r.rest,
-          {
-            country,
-            region: r.region,
-            postalCode: postal.postalCode,
-            zip5: postal.zip5,
-            areaNameAsLocality: c.areaNameAsLocality || r.areaNameAsLocality,
-          },
-          lex,
-        ),
-      );
+      const known: Known = {
+        country,
+        region: r.region,
+        postalCode: postal.postalCode,
+        zip5: postal.zip5,
+        areaNameAsLocality: c.areaNameAsLocality || r.areaNameAsLocality,
+      };
+      readings.push(...readPlaceAndStreet(r.rest, known, lex));
+      // "Bellevue, King County, WA", "Dallas, Dallas County, Texas": a county or district named between the
+      // town and the region is read past (the resolver keeps whichever reading matches).
+      const withoutAreas = withoutAreaSegments(r.rest);
+      if (withoutAreas) readings.push(...readPlaceAndStreet(withoutAreas, known, lex));
     }
   }
   return dedupe(readings);
+}
+
+/** Words that name an administrative area below the region when they open or close a part of an address
+ * (our own list): "King County", "Co. Cork", "Landkreis Göttingen", "Regierungsbezirk Köln", "Orleans Parish". */
+const AREA_KIND_WORDS = new Set([
+  'county',
+  'co',
+  'parish',
+  'district',
+  'landkreis',
+  'kreis',
+  'bezirk',
+  'regierungsbezirk',
+  'departement',
+  'arrondissement',
+  'comarca',
+  'okres',
+  'powiat',
+  'raion',
+  'rayon',
+]);
+
+function isAreaSegment(toks: Tok[]): boolean {
+  if (toks.length < 2) return false;
+  const word = (t: Tok) => foldText(t.text).replace(/[^a-z]/g, '');
+  return AREA_KIND_WORDS.has(word(toks[0]!)) || AREA_KIND_WORDS.has(word(toks[toks.length - 1]!));
+}
+
+/** The tokens without the parts after the first that name a county or district, or null when there are none
+ * (or nothing would be left but one part). */
+function withoutAreaSegments(tokens: Tok[]): Tok[] | null {
+  const segs = groupBySegment(tokens);
+  if (segs.length < 2) return null;
+  const kept = segs.filter((seg, i) => i === 0 || !isAreaSegment(seg));
+  return kept.length === segs.length ? null : kept.flat();
 }
 
 function tokenize(input: string): Tok[] {
@@ -236,10 +274,17 @@ function countryOptions(tokens: Tok[], lex: AddressLexicon): CountryOption[] {
     const words = tokens.slice(-k);
     const phrase = joined(words).replace(/\.$/, '');
     const isCode = k === 1 && /^[A-Za-z]{2}$/.test(phrase);
-    // Three letters are an ISO alpha-3 code when written in capitals or standing alone ("DEU", "egy").
-    const alpha3 = k === 1 && /^[A-Za-z]{3}$/.test(phrase) && (/^[A-Z]{3}$/.test(phrase) || tail.length === 1) ? lex.countryCodeByAlpha3(phrase) : undefined;
+    // Three letters are an ISO alpha-3 code when written in capitals, standing alone ("DEU", "egy") or in lower
+    // case after other words ("bangkok tha", "quito ecu") unless they end a longer place name ("Cape Cod",
+    // checked below).
+    const lowerAlpha3 = k === 1 && /^[a-z]{3}$/.test(phrase) && tail.length > 1;
+    const alpha3 =
+      k === 1 && /^[A-Za-z]{3}$/.test(phrase) && (/^[A-Z]{3}$/.test(phrase) || tail.length === 1 || lowerAlpha3) ? lex.countryCodeByAlpha3(phrase) : undefined;
     // "UK" is a name, not an ISO code: two letters are tried as a code first, then as a name.
-    const code = isCode && lex.isCountryCode(phrase) ? phrase.toUpperCase() : (lex.countryCodeByName(phrase) ?? alpha3);
+    const named = isCode && lex.isCountryCode(phrase) ? phrase.toUpperCase() : lex.countryCodeByName(phrase);
+    // A three-letter word that is an ISO code is read as the code ("NGA" is Nigeria, though Vietnamese calls
+    // Russia "Nga").
+    const code = alpha3 ?? named;
     if (!code) continue;
     // "West Jordan", "New Mexico": the country's name ends a longer place or region name.
     if (longerNameEnds(tail, k, lex)) break;
@@ -328,6 +373,8 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
     // UK and Canadian postcodes are often typed without their space ("SW1A2AA", "M5V3L9").
     if (UK_POSTCODE.test(only.text) && /\d/.test(only.text)) return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: 'GB' };
     if (CA_POSTCODE.test(only.text)) return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: 'CA' };
+    if (CA_FSA.test(only.text)) return { rest: [], postalCode: only.text, zip5: null, impliedCountry: 'CA' };
+    if (UK_OUTWARD_CODE.test(only.text)) return { rest: [], postalCode: only.text, zip5: null, impliedCountry: 'GB' };
     const form = postcodeForm(only.text);
     if (form) return { rest: [], postalCode: form.postalCode, zip5: null, impliedCountry: form.country };
     return none;
@@ -348,6 +395,15 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
   if (country === null || country === 'CA') {
     if (lastTwo && CA_POSTCODE.test(lastTwo)) return { rest: tokens.slice(0, -2), postalCode: lastTwo.toUpperCase(), zip5: null, impliedCountry: 'CA' };
     if (CA_POSTCODE.test(last.text)) return { rest: tokens.slice(0, -1), postalCode: spacedPostcode(last.text, 3), zip5: null, impliedCountry: 'CA' };
+  }
+  // "Toronto M5V", "London SW1A", "Manchester M1": the first half of a postcode after a town, in capitals.
+  const before = tokens[tokens.length - 2];
+  if (before && !/\d/.test(before.text) && !UNIT_WORDS.has(foldText(before.text).replace(/\.$/, ''))) {
+    if (CA_FSA.test(last.text) && (country === null || country === 'CA'))
+      return { rest: tokens.slice(0, -1), postalCode: last.text, zip5: null, impliedCountry: 'CA' };
+    if (UK_OUTWARD_CODE.test(last.text) && (country === null || country === 'GB')) {
+      return { rest: tokens.slice(0, -1), postalCode: last.text, zip5: null, impliedCountry: 'GB' };
+    }
   }
   for (const [text, count] of [
     [lastTwo, 2],

@@ -35,6 +35,8 @@ export const FACTOR = {
   placedInContainingRegion: 0.8,
   /** The words also name another area at another level ("Georgia": the US state, or the country). */
   otherMeaning: 0.8,
+  /** Five digits and nothing else: a US ZIP, or another country's postal code the data has no table of. */
+  bareFiveDigits: 0.85,
 } as const;
 
 /** Several places match: the chosen one's share of their total population sets how much is lost. */
@@ -46,6 +48,10 @@ export function ambiguityFactor(chosenPopulation: number, populations: number[])
 
 /** A ZIP and a city of another name this close are one place (mailing names differ from town names). */
 export const ZIP_CITY_KM = 30;
+
+/** A part of an address that names a place this close to the town is that town's district or borough
+ * ("Shoreditch, London", "Westminster, London"): it settles which town is meant and is not a leftover. */
+export const DISTRICT_KM = 25;
 
 /** A region or country name is read as a city only when the city is at least this big ("New York"). */
 export const AREA_NAME_CITY_MIN_POPULATION = 100_000;

@@ -12,11 +12,12 @@ import {
   LEVEL_CONFIDENCE,
   PRECISION_RANK,
   ZIP_CITY_KM,
+  DISTRICT_KM,
   ambiguityFactor,
   roundConfidence,
   type Precision,
 } from './confidence.js';
-import { byImportance, type Gazetteer, type Locality } from './gazetteer.js';
+import { byImportance, distanceKm, type Gazetteer, type Locality } from './gazetteer.js';
 import { canadianProvinceOfPostcode } from './postcode-regions.js';
 import { EMBEDDED_ATTRIBUTION, roundCoordinate, type PlaceAlternative, type PlaceResult } from './place-result.js';
 
@@ -35,6 +36,8 @@ interface Resolution {
   zip: string | null;
   /** A part of this reading was not found (so it is a fallback, not a real alternative meaning). */
   unmatched: boolean;
+  /** Other parts of the address that name a place next to the chosen town (its district or borough). */
+  districts: string[];
   notes: string[];
 }
 
@@ -61,8 +64,13 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
 
   // Ambiguity is measured over every reading that reached the same level ("London, CA": California's
   // London and Ontario's both count).
+  // Only readings of the same words count ("Kreuzberg, Berlin" is not made ambiguous by the Berlins), and a
+  // district that settled the town leaves no doubt about it ("Westminster, London").
   const pool = new Map<string, Locality>();
-  for (const r of resolutions) if (r.precision === best.precision) for (const c of r.candidates) pool.set(c.id, c);
+  const words = (r: Resolution) => normaliseName(r.reading.locality ?? r.chosen?.name ?? '');
+  const sameWords = (r: Resolution) => words(r) === words(best);
+  const pooled = best.districts.length > 0 ? [best] : resolutions.filter((r) => r.precision === best.precision && sameWords(r));
+  for (const r of pooled) for (const c of r.candidates) pool.set(c.id, c);
   if (pool.size > 1 && best.chosen) {
     confidence *= ambiguityFactor(
       best.chosen.population,
@@ -91,13 +99,15 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
       .filter((c) => c.id !== best.chosen?.id)
       .sort(byImportance)
       .map((c) => localityAlternative(g, c)),
+    ...namesakeTowns(g, best, address).map((c) => localityAlternative(g, c)),
+    ...namedAreas(g, best),
   ].slice(0, MAX_ALTERNATIVES);
   const reading = best.reading;
   if ((reading.houseNumber || reading.street) && PRECISION_RANK[best.precision] < PRECISION_RANK.street) {
     confidence *= FACTOR.coarserThanAsked;
     notes.push(`street-level data is not available: answered at ${best.precision.replace('_', ' ')} level`);
   }
-  for (const part of reading.leftovers.slice(0, 2)) {
+  for (const part of reading.leftovers.filter((p) => !best.districts.includes(p)).slice(0, 2)) {
     confidence *= FACTOR.leftover;
     notes.push(`"${part}" was not used`);
   }
@@ -133,6 +143,31 @@ const MAX_ALTERNATIVES = 3;
 function regionNamedLikeACountry(region: Resolution, country: Resolution): boolean {
   if (region.precision !== 'region' || country.precision !== 'country' || region.reading.locality !== null || country.reading.locality !== null) return false;
   return region.country === country.country || region.region?.code === null;
+}
+
+/** A name alone answered as a region or country ("Washington", "Lebanon", "Victoria"): the biggest towns of
+ * that name are the other likely intents (Washington, D.C.; Lebanon, PA; Victoria, BC). */
+function namesakeTowns(g: Gazetteer, best: Resolution, address: string): Locality[] {
+  if ((best.precision !== 'region' && best.precision !== 'country') || best.reading.locality !== null || /[,\d]/.test(address)) return [];
+  return g.localities(address.trim()).filter((l) => l.featureCode !== 'ZIP');
+}
+
+/** A region's name read as its city ("New York", "Wien"): the region itself is the other likely intent. */
+function namedAreas(g: Gazetteer, best: Resolution): PlaceAlternative[] {
+  if (!best.reading.areaNameAsLocality || best.reading.locality === null) return [];
+  return g.regions(best.reading.locality, false).flatMap((s) => {
+    const point = g.regionPoint(s);
+    if (!point) return [];
+    return [
+      {
+        lat: roundCoordinate(point.lat),
+        lng: roundCoordinate(point.lng),
+        formatted_address: [s.name, countryName(s.country) ?? s.country].join(', '),
+        precision: 'region' as const,
+        country_code: s.country,
+      },
+    ];
+  });
 }
 
 function localityAlternative(g: Gazetteer, l: Locality): PlaceAlternative {
@@ -171,7 +206,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   const notes: string[] = [];
   let factor = 1;
   let unmatched = false;
-  const base = { reading: r, candidates: [] as Locality[], chosen: null, zip: null, unmatched: false };
+  const base = { reading: r, candidates: [] as Locality[], chosen: null, zip: null, unmatched: false, districts: [] as string[] };
 
   if (r.zip5 && (country === null || country === 'US')) {
     const zip = g.zip(r.zip5);
@@ -196,6 +231,11 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
           );
           return localityResolution(g, r, abroad, factor * FACTOR.unmatchedPart, notes);
         }
+      }
+      // "10117" alone: a US ZIP, or a German, French, Italian… code the data has no table of.
+      if (r.locality === null && r.region === null && r.country === null && r.street === null && r.houseNumber === null) {
+        factor *= FACTOR.bareFiveDigits;
+        notes.push(`${r.zip5} was read as a US ZIP; five digits alone may also be another country's postal code: add the town or country`);
       }
       if (stateConflict) {
         factor *= FACTOR.zipStateContradiction;
@@ -309,7 +349,27 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   return null;
 }
 
-function localityResolution(g: Gazetteer, r: AddressReading, candidates: Locality[], factor: number, notes: string[]): Resolution {
+/**
+ * The towns among `candidates` next to which another part of the address names a place: "Westminster, London"
+ * is London, England, and "Westminster" its district, not a leftover.
+ */
+function townsWithDistricts(g: Gazetteer, r: AddressReading, candidates: Locality[]): { towns: Locality[]; districts: string[] } {
+  let towns = candidates;
+  const districts: string[] = [];
+  for (const part of r.leftovers) {
+    // A district the data has as a place ("Islington", "Charlottenburg") or as a subdivision ("City of Westminster").
+    const points: { id?: string; lat: number; lng: number }[] = [...g.localities(part), ...g.districtPoints(part)];
+    if (points.length === 0) continue;
+    const near = towns.filter((t) => points.some((p) => p.id !== t.id && distanceKm(p, t) <= DISTRICT_KM));
+    if (near.length === 0) continue;
+    towns = near;
+    districts.push(part);
+  }
+  return { towns, districts };
+}
+
+function localityResolution(g: Gazetteer, r: AddressReading, all: Locality[], factor: number, notes: string[]): Resolution {
+  const { towns: candidates, districts } = townsWithDistricts(g, r, all);
   const chosen = candidates[0]!;
   return {
     reading: r,
@@ -324,6 +384,7 @@ function localityResolution(g: Gazetteer, r: AddressReading, candidates: Localit
     chosen,
     zip: null,
     unmatched: false,
+    districts,
     notes,
   };
 }

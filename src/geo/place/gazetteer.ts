@@ -169,7 +169,13 @@ export class Gazetteer {
     // Measured against the places of that very name where the caller looks: "Westminster, UK" is the City of
     // Westminster, however big the Westminsters of Colorado and California are.
     const biggestOwn = own.reduce((m, i) => (matches(this.locality(i), filter) ? Math.max(m, this.places.population[i]!) : m), 0);
-    const other = placesAt(this.placesByAltName, key).filter((i) => this.places.population[i]! >= biggestOwn * ALT_NAME_DOMINANCE);
+    // A town of that very name in the same region keeps it: there the other name is an old or local one
+    // ("Williamsport, Ohio" is Williamsport, not Alliance, which once bore the name).
+    const ownRegions = new Set(own.map((i) => `${this.places.country[i]}|${this.places.admin1[i]}`));
+    for (const townKey of this.zipTownsByName.get(key) ?? []) ownRegions.add(`US|${this.zipTowns.get(townKey)!.state}`);
+    const other = placesAt(this.placesByAltName, key).filter(
+      (i) => this.places.population[i]! >= biggestOwn * ALT_NAME_DOMINANCE && !ownRegions.has(`${this.places.country[i]}|${this.places.admin1[i]}`),
+    );
     for (const i of [...own, ...other]) {
       const l = this.locality(i);
       if (!matches(l, filter)) continue;
@@ -260,6 +266,14 @@ export class Gazetteer {
       }
     }
     return found;
+  }
+
+  /** Points of the second-level units called `name` (with or without their kind words: "City of Westminster"),
+   * even where places share the name: used to recognise a town's district, not to answer for the name. */
+  districtPoints(name: string): AreaPoint[] {
+    const key = normaliseName(name);
+    const units = new Set([...(this.minorRegionsByName.get(key) ?? []), ...(this.minorRegionsByName.get(designatedName(key)?.bare ?? '') ?? [])]);
+    return [...units].flatMap((s) => this.minorRegionPoints.get(s) ?? []);
   }
 
   /** The biggest town in a region that bears the region's name, without its kind words ("Madrid" in the

@@ -1,4 +1,5 @@
-// The gazetteer's name keys, built once and kept in node_modules/.cache/agent-utility: folding 135,000 place
+// The gazetteer's name keys, built once and kept in the per-user cache (~/.agent-utility/cache, outside the
+// install, so a read-only install builds them once, not in every process): folding 135,000 place
 // names, 400,000 other names and every country's names in 140 languages is most of the gazetteer's start-up
 // time, and the result only changes with the data packages, ICU or the code that folds names. The setup step
 // (scripts/build-geo-data.mjs) writes it; if it is missing or stale, the first load builds the keys itself and
@@ -8,6 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { geoCacheFile } from '../shared/data-files.js';
 
 /** The keys the gazetteer looks names up by: normalised name → place index(es), and → country code. */
 export interface NameKeys {
@@ -46,15 +48,19 @@ function nodeModules(): string {
 }
 
 export function nameKeysCacheFile(): string {
-  return path.join(nodeModules(), '.cache', 'agent-utility', `gazetteer-names-v${FORMAT}${EXT === '.js' ? '' : '-source'}.json`);
+  return geoCacheFile(`gazetteer-names-v${FORMAT}${EXT === '.js' ? '' : '-source'}.json`);
 }
 
 /** What the keys were built from: the data packages' versions, the ICU data and the code that folds names. */
 export async function nameKeysFingerprint(): Promise<string> {
   const versions: string[] = [];
   for (const p of DATA_PACKAGES) {
-    // Read as a file: some of these packages do not export their package.json.
-    const { version } = JSON.parse(await fs.readFile(path.join(nodeModules(), p, 'package.json'), 'utf8')) as { version: string };
+    // Read as a file: some of these packages do not export their package.json. A package the install does
+    // not have (its data was shipped in dist/data at pack time) counts by the shipped file's presence.
+    const version = await fs.readFile(path.join(nodeModules(), p, 'package.json'), 'utf8').then(
+      (text) => (JSON.parse(text) as { version: string }).version,
+      () => 'shipped',
+    );
     versions.push(`${p}@${version}`);
   }
   const hash = createHash('sha256');

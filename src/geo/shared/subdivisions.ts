@@ -104,6 +104,61 @@ export const SUBDIVISIONS: readonly Subdivision[] = [
   { country: 'GB', code: 'WLS', name: 'Wales', admin1: 'WLS' },
 ];
 
+/** The conventional abbreviations of US state and Canadian province names used in running text and older
+ * postal addressing (newspaper and government style: "Calif.", "Mass.", "Ont."), where they are not the
+ * postal code itself. Added to the regions' aliases, so "Boston, Mass." reads as Massachusetts. */
+const CONVENTIONAL_ABBREVIATIONS: Record<string, Record<string, string[]>> = {
+  US: {
+    AL: ['Ala.'],
+    AZ: ['Ariz.'],
+    AR: ['Ark.'],
+    CA: ['Calif.', 'Cal.'],
+    CO: ['Colo.'],
+    CT: ['Conn.'],
+    DE: ['Del.'],
+    FL: ['Fla.'],
+    IL: ['Ill.'],
+    IN: ['Ind.'],
+    KS: ['Kan.', 'Kans.'],
+    MA: ['Mass.'],
+    MI: ['Mich.'],
+    MN: ['Minn.'],
+    MS: ['Miss.'],
+    MT: ['Mont.'],
+    NE: ['Neb.', 'Nebr.'],
+    NV: ['Nev.'],
+    NM: ['N. Mex.', 'N.M.'],
+    ND: ['N. Dak.', 'N.D.'],
+    SD: ['S. Dak.', 'S.D.'],
+    OK: ['Okla.'],
+    OR: ['Ore.', 'Oreg.'],
+    PA: ['Penn.', 'Penna.'],
+    TN: ['Tenn.'],
+    TX: ['Tex.'],
+    VT: ['Vt.'],
+    WA: ['Wash.'],
+    WV: ['W. Va.', 'W.Va.'],
+    WI: ['Wis.', 'Wisc.'],
+    WY: ['Wyo.'],
+  },
+  CA: {
+    AB: ['Alta.'],
+    MB: ['Man.'],
+    NL: ['Nfld.', 'Newfoundland'],
+    NS: ['N.S.'],
+    NB: ['N.B.'],
+    ON: ['Ont.'],
+    PE: ['P.E.I.'],
+    QC: ['Que.', 'Qué.'],
+    SK: ['Sask.'],
+  },
+};
+
+for (const [i, s] of SUBDIVISIONS.entries()) {
+  const extra = s.code ? CONVENTIONAL_ABBREVIATIONS[s.country]?.[s.code] : undefined;
+  if (extra) (SUBDIVISIONS as Subdivision[])[i] = { ...s, aliases: [...(s.aliases ?? []), ...extra] };
+}
+
 const byCountryAndName = new Map<string, Subdivision>();
 const byCountryAndCode = new Map<string, Subdivision>();
 const byCountryAndAdmin1 = new Map<string, Subdivision>();

@@ -1,7 +1,7 @@
 // REST batches: create (POST /v1/tools/{tool}/batches), read and wait (GET /v1/batches/{id}), results in
 // input order (GET /v1/batches/{id}/results) and cancel. Credentials work as for tasks: the API key that
 // created the batch, or its poll token (also accepted as ?token= so results_url works as a plain link).
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { PollTokens } from '../../auth/poll-token.js';
 import { batchDone, submitBatch, validateBatch } from '../../engine/batches.js';
@@ -10,7 +10,7 @@ import { Forbidden, InvalidInput, NotFound, PaymentRequired, Unauthorized } from
 import { microsToUsd } from '../../registry/registry.js';
 import type { BatchCounts, BatchRow } from '../../store/port.js';
 import { readCredential } from '../../web/credential.js';
-import { readBatchInputs } from '../batch-input.js';
+import { batchFormatOf, readBatchInputs } from '../batch-input.js';
 import { CSV_HEADER, toCsvLine, toResultLine } from '../batch-results.js';
 import { toCrawlLine } from '../crawl-results.js';
 import { childBatchId } from '../../registry/child-tasks.js';
@@ -35,18 +35,17 @@ const resultsQuery = z.object({
 
 export function batchRoutes(d: BatchRoutesDeps): Router {
   const r = Router();
-  const limit = d.engine.config.batch.bodyLimitBytes;
-  const bodies = [express.json({ limit, type: ['application/json'], strict: false }), express.text({ limit, type: ['application/x-ndjson', 'text/csv'] })];
 
-  r.post('/v1/tools/:tool/batches', ...bodies, async (req: Request, res: Response) => {
+  r.post('/v1/tools/:tool/batches', async (req: Request, res: Response) => {
     const toolName = String(req.params.tool);
     d.engine.registry.get(toolName);
+    // Who pays is decided from the headers before a byte of the body is read: a body of up to
+    // BATCH_BODY_LIMIT_BYTES costs nothing to refuse when nobody could pay for it.
     const credential = await readCredential(req, d.engine.store);
-    // Every input is checked before anyone is asked to pay, so a bad upload costs nothing.
-    const inputs = await validateBatch(d.engine, toolName, readBatchInputs(req));
+    if (credential.kind === 'poll-token')
+      throw new Unauthorized('A poll token only reads its task or batch; create batches with an API key.', 'WRONG_CREDENTIAL');
+    if (credential.kind === 'bearer') throw new Unauthorized('Unrecognised bearer token: API keys start with sk_.', 'INVALID_API_KEY');
     if (credential.kind !== 'key') {
-      if (credential.kind === 'poll-token')
-        throw new Unauthorized('A poll token only reads its task or batch; create batches with an API key.', 'WRONG_CREDENTIAL');
       // One x402 "exact" payment settles a fixed amount: it cannot give back the price of items that fail
       // through no fault of their input, which a key's ledger does. See docs/payments.md.
       throw new PaymentRequired(
@@ -56,6 +55,8 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
       );
     }
     applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
+    // Every input is checked before the key is charged, so a bad upload costs nothing.
+    const inputs = await validateBatch(d.engine, toolName, await readBody(req, res));
     const batch = await submitBatch(d.engine, toolName, inputs, { payer: { kind: 'key', id: credential.key.id }, chargeKeyId: credential.key.id });
     const pollUrl = `/v1/batches/${batch.id}`;
     res.setHeader('Location', pollUrl);
@@ -153,6 +154,20 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
     const counts = await d.engine.store.batchCounts(batch.id);
     res.json({ ...(await batchView(batch, counts)), cancelled_now: cancelled.length });
   });
+
+  /** The inputs, read as the body streams in; a refusal mid-body closes the connection after answering. */
+  async function readBody(req: Request, res: Response): Promise<unknown[]> {
+    try {
+      return await readBatchInputs(req, batchFormatOf(req), { maxItems: d.engine.config.batch.maxItems, maxBytes: d.engine.config.batch.bodyLimitBytes });
+    } catch (err) {
+      if (!req.readableEnded) {
+        // The rest of the body is not worth reading: drop it as it arrives and end the connection after the answer.
+        res.setHeader('Connection', 'close');
+        req.resume();
+      }
+      throw err;
+    }
+  }
 
   /** The batch, if the request carries its poll token or the API key that created it. */
   async function authorize(req: Request, id: string, queryToken?: string): Promise<BatchRow> {

@@ -24,10 +24,26 @@ export interface CreateTaskDeps {
   keys: ApiKeyCache;
 }
 
-export async function createTaskFromRequest(d: CreateTaskDeps, toolName: string, body: unknown, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * `readBody` is called only once the credential could pay: an unknown, revoked or wrong credential is
+ * refused from the headers (401) before the body (up to BODY_LIMIT_BYTES) is read. With no credential the
+ * body is read so that bad input is answered (400) before an x402 client is asked to pay.
+ */
+export async function createTaskFromRequest(
+  d: CreateTaskDeps,
+  toolName: string,
+  readBody: () => Promise<unknown>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const { headers } = req;
   const tool = d.engine.registry.get(toolName);
   const credential = await readCredential(req, d.engine.store, d.keys);
+  if (credential.kind === 'poll-token')
+    throw new Unauthorized('A poll token only reads its task; create tasks with an API key or an x402 payment.', 'WRONG_CREDENTIAL');
+  if (credential.kind === 'bearer') throw new Unauthorized('Unrecognised bearer token: API keys start with sk_.', 'INVALID_API_KEY');
+  if (credential.kind === 'key') applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
+  const body = await readBody();
   // Unknown tool (404) and bad input (400) are answered before anyone is asked to pay.
   const input = await d.engine.validate(toolName, body ?? {});
   const idempotencyKey = parseIdempotencyKey(headerValue(headers, 'idempotency-key'));
@@ -35,12 +51,7 @@ export async function createTaskFromRequest(d: CreateTaskDeps, toolName: string,
 
   let opts: SubmitOptions;
   if (credential.kind === 'key') {
-    applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
     opts = { payer: { kind: 'key', id: credential.key.id }, chargeKeyId: credential.key.id };
-  } else if (credential.kind === 'poll-token') {
-    throw new Unauthorized('A poll token only reads its task; create tasks with an API key or an x402 payment.', 'WRONG_CREDENTIAL');
-  } else if (credential.kind === 'bearer') {
-    throw new Unauthorized('Unrecognised bearer token: API keys start with sk_.', 'INVALID_API_KEY');
   } else {
     const gate = d.paymentGate;
     const paid = gate?.headerNames.some((h) => headerValue(headers, h) !== undefined);

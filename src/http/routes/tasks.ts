@@ -36,8 +36,13 @@ export async function taskToPoll(engine: Engine, id: string): Promise<TaskRow> {
 export function taskRoutes(d: TaskRoutesDeps): Router {
   const r = Router();
 
-  r.post('/v1/tools/:tool/tasks', ...d.before, requireJson, d.json, async (req: Request, res: Response) => {
-    await createTaskFromRequest(d, String(req.params.tool), req.body, req, res);
+  r.post('/v1/tools/:tool/tasks', ...d.before, requireJson, async (req: Request, res: Response) => {
+    // The JSON parser runs only once the credential was accepted (see createTaskFromRequest).
+    const readBody = () =>
+      new Promise<unknown>((resolve, reject) => {
+        d.json(req, res, (err?: unknown) => (err ? reject(err as Error) : resolve(req.body)));
+      });
+    await createTaskFromRequest(d, String(req.params.tool), readBody, req, res);
   });
 
   r.get('/v1/tasks/:id', ...d.before, async (req: Request, res: Response) => {

@@ -2,7 +2,7 @@
 import { one, run, runPlan, type PlanDb } from '../../db/plan.js';
 import { Rollback } from '../../db/sql.js';
 import type { Category } from '../categories.js';
-import type { QuotaOutcome } from '../store.js';
+import type { QuotaOutcome } from '../store-shapes.js';
 import type { QuotaKind, QuotaLimits, Usage } from '../types.js';
 import { usageCategories } from './get-usage.js';
 

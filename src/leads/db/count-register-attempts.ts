@@ -1,6 +1,6 @@
 // Registration attempts since a time, by client address and (when given) by hashed mailbox.
 import type { PlanDb } from '../../db/plan.js';
-import type { RegisterAttemptCounts } from '../store.js';
+import type { RegisterAttemptCounts } from '../store-shapes.js';
 import { numOrNull, type Row } from './rows.js';
 
 export async function countRegisterAttempts(db: PlanDb, ip: string, emailHash: string | null, since: number): Promise<RegisterAttemptCounts> {

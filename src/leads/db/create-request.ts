@@ -4,7 +4,7 @@
 // account's own requests count: matching another account's would tell it who contacted whom.
 import type { DialectName } from '../../db/dialect.js';
 import { one, run, runPlan, type PlanDb } from '../../db/plan.js';
-import type { NewRequest } from '../store.js';
+import type { NewRequest } from '../store-shapes.js';
 import type { RequestRecord } from '../types.js';
 import { jsonParam, REQUEST_COLUMNS, toRequest, type RequestRow } from './rows.js';
 

@@ -1,6 +1,6 @@
 // How many professionals the directory holds, and how many of them are demo listings.
 import type { PlanDb } from '../../db/plan.js';
-import type { DirectoryStats } from '../store.js';
+import type { DirectoryStats } from '../store-shapes.js';
 
 export async function directoryStats(db: PlanDb): Promise<DirectoryStats> {
   // Two counts rather than SUM(is_demo): each is answered from an index instead of reading every row.

@@ -3,7 +3,7 @@
 // input deleted. Real data arriving ends the demo: the two must never be mixed in one directory.
 import { one, run, runPlan, type PlanDb } from '../../db/plan.js';
 import { proIdFor } from '../ids.js';
-import type { UpsertProsResult } from '../store.js';
+import type { UpsertProsResult } from '../store-shapes.js';
 import type { ProInput } from '../types.js';
 import { jsonParam } from './rows.js';
 

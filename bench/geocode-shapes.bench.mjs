@@ -1,0 +1,187 @@
+// geo.locate on query shapes beyond "town, region, country" (issue 33), assembled at bench time from public
+// sources independent of the embedded data, and scored as bench/geocode-quality.bench.mjs scores (same judge):
+//   - a country's ISO code after the town, in lower case: Natural Earth 1:110m populated places (public domain;
+//     the copy in ya3ya6/ponisha_globe): "<name> <adm0_a3>" and "<name> <iso_a2>", judged within 25 km;
+//   - a county between the town and the state: kelvins/US-Cities-Database (MIT; US places with their county
+//     and point), every 150th place as "<city>, <county> County, <state>" ("Parish" in Louisiana; Alaska's
+//     census areas and counties named "… City" left out), judged within 25 km;
+//   - a town's district or borough beside it: the labelled test addresses of libpostal (test/test_parser.c,
+//     MIT) that carry a suburb or city district, as "<district>, <city>" and "<district> <city>", judged by
+//     the city name (or one of the answered place's GeoNames names);
+//   - postal codes alone, outside the US: libpostal's labelled postcodes of addresses whose country is
+//     labelled, judged by the country (its name read with Nominatim's country names, settings/country-names).
+// Every query is put in one of two halves by a hash of its text: "tuning" (looked at while changing the
+// reader; GEOCODE_SHAPES_WRONG=1 prints its misses) and "held out" (only its score is printed).
+// Nothing is sent over the network; a missing source skips its categories, saying so.
+import { execFileSync } from 'node:child_process';
+import { geocodeEmbedded } from '../dist/src/geo/place/embedded-geocoder.js';
+import { Gazetteer } from '../dist/src/geo/place/gazetteer.js';
+import { cString, geonamesReference, gitDir, gitShow, judge } from './geocode-quality.bench.mjs';
+
+const SOURCES = {
+  naturalEarth: { env: 'NATURAL_EARTH_GIT', repo: 'ya3ya6/ponisha_globe', note: 'a copy of Natural Earth 1:110m populated places' },
+  usCities: { env: 'US_CITIES_GIT', repo: 'kelvins/US-Cities-Database' },
+  libpostal: { env: 'LIBPOSTAL_GIT', repo: 'openvenues/libpostal' },
+  nominatim: { env: 'NOMINATIM_GIT', repo: 'osm-search/Nominatim', note: 'country names, to read libpostal’s country labels' },
+};
+const COUNTY_STRIDE = 150;
+
+function countryCodeCases(dir) {
+  const cases = [];
+  for (const f of JSON.parse(gitShow(dir, 'ne_110m_populated_places_simple.geojson')).features) {
+    const p = f.properties;
+    if (!p.iso_a2 || p.iso_a2 === '-99') continue;
+    const point = { country: p.iso_a2.toUpperCase(), lat: f.geometry.coordinates[1], lng: f.geometry.coordinates[0], judge: 'city' };
+    const category = 'country code after the town';
+    if (p.adm0_a3 && p.adm0_a3 !== '-99') cases.push({ category, query: `${p.name} ${p.adm0_a3.toLowerCase()}`, ...point });
+    cases.push({ category, query: `${p.name} ${p.iso_a2.toLowerCase()}`, ...point });
+  }
+  return cases;
+}
+
+/** One line of a CSV file whose fields may be quoted. */
+function csvFields(line) {
+  return [...line.matchAll(/(?:^|,)(?:"([^"]*)"|([^,]*))/g)].map((m) => m[1] ?? m[2]);
+}
+
+function countyCases(dir) {
+  const lines = gitShow(dir, 'csv/us_cities.csv').split('\n').slice(1).filter(Boolean);
+  const cases = [];
+  for (let i = 0; i < lines.length; i += COUNTY_STRIDE) {
+    const [, stateCode, stateName, city, county, lat, lng] = csvFields(lines[i]);
+    if (stateCode === 'AK' || /\bcity\b/i.test(county)) continue;
+    const kind = stateCode === 'LA' ? 'Parish' : 'County';
+    cases.push({
+      category: 'county between town and state',
+      query: `${city}, ${county} ${kind}, ${stateName}`,
+      country: 'US',
+      lat: Number(lat),
+      lng: Number(lng),
+      judge: 'city',
+    });
+  }
+  return cases;
+}
+
+function libpostalLabelled(dir) {
+  const text = gitShow(dir, 'test/test_parser.c');
+  const out = [];
+  for (const m of text.matchAll(/test_parse_result_equals\(\s*"((?:[^"\\]|\\.)*)",\s*options,\s*\d+,([\s\S]*?)\)\);/g)) {
+    out.push(Object.fromEntries([...m[2].matchAll(/\{"(\w+)", "((?:[^"\\]|\\.)*)"\}/g)].map((l) => [l[1], cString(l[2])])));
+  }
+  return out;
+}
+
+function districtCases(dir) {
+  const cases = [];
+  for (const labels of libpostalLabelled(dir)) {
+    const district = labels.suburb ?? labels.city_district;
+    if (!district || !labels.city) continue;
+    const category = 'district beside its town';
+    cases.push({ category, query: `${district}, ${labels.city}`, city: labels.city, judge: 'cityName' });
+    cases.push({ category, query: `${district} ${labels.city}`, city: labels.city, judge: 'cityName' });
+  }
+  return cases;
+}
+
+/** Every name of every country in Nominatim's country-names files, folded, → ISO code. */
+function countryNames(dir) {
+  const files = execFileSync('git', ['--git-dir', dir, 'ls-tree', '--name-only', 'HEAD', 'settings/country-names/'], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
+  const names = new Map();
+  for (const file of files) {
+    const code = file.match(/([a-z]{2})\.yaml$/)?.[1]?.toUpperCase();
+    if (!code) continue;
+    names.set(code.toLowerCase(), code);
+    for (const m of gitShow(dir, file).matchAll(/^\s+[\w:-]+: (.+)$/gm)) for (const n of m[1].split(' / ')) names.set(n.trim().toLowerCase(), code);
+  }
+  return names;
+}
+
+function postcodeCases(dir, names) {
+  const cases = [];
+  const seen = new Set();
+  for (const labels of libpostalLabelled(dir)) {
+    const country = labels.country ? names.get(labels.country.trim().toLowerCase()) : undefined;
+    if (!labels.postcode || !country || country === 'US' || seen.has(labels.postcode)) continue;
+    seen.add(labels.postcode);
+    cases.push({ category: 'postal code alone, outside the US', query: labels.postcode.toUpperCase(), country, judge: 'countryOnly' });
+  }
+  return cases;
+}
+
+/** FNV-1a of the query: which half a query falls in does not depend on the order of the sources. */
+function half(query) {
+  let h = 0x811c9dc5;
+  for (const ch of query) h = Math.imul(h ^ ch.codePointAt(0), 0x01000193) >>> 0;
+  return h % 2 === 0 ? 'tuning' : 'held out';
+}
+
+const pct = (a, b) => (b === 0 ? '—' : `${((100 * a) / b).toFixed(1)}%`);
+
+export default {
+  name: 'geocode-shapes',
+  title: 'geo.locate on query shapes beyond town, region, country (tuning and held-out halves)',
+  async run() {
+    const cases = [];
+    const used = [];
+    const skipped = [];
+    const dirs = Object.fromEntries(Object.entries(SOURCES).map(([k, s]) => [k, gitDir(s)]));
+    const builders = [
+      ['naturalEarth', () => countryCodeCases(dirs.naturalEarth)],
+      ['usCities', () => countyCases(dirs.usCities)],
+      ['libpostal', () => [...districtCases(dirs.libpostal), ...(dirs.nominatim ? postcodeCases(dirs.libpostal, countryNames(dirs.nominatim)) : [])]],
+    ];
+    for (const [key, build] of builders) {
+      const source = SOURCES[key];
+      if (!dirs[key]) {
+        skipped.push(`${source.repo} (set ${source.env} to a git directory of it)`);
+        continue;
+      }
+      const built = build();
+      cases.push(...built);
+      const rev = execFileSync('git', ['--git-dir', dirs[key], 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+      used.push(`${source.repo}${source.note ? ` (${source.note})` : ''} @ ${rev}: ${built.length} queries`);
+    }
+    if (cases.length === 0) return `Skipped: no source found (${skipped.join('; ')}).`;
+
+    const gazetteer = await Gazetteer.load();
+    const ref = await geonamesReference();
+    const table = new Map();
+    const high = { tuning: { n: 0, right: 0 }, 'held out': { n: 0, right: 0 } };
+    const wrong = [];
+    for (const c of cases) {
+      const r = geocodeEmbedded(gazetteer, c.query);
+      const right = c.judge === 'countryOnly' ? r !== null && r.components.country_code === c.country : judge(c, r, ref).right;
+      const h = half(c.query);
+      const row = table.get(c.category) ?? { tuning: { n: 0, right: 0 }, 'held out': { n: 0, right: 0 } };
+      row[h].n++;
+      if (right) row[h].right++;
+      table.set(c.category, row);
+      if ((r?.confidence ?? 0) >= 0.7) {
+        high[h].n++;
+        if (right) high[h].right++;
+      }
+      if (!right && h === 'tuning') wrong.push(`${c.category}: "${c.query}" → ${r ? `${r.formatted_address} (${r.precision}, ${r.confidence})` : 'no match'}`);
+    }
+    if (process.env.GEOCODE_SHAPES_WRONG) process.stderr.write(`${wrong.join('\n')}\n`);
+    const total = (h) => [...table.values()].reduce((s, row) => ({ n: s.n + row[h].n, right: s.right + row[h].right }), { n: 0, right: 0 });
+    const t = total('tuning');
+    const held = total('held out');
+    return [
+      `${cases.length} queries from: ${used.join('; ')}.${skipped.length ? ` Skipped: ${skipped.join('; ')}.` : ''}`,
+      '',
+      '| category | tuning: queries | right | held out: queries | right |',
+      '|---|---:|---:|---:|---:|',
+      ...[...table].map(
+        ([name, row]) =>
+          `| ${name} | ${row.tuning.n} | ${pct(row.tuning.right, row.tuning.n)} | ${row['held out'].n} | ${pct(row['held out'].right, row['held out'].n)} |`,
+      ),
+      `| **all** | ${t.n} | **${pct(t.right, t.n)}** | ${held.n} | **${pct(held.right, held.n)}** |`,
+      '',
+      `Right at confidence ≥ 0.7: tuning ${pct(high.tuning.right, high.tuning.n)} of ${high.tuning.n}, held out ${pct(high['held out'].right, high['held out'].n)} of ${high['held out'].n}.`,
+      'Judged as in geocode-quality (cities within 25 km and in the right country; district queries by the city name or one of the answered place’s GeoNames names); postal codes alone by the country only. Halves by FNV-1a of the query text; only the tuning half’s misses were looked at.',
+    ].join('\n');
+  },
+};

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Prepares dist/data for `npm pack` (package.json prepack runs it after the build): the ASN index built from
+// @ip-location-db/asn, so an install never builds it, and the one file geo.locate reads from iso3166-2-db
+// (3 MB of a 283 MB package, which then stays a development dependency). Sources and licences:
+// iso3166-2-db (MIT, © esosedi); @ip-location-db/asn (DB-IP ASN Lite CC BY 4.0, RouteViews, NRO).
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dataDir = path.join(root, 'dist', 'data');
+const require = createRequire(import.meta.url);
+fs.rmSync(dataDir, { recursive: true, force: true });
+fs.mkdirSync(dataDir, { recursive: true });
+
+const storeModule = path.join(root, 'dist', 'src', 'geo', 'ip', 'asn-index-store.js');
+if (!fs.existsSync(storeModule)) {
+  process.stderr.write(`[pack-data] ${path.relative(root, storeModule)} is missing: run \`npm run build\` first.\n`);
+  process.exit(1);
+}
+const { defaultAsnIndexLocation, ensureAsnIndexFile } = await import(pathToFileURL(storeModule).href);
+const location = defaultAsnIndexLocation();
+const { header } = await ensureAsnIndexFile({ ...location, indexFile: location.shippedFile }, true);
+const asnDir = path.dirname(require.resolve('@ip-location-db/asn/package.json'));
+for (const f of fs.readdirSync(asnDir).filter((n) => /LICENSE|MODIFICATIONS/.test(n))) fs.copyFileSync(path.join(asnDir, f), path.join(dataDir, `asn-${f}`));
+
+const isoDir = path.dirname(require.resolve('iso3166-2-db/package.json'));
+fs.copyFileSync(path.join(isoDir, 'data', 'iso3166-2.json'), path.join(dataDir, 'iso3166-2.json'));
+fs.copyFileSync(path.join(isoDir, 'LICENSE'), path.join(dataDir, 'iso3166-2-db-LICENSE'));
+
+const size = fs.readdirSync(dataDir).reduce((n, f) => n + fs.statSync(path.join(dataDir, f)).size, 0);
+process.stderr.write(
+  `[pack-data] dist/data: ASN index (${header.v4Count} IPv4 + ${header.v6Count} IPv6 ranges, data of ${header.source.build_date}) and iso3166-2.json, ${(size / 1e6).toFixed(1)} MB\n`,
+);

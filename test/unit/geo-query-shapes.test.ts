@@ -1,0 +1,158 @@
+// Query shapes the reader once missed, over the real shipped data (issue 33): a country written as its ISO code
+// or a conventional abbreviation after the town, a county or district between the town and the region, a
+// town's district or borough named beside it, the first half of a UK or Canadian postcode, and five digits
+// alone. Examples are well-known public places chosen for the test.
+import { describe, expect, it } from 'vitest';
+import type { PlaceResult } from '../../src/geo/place/place-result.js';
+import { locate, useShippedGazetteer } from '../support/embedded-geocoder.js';
+
+useShippedGazetteer();
+
+const where = (r: PlaceResult) => ({
+  precision: r.precision,
+  city: r.components.city,
+  state_code: r.components.state_code,
+  country_code: r.components.country_code,
+});
+
+describe('a country code or abbreviation after the town', () => {
+  it.each([
+    ['Bangkok tha', 'Bangkok', 'TH'],
+    ['Quito ecu', 'Quito', 'EC'],
+    ['Lima per', 'Lima', 'PE'],
+    ['Ottawa can', 'Ottawa', 'CA'],
+    ['Mumbai ind', 'Mumbai', 'IN'],
+    ['Lagos nga', 'Lagos', 'NG'],
+    ['Lagos, NGA', 'Lagos', 'NG'],
+    ['München deu', 'Munich', 'DE'],
+    ['Kyiv ukr', 'Kyiv', 'UA'],
+  ])('%s → %s (%s)', (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
+  it.each([
+    ['Boston, Mass.', 'Boston', 'MA'],
+    ['San Diego, Calif.', 'San Diego', 'CA'],
+    ['Miami, Fla', 'Miami', 'FL'],
+    ['Austin, Tex.', 'Austin', 'TX'],
+    ['Toronto, Ont.', 'Toronto', 'ON'],
+    ['L.A., C.A.', 'Los Angeles', 'CA'],
+  ])('%s → %s, %s (a conventional abbreviation of the state or province)', (q, city, state) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, state_code: state });
+  });
+});
+
+describe('a county or district between the town and the region is read past', () => {
+  it.each([
+    ['Bellevue, King County, WA', 'Bellevue', 'US'],
+    ['Dallas, Dallas County, Texas', 'Dallas', 'US'],
+    ['Cork, Co. Cork, Ireland', 'Cork', 'IE'],
+    ['Göttingen, Landkreis Göttingen', 'Göttingen', 'DE'],
+  ])('%s → %s', (q, city, country) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'locality', city, country_code: country });
+    expect(r.notes.join(' ')).not.toMatch(/was not used/);
+  });
+});
+
+describe("a town's district or borough", () => {
+  it.each([
+    ['Westminster, London', 'London', 'GB'],
+    ['Islington, London', 'London', 'GB'],
+    ['Hackney, London, UK', 'London', 'GB'],
+  ])('%s settles which %s is meant and is not a leftover', (q, city, country) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'locality', city, country_code: country });
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+    expect(r.alternatives).toEqual([]);
+  });
+
+  it('a district with a name of its own is not made ambiguous by the namesakes of its city', () => {
+    const r = locate('Kreuzberg, Berlin');
+    expect(where(r)).toMatchObject({ precision: 'locality', city: 'Kreuzberg', country_code: 'DE' });
+    expect(r.alternatives.filter((a) => a.country_code !== 'DE')).toEqual([]);
+  });
+
+  it.each([
+    ['350 5th Ave, Manhattan NY', 'Manhattan'],
+    ['100 Main St, Brooklyn NY', 'Brooklyn'],
+    ['123 Main St, Flushing, Queens, NY', 'Queens'],
+    ['1 Main St, The Bronx, NY', 'The Bronx'],
+  ])("%s: New York's boroughs are the locality of a street address", (q, borough) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city: borough, state_code: 'NY' });
+  });
+});
+
+describe('postal codes without a table', () => {
+  it('a UK postal district alone is the UK, at country precision and lowered confidence', () => {
+    const r = locate('SW1A');
+    expect(where(r)).toMatchObject({ precision: 'country', country_code: 'GB' });
+    expect(r.confidence).toBeLessThan(0.8);
+    expect(r.components.postal_code).toBe('SW1A');
+  });
+
+  it('a postal district after the town keeps the town', () => {
+    expect(where(locate('London SW1A'))).toMatchObject({ precision: 'locality', city: 'London', country_code: 'GB' });
+    expect(where(locate('Toronto M5V'))).toMatchObject({ precision: 'locality', city: 'Toronto', country_code: 'CA' });
+  });
+
+  it('a Canadian forward sortation area alone is its province', () => {
+    expect(where(locate('M5V'))).toMatchObject({ precision: 'region', state_code: 'ON', country_code: 'CA' });
+  });
+
+  it('five digits alone are a US ZIP at lowered confidence, saying they may be another country’s code', () => {
+    const r = locate('10117');
+    expect(r.precision).toBe('postal_code');
+    expect(r.confidence).toBeLessThan(0.9);
+    expect(r.notes.join(' ')).toMatch(/another country's postal code/);
+  });
+
+  it('five digits with a country the data has no codes for answer the country, not a US ZIP', () => {
+    const r = locate('10117 Germany');
+    expect(where(r)).toMatchObject({ precision: 'country', country_code: 'DE' });
+    expect(r.confidence).toBeLessThan(0.8);
+  });
+});
+
+describe('bare ambiguous names', () => {
+  it.each([
+    ['Springfield', 'US'],
+    ['Paris', 'FR'],
+  ])('%s: the most populous is chosen and the others are alternatives', (q, country) => {
+    const r = locate(q);
+    expect(r.components.country_code).toBe(country);
+    expect(r.alternatives.length).toBeGreaterThan(0);
+    expect(r.confidence).toBeLessThan(0.8);
+  });
+});
+
+describe('a town of its own name keeps it in its region', () => {
+  it.each([
+    ['Williamsport, Ohio', 'Williamsport', 'OH'],
+    ['Algoma, Wisconsin', 'Algoma', 'WI'],
+  ])('%s is not a bigger town of the state that once bore the name', (q, city, state) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, state_code: state });
+  });
+
+  it('another country’s town still answers for its own name in its language ("Milano")', () => {
+    expect(where(locate('Milano'))).toMatchObject({ city: 'Milan', country_code: 'IT' });
+  });
+});
+
+describe('the likely other intents of a name alone are offered', () => {
+  it.each([
+    ['Washington', 'Washington, D.C.'],
+    ['Lebanon', 'Lebanon, PA'],
+    ['Victoria', 'Victoria, British Columbia'],
+  ])('%s (an area) → the towns of the name, among them %s', (q, town) => {
+    const r = locate(q);
+    expect(['region', 'country']).toContain(r.precision);
+    expect(r.alternatives.map((a) => a.formatted_address).join(' | ')).toContain(town);
+  });
+
+  it('New York (the city) → the state as an alternative', () => {
+    const r = locate('New York');
+    expect(where(r)).toMatchObject({ precision: 'locality', city: 'New York City' });
+    expect(r.alternatives).toContainEqual(expect.objectContaining({ precision: 'region', formatted_address: 'New York, United States' }));
+  });
+});
