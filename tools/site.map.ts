@@ -3,6 +3,7 @@ import { startUrlChecks } from '../src/crawl/url-checks.js';
 import { pageUrlInput } from '../src/browser/input-schemas.js';
 import { MAX_MAP_URLS } from '../src/crawl/site-map.js';
 import { globList } from '../src/crawl/input-schemas.js';
+import { compact } from '../src/crawl/input-schemas.js';
 import { defineTool } from '../src/registry/define-tool.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 
@@ -13,22 +14,20 @@ export default defineTool({
   name: 'site.map',
   title: 'Map the URLs of a site',
   description:
-    "Lists a site's URLs without rendering its pages: the sitemaps (robots.txt Sitemap: lines, else /sitemap.xml; sitemap indexes and .gz followed), " +
-    'paths robots.txt allows by name, and the links of the start page (fetched, or rendered in Chromium with render: true). URLs are normalised ' +
-    '(fragments, default ports, tracking and session parameters dropped) and de-duplicated; those robots.txt disallows are left out. ' +
-    'same_site (default true) keeps the start host only, with subdomains also its other hosts; include/exclude are globs on the path ("/docs/**"); ' +
-    'search keeps URLs whose address or link text contains every word. sitemap: include (default), skip or only. limit 1-5000, default 1000.',
+    "A site's URLs without rendering its pages: sitemaps (robots.txt Sitemap lines or /sitemap.xml, indexes, .gz), robots.txt Allow paths and the start page's links " +
+    '(render: true renders it). Normalised, de-duplicated, robots-disallowed ones left out. same_site (default true): start host only; subdomains: its site. ' +
+    'include/exclude: path globs ("/docs/**"). search: words in URL or link text. sitemap: include (default), skip, only. limit ≤ 5000 (default 1000). timeout_ms per request (default 15000).',
   input: z.strictObject({
     url: pageUrlInput,
-    include: globList.describe('Keep only URLs whose path matches one of these globs, e.g. "/docs/**".'),
-    exclude: globList.describe('Drop URLs whose path matches one of these globs.'),
-    same_site: z.boolean().default(true).describe('Only the start page host (default true).'),
-    subdomains: z.boolean().default(false).describe('With same_site: also other hosts of the same site (default false).'),
-    search: z.string().min(1).max(200).optional().describe('Words that must all appear in the URL or its link text.'),
-    sitemap: z.enum(['include', 'skip', 'only']).default('include').describe('Use the sitemaps (include, default), not (skip), or only them.'),
-    render: z.boolean().default(false).describe('Render the start page in Chromium to read its links (default false: fetch it).'),
-    limit: z.number().int().min(1).max(MAX_MAP_URLS).default(1000).describe('Most URLs returned, 1-5000 (default 1000).'),
-    timeout_ms: z.number().int().min(1000).max(30_000).default(15_000).describe('Limit for each request in ms (default 15000).'),
+    include: globList.meta(compact),
+    exclude: globList.meta(compact),
+    same_site: z.boolean().default(true).meta(compact),
+    subdomains: z.boolean().default(false).meta(compact),
+    search: z.string().min(1).max(200).optional().meta(compact),
+    sitemap: z.enum(['include', 'skip', 'only']).default('include').meta(compact),
+    render: z.boolean().default(false).meta(compact),
+    limit: z.number().int().min(1).max(MAX_MAP_URLS).default(1000).meta(compact),
+    timeout_ms: z.number().int().min(1000).max(30_000).default(15_000).meta(compact),
   }),
   output: z.object({
     url: z.string().describe('The start URL, normalised.'),

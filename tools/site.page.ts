@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { startUrlChecks } from '../src/crawl/url-checks.js';
 import { pageUrlInput } from '../src/browser/input-schemas.js';
 import { pageFormats } from '../src/crawl/input-schemas.js';
+import { compact } from '../src/crawl/input-schemas.js';
 import { defineTool } from '../src/registry/define-tool.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 
@@ -11,16 +12,14 @@ export default defineTool({
   name: 'site.page',
   title: 'One page as the crawler reads it',
   description:
-    'Fetches one page without a browser (or renders it in Chromium with render: true) and returns its status, its links (absolute, in page order; ' +
-    'none when the page says nofollow) and, per formats, Markdown of its main content, its HTML (content, at most 2,000,000 characters) and metadata ' +
-    '(title, description, canonical, language, Open Graph). A redirect is not followed: its target is returned in redirect and as the only link. ' +
-    'site.crawl runs one site.page task per page.',
+    'One page as site.crawl reads it: fetched (render: true renders it in Chromium), with status, links and, per formats, markdown, content (HTML) and metadata. ' +
+    'Redirects are not followed: the target is in redirect. depth is echoed; timeout_ms default 15000.',
   input: z.strictObject({
     url: pageUrlInput,
-    depth: z.number().int().min(0).max(1000).default(0).describe('Links from the crawl start (echoed in the result).'),
-    render: z.boolean().default(false).describe('Render in Chromium (scripts run) instead of a plain fetch.'),
+    depth: z.number().int().min(0).max(1000).default(0).meta(compact),
+    render: z.boolean().default(false).meta(compact),
     formats: pageFormats,
-    timeout_ms: z.number().int().min(1000).max(60_000).default(15_000).describe('Limit for the page in ms (default 15000).'),
+    timeout_ms: z.number().int().min(1000).max(60_000).default(15_000).meta(compact),
   }),
   output: z.object({
     url: z.string(),

@@ -1,6 +1,9 @@
 // Input pieces site.map and site.crawl share.
 import { z } from 'zod';
 
+/** An input documented in the tool's description: MCP's tools/list sends only its name and type. */
+export const compact = { 'x-compact': true } as const;
+
 /** Globs on the URL path: at most 50, each at most 200 characters. */
 export const globList = z.array(z.string().min(1).max(200)).max(50).optional();
 
