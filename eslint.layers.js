@@ -6,7 +6,7 @@
 /** Pseudo-folders for top-level modules that are not base files. */
 const FILES = { runtime: 'runtime\\.js$' };
 
-const DOMAIN = ['dns', 'email', 'geo', 'extract', 'browser', 'leads'];
+const DOMAIN = ['dns', 'email', 'geo', 'extract', 'browser', 'crawl', 'leads'];
 const PLATFORM = ['auth', 'registry', 'net', 'store', 'db', 'artifacts', 'engine', 'billing'];
 
 export const LAYERS = {
@@ -27,6 +27,8 @@ export const LAYERS = {
   email: ['net', 'registry'],
   geo: ['net', 'registry'],
   browser: ['net', 'registry', 'artifacts', 'extract'],
+  // Maps and crawls: robots.txt, sitemaps, URL normalisation; pages rendered through the browser domain.
+  crawl: ['net', 'registry', 'browser', 'extract'],
   // The lead service is a service of its own on the platform's parts.
   leads: ['net', 'registry', 'store', 'db', 'auth', 'billing', 'engine', 'web'],
   // HTTP plumbing the front doors share (credentials, error mapping, rate limits, callers).

@@ -27,6 +27,7 @@ Usage:
   agent-utility leads import <file.csv|file.json> [--dry-run] [--replace]
   agent-utility call <tool> [--field value …] [--json '{…}'] [--out file]   run one task, print its result
   agent-utility batch <tool> <input.csv|input.jsonl> [--out results.csv|results.jsonl]   run a batch
+  agent-utility crawl <url> [--limit N] [--depth N] [--render] [--out pages.jsonl]   crawl a site, pages as JSONL
   agent-utility version
 
 Configuration is read from environment variables; see README.md.`;
@@ -45,6 +46,7 @@ const commands: Record<string, Command> = {
   admin: async (config, args) => (await import('./cli/admin.js')).runAdminCommand(config, args),
   call: async (config, args) => (await import('./cli/call.js')).runCall(config, args),
   batch: async (config, args) => (await import('./cli/batch.js')).runBatch(config, args),
+  crawl: async (config, args) => (await import('./cli/crawl.js')).runCrawl(config, args),
   // Imported lazily: only the stdio MCP server needs its transport.
   mcp: async (config, args) => (await import('./cli/mcp.js')).runMcpStdio(config, args),
 };

@@ -11,6 +11,9 @@ import emailVerify from './email.verify.js';
 import geoLocate from './geo.locate.js';
 import ipGeolocate from './ip.geolocate.js';
 import urlStatus from './url.status.js';
+import siteMap from './site.map.js';
+import siteCrawl from './site.crawl.js';
+import sitePage from './site.page.js';
 import homeservicesRequest from './homeservices.request.js';
 import homeservicesSearch from './homeservices.search.js';
 
@@ -28,4 +31,7 @@ export const tools: AnyTool[] = [
   browserMarkdown,
   browserScrape,
   browserLinks,
+  siteMap,
+  sitePage,
+  siteCrawl,
 ];

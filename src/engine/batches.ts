@@ -132,7 +132,7 @@ export function batchDone(counts: BatchCounts): boolean {
 }
 
 /** The row the store inserted for `t` (what submission listeners see), without reading it back. */
-function pendingRow(t: NewTask): TaskRow {
+export function pendingRow(t: NewTask): TaskRow {
   return {
     id: t.id,
     tool: t.tool,

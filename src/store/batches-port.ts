@@ -24,7 +24,12 @@ export interface NewBatch {
   tasks: NewTask[];
   /** For every input position, the index into `tasks` of the task that answers it. */
   itemTasks: number[];
+  /** Position of the first item (0 for a new batch; the batch's total when appending). */
+  firstIndex?: number;
 }
+
+export type AppendBatchOutcome =
+  { kind: 'created'; batch: BatchRow; firstIndex: number } | { kind: 'insufficient_credits'; balanceMicros: number } | { kind: 'key_invalid' };
 
 export type CreateBatchOutcome = { kind: 'created'; batch: BatchRow } | { kind: 'insufficient_credits'; balanceMicros: number } | { kind: 'key_invalid' };
 
@@ -50,6 +55,11 @@ export interface BatchItemRef {
 export interface BatchStore {
   /** Creates the batch, its tasks and its item map in one transaction, charging `chargeKeyId` the total. */
   createBatch(batch: NewBatch, opts?: { chargeKeyId?: string }): Promise<CreateBatchOutcome>;
+  /**
+   * Adds tasks (one item each) at the end of a batch, creating the batch if it does not exist yet, charging
+   * `chargeKeyId` their total in the same transaction: a batch that grows as it runs (a crawl's pages).
+   */
+  appendBatch(batch: NewBatch, opts?: { chargeKeyId?: string }): Promise<AppendBatchOutcome>;
   getBatch(id: string): Promise<BatchRow | null>;
   /** Items (not tasks) by their task's status: duplicates count once per input position. */
   batchCounts(id: string): Promise<BatchCounts>;

@@ -202,6 +202,19 @@ const FIXTURES: Record<string, Fixture> = {
     args: () => ({ url: `${web.origin}/page` }),
     check: (r) => expect((r.structuredContent as { count: number }).count).toBeGreaterThanOrEqual(2),
   },
+  'site.page': {
+    args: () => ({ url: `${web.origin}/page`, formats: ['metadata'] }),
+    check: (r) => expect(r.structuredContent).toMatchObject({ status_code: 200, metadata: { title: expect.any(String) } }),
+  },
+  'site.crawl': {
+    args: () => ({ url: `${web.origin}/page`, limit: 3, sources: 'links' }),
+    // The fixture page and the pages it links to (the server answers every path with it).
+    check: (r) => expect(r.structuredContent).toMatchObject({ pages: 2, counts: { complete: 2, failed: 0 }, stopped_by: 'done' }),
+  },
+  'site.map': {
+    args: () => ({ url: `${web.origin}/page`, sitemap: 'skip' }),
+    check: (r) => expect((r.structuredContent as { count: number }).count).toBeGreaterThanOrEqual(2),
+  },
 };
 
 describe('agent-utility mcp (stdio, built CLI)', () => {

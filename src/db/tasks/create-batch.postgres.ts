@@ -26,8 +26,8 @@ export async function insertBatchTasksPostgres(tx: Sql, b: NewBatch, chargeKeyId
       b.tasks.map((t) => t.priceMicros),
     ],
   );
-  await tx.run('INSERT INTO batch_items (batch_id, idx, task_id) SELECT $1, u.ord - 1, u.task_id FROM unnest($2::text[]) WITH ORDINALITY AS u(task_id, ord)', [
-    b.id,
-    b.itemTasks.map((i) => b.tasks[i]!.id),
-  ]);
+  await tx.run(
+    'INSERT INTO batch_items (batch_id, idx, task_id) SELECT $1, $3::integer + u.ord - 1, u.task_id FROM unnest($2::text[]) WITH ORDINALITY AS u(task_id, ord)',
+    [b.id, b.itemTasks.map((i) => b.tasks[i]!.id), b.firstIndex ?? 0],
+  );
 }

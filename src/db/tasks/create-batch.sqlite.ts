@@ -16,5 +16,5 @@ export function insertBatchTasksSqlite(db: SqliteDb, b: NewBatch, chargeKeyId: s
     if (chargeKeyId && charged > 0) ledger.run([chargeKeyId, t.id, -charged, t.now]);
   }
   const item = db.sql('INSERT INTO batch_items (batch_id, idx, task_id) VALUES ($1, $2, $3)');
-  b.itemTasks.forEach((taskIndex, idx) => item.run([b.id, idx, b.tasks[taskIndex]!.id]));
+  b.itemTasks.forEach((taskIndex, idx) => item.run([b.id, (b.firstIndex ?? 0) + idx, b.tasks[taskIndex]!.id]));
 }

@@ -7,6 +7,7 @@ import type { ClaimOptions, TaskCreation, TaskRow, TaskStore } from '../../store
 import { migrate } from '../migrate.js';
 import { withOperations } from '../operations.js';
 import type { PlanDb } from '../plan.js';
+import { appendBatch } from './append-batch.js';
 import { cancelPending } from './cancel-pending.js';
 import { completeTask, completeTasks } from './complete-task.js';
 import { createBatch, type InsertBatchTasks } from './create-batch.js';
@@ -72,6 +73,12 @@ export class SqlTaskStore<D extends PlanDb = PlanDb> extends withOperations<Plan
 
   createBatch: TaskStore['createBatch'] = async (b, opts = {}) => {
     const outcome = await createBatch(this.db, this.ops.insertBatchTasks, b, opts.chargeKeyId);
+    if (outcome.kind === 'created') this.wake('task_available', b.tool);
+    return outcome;
+  };
+
+  appendBatch: TaskStore['appendBatch'] = async (b, opts = {}) => {
+    const outcome = await appendBatch(this.db, this.ops.insertBatchTasks, b, opts.chargeKeyId);
     if (outcome.kind === 'created') this.wake('task_available', b.tool);
     return outcome;
   };

@@ -15,6 +15,8 @@ import type { BatchCounts, BatchRow } from '../../store/port.js';
 import { readCredential } from '../../web/credential.js';
 import { batchFormatOf, readBatchInputs } from '../batch-input.js';
 import { planResultsPage, writeResultsPage } from '../batch-results-page.js';
+import { toCrawlLine } from '../crawl-results.js';
+import { childBatchId } from '../../registry/child-tasks.js';
 import { applyRateLimit, type RateLimiter } from '../../web/rate-limit.js';
 
 export interface BatchRoutesDeps {
@@ -115,6 +117,39 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
       withCsvHeader: q.data.cursor === 0,
       readResult: (id) => d.engine.store.getTaskResult(id),
     });
+  });
+
+  // A crawl's pages (site.crawl): the items of its children's batch, with the credential of the crawl task.
+  r.get('/v1/crawls/:id/results', async (req: Request, res: Response) => {
+    const q = resultsQuery.safeParse(req.query);
+    if (!q.success) {
+      const issue = q.error.issues[0];
+      throw new InvalidInput(`${String(issue?.path[0] ?? 'query')}: ${issue?.message}`, String(issue?.path[0] ?? 'query'));
+    }
+    if (q.data.format !== 'jsonl') throw new InvalidInput("format: a crawl's results are JSONL only.", 'format');
+    const taskId = String(req.params.id);
+    const credential = q.data.token ? { kind: 'poll-token' as const, token: q.data.token } : await readCredential(req, d.engine.store);
+    if (credential.kind === 'poll-token') await d.pollTokens.verifyFor(credential.token, taskId);
+    else if (credential.kind !== 'key') throw new Unauthorized('Send the results_url token or the API key that created the crawl.', 'MISSING_CREDENTIAL');
+    const task = await d.engine.store.getTask(taskId);
+    if (!task || task.tool !== 'site.crawl') throw new NotFound(`No crawl ${taskId}.`, 'TASK_NOT_FOUND');
+    if (credential.kind === 'key' && (task.payer.kind !== 'key' || task.payer.id !== credential.key.id)) {
+      throw new Forbidden('This crawl was created with another credential.', 'NOT_YOUR_TASK');
+    }
+    const items = await d.engine.store.listBatchItems(childBatchId(taskId), q.data.cursor, q.data.limit);
+    if (items.length === q.data.limit) {
+      const next = items[items.length - 1]!.index + 1;
+      const link = new URLSearchParams({
+        format: 'jsonl',
+        cursor: String(next),
+        limit: String(q.data.limit),
+        ...(q.data.token ? { token: q.data.token } : {}),
+      });
+      res.setHeader('Link', `</v1/crawls/${taskId}/results?${link}>; rel="next"`);
+      res.setHeader('X-Next-Cursor', String(next));
+    }
+    res.type('application/x-ndjson; charset=utf-8');
+    res.send(items.map((i) => `${JSON.stringify(toCrawlLine(i))}\n`).join(''));
   });
 
   r.post('/v1/batches/:id/cancel', async (req: Request, res: Response) => {

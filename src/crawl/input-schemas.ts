@@ -1,0 +1,12 @@
+// Input pieces site.map and site.crawl share.
+import { z } from 'zod';
+
+/** Globs on the URL path: at most 50, each at most 200 characters. */
+export const globList = z.array(z.string().min(1).max(200)).max(50).optional();
+
+/** What to keep of each page. */
+export const pageFormats = z
+  .array(z.enum(['markdown', 'links', 'content', 'metadata']))
+  .max(4)
+  .default(['markdown', 'links'])
+  .describe('markdown (main content), links, content (the HTML), metadata; default markdown and links.');
