@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { startUrlChecks } from '../src/crawl/url-checks.js';
 import { pageUrlInput } from '../src/browser/input-schemas.js';
-import { MAX_CRAWL_PAGES } from '../src/crawl/crawler.js';
-import { globList, pageFormats } from '../src/crawl/input-schemas.js';
+import { globList, MAX_CRAWL_PAGES, pageFormats } from '../src/crawl/input-schemas.js';
 import { defineTool } from '../src/registry/define-tool.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 

@@ -15,7 +15,8 @@ import { readSitemaps } from './sitemaps.js';
 import { TrapGuard, type TrapKind } from './traps.js';
 import { UrlScope, type ScopeOptions } from './url-scope.js';
 
-export const MAX_CRAWL_PAGES = 10_000;
+import { MAX_CRAWL_PAGES } from './input-schemas.js';
+export { MAX_CRAWL_PAGES };
 /** What one page costs in a crawl, in micro-USD: a plain fetch, or a page rendered in Chromium. */
 export const PLAIN_PAGE_MICROS = 1_000;
 export const RENDERED_PAGE_MICROS = 3_000;

@@ -13,7 +13,8 @@ import { fetchRobots, type RobotsRules } from './robots.js';
 import { readSitemaps } from './sitemaps.js';
 import { UrlScope, type ScopeOptions } from './url-scope.js';
 
-export const MAX_MAP_URLS = 5000;
+import { MAX_MAP_URLS } from './input-schemas.js';
+export { MAX_MAP_URLS };
 const PAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 export type MapSource = 'sitemap' | 'links' | 'robots';

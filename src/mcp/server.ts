@@ -100,6 +100,8 @@ export function mcpServerShell(baseLog: Logger): McpServerShell {
     },
   );
   server.onerror = (err) => baseLog.debug('mcp protocol error', { err });
+  // In the shell, not with the other handlers: stdio answers initialize before the engine is installed.
+  setInitializeHandler(server);
   return { server, install: (d) => installHandlers(server, taskStore, d) };
 }
 
@@ -156,7 +158,6 @@ function installHandlers(server: Server, lateTaskStore: LateTaskStore, d: McpSer
       }
     };
 
-  setInitializeHandler(server);
   setToolCallHandler(
     server,
     guard(async (request: CallToolRequest, extra: ToolCallExtra): Promise<CallToolResult | CreateTaskResult> => {
