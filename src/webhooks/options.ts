@@ -33,7 +33,8 @@ export function eventNames(topic: WebhookTopic): string[] {
 export function parseWebhookOptions(raw: { webhook_url?: unknown; webhook_events?: unknown }, topic: WebhookTopic, guard: NetGuard): TaskWebhook | null {
   const { webhook_url: url, webhook_events: events } = raw;
   if (url === undefined || url === null) {
-    if (events !== undefined && events !== null) throw new InvalidInput('webhook_events needs webhook_url: name the URL the events are sent to.', 'webhook_events');
+    if (events !== undefined && events !== null)
+      throw new InvalidInput('webhook_events needs webhook_url: name the URL the events are sent to.', 'webhook_events');
     return null;
   }
   if (typeof url !== 'string' || url.length === 0) throw new InvalidInput('webhook_url must be an http or https URL (a string).', 'webhook_url');
@@ -45,7 +46,8 @@ export function parseWebhookOptions(raw: { webhook_url?: unknown; webhook_events
     throw new InvalidInput('webhook_url is not a valid URL.', 'webhook_url');
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new InvalidInput('webhook_url must be an http or https URL.', 'webhook_url');
-  if (parsed.username || parsed.password) throw new InvalidInput('webhook_url must not carry a user name or password; requests are signed instead.', 'webhook_url');
+  if (parsed.username || parsed.password)
+    throw new InvalidInput('webhook_url must not carry a user name or password; requests are signed instead.', 'webhook_url');
   try {
     guard.checkUrl(parsed);
   } catch {

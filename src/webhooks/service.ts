@@ -83,6 +83,10 @@ export class Webhooks {
   private view(s: KeySecrets): SecretView {
     const now = Date.now();
     const previous = signingSecrets(s, now).length > 1 ? s.previousUntil : null;
-    return { secret: s.secret, created_at: new Date(s.createdAt).toISOString(), previous_valid_until: previous === null ? null : new Date(previous).toISOString() };
+    return {
+      secret: s.secret,
+      created_at: new Date(s.createdAt).toISOString(),
+      previous_valid_until: previous === null ? null : new Date(previous).toISOString(),
+    };
   }
 }

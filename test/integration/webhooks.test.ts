@@ -222,7 +222,10 @@ describe.each(['sqlite', 'postgres'] as const)('webhooks on %s', (dialect) => {
       expect(r.status, JSON.stringify(extra)).toBe(400);
       expect(r.body.field, JSON.stringify(extra)).toBe(field);
     }
-    const batch = await api(svc.url, 'POST', '/v1/tools/test.echo/batches?webhook_url=http%3A%2F%2F10.1.2.3%2F', { token: key, body: { inputs: [{ text: 'a' }] } });
+    const batch = await api(svc.url, 'POST', '/v1/tools/test.echo/batches?webhook_url=http%3A%2F%2F10.1.2.3%2F', {
+      token: key,
+      body: { inputs: [{ text: 'a' }] },
+    });
     expect(batch.status).toBe(400);
     const usage = await api(svc.url, 'GET', '/v1/usage', { token: key });
     expect(usage.body.total?.tasks ?? 0).toBe(0);

@@ -172,10 +172,12 @@ export class WebhookStore {
   /** A new current secret; the one it replaces keeps signing until `previousUntil` (0 grace: at once dropped). */
   async rotateSecret(keyId: string, next: string, previousUntil: number, now: number): Promise<KeySecrets> {
     return this.db.transaction(async (tx) => {
-      const changed = await tx.run(
-        'UPDATE webhook_secrets SET previous_secret = secret, previous_until = $3, secret = $2, created_at = $4 WHERE key_id = $1',
-        [keyId, next, previousUntil, now],
-      );
+      const changed = await tx.run('UPDATE webhook_secrets SET previous_secret = secret, previous_until = $3, secret = $2, created_at = $4 WHERE key_id = $1', [
+        keyId,
+        next,
+        previousUntil,
+        now,
+      ]);
       if (changed === 0) await tx.run('INSERT INTO webhook_secrets (key_id, secret, created_at) VALUES ($1, $2, $3)', [keyId, next, now]);
       return toSecrets((await tx.one<Row>('SELECT secret, previous_secret, previous_until, created_at FROM webhook_secrets WHERE key_id = $1', [keyId]))!);
     });
