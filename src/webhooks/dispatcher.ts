@@ -26,6 +26,8 @@ export interface WebhookDispatcherOptions {
   leaseMs: number;
   pollIntervalMs?: number;
   batchSize?: number;
+  /** Finished messages are deleted after this (the task retention), looked at once an hour. */
+  retentionMs?: number;
   now?: () => number;
 }
 
@@ -35,6 +37,7 @@ export class WebhookDispatcher {
   private readonly owner = newId('whd');
   private readonly loop: WakeLoop;
   private readonly now: () => number;
+  private lastCleanup = 0;
 
   constructor(private readonly o: WebhookDispatcherOptions) {
     this.now = o.now ?? Date.now;
@@ -63,6 +66,11 @@ export class WebhookDispatcher {
 
   private async drain(): Promise<void> {
     await this.o.webhooks.queueFinishedBatches(this.now());
+    if (this.o.retentionMs !== undefined && this.now() - this.lastCleanup > 3_600_000) {
+      this.lastCleanup = this.now();
+      const deleted = await this.o.webhooks.deleteFinishedBefore(this.now() - this.o.retentionMs);
+      if (deleted > 0) this.o.log.info('deleted old webhook messages', { count: deleted });
+    }
     for (;;) {
       if (this.loop.isStopped) return;
       const batch = await this.o.webhooks.claimDue(this.owner, this.now(), this.o.leaseMs, this.o.batchSize ?? 16);

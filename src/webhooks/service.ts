@@ -66,6 +66,7 @@ export class Webhooks {
       timeoutMs: w.timeoutMs,
       leaseMs: w.leaseMs,
       pollIntervalMs: Math.min(1_000, this.config.engine.pollIntervalMs),
+      retentionMs: this.config.engine.retentionMs,
     });
     this.dispatcher.start();
   }

@@ -161,6 +161,14 @@ export class WebhookStore {
     });
   }
 
+  /** Finished messages (and their attempts) older than `cutoff`: kept as long as the tasks they are about. */
+  async deleteFinishedBefore(cutoff: number): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      await tx.run(`DELETE FROM webhook_attempts WHERE message_id IN (SELECT id FROM webhook_outbox WHERE status <> 'pending' AND created_at < $1)`, [cutoff]);
+      return tx.run(`DELETE FROM webhook_outbox WHERE status <> 'pending' AND created_at < $1`, [cutoff]);
+    });
+  }
+
   /** The key's secrets, made on first use (two nodes racing keep the first one written). */
   async secretsOf(keyId: string, fresh: () => string, now: number): Promise<KeySecrets> {
     const found = await this.db.one<Row>('SELECT secret, previous_secret, previous_until, created_at FROM webhook_secrets WHERE key_id = $1', [keyId]);
