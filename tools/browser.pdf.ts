@@ -54,7 +54,7 @@ const input = z
       .max(200)
       .refine((s) => PAGE_RANGES.test(s), { message: 'must be pages and ranges such as "1-5, 8"' })
       .optional()
-      .describe('Pages to print, e.g. "1-5, 8". Default all.'),
+      .describe('Pages to print, e.g. "1-5, 8".'),
     scale: z.number().min(0.1).max(2).default(1),
     prefer_css_page_size: z.boolean().default(false).describe('CSS @page size wins over size.'),
     wait: waitInput,
