@@ -1,6 +1,5 @@
 // browser.markdown's document path: fetch the file through the guard, sniff and read it, and answer in the
 // tool's own shape (source 'document', plus what is known about the file).
-import { ToolError } from '../errors.js';
 import { documentInWorker } from '../extract/markdown-pool.js';
 import type { ToolContext } from '../registry/define-tool.js';
 import { fetchDocument } from './document-fetch.js';
@@ -16,8 +15,6 @@ export interface DocumentMarkdownInput extends PageOptions {
 export async function documentMarkdown(ctx: ToolContext, input: DocumentMarkdownInput, timeoutMs: number) {
   const started = Date.now();
   const fetched = await fetchDocument(ctx, input, timeoutMs);
-  if (fetched.status < 200 || fetched.status >= 300)
-    throw new ToolError(`${fetched.url} answered HTTP ${fetched.status}; there is no document to read.`, 'input');
   const contentType = fetched.headers['content-type'] ?? '';
   // Read in an extraction worker: pdf.js and the layout work must not hold the service's event loop.
   const read = await documentInWorker(
@@ -37,6 +34,7 @@ export async function documentMarkdown(ctx: ToolContext, input: DocumentMarkdown
     const { markdown, title, source } = read.page;
     return { markdown, title, source, bytes: Buffer.byteLength(markdown), ...base };
   }
+  if (read.kind !== 'document') throw new Error('the Markdown view of a document came back as HTML');
   const { type, markdown, title, pages, author, needs_ocr } = read.document;
   const document = { type, ...(pages !== undefined ? { pages } : {}), ...(author !== undefined ? { author } : {}), ...(needs_ocr ? { needs_ocr } : {}) };
   return { markdown, title, source: 'document' as const, bytes: Buffer.byteLength(markdown), ...base, document };
