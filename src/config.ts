@@ -202,6 +202,8 @@ export interface Config {
   publicUrl: string;
   /** True when PUBLIC_URL was set (stdio MCP then keeps it instead of its own loopback file server). */
   publicUrlExplicit?: boolean;
+  /** True when publicUrl is a stdio session's own file server: its links stop working when the session ends. */
+  sessionFileServer?: boolean;
   dataDir: string;
   databaseUrl: string | undefined;
   /** PostgreSQL: schema holding every table, and connections per process (plus one for LISTEN). */
