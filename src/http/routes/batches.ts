@@ -17,12 +17,12 @@ import { batchFormatOf, readBatchInputs } from '../batch-input.js';
 import { planResultsPage, writeResultsPage } from '../batch-results-page.js';
 import { toCrawlLine } from '../crawl-results.js';
 import { childBatchId } from '../../registry/child-tasks.js';
-import { applyRateLimit, type RateLimiter } from '../../web/rate-limit.js';
+import { applyRateLimit, type Limiter } from '../../web/rate-limit.js';
 
 export interface BatchRoutesDeps {
   engine: Engine;
   pollTokens: PollTokens;
-  keyLimiter: RateLimiter;
+  keyLimiter: Limiter;
   x402Enabled: boolean;
 }
 
@@ -60,7 +60,7 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
         'BATCH_NEEDS_API_KEY',
       );
     }
-    applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
+    await applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
     // Every input is checked before the key is charged, so a bad upload costs nothing.
     const inputs = await validateBatch(d.engine, toolName, await readBody(req, res));
     const batch = await submitBatch(d.engine, toolName, inputs, { payer: { kind: 'key', id: credential.key.id }, chargeKeyId: credential.key.id });
@@ -188,7 +188,7 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
   async function authorize(req: Request, id: string, queryToken?: string): Promise<BatchRow> {
     const credential = queryToken ? { kind: 'poll-token' as const, token: queryToken } : await readCredential(req, d.engine.store);
     if (credential.kind === 'poll-token') await d.pollTokens.verifyFor(credential.token, id);
-    else if (credential.kind === 'key') applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, req.res!);
+    else if (credential.kind === 'key') await applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, req.res!);
     else if (credential.kind === 'bearer')
       throw new Unauthorized('Unrecognised bearer token: use the poll token (pt_…) or the API key (sk_…).', 'INVALID_TOKEN');
     else throw new Unauthorized('Send "Authorization: Bearer <poll_token>" (returned when the batch was created).', 'MISSING_CREDENTIAL');

@@ -11,13 +11,13 @@ import type { PaymentGate } from '../../billing/payment-gate.js';
 import type { ApiKeyCache } from '../../web/api-key-cache.js';
 import { readCredential } from '../../web/credential.js';
 import { flatHeaders, headerValue } from '../../web/headers.js';
-import { applyRateLimit, type RateLimiter } from '../../web/rate-limit.js';
+import { applyRateLimit, type Limiter } from '../../web/rate-limit.js';
 import { sendJson } from '../../web/send-json.js';
 
 export interface CreateTaskDeps {
   engine: Engine;
   pollTokens: PollTokens;
-  keyLimiter: RateLimiter;
+  keyLimiter: Limiter;
   paymentGate: PaymentGate | undefined;
   publicUrl: string;
   /** Key rows trusted for up to a second (see api-key-cache.ts). */
@@ -42,7 +42,7 @@ export async function createTaskFromRequest(
   if (credential.kind === 'poll-token')
     throw new Unauthorized('A poll token only reads its task; create tasks with an API key or an x402 payment.', 'WRONG_CREDENTIAL');
   if (credential.kind === 'bearer') throw new Unauthorized('Unrecognised bearer token: API keys start with sk_.', 'INVALID_API_KEY');
-  if (credential.kind === 'key') applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
+  if (credential.kind === 'key') await applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
   const body = await readBody();
   // Unknown tool (404) and bad input (400) are answered before anyone is asked to pay.
   const input = await d.engine.validate(toolName, body ?? {});
