@@ -62,7 +62,7 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
     }
     await applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
     // Every input is checked before the key is charged, so a bad upload costs nothing.
-    const inputs = await validateBatch(d.engine, toolName, await readBody(req, res));
+    const inputs = await validateBatch(d.engine, toolName, await readBody(req, res), { chargeKeyId: credential.key.id });
     const batch = await submitBatch(d.engine, toolName, inputs, { payer: { kind: 'key', id: credential.key.id }, chargeKeyId: credential.key.id });
     const pollUrl = `/v1/batches/${batch.id}`;
     res.setHeader('Location', pollUrl);

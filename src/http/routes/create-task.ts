@@ -44,8 +44,9 @@ export async function createTaskFromRequest(
   if (credential.kind === 'bearer') throw new Unauthorized('Unrecognised bearer token: API keys start with sk_.', 'INVALID_API_KEY');
   if (credential.kind === 'key') await applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
   const body = await readBody();
-  // Unknown tool (404) and bad input (400) are answered before anyone is asked to pay.
-  const input = await d.engine.validate(toolName, body ?? {});
+  // Unknown tool (404) and bad input (400) are answered before anyone is asked to pay; the tool's precheck
+  // (403 for a private target) only once the caller can pay, so it is no free oracle (engine.validate).
+  const input = await d.engine.validate(toolName, body ?? {}, credential.kind === 'key' ? { chargeKeyId: credential.key.id } : { precheck: false });
   const idempotencyKey = parseIdempotencyKey(headerValue(headers, 'idempotency-key'));
   const resourceUrl = `${d.publicUrl}/v1/tools/${toolName}/tasks`;
 
@@ -58,6 +59,8 @@ export async function createTaskFromRequest(
     if (gate && paid) {
       const verified = await gate.verify(tool, flatHeaders(headers), resourceUrl);
       opts = { payer: verified.payer, nonce: verified.nonce, payment: verified.payment };
+      // Verified, not settled: a refused target costs nothing (no task, the authorization lapses).
+      await d.engine.precheck(toolName, input);
     } else {
       const reqs = gate?.requirements(tool, resourceUrl);
       throw new PaymentRequired(
