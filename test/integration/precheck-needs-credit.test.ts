@@ -22,7 +22,11 @@ afterAll(async () => {
 const create = (headers: Record<string, string>) =>
   fetch(`${svc.url}/v1/tools/url.status/tasks`, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify(privateTarget) });
 const batch = (key: string) =>
-  fetch(`${svc.url}/v1/tools/url.status/batches`, { method: 'POST', headers: { ...json, authorization: `Bearer ${key}` }, body: JSON.stringify({ inputs: [privateTarget] }) });
+  fetch(`${svc.url}/v1/tools/url.status/batches`, {
+    method: 'POST',
+    headers: { ...json, authorization: `Bearer ${key}` },
+    body: JSON.stringify({ inputs: [privateTarget] }),
+  });
 const mcpCall = async (key: string) => {
   const res = await fetch(`${svc.url}/mcp`, {
     method: 'POST',

@@ -2,7 +2,8 @@
 // by a loopback relay while the purchase settles, so the transfer is mined but the route's receipt wait
 // fails. The purchase stays pending with its transaction hash, the buyer is told so (202, with the key's
 // secret for a new key), and the reconciler credits it once, later. A purchase whose hash was never
-// recorded is found from the block recorded with it, however many blocks have been mined since.
+// recorded is found from the block recorded with it, however many blocks have been mined since. A top-up
+// whose key is revoked while its payment is verified is refused before anything is submitted.
 // On SQLite and on PostgreSQL.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,7 @@ import { verifyPayment } from '../../src/billing/x402/verify.js';
 import { createLogger } from '../../src/logger.js';
 import type { AnyTool } from '../../src/registry/define-tool.js';
 import { sqlRunnerOf } from '../../src/db/sql-runner.js';
+import { createApiKey } from '../../src/billing/api-keys.js';
 import { startLocalChain, type LocalChain } from '../support/local-chain.js';
 import { serviceBackends as backends } from '../support/store-factories.js';
 import { startX402Service, type X402TestService } from '../support/x402-service.js';
@@ -26,6 +28,8 @@ let relay: http.Server;
 let relayUrl: string;
 /** While true the relay answers every eth_getTransactionReceipt with 502 (the node's answer is lost). */
 let dropReceipts = false;
+/** Runs before a request is relayed (a test's way to act while the service waits on the chain). */
+let beforeRelay: ((body: Buffer) => Promise<void>) | undefined;
 
 beforeAll(async () => {
   chain = await startLocalChain();
@@ -38,7 +42,8 @@ beforeAll(async () => {
         res.writeHead(502).end('bad gateway');
         return;
       }
-      fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      Promise.resolve(beforeRelay?.(body))
+        .then(() => fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
         .then(async (r) => res.writeHead(r.status, { 'content-type': 'application/json' }).end(Buffer.from(await r.arrayBuffer())))
         .catch(() => res.writeHead(502).end());
     });
@@ -66,7 +71,7 @@ async function payer(usdc: bigint) {
   return { account, client, pay: wrapFetchWithPayment(fetch, client) };
 }
 
-describe.each(backends)('key purchases whose settlement answer is lost ($name)', ({ env }) => {
+describe.each(backends)('key purchases whose settlement answer is lost, or whose key is revoked meanwhile ($name)', ({ env }) => {
   let svc: X402TestService;
   let drop: (() => Promise<void>) | undefined;
   beforeAll(async () => {
@@ -91,7 +96,11 @@ describe.each(backends)('key purchases whose settlement answer is lost ($name)',
   const pendingOf = async (wallet: Address) =>
     (await pendingKeyPurchases(sqlRunnerOf(svc.rt.store)!, Date.now() + 1, 100)).filter((p) => p.wallet === wallet.toLowerCase());
   const echo = (secret: string) =>
-    fetch(`${svc.url}/v1/tools/test.echo/tasks`, { method: 'POST', headers: { ...json, authorization: `Bearer ${secret}` }, body: JSON.stringify({ value: 'x' }) });
+    fetch(`${svc.url}/v1/tools/test.echo/tasks`, {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ value: 'x' }),
+    });
 
   it('a mined transfer whose receipt wait failed is credited once, later', async () => {
     const p = await payer(10_000_000n);
@@ -152,5 +161,29 @@ describe.each(backends)('key purchases whose settlement answer is lost ($name)',
     const [created] = await svc.rt.store.listKeyPurchases(record.payer, 10);
     expect(created).toMatchObject({ status: 'settled', kind: 'create' });
     expect((await svc.rt.store.findKey(created!.keyId!))?.balanceMicros).toBe(2_000_000);
+  });
+
+  it('a top-up cannot credit a key revoked while its payment was verified', async () => {
+    const { row, key } = await createApiKey(svc.rt.store, { creditsMicros: 1_000_000 });
+    const p = await payer(10_000_000n);
+    const before = await chain.usdcBalance(svc.payTo);
+    // The operator revokes the key while the service reads the payer's state from the chain.
+    beforeRelay = async (body) => {
+      if (!body.includes('eth_call')) return;
+      beforeRelay = undefined;
+      await svc.rt.store.revokeKey(row.id, Date.now());
+    };
+    const res = await p.pay(`${svc.url}/v1/keys/current/credits`, {
+      method: 'POST',
+      headers: { ...json, authorization: `Bearer ${key}` },
+      body: JSON.stringify({ usd: '3' }),
+    });
+    beforeRelay = undefined;
+    expect(res.status).toBe(401);
+    expect((await res.json()).code).toBe('API_KEY_REVOKED');
+    expect((await svc.rt.store.findKey(row.id))?.balanceMicros).toBe(1_000_000);
+    expect(await chain.usdcBalance(svc.payTo)).toBe(before);
+    const [purchase] = await svc.rt.store.listKeyPurchases(p.account.address, 10);
+    expect(purchase).toMatchObject({ kind: 'topup', status: 'unpaid' });
   });
 });

@@ -147,7 +147,7 @@ export class ChainAccess {
   }
 
   async blockNumber(): Promise<bigint> {
-    return this.client.getBlockNumber();
+    return this.client.getBlockNumber({ cacheTime: 0 });
   }
 
   /**
@@ -156,7 +156,8 @@ export class ChainAccess {
    * it, in the last RECONCILE_BLOCKS blocks.
    */
   async findTransfer(token: Address, auth: Authorization, fromBlock?: bigint): Promise<Hash | null> {
-    const latest = await this.client.getBlockNumber();
+    // Never a cached number: a stale "latest" would end the search before the block that holds the transfer.
+    const latest = await this.client.getBlockNumber({ cacheTime: 0 });
     const event = eip3009Abi.find((x) => x.type === 'event' && x.name === 'AuthorizationUsed') as Extract<
       (typeof eip3009Abi)[number],
       { name: 'AuthorizationUsed' }

@@ -98,6 +98,11 @@ export function keyPurchaseRoutes(d: KeyPurchaseDeps): Router {
     };
     const reserved = await store.reserveKeyPurchase({ id, kind, keyId, wallet: record.payer, micros, payment, nonce, now: Date.now() });
     if (reserved.kind === 'nonce_used') throw new PaymentRequired('This payment authorization was already used; sign a new one.', 'PAYMENT_REPLAYED');
+    // The key to top up may have been revoked while the payment was verified: then nothing is submitted.
+    if (keyId !== null && (await store.findKey(keyId))?.revokedAt !== null) {
+      await store.markKeyPurchaseUnpaid(id, { ...payment, status: 'unpaid', reason: 'The key was revoked before the payment was settled.' });
+      throw new Unauthorized('This API key was revoked; the payment was not collected.', 'API_KEY_REVOKED');
+    }
     let transaction: string;
     try {
       transaction = await settleNow(record, d.x402, async (tx) => {
@@ -112,7 +117,11 @@ export function keyPurchaseRoutes(d: KeyPurchaseDeps): Router {
       log.warn('key purchase left pending: its settlement did not finish', { purchase: id, transaction: payment.transaction ?? null, err });
       return { kind: 'pending', id, transaction: typeof payment.transaction === 'string' ? payment.transaction : null };
     }
-    const settled = await store.settleKeyPurchase(id, { payment: { ...payment, status: 'settled', transaction }, now: Date.now(), ...(newKey ? { newKey } : {}) });
+    const settled = await store.settleKeyPurchase(id, {
+      payment: { ...payment, status: 'settled', transaction },
+      now: Date.now(),
+      ...(newKey ? { newKey } : {}),
+    });
     if (!settled) throw new ServiceUnavailable('The purchase was settled elsewhere; list your keys by signing in with your wallet.', 'PURCHASE_CONFLICT');
     return { kind: 'settled', settled, transaction };
   };
