@@ -81,8 +81,8 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
   // The caller's own tasks and usage (API key, or a signed-in wallet for the task list).
   app.use('/v1/tasks', walletTaskRoutes({ engine: rt.engine, x402: opts.x402, publicUrl: config.publicUrl }));
   app.use('/v1/usage', usageRoutes({ engine: rt.engine }));
-  // Self-serve keys paid with x402 (off without x402); the only other /v1 routes with JSON bodies.
-  if (opts.x402) app.use('/v1/keys', json, keyPurchaseRoutes({ engine: rt.engine, x402: opts.x402, config, log: rt.log }));
+  // Self-serve keys paid with x402 (off without x402): they read their small bodies after the headers.
+  if (opts.x402) app.use('/v1/keys', keyPurchaseRoutes({ engine: rt.engine, x402: opts.x402, config, log: rt.log }));
   app.use(notFoundHandler);
   app.use(errorHandler(rt.log));
   const handler = withFastLane(app, {

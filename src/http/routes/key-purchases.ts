@@ -1,7 +1,7 @@
 // Self-serve API keys paid with x402: POST /v1/keys buys a key with {"usd": "5"}, POST
 // /v1/keys/current/credits tops up the Bearer key, GET /v1/keys lists what a signed-in wallet bought.
 // Credit is granted only after the transfer settled on chain (docs/payments.md, "Buying an API key").
-import { Router, type Request, type Response } from 'express';
+import express, { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { generateApiKey } from '../../auth/api-key.js';
 import { API_KEY_PREFIX } from '../../billing/api-keys.js';
@@ -11,6 +11,7 @@ import { paymentRequiredAnswer, requirementFor } from '../../billing/x402/requir
 import { settleNow, SettlementRefused } from '../../billing/x402/settle-now.js';
 import { SIGN_IN_WITH_X } from '../../billing/x402/siwx.js';
 import { PaymentRefusal, verifyPayment } from '../../billing/x402/verify.js';
+import { decodePaymentHeader } from '../../billing/x402/wire.js';
 import type { Config } from '../../config.js';
 import type { Engine } from '../../engine/engine.js';
 import { InvalidInput, PaymentRequired, ServiceUnavailable, Unauthorized } from '../../errors.js';
@@ -21,6 +22,9 @@ import { microsToUsd, usdToMicros } from '../../registry/registry.js';
 import type { ApiKeyRow } from '../../store/port.js';
 import { readCredential } from '../../web/credential.js';
 import { requireJson } from '../../web/errors.js';
+
+/** A purchase body is `{"usd": "5"}`: a kilobyte is plenty, and nothing larger is read. */
+const PURCHASE_BODY_LIMIT = '1kb';
 
 const body = z.object({ usd: z.string().regex(/^\d{1,9}(\.\d{1,6})?$/, 'must be a USD amount such as "5" or "0.25"') });
 
@@ -40,6 +44,24 @@ export function keyPurchaseRoutes(d: KeyPurchaseDeps): Router {
   const r = Router();
   const log = d.log.child({ component: 'x402-key-purchases' });
   const { keyMinMicros, keyMaxMicros } = d.config.x402;
+
+  const smallJson = express.json({ limit: PURCHASE_BODY_LIMIT, type: ['application/json', 'application/*+json'], strict: false });
+  /** Reads the body once the headers were checked: a payment header that cannot be read, or a wrong key, costs no body. */
+  const readBody = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) => smallJson(req, res, (err?: unknown) => (err ? reject(err as Error) : resolve())));
+  const checkPaymentHeader = (req: Request): void => {
+    const header = req.get('payment-signature') ?? req.get('x-payment');
+    if (header === undefined) return;
+    try {
+      decodePaymentHeader(header);
+    } catch (err) {
+      // The verifier's wording, answered before the body is read.
+      throw new PaymentRequired(
+        `The payment header could not be read: ${(err as Error).message}. Send the base64 JSON PaymentPayload the x402 client builds.`,
+        'PAYMENT_MALFORMED',
+      );
+    }
+  };
 
   const amountOf = (req: Request): { usd: string; micros: number } => {
     const parsed = body.safeParse(req.body ?? {});
@@ -141,6 +163,8 @@ export function keyPurchaseRoutes(d: KeyPurchaseDeps): Router {
   };
 
   r.post('/', requireJson, async (req: Request, res: Response) => {
+    checkPaymentHeader(req);
+    await readBody(req, res);
     const { usd, micros } = amountOf(req);
     const url = `${d.config.publicUrl}/v1/keys`;
     const record = await paid(req, purchaseItem(usd, `A new API key with ${usd} USD of credits.`), url);
@@ -156,6 +180,8 @@ export function keyPurchaseRoutes(d: KeyPurchaseDeps): Router {
   r.post('/current/credits', requireJson, async (req: Request, res: Response) => {
     const credential = await readCredential(req, d.engine.store);
     if (credential.kind !== 'key') throw new Unauthorized('Send the API key to top up as "Authorization: Bearer sk_…".', 'MISSING_CREDENTIAL');
+    checkPaymentHeader(req);
+    await readBody(req, res);
     const { usd, micros } = amountOf(req);
     const url = `${d.config.publicUrl}/v1/keys/current/credits`;
     const record = await paid(req, purchaseItem(usd, `${usd} USD of credits for key ${credential.key.prefix}….`), url);
