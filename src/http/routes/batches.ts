@@ -8,7 +8,7 @@ import type { PollTokens } from '../../auth/poll-token.js';
 import { batchDone, submitBatch, validateBatch } from '../../engine/batches.js';
 import type { Engine } from '../../engine/engine.js';
 import { resolveSecret } from '../../auth/secret.js';
-import { resultsLinkQuery, resultsLinkSignature } from '../../auth/results-link.js';
+import { crawlResultsLinkSignature, resultsLinkQuery, resultsLinkSignature } from '../../auth/results-link.js';
 import { Forbidden, Gone, InvalidInput, NotFound, PaymentRequired, Unauthorized } from '../../errors.js';
 import { microsToUsd } from '../../registry/registry.js';
 import type { BatchCounts, BatchRow } from '../../store/port.js';
@@ -128,9 +128,20 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
     }
     if (q.data.format !== 'jsonl') throw new InvalidInput("format: a crawl's results are JSONL only.", 'format');
     const taskId = String(req.params.id);
-    const credential = q.data.token ? { kind: 'poll-token' as const, token: q.data.token } : await readCredential(req, d.engine.store);
-    if (credential.kind === 'poll-token') await d.pollTokens.verifyFor(credential.token, taskId);
-    else if (credential.kind !== 'key') throw new Unauthorized('Send the results_url token or the API key that created the crawl.', 'MISSING_CREDENTIAL');
+    // results_url is a signed read-only link; ?token=<poll token> is still accepted for links made before it.
+    const signed = q.data.sig !== undefined || q.data.expires !== undefined;
+    const credential = signed
+      ? { kind: 'link' as const }
+      : q.data.token
+        ? { kind: 'poll-token' as const, token: q.data.token }
+        : await readCredential(req, d.engine.store);
+    if (credential.kind === 'link') {
+      const check = crawlResultsLinkSignature.check(secret(), taskId, q.data.expires, q.data.sig);
+      if (check === 'invalid') throw new Forbidden('This results link is not valid: use results_url exactly as returned.', 'INVALID_SIGNATURE');
+      if (check === 'expired')
+        throw new Gone('This results link has expired (links last 24 hours): read the pages with the API key that created the crawl.', 'LINK_EXPIRED');
+    } else if (credential.kind === 'poll-token') await d.pollTokens.verifyFor(credential.token, taskId);
+    else if (credential.kind !== 'key') throw new Unauthorized('Send the results_url link or the API key that created the crawl.', 'MISSING_CREDENTIAL');
     const task = await d.engine.store.getTask(taskId);
     if (!task || task.tool !== 'site.crawl') throw new NotFound(`No crawl ${taskId}.`, 'TASK_NOT_FOUND');
     if (credential.kind === 'key' && (task.payer.kind !== 'key' || task.payer.id !== credential.key.id)) {
@@ -143,7 +154,7 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
         format: 'jsonl',
         cursor: String(next),
         limit: String(q.data.limit),
-        ...(q.data.token ? { token: q.data.token } : {}),
+        ...(signed ? { expires: q.data.expires!, sig: q.data.sig! } : q.data.token ? { token: q.data.token } : {}),
       });
       res.setHeader('Link', `</v1/crawls/${taskId}/results?${link}>; rel="next"`);
       res.setHeader('X-Next-Cursor', String(next));
