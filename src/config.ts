@@ -129,6 +129,8 @@ const envSchema = z.object({
   // Browser
   CHROMIUM_PATH: z.string().min(1).optional(),
   BROWSER_CONCURRENCY: intFrom(1, 64).optional(),
+  CHROMIUM_SANDBOX: z.enum(['off', 'on']).default('off'),
+  CHROMIUM_SANDBOX_UID: intFrom(1, 2_147_483_647).default(65534),
 
   // Artifacts
   STORAGE_URL: z.url().optional(),
@@ -257,7 +259,7 @@ export interface Config {
     /** PEM file of extra trusted CA certificates, added to Node's bundled roots for outbound TLS. */
     tlsCaFile: string | undefined;
   };
-  browser: { chromiumPath: string | undefined; concurrency: number };
+  browser: { chromiumPath: string | undefined; concurrency: number; sandbox: { enabled: boolean; uid: number } };
   storageUrl: string | undefined;
   /** Where artifacts live: local disk (one machine), PostgreSQL or S3 (shared by every node). */
   artifacts: {
@@ -397,6 +399,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     browser: {
       chromiumPath: e.CHROMIUM_PATH,
       concurrency: e.BROWSER_CONCURRENCY ?? Math.max(2, os.availableParallelism() * 2),
+      sandbox: { enabled: e.CHROMIUM_SANDBOX === 'on', uid: e.CHROMIUM_SANDBOX_UID },
     },
     storageUrl: e.STORAGE_URL?.replace(/\/+$/, ''),
     artifacts: {

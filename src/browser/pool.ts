@@ -28,6 +28,8 @@ const CONTEXT_OPTIONS: BrowserContextOptions = {
 
 export interface BrowserPoolOptions {
   executablePath: string;
+  /** Chromium with its sandbox (sandbox.ts); `executablePath` is then what browserSandbox() returned. */
+  sandbox?: boolean;
   /** Pages rendering at once; more tasks wait in a FIFO queue. */
   concurrency: number;
   /** Tabs kept ready ahead of demand. */
@@ -326,7 +328,8 @@ export class BrowserPool {
     const browser = await playwright().chromium.launch({
       executablePath: this.opts.executablePath,
       headless: true,
-      args: chromiumArgs(this.opts.proxyUrl),
+      args: chromiumArgs(this.opts.proxyUrl, this.opts.sandbox === true),
+      chromiumSandbox: this.opts.sandbox === true,
       // Same server as the command line; given here so Playwright answers the proxy's 407 with the secret.
       ...(this.opts.proxyUrl && this.opts.proxyCredentials ? { proxy: { server: this.opts.proxyUrl, ...this.opts.proxyCredentials } } : {}),
       timeout: 30_000,
