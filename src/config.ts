@@ -90,6 +90,7 @@ const envSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: intFrom(100, 3_600_000).default(30_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: intFrom(100, 3_600_000).default(65_000),
   HTTP_MAX_CONNECTIONS: intFrom(0, 10_000_000).default(0),
+  DISK_MIN_FREE_MB: intFrom(0, 10_000_000).default(256),
   AGENT_UTILITY_URL: z.string().url('must be a URL such as https://tools.example.com').optional(),
   AGENT_UTILITY_KEY: z.string().startsWith('sk_', 'must be an API key (sk_…)').optional(),
   BATCH_MAX_ITEMS: intFrom(1, 1_000_000).default(10_000),
@@ -218,6 +219,8 @@ export interface Config {
   };
   /** The `call` and `batch` commands: a remote service and its key; unset = an embedded engine. */
   client: { url: string | undefined; key: string | undefined };
+  /** /healthz answers "degraded" when DATA_DIR's file system has less free space than this (bytes; 0 = never). */
+  diskMinFreeBytes: number;
   /** Batches: inputs per call, and the body limit for a batch upload (larger than one task's). */
   batch: { maxItems: number; bodyLimitBytes: number };
   http: {
@@ -369,6 +372,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollIntervalMs: e.POLL_INTERVAL_MS,
     },
     client: { url: e.AGENT_UTILITY_URL?.replace(/\/+$/, ''), key: e.AGENT_UTILITY_KEY },
+    diskMinFreeBytes: e.DISK_MIN_FREE_MB * 1024 * 1024,
     batch: { maxItems: e.BATCH_MAX_ITEMS, bodyLimitBytes: e.BATCH_BODY_LIMIT_BYTES },
     http: {
       bodyLimitBytes: e.BODY_LIMIT_BYTES,
