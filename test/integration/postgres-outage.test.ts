@@ -6,38 +6,13 @@
 // it each task completes having run once and been charged once, creation works again, and the LISTEN
 // connection is back.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { defineTool } from '../../src/registry/define-tool.js';
+import { gatedTool, GATED_PRICE_MICROS } from '../support/gated-tool.js';
 import { api, startTestService, type TestService } from '../support/service.js';
 import { createTestSchema, TEST_DATABASE_URL, type TestSchema } from '../support/postgres.js';
 import { startCutProxy, type CutProxy } from '../support/tcp-cut-proxy.js';
 
-const PRICE_MICROS = 2_000;
-/** Runs per task id: a second run of any task would show here. */
-const runs = new Map<string, number>();
-let started: (() => void) | undefined;
-let release: () => void = () => undefined;
-let gate = Promise.resolve();
-
-/** Records its run, then holds until the test opens the gate; with side effects, so never run twice. */
-const gatedTool = defineTool({
-  name: 'test.gated',
-  title: 'Gated',
-  description: 'Counts its run, then waits for the test to release it.',
-  input: z.object({ n: z.number().int() }),
-  output: z.object({ n: z.number() }),
-  price: '0.002',
-  annotations: { readOnlyHint: false, openWorldHint: false },
-  timeoutMs: 60_000,
-  sideEffects: true,
-  example: { n: 1 },
-  run: async (ctx, input) => {
-    runs.set(ctx.taskId, (runs.get(ctx.taskId) ?? 0) + 1);
-    started?.();
-    await gate;
-    return { n: input.n };
-  },
-});
+const gated = gatedTool();
+const runs = gated.runs;
 
 let schema: TestSchema;
 let proxy: CutProxy;
@@ -45,7 +20,7 @@ let svc: TestService;
 
 beforeEach(async () => {
   runs.clear();
-  gate = new Promise<void>((resolve) => (release = resolve));
+  gated.close();
   schema = await createTestSchema();
   const target = new URL(TEST_DATABASE_URL);
   proxy = await startCutProxy({ host: target.hostname, port: Number(target.port || 5432) });
@@ -62,12 +37,12 @@ beforeEach(async () => {
       RATE_LIMIT_PER_IP: '0',
       RATE_LIMIT_PER_KEY: '0',
     },
-    { tools: [gatedTool] },
+    { tools: [gated.tool] },
   );
 });
 
 afterEach(async () => {
-  release();
+  gated.open();
   await proxy.restore().catch(() => undefined);
   await svc?.close();
   await proxy?.close();
@@ -75,7 +50,7 @@ afterEach(async () => {
 });
 
 async function createRunning(key: string, count: number): Promise<{ id: string; token: string }[]> {
-  const allStarted = new Promise<void>((resolve) => (started = () => [...runs.values()].length >= count && resolve()));
+  const allStarted = gated.started(count);
   const tasks = [];
   for (let n = 0; n < count; n++) {
     const r = await api(svc.url, 'POST', '/v1/tools/test.gated/tasks', { token: key, body: { n } });
@@ -111,7 +86,7 @@ async function expectSettledOnce(tasks: { id: string; token: string }[], keyId: 
   expect(byReason.charge).toBe(tasks.length + extraCharges);
   expect(byReason.refund).toBeUndefined();
   const [key] = await schema.query<{ balance_micros: number }>('SELECT balance_micros FROM api_keys WHERE id = $1', [keyId]);
-  expect(Number(key!.balance_micros)).toBe(1_000_000 - (tasks.length + extraCharges) * PRICE_MICROS);
+  expect(Number(key!.balance_micros)).toBe(1_000_000 - (tasks.length + extraCharges) * GATED_PRICE_MICROS);
 }
 
 /** Waits until this service's LISTEN connection is open through the relay again. */
@@ -133,7 +108,7 @@ describe('PostgreSQL outage', () => {
 
     await proxy.cut();
     // The tools finish during the outage: their outcomes wait for the store.
-    release();
+    gated.open();
     await down;
 
     for (let i = 0; i < 5; i++) {
@@ -180,7 +155,7 @@ describe('PostgreSQL outage', () => {
     );
     expect(terminated.length).toBeGreaterThan(0);
     expect(terminated.every((r) => r.ok)).toBe(true);
-    release();
+    gated.open();
     // Answers meanwhile are a task or a clear 503, never a 500.
     const meanwhile = await api(svc.url, 'POST', '/v1/tools/test.gated/tasks', { token: key, body: { n: 300 } });
     expect([202, 503]).toContain(meanwhile.status);
