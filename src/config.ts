@@ -83,6 +83,7 @@ const envSchema = z.object({
   TASK_MAX_ATTEMPTS: intFrom(1, 10).default(3),
   LEASE_MS: intFrom(1000, 600_000).default(30_000),
   POLL_INTERVAL_MS: intFrom(10, 60_000).default(500),
+  SHUTDOWN_GRACE_MS: intFrom(0, 600_000).default(10_000),
 
   // HTTP limits
   BODY_LIMIT_BYTES: intFrom(1024, 50 * 1024 * 1024).default(2 * 1024 * 1024),
@@ -216,6 +217,8 @@ export interface Config {
     maxAttempts: number;
     leaseMs: number;
     pollIntervalMs: number;
+    /** On SIGTERM, running tasks get this long to finish; the rest go back to the queue (or fail, with side effects). */
+    shutdownGraceMs: number;
   };
   /** The `call` and `batch` commands: a remote service and its key; unset = an embedded engine. */
   client: { url: string | undefined; key: string | undefined };
@@ -370,6 +373,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAttempts: e.TASK_MAX_ATTEMPTS,
       leaseMs: e.LEASE_MS,
       pollIntervalMs: e.POLL_INTERVAL_MS,
+      shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     },
     client: { url: e.AGENT_UTILITY_URL?.replace(/\/+$/, ''), key: e.AGENT_UTILITY_KEY },
     diskMinFreeBytes: e.DISK_MIN_FREE_MB * 1024 * 1024,

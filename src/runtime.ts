@@ -66,7 +66,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     async close() {
       if (closed) return;
       closed = true;
-      await engine.stop();
+      await engine.stop(config.engine.shutdownGraceMs);
       await scope.close();
       await store.close();
     },
