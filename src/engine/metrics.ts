@@ -16,7 +16,7 @@ export class TaskMetrics {
   private readonly finished = new Map<string, number>();
   private readonly retries = new Map<string, number>();
   private readonly durations = new Map<string, Histogram>();
-  private readonly extra: (() => string)[] = [];
+  private readonly extra: (() => string | Promise<string>)[] = [];
 
   constructor(events: EngineEvents) {
     events.on('submitted', (t) => inc(this.created, t.tool));
@@ -28,7 +28,7 @@ export class TaskMetrics {
   }
 
   /** Other modules (x402 settlement) add their own lines. */
-  addCollector(collect: () => string): void {
+  addCollector(collect: () => string | Promise<string>): void {
     this.extra.push(collect);
   }
 
@@ -81,7 +81,10 @@ export class TaskMetrics {
       lines.push('# HELP agent_utility_queue_depth Pending tasks waiting for a worker.', '# TYPE agent_utility_queue_depth gauge');
       lines.push(`agent_utility_queue_depth ${stats.queueDepth}`);
     }
-    for (const collect of this.extra) lines.push(collect().trimEnd());
+    for (const collect of this.extra) {
+      const text = (await collect()).trimEnd();
+      if (text) lines.push(text);
+    }
     return `${lines.join('\n')}\n`;
   }
 }
