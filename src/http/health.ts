@@ -27,7 +27,10 @@ export async function healthReport(engine: Engine): Promise<{ status: number; bo
   const problems: HealthProblem[] = [];
   const disk = config.diskMinFreeBytes > 0 ? await freeBytes(config.dataDir) : undefined;
   if (disk && disk.free < config.diskMinFreeBytes) {
-    problems.push({ part: 'disk', problem: `${mb(disk.free)} free of ${mb(disk.total)} under DATA_DIR (below DISK_MIN_FREE_MB, ${mb(config.diskMinFreeBytes)}).` });
+    problems.push({
+      part: 'disk',
+      problem: `${mb(disk.free)} free of ${mb(disk.total)} under DATA_DIR (below DISK_MIN_FREE_MB, ${mb(config.diskMinFreeBytes)}).`,
+    });
   }
   try {
     const stats = await store.stats();

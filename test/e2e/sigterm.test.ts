@@ -80,7 +80,9 @@ describe('SIGTERM during load', () => {
     expect(first.exitCode).toBe(0);
 
     // Nothing is left running: the interrupted tasks are pending again, with their attempt counted.
-    const rows = await schema.query<{ id: string; status: string; attempts: number }>('SELECT id, status, attempts FROM tasks WHERE id = ANY($1)', [slow.map((t) => t.id)]);
+    const rows = await schema.query<{ id: string; status: string; attempts: number }>('SELECT id, status, attempts FROM tasks WHERE id = ANY($1)', [
+      slow.map((t) => t.id),
+    ]);
     expect(rows).toHaveLength(3);
     for (const r of rows) expect(r).toMatchObject({ status: 'pending', attempts: 1 });
     expect(await schema.query("SELECT id FROM tasks WHERE status = 'running'")).toEqual([]);
@@ -95,7 +97,10 @@ describe('SIGTERM during load', () => {
     }
     await stopChild(second, 'SIGTERM');
     expect(second.exitCode).toBe(0);
-    const ledger = await schema.query<{ reason: string; n: number }>("SELECT reason, count(*)::int AS n FROM credit_ledger WHERE key_id = $1 AND reason <> 'grant' GROUP BY reason", [keyId]);
+    const ledger = await schema.query<{ reason: string; n: number }>(
+      "SELECT reason, count(*)::int AS n FROM credit_ledger WHERE key_id = $1 AND reason <> 'grant' GROUP BY reason",
+      [keyId],
+    );
     expect(ledger).toEqual([{ reason: 'charge', n: 5 }]);
   });
 });

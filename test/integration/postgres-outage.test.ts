@@ -81,7 +81,9 @@ async function expectSettledOnce(tasks: { id: string; token: string }[], keyId: 
     expect(polled.body.status).toBe('complete');
     expect(runs.get(t.id)).toBe(1);
   }
-  const ledger = await schema.query<{ reason: string; n: number }>('SELECT reason, count(*)::int AS n FROM credit_ledger WHERE key_id = $1 GROUP BY reason', [keyId]);
+  const ledger = await schema.query<{ reason: string; n: number }>('SELECT reason, count(*)::int AS n FROM credit_ledger WHERE key_id = $1 GROUP BY reason', [
+    keyId,
+  ]);
   const byReason = Object.fromEntries(ledger.map((r) => [r.reason, r.n]));
   expect(byReason.charge).toBe(tasks.length + extraCharges);
   expect(byReason.refund).toBeUndefined();

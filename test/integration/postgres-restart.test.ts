@@ -108,7 +108,9 @@ async function expectSettledOnce(tasks: { id: string; token: string }[], keyId: 
     expect(polled.body.status).toBe('complete');
     expect(gated.runs.get(t.id)).toBe(1);
   }
-  const ledger = await admin((c) => c.query(`SELECT reason, count(*)::int AS n FROM ${SCHEMA}.credit_ledger WHERE key_id = $1 AND reason <> 'grant' GROUP BY reason`, [keyId]));
+  const ledger = await admin((c) =>
+    c.query(`SELECT reason, count(*)::int AS n FROM ${SCHEMA}.credit_ledger WHERE key_id = $1 AND reason <> 'grant' GROUP BY reason`, [keyId]),
+  );
   expect(Object.fromEntries(ledger.rows.map((r: { reason: string; n: number }) => [r.reason, r.n]))).toEqual({ charge: tasks.length });
   expect((await svc.rt.store.findKey(keyId))!.balanceMicros).toBe(1_000_000 - tasks.length * GATED_PRICE_MICROS);
 }
@@ -146,7 +148,9 @@ describe('PostgreSQL at max_connections', () => {
     const hog: pg.Client[] = [];
     try {
       for (;;) {
-        const others = await admin((c) => c.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"));
+        const others = await admin((c) =>
+          c.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"),
+        );
         if (others.rows[0].n === 0) break;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

@@ -27,7 +27,8 @@ function connect(port: number): { socket: net.Socket; received: () => string; cl
   return { socket, received: () => data, closed };
 }
 
-const connected = (s: net.Socket) => new Promise<void>((resolve, reject) => (s.connecting ? s.once('connect', () => resolve()).once('error', reject) : resolve()));
+const connected = (s: net.Socket) =>
+  new Promise<void>((resolve, reject) => (s.connecting ? s.once('connect', () => resolve()).once('error', reject) : resolve()));
 
 /** One GET on a fresh connection of its own (no pooled socket), with its status and body. */
 function freshGet(url: string): Promise<{ status: number; body: string }> {

@@ -20,7 +20,13 @@ const artifactTool = defineTool({
   name: 'test.artifact',
   title: 'Artifact',
   description: 'Stores `bytes` bytes as an artifact.',
-  input: z.object({ bytes: z.number().int().min(1).max(8 * 1024 * 1024) }),
+  input: z.object({
+    bytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(8 * 1024 * 1024),
+  }),
   output: z.object({ file_id: z.string(), file_url: z.string() }),
   price: '0.01',
   annotations: { readOnlyHint: true, openWorldHint: false },

@@ -37,13 +37,15 @@ async function sqliteSchema(db: Sql): Promise<Omit<SchemaSnapshot, 'ledger'>> {
 
 async function postgresSchema(db: Sql): Promise<Omit<SchemaSnapshot, 'ledger'>> {
   const tables = await db.all<{ table_name: string }>(
-    "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name",
+    'SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name',
   );
   const columns = await db.all<{ c: string }>(
     `SELECT table_name || '.' || column_name || ' ' || data_type || ' nullable=' || is_nullable || ' default=' || coalesce(column_default, '') AS c
        FROM information_schema.columns WHERE table_schema = current_schema()`,
   );
-  const indexes = await db.all<{ c: string }>("SELECT tablename || '.' || indexname || ': ' || indexdef AS c FROM pg_indexes WHERE schemaname = current_schema()");
+  const indexes = await db.all<{ c: string }>(
+    "SELECT tablename || '.' || indexname || ': ' || indexdef AS c FROM pg_indexes WHERE schemaname = current_schema()",
+  );
   const constraints = await db.all<{ c: string }>(
     `SELECT rel.relname || '.' || con.conname || ': ' || pg_get_constraintdef(con.oid) AS c
        FROM pg_constraint con JOIN pg_class rel ON rel.oid = con.conrelid

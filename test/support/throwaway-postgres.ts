@@ -46,7 +46,8 @@ export async function startThrowawayPostgres(settings: Record<string, string> = 
     ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`),
   ].join(' ');
   run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-instructions']);
-  const pgCtl = (action: string, extra: string[] = []) => run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-o', options, '-w', ...extra, action]);
+  const pgCtl = (action: string, extra: string[] = []) =>
+    run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-o', options, '-w', ...extra, action]);
   pgCtl('start');
   run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'test']);
   return {

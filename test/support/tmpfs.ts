@@ -24,7 +24,7 @@ export function mountTmpfs(dir: string, sizeBytes: number): Tmpfs | { error: str
       const fd = fs.openSync(file, 'w');
       const chunk = Buffer.alloc(64 * 1024, 1);
       try {
-        for (let size = chunk.length; size >= 512; ) {
+        for (let size = chunk.length; size >= 512;) {
           try {
             fs.writeSync(fd, chunk, 0, size);
           } catch (err) {
