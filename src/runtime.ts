@@ -81,7 +81,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       if (closed) return;
       closed = true;
       await webhooks?.stop();
-      await engine.stop();
+      await engine.stop(config.engine.shutdownGraceMs);
       await scope.close();
       await store.close();
     },

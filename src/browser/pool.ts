@@ -53,6 +53,10 @@ export interface PoolStats {
   prepared: number;
   /** Tasks that got a tab an earlier task had used (wiped in between). */
   reused: number;
+  /** Browsers that went away without being asked to (crashed or killed); the next task relaunches. */
+  crashes: number;
+  /** Pages whose renderer crashed (out of memory, killed) while a task used them. */
+  crashedPages: number;
 }
 
 interface Prepared {
@@ -118,6 +122,8 @@ export class BrowserPool {
   private launches = 0;
   private served = 0;
   private reused = 0;
+  private crashes = 0;
+  private crashedPages = 0;
   private closed = false;
 
   constructor(private readonly opts: BrowserPoolOptions) {
@@ -142,6 +148,8 @@ export class BrowserPool {
       queued: this.slots.queued,
       prepared: this.current?.idle.length ?? 0,
       reused: this.reused,
+      crashes: this.crashes,
+      crashedPages: this.crashedPages,
     };
   }
 
@@ -351,7 +359,10 @@ export class BrowserPool {
   }
 
   private onDisconnected(gen: Generation): void {
-    if (!gen.closed && !this.closed) this.opts.log.warn('browser disconnected; the next task relaunches it', { generation: gen.id });
+    if (!gen.closed && !this.closed) {
+      this.crashes++;
+      this.opts.log.warn('browser disconnected; the next task relaunches it', { generation: gen.id });
+    }
     gen.closed = true;
     for (const waiter of gen.tabWaiters.splice(0)) waiter(null);
     this.generations.delete(gen);
@@ -409,6 +420,7 @@ export class BrowserPool {
     try {
       const page = await context.newPage();
       page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+      page.on('crash', () => void this.crashedPages++);
       // Popups and window.open() targets are closed: a task renders exactly one page.
       context.on('page', (other) => {
         if (other !== page) void other.close().catch(() => undefined);
