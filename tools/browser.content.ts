@@ -4,6 +4,7 @@ import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape } from '../src/registry/bounded-result.js';
 import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
+import { actionsOutputShape } from '../src/browser/actions/output.js';
 
 /** Larger rendered documents are refused rather than truncated (a cut document is not the page). */
 const MAX_HTML_BYTES = 10_000_000;
@@ -20,6 +21,7 @@ export default defineBrowserTool({
     ...boundedOutputShape,
     ...documentShape,
     ...cachedShape,
+    ...actionsOutputShape,
   }),
   price: '0.003',
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
