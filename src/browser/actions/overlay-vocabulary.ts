@@ -3,25 +3,22 @@
 // against a button's text, aria-label or value after trimming; "accept" wording is never clicked.
 
 /** Text that marks a dialog or bar as a consent notice. */
+// Cookie and consent words only: "privacy" or "Datenschutz" also name the privacy-policy link of every
+// site header and footer, which must stay.
 export const CONSENT_WORDS = [
   'cookie',
   'consent',
   'gdpr',
-  'privacy',
-  'datenschutz',
   'einwilligung',
-  'confidentialité',
   'consentement',
-  'privacidad',
   'consentimiento',
-  'riservatezza',
   'consenso',
   'toestemming',
-  'privacidade',
-  'prywatności',
+  'consentimento',
   'zgod',
-  'integritet',
   'samtykke',
+  'samtycke',
+  'kakor',
 ] as const;
 
 /** Buttons that decline, or keep only what is necessary: clicked first. */
