@@ -112,7 +112,14 @@ describe('each action type', () => {
 
   it('a failing step fails the task naming its index', async () => {
     await expect(
-      h.run(content, { url: at('/controls?fail'), timeout_ms: 5000, actions: [{ type: 'wait', milliseconds: 1 }, { type: 'click', selector: '#missing' }] }),
+      h.run(content, {
+        url: at('/controls?fail'),
+        timeout_ms: 5000,
+        actions: [
+          { type: 'wait', milliseconds: 1 },
+          { type: 'click', selector: '#missing' },
+        ],
+      }),
     ).rejects.toThrow(/^actions\.1 \(click\): no usable element matched "#missing"/);
     await expect(h.run(content, { url: at('/controls?throw'), actions: [{ type: 'evaluate', expression: 'undefinedName.x' }] })).rejects.toThrow(
       /^actions\.0 \(evaluate\): .*undefinedName/,
@@ -147,7 +154,15 @@ describe('validation before the task is accepted', () => {
       field: 'actions.2.type',
       message: 'actions.2.type: must be one of wait, click, fill, press, select, hover, scroll, screenshot, evaluate',
     });
-    expect(problem({ url, actions: [{ type: 'wait', milliseconds: 5 }, { type: 'click', selector: 'a[' }] })?.field).toBe('actions.1.selector');
+    expect(
+      problem({
+        url,
+        actions: [
+          { type: 'wait', milliseconds: 5 },
+          { type: 'click', selector: 'a[' },
+        ],
+      })?.field,
+    ).toBe('actions.1.selector');
     expect(problem({ url, actions: [{ type: 'click', selector: 'a:bogus' }] })?.message).toBe('actions.0.selector: uses an unknown pseudo-class :bogus');
     expect(problem({ url, actions: [{ type: 'fill', selector: '#q' }] })).toEqual({ field: 'actions.0.text', message: 'actions.0.text: is required' });
     expect(problem({ url, actions: [{ type: 'click', selector: '#q', colour: 'red' }] })).toEqual({
@@ -157,8 +172,12 @@ describe('validation before the task is accepted', () => {
     expect(problem({ url, actions: [{ type: 'wait' }] })?.message).toBe('actions.0.milliseconds: give exactly one of milliseconds or selector');
     expect(problem({ url, actions: [{ type: 'scroll', amount: 10, to: 'bottom' }] })?.message).toBe('actions.0.to: cannot be combined with amount');
     expect(problem({ url, actions: [{ type: 'press', key: 'Enter; rm' }] })?.field).toBe('actions.0.key');
-    expect(problem({ url, javascript: false, actions: [{ type: 'evaluate', expression: '1' }] })?.message).toBe('actions.0.type: evaluate needs javascript: true');
-    expect(problem({ url, actions: Array.from({ length: 51 }, () => ({ type: 'wait', milliseconds: 1 })) })?.message).toBe('actions: must have at most 50 items');
+    expect(problem({ url, javascript: false, actions: [{ type: 'evaluate', expression: '1' }] })?.message).toBe(
+      'actions.0.type: evaluate needs javascript: true',
+    );
+    expect(problem({ url, actions: Array.from({ length: 51 }, () => ({ type: 'wait', milliseconds: 1 })) })?.message).toBe(
+      'actions: must have at most 50 items',
+    );
     expect(problem({ url, actions: ['click'] })?.field).toBe('actions.0');
   });
 

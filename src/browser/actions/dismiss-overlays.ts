@@ -70,7 +70,11 @@ function clickDecline({ vocab, maxStyled, isTop }: { vocab: Vocabulary; maxStyle
     return s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0.05;
   };
   const containers: Element[] = [];
-  for (const el of Array.from(document.querySelectorAll('[role=dialog],[role=alertdialog],[aria-modal=true],dialog[open],[aria-label*=cookie i],[id*=consent i],[class*=consent i],[id*=cookie i],[class*=cookie i]'))) {
+  for (const el of Array.from(
+    document.querySelectorAll(
+      '[role=dialog],[role=alertdialog],[aria-modal=true],dialog[open],[aria-label*=cookie i],[id*=consent i],[class*=consent i],[id*=cookie i],[class*=cookie i]',
+    ),
+  )) {
     if (visible(el) && mentionsConsent(el)) containers.push(el);
   }
   const body = document.body;
@@ -84,7 +88,8 @@ function clickDecline({ vocab, maxStyled, isTop }: { vocab: Vocabulary; maxStyle
     // A consent manager's own frame: its whole document is the dialog.
     if (!isTop && mentionsConsent(body)) containers.push(body);
   }
-  const label = (el: Element) => norm((el as HTMLElement).innerText || el.getAttribute('aria-label') || (el as HTMLInputElement).value || el.getAttribute('title'));
+  const label = (el: Element) =>
+    norm((el as HTMLElement).innerText || el.getAttribute('aria-label') || (el as HTMLInputElement).value || el.getAttribute('title'));
   const matches = (text: string, phrases: readonly string[]) => phrases.some((p) => text === p || (p.length > 4 && text.startsWith(`${p} `)));
   for (const wanted of [vocab.reject, vocab.close]) {
     for (const container of containers) {
@@ -130,7 +135,8 @@ function removeOverlays({ vocab, maxStyled }: { vocab: Vocabulary; maxStyled: nu
     if (style.display === 'none' || style.visibility === 'hidden') continue;
     const r = el.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) continue;
-    const shown = Math.max(0, Math.min(r.right, window.innerWidth) - Math.max(r.left, 0)) * Math.max(0, Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0));
+    const shown =
+      Math.max(0, Math.min(r.right, window.innerWidth) - Math.max(r.left, 0)) * Math.max(0, Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0));
     const zIndex = Number.parseInt(style.zIndex, 10);
     // A wall or backdrop: stacked above the page (a z-index set) and over most of what the reader sees.
     const covering = style.position === 'fixed' && Number.isFinite(zIndex) && zIndex > 0 && shown >= viewportArea * 0.5;

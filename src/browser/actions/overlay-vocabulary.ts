@@ -76,4 +76,21 @@ export const REJECT_PHRASES = [
 ] as const;
 
 /** Buttons that close a dialog without answering it: clicked when there is no decline button. */
-export const CLOSE_PHRASES = ['close', 'dismiss', 'no thanks', 'not now', 'schließen', 'fermer', 'cerrar', 'chiudi', 'sluiten', 'fechar', 'zamknij', 'stäng', 'luk', '×', '✕', 'x'] as const;
+export const CLOSE_PHRASES = [
+  'close',
+  'dismiss',
+  'no thanks',
+  'not now',
+  'schließen',
+  'fermer',
+  'cerrar',
+  'chiudi',
+  'sluiten',
+  'fechar',
+  'zamknij',
+  'stäng',
+  'luk',
+  '×',
+  '✕',
+  'x',
+] as const;

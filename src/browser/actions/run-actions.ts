@@ -42,7 +42,11 @@ async function runStep(page: Page, a: Action, timeout: number, env: ActionEnv): 
   switch (a.type) {
     case 'wait':
       if (a.milliseconds !== undefined) await page.waitForTimeout(Math.min(a.milliseconds, timeout));
-      else await page.locator(a.selector!).first().waitFor({ state: a.state ?? 'visible', timeout });
+      else
+        await page
+          .locator(a.selector!)
+          .first()
+          .waitFor({ state: a.state ?? 'visible', timeout });
       return {};
     case 'click': {
       const button = a.button ?? 'left';
@@ -127,7 +131,10 @@ function stepError(index: number, action: Action, err: unknown): Error {
   const target = 'selector' in action && action.selector !== undefined ? ` "${action.selector.slice(0, 200)}"` : '';
   if (error.name === 'TimeoutError') return new ToolError(`${where}: no usable element matched${target} in time.`, 'permanent');
   // Playwright's first line says what went wrong (a detached element, a bad key, a thrown page error).
-  const first = (error.message ?? String(err)).split('\n')[0]!.replace(/^[\w.]+: /, '').slice(0, 300);
+  const first = (error.message ?? String(err))
+    .split('\n')[0]!
+    .replace(/^[\w.]+: /, '')
+    .slice(0, 300);
   if (/closed|crashed|disconnected/i.test(first)) return error;
   return new ToolError(`${where}: ${first}`, 'permanent');
 }

@@ -94,10 +94,13 @@ export async function waitForImages(page: Page, timeoutMs: number, all: boolean)
         });
         if (pending.length === 0) return Promise.resolve();
         const loaded = Promise.all(
-          pending.map((img) => new Promise<void>((resolve) => {
-            img.addEventListener('load', () => resolve(), { once: true });
-            img.addEventListener('error', () => resolve(), { once: true });
-          })),
+          pending.map(
+            (img) =>
+              new Promise<void>((resolve) => {
+                img.addEventListener('load', () => resolve(), { once: true });
+                img.addEventListener('error', () => resolve(), { once: true });
+              }),
+          ),
         );
         return Promise.race([loaded.then(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, ms))]);
       },
