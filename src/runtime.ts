@@ -13,8 +13,8 @@ import { crawlResultsLinkQuery } from './auth/results-link.js';
 import { resolveSecret } from './auth/secret.js';
 import { createChildTasks } from './engine/child-tasks.js';
 import { childTasksService } from './registry/child-tasks.js';
-import { httpClientService } from './net/http-client.js';
 import { Webhooks } from './webhooks/service.js';
+import { lazyGuardedPoster } from './webhooks/post.js';
 
 export interface Runtime {
   config: Config;
@@ -67,7 +67,9 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   // Deliveries leave from every process that runs tasks (serve, worker). The dispatcher looks at the
   // outbox on a short timer rather than at every settle: most tasks have no webhook, and a wake per
   // settle would add outbox queries to the busiest path for nothing.
-  if (webhooks && (opts.workers ?? config.engine.workers)) webhooks.startDispatcher(await scope.use(httpClientService));
+  if (webhooks && (opts.workers ?? config.engine.workers)) {
+    webhooks.startDispatcher(lazyGuardedPoster(async () => scope.use((await import('./net/http-client.js')).httpClientService)));
+  }
   let closed = false;
   return {
     config,

@@ -79,6 +79,13 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) =>
   for (let attempt = 1; ; attempt++) {
     const client = await pool.connect();
     let broken = false;
+    // A checked-out connection that breaks between two of our queries (backend terminated, server restart)
+    // emits 'error' on the client, not the pool: without a listener that would crash the process. The
+    // next query then fails and the transaction throws; the connection is discarded on release.
+    const onError = () => {
+      broken = true;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await fn(client);
@@ -91,6 +98,7 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) =>
       if (attempt < 5 && RETRYABLE.has(pgCode(err) ?? '')) continue;
       throw err;
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   }

@@ -1,8 +1,8 @@
 // One webhook POST through the network guard: http/https only, no private or loopback targets (unless
 // NETWORK_ALLOWLIST opens them, as the tests do for their loopback receiver), the resolved address pinned
 // for the connection, and redirects never followed (undici's request does not follow them: a 3xx is an
-// answer, and not a 2xx, so the delivery is retried and then fails).
-import { request } from 'undici';
+// answer, and not a 2xx, so the delivery is retried and then fails). undici is reached only through the
+// client's agent, so a worker loads it with its first delivery, not at start.
 import { ToolError } from '../errors.js';
 import type { HttpClient } from '../net/http-client.js';
 
@@ -16,7 +16,15 @@ export function guardedPoster(client: HttpClient): WebhookPoster {
   return async (url, init) => {
     try {
       client.guard.checkUrl(url);
-      const res = await request(url, { method: 'POST', headers: init.headers, body: init.body, signal: init.signal, dispatcher: client.agent });
+      const target = new URL(url);
+      const res = await client.agent.request({
+        origin: target.origin,
+        path: `${target.pathname}${target.search}`,
+        method: 'POST',
+        headers: init.headers,
+        body: init.body,
+        signal: init.signal,
+      });
       await res.body.dump();
       return { status: res.statusCode };
     } catch (err) {
@@ -27,6 +35,12 @@ export function guardedPoster(client: HttpClient): WebhookPoster {
       throw err;
     }
   };
+}
+
+/** A poster that builds its client with the first delivery (a worker with no webhook to send never loads undici). */
+export function lazyGuardedPoster(client: () => Promise<HttpClient>): WebhookPoster {
+  let poster: Promise<WebhookPoster> | undefined;
+  return async (url, init) => (await (poster ??= client().then(guardedPoster)))(url, init);
 }
 
 /** Exponential backoff from `baseMs`, doubling per attempt up to `maxMs`, with ±20% jitter so failing receivers are not retried in lockstep. */

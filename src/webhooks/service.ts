@@ -4,10 +4,9 @@ import type { Config } from '../config.js';
 import type { Sql } from '../db/sql.js';
 import { WebhookStore, type DeliveryLogEntry, type KeySecrets } from '../db/webhooks/webhook-store.js';
 import type { Logger } from '../logger.js';
-import type { HttpClient } from '../net/http-client.js';
 import type { TaskStore } from '../store/port.js';
 import { WebhookDispatcher } from './dispatcher.js';
-import { guardedPoster, type WebhookPoster } from './post.js';
+import type { WebhookPoster } from './post.js';
 import { signingSecrets } from './secrets.js';
 import { newWebhookSecret } from './signature.js';
 
@@ -51,7 +50,7 @@ export class Webhooks {
   }
 
   /** Starts delivering from this process (serve and worker; not a client-only process). */
-  startDispatcher(client: HttpClient, post: WebhookPoster = guardedPoster(client)): void {
+  startDispatcher(post: WebhookPoster): void {
     if (this.dispatcher) return;
     const w = this.config.webhooks;
     this.dispatcher = new WebhookDispatcher({

@@ -24,7 +24,8 @@ let attacker: string;
 let victim: string;
 
 beforeAll(async () => {
-  svc = await startMcpService({}, { tools: testTools });
+  // Limits off: 300 fuzzed requests from one address would spend its one budget across /v1, /mcp and /a2a.
+  svc = await startMcpService({ RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_KEY: '0' }, { tools: testTools });
   ({ key: attacker } = await svc.createKey(10_000));
   ({ key: victim } = await svc.createKey(100));
 });
