@@ -17,7 +17,14 @@ import type { BrowserRuntime } from './service.js';
 // The pool, navigation and proxy code: loaded with the first page, so a process that only lists the
 // browser tools (a worker for other tools, the HTTP front door) never loads it.
 const pageModules = lazyModule(() =>
-  Promise.all([import('./navigate.js'), import('./page-errors.js'), import('./pool.js'), import('./service.js'), import('./document-fetch.js')]),
+  Promise.all([
+    import('./navigate.js'),
+    import('./page-errors.js'),
+    import('./pool.js'),
+    import('./service.js'),
+    import('./document-fetch.js'),
+    import('./bot-wall-check.js'),
+  ]),
 );
 // The artifact store holds cached results: loaded with the first cached request.
 const artifactModule = lazyModule(() => import('../artifacts/service.js'));
@@ -138,7 +145,7 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
   ctx: ToolContext,
   input: z.output<I>,
 ): Promise<z.output<O>> {
-  const [{ openPage, RenderBudget }, { pageError, DownloadError }, { DEFAULT_VIEWPORT }, { browserPoolService }, { isDocumentContentType }] =
+  const [{ openPage, RenderBudget }, { pageError, DownloadError }, { DEFAULT_VIEWPORT }, { browserPoolService }, { isDocumentContentType }, { checkBotWall }] =
     await pageModules();
   const budget = new RenderBudget(Math.min(def.timeoutMs, input.timeout_ms ?? def.timeoutMs));
   let runtime: BrowserRuntime;
@@ -188,6 +195,8 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
           documentType = opened.contentType;
           return DOCUMENT;
         }
+        // A challenge, captcha or block page fails the task here, before anything of it is captured.
+        if (source.url !== undefined) await checkBotWall(page, opened);
         stage('loaded');
         page.setDefaultTimeout(budget.left());
         stage('rendering');

@@ -1,0 +1,29 @@
+// The bot-wall check every browser tool makes once its page has loaded and before it captures anything:
+// a challenge, captcha or block page fails the task (BLOCKED_BY_SITE, refunded) instead of coming back as
+// the page's content. The classifier is pure (src/extract/bot-wall/); this reads the page for it.
+import type { Page } from 'playwright-core';
+import { assertNoBotWall, WALL_MAX_TEXT_CHARS } from '../extract/bot-wall/index.js';
+import type { OpenedPage } from './navigate.js';
+
+/**
+ * Counts the page's text outside scripts and styles, stopping past `limit`: walls are short, so a long page
+ * is known to be content without serialising it (the cost of the check on an ordinary page).
+ */
+function visibleTextLength(limit: number): number {
+  const skip = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+  const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT);
+  let total = 0;
+  for (let node = walker.nextNode(); node !== null && total <= limit; node = walker.nextNode()) {
+    if (node.parentElement && skip.has(node.parentElement.tagName)) continue;
+    total += (node.nodeValue ?? '').replace(/\s+/g, ' ').length;
+  }
+  return total;
+}
+
+export async function checkBotWall(page: Page, opened: OpenedPage): Promise<void> {
+  if (opened.status !== 429) {
+    const length = await page.evaluate(visibleTextLength, WALL_MAX_TEXT_CHARS);
+    if (length > WALL_MAX_TEXT_CHARS) return;
+  }
+  assertNoBotWall(opened.url, await page.content(), { status: opened.status, headers: opened.headers });
+}
