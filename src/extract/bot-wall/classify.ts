@@ -13,6 +13,7 @@ import {
   CHALLENGE_HEADER_NAME,
   CHALLENGE_HEADER_VALUE,
   CHALLENGE_RESOURCE,
+  DENIED_TITLES,
   JS_REQUIRED,
   REFERENCE_ID,
   WALL_TITLES,
@@ -35,6 +36,8 @@ export interface WallVerdict {
 export const WALL_MAX_TEXT_CHARS = 3_000;
 /** A title longer than this is a headline, not an interstitial's. */
 const WALL_TITLE_MAX_CHARS = 80;
+/** A wall links to next to nothing (a privacy notice, a help page); a site's own page has its navigation. */
+export const WALL_MAX_LINKS = 10;
 /** Statuses a wall is served with (a site's refusal, a rate limit, a challenge served as unavailable). */
 const REFUSAL_STATUSES = new Set([403, 429, 503]);
 
@@ -73,7 +76,8 @@ export function classifyBotWall(response: ResponseFacts, facts: PageFacts): Wall
   if (botWords) signals.push(`text "${botWords}"`);
   const wallTitle = title.length > 0 && title.length <= WALL_TITLE_MAX_CHARS && WALL_TITLES.some((re) => re.test(title));
   if (wallTitle) signals.push(`title "${facts.title.slice(0, WALL_TITLE_MAX_CHARS)}"`);
-  const deniedWords = firstPhrase(text, ACCESS_DENIED_PHRASES) ?? firstPhrase(title, ACCESS_DENIED_PHRASES);
+  const deniedTitle = title.length <= WALL_TITLE_MAX_CHARS && DENIED_TITLES.some((re) => re.test(title)) ? title : undefined;
+  const deniedWords = firstPhrase(text, ACCESS_DENIED_PHRASES) ?? deniedTitle ?? firstPhrase(title, ACCESS_DENIED_PHRASES);
   if (deniedWords) signals.push(`text "${deniedWords}"`);
   const reference = REFERENCE_ID.exec(facts.text)?.[0];
   if (reference) signals.push(`reference id "${reference.slice(0, 60)}"`);
@@ -82,14 +86,18 @@ export function classifyBotWall(response: ResponseFacts, facts: PageFacts): Wall
 
   const short = facts.textLength <= WALL_MAX_TEXT_CHARS;
   if (short) signals.push(`short page (${facts.textLength} characters of text)`);
+  // Without a refusal status the words must come from a page that is nothing but the check: a site's own
+  // contact or sign-in form may carry a captcha and ask "are you a robot?" among its navigation.
+  const thin = facts.linkCount <= WALL_MAX_LINKS;
+  const checkWords = botWords !== undefined || wallTitle || jsGate;
   // A rate limit refuses the page whatever else the body holds.
   const wall =
     status === 429 ||
     (short &&
       (header !== undefined ||
-      (structure && (botWords !== undefined || wallTitle || refusal || jsGate)) ||
-      (refusal && (botWords !== undefined || wallTitle || jsGate || (deniedWords !== undefined && reference !== undefined))) ||
-      (wallTitle && (botWords !== undefined || jsGate))));
+      (structure && thin && (refusal || checkWords)) ||
+      (refusal && (checkWords || (deniedWords !== undefined && reference !== undefined))) ||
+      (wallTitle && thin && (botWords !== undefined || jsGate))));
   return { wall, signals };
 }
 

@@ -18,6 +18,8 @@ export interface PageFacts {
   /** An element carries a captcha widget's site key (data-sitekey). */
   siteKey: boolean;
   metaRefresh: boolean;
+  /** Links (a[href]) on the page: a wall offers next to none, a site's own page its navigation. */
+  linkCount: number;
   /** Text of the page's noscript elements, whitespace collapsed (bounded). */
   noscriptText: string;
 }
@@ -38,6 +40,7 @@ export function pageFacts(html: string): PageFacts {
     challengeMarkup: [],
     siteKey: false,
     metaRefresh: false,
+    linkCount: 0,
     noscriptText: '',
   };
   const hiddenDepth: string[] = [];
@@ -61,6 +64,7 @@ export function pageFacts(html: string): PageFacts {
         if (HIDDEN.has(name)) hiddenDepth.push(name);
         if (name === 'iframe' || name === 'frame') note(facts.iframeSrcs, attrs.src ?? attrs['data-src']);
         if (name === 'script') note(facts.scriptSrcs, attrs.src);
+        if (name === 'a' && attrs.href) facts.linkCount++;
         if (name === 'meta' && (attrs['http-equiv'] ?? '').toLowerCase() === 'refresh') facts.metaRefresh = true;
         if (attrs['data-sitekey'] !== undefined) facts.siteKey = true;
         for (const [kind, value] of [

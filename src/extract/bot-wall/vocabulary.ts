@@ -115,22 +115,29 @@ export const BOT_CHECK_PHRASES: readonly string[] = [
 ];
 
 /**
- * Titles of interstitial and block pages ("Just a moment…", "Attention required", "Access denied"), matched
- * against the whole title, short titles only. A title alone proves nothing (an article may be titled so):
- * it counts with another signal.
+ * Titles of interstitial, challenge and bot-block pages ("Just a moment…", "Attention required", "Are you a
+ * robot?"), matched at the start of the title, short titles only. A title alone proves nothing (an article
+ * may be titled so): it counts with another signal.
  */
 export const WALL_TITLES: readonly RegExp[] = [
   /^just a (moment|second)\b/,
   /^one moment,? please\b/,
   /^please wait\b/,
   /^attention required\b/,
-  /^access (denied|blocked|to this page has been denied)\b/,
   /^(request|you have been|you are|you've been) blocked\b/,
   /^(are you a (robot|human)|human verification|security (check|verification)|bot (check|verification|protection))\b/,
   /^(verify|verifying|confirm) (you are|that you are|you're) (a )?human\b/,
-  /^(error )?429\b|^too many requests\b/,
   /^(ddos|bot) protection\b/,
   /^(un instant|einen moment|un momento|um momento|een moment|chwileczkę)\b/,
+];
+
+/**
+ * Titles of a refusal ("Access denied", "Too many requests"): a site's own 403 page is titled so too, so
+ * they weigh like the refusal words below.
+ */
+export const DENIED_TITLES: readonly RegExp[] = [
+  /^access (denied|blocked|to this page has been denied)\b/,
+  /^(error )?429\b|^too many requests\b/,
   /^(zugriff verweigert|accès refusé|acceso denegado|accesso negato|acesso negado|toegang geweigerd|dostęp zabroniony|erişim engellendi)\b/,
   /^(доступ (запрещ[её]н|закрыт)|アクセスが拒否されました|访问被拒绝|접근이 거부되었습니다)/,
 ];
