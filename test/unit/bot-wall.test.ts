@@ -45,6 +45,16 @@ describe('bot-wall classifier', () => {
     expect(facts.noscriptText).toBe('Enable JavaScript');
   });
 
+  it('stops reading a page once its text is longer than a wall, and still sees a rate limit on a long page', () => {
+    const long = `<html><body>${'<p>Plain prose, nothing more.</p>'.repeat(500)}<iframe src="/captcha/frame"></iframe></body></html>`;
+    const facts = pageFacts(long, { stopAfterChars: 3_000 });
+    expect(facts.textLength).toBeGreaterThan(3_000);
+    expect(facts.iframeSrcs).toEqual([]);
+    expect(pageFacts(long).iframeSrcs).toEqual(['/captcha/frame']);
+    expect(detectBotWall(long, { status: 403 }).wall).toBe(false);
+    expect(detectBotWall(long, { status: 429 }).wall).toBe(true);
+  });
+
   it('a challenge header alone decides on a short page, whatever the status; a header that only reports is nothing', () => {
     expect(detectBotWall('<html><body></body></html>', { status: 200, headers: { 'x-bot-manager': 'score=12' } }).wall).toBe(false);
     expect(detectBotWall('<html><body></body></html>', { status: 200, headers: { 'x-bot-protection': 'block' } }).wall).toBe(true);

@@ -1,7 +1,7 @@
 // Bot-wall detection as the browser tools and the crawler use it: a page's HTML and its response in, a
 // task error (BLOCKED_BY_SITE, refunded) out when the page is a challenge, captcha or block page.
 import { ToolError } from '../../errors.js';
-import { classifyBotWall, type ResponseFacts, type WallVerdict } from './classify.js';
+import { classifyBotWall, WALL_MAX_TEXT_CHARS, type ResponseFacts, type WallVerdict } from './classify.js';
 import { pageFacts } from './page-facts.js';
 
 export { classifyBotWall, WALL_MAX_TEXT_CHARS, type ResponseFacts, type WallVerdict } from './classify.js';
@@ -11,7 +11,9 @@ export { pageFacts, type PageFacts } from './page-facts.js';
 export const BLOCKED_BY_SITE = 'BLOCKED_BY_SITE';
 
 export function detectBotWall(html: string, response: ResponseFacts): WallVerdict {
-  return classifyBotWall(response, pageFacts(html));
+  // Only a rate limit is a wall at any length: for every other page, reading stops once it is known to be long.
+  const stopAfterChars = response.status === 429 ? undefined : WALL_MAX_TEXT_CHARS;
+  return classifyBotWall(response, pageFacts(html, stopAfterChars === undefined ? {} : { stopAfterChars }));
 }
 
 /** The task's failure for a walled page: not the caller's fault and not worth an immediate retry (refunded). */

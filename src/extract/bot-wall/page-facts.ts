@@ -30,7 +30,15 @@ const LIST_MAX = 50;
 /** Elements whose text a visitor does not read as the page. */
 const HIDDEN = new Set(['script', 'style', 'template', 'noscript', 'head', 'title', 'svg', 'iframe', 'object']);
 
-export function pageFacts(html: string): PageFacts {
+/** Thrown inside the parser's callbacks to stop reading a page already known to be long. */
+const STOP = Symbol('stop');
+
+/**
+ * The page's facts; with `stopAfterChars`, reading stops once the visible text is longer than that (a long
+ * page is no wall, so the rest need not be parsed), and textLength is then only known to exceed it.
+ */
+export function pageFacts(html: string, opts: { stopAfterChars?: number } = {}): PageFacts {
+  const stopAfter = opts.stopAfterChars ?? Number.POSITIVE_INFINITY;
   const facts: PageFacts = {
     title: '',
     text: '',
@@ -95,6 +103,7 @@ export function pageFacts(html: string): PageFacts {
             kept += piece.length;
           }
         }
+        if (total > stopAfter) throw STOP;
       },
       onclosetag(name) {
         if (name === 'title' && inTitle) {
@@ -110,8 +119,12 @@ export function pageFacts(html: string): PageFacts {
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
-  parser.write(html);
-  parser.end();
+  try {
+    parser.write(html);
+    parser.end();
+  } catch (err) {
+    if (err !== STOP) throw err;
+  }
   facts.title = facts.title.replace(/\s+/g, ' ').trim();
   facts.text = textParts.join('').trim().slice(0, TEXT_KEEP_CHARS);
   facts.textLength = Math.max(facts.text.length, total - (lastSpace ? 1 : 0));
