@@ -52,7 +52,15 @@ export default {
       const { flagged, ms, bytes, short } = classifyCorpus(cases);
       const rows = STATUSES.map(
         (s) =>
-          `| trafilatura evaluation corpus served as ${s} | ${cases.length} | — | **${flagged.get(s).length}** flagged${flagged.get(s).length ? `: ${flagged.get(s).slice(0, 5).map((f) => `${f.url} (${f.signals.join('; ')})`).join(', ')}` : ''} |`,
+          `| trafilatura evaluation corpus served as ${s} | ${cases.length} | — | **${flagged.get(s).length}** flagged${
+            flagged.get(s).length
+              ? `: ${flagged
+                  .get(s)
+                  .slice(0, 5)
+                  .map((f) => `${f.url} (${f.signals.join('; ')})`)
+                  .join(', ')}`
+              : ''
+          } |`,
       );
       for (const s of STATUSES) for (const f of flagged.get(s)) process.stderr.write(`  flagged as ${s}: ${f.url} — ${f.signals.join('; ')}\n`);
       return [

@@ -232,7 +232,12 @@ export class WorkerPool {
         return;
       }
       case 'fail': {
-        const settled = await store.failTask(task.id, this.owner, { error: outcome.error, kind: outcome.failure, refund: outcome.refund, ...(outcome.code !== undefined ? { code: outcome.code } : {}) }, now);
+        const settled = await store.failTask(
+          task.id,
+          this.owner,
+          { error: outcome.error, kind: outcome.failure, refund: outcome.refund, ...(outcome.code !== undefined ? { code: outcome.code } : {}) },
+          now,
+        );
         if (settled) events.emit('settled', settled, now - started);
         return;
       }

@@ -112,37 +112,41 @@ describe('bot walls', () => {
     expect(page.isError).toBeFalsy();
   }, 120_000);
 
-  it.each([false, true])('site.crawl (render %s): walled pages fail with BLOCKED_BY_SITE and are refunded, the crawl goes on', async (render) => {
-    const { key, id } = await svc.createKey(1);
-    const task = await runRest('site.crawl', { url: `${site.origin}/`, limit: 50, max_depth: 1, render, formats: ['markdown'] }, key);
-    expect(task.status, JSON.stringify(task)).toBe('complete');
-    const lines: any[] = [];
-    let path: string | null = task.result.results_url;
-    while (path) {
-      const r: Response = await fetch(`${svc.url}${path}`);
-      expect(r.status).toBe(200);
-      lines.push(
-        ...(await r.text())
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l)),
-      );
-      const link: string | null = r.headers.get('link');
-      path = link ? /<([^>]+)>/.exec(link)![1]! : null;
-    }
-    for (const [i, f] of WALL_FIXTURES.entries()) {
-      const line = lines.find((l) => l.url === `${site.origin}/wall/${i}`);
-      expect(line, f.name).toBeDefined();
-      expect(line.status, `${f.name}: ${JSON.stringify(line)}`).toBe('failed');
-      expect(line.error_code).toBe('BLOCKED_BY_SITE');
-    }
-    for (const [i, f] of PAGE_FIXTURES.entries()) {
-      const line = lines.find((l) => l.url === `${site.origin}/page/${i}`);
-      expect(line?.status, `${f.name}: ${JSON.stringify(line)}`).toBe('complete');
-    }
-    expect(task.result.counts.failed).toBe(WALL_FIXTURES.length);
-    // 0.002 for the crawl and 0.001 (rendered: 0.003) for each page that was not a wall.
-    const perPage = render ? 3_000 : 1_000;
-    expect(await balance(id)).toBe(1_000_000 - 2_000 - (task.result.pages - WALL_FIXTURES.length) * perPage);
-  }, 240_000);
+  it.each([false, true])(
+    'site.crawl (render %s): walled pages fail with BLOCKED_BY_SITE and are refunded, the crawl goes on',
+    async (render) => {
+      const { key, id } = await svc.createKey(1);
+      const task = await runRest('site.crawl', { url: `${site.origin}/`, limit: 50, max_depth: 1, render, formats: ['markdown'] }, key);
+      expect(task.status, JSON.stringify(task)).toBe('complete');
+      const lines: any[] = [];
+      let path: string | null = task.result.results_url;
+      while (path) {
+        const r: Response = await fetch(`${svc.url}${path}`);
+        expect(r.status).toBe(200);
+        lines.push(
+          ...(await r.text())
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l)),
+        );
+        const link: string | null = r.headers.get('link');
+        path = link ? /<([^>]+)>/.exec(link)![1]! : null;
+      }
+      for (const [i, f] of WALL_FIXTURES.entries()) {
+        const line = lines.find((l) => l.url === `${site.origin}/wall/${i}`);
+        expect(line, f.name).toBeDefined();
+        expect(line.status, `${f.name}: ${JSON.stringify(line)}`).toBe('failed');
+        expect(line.error_code).toBe('BLOCKED_BY_SITE');
+      }
+      for (const [i, f] of PAGE_FIXTURES.entries()) {
+        const line = lines.find((l) => l.url === `${site.origin}/page/${i}`);
+        expect(line?.status, `${f.name}: ${JSON.stringify(line)}`).toBe('complete');
+      }
+      expect(task.result.counts.failed).toBe(WALL_FIXTURES.length);
+      // 0.002 for the crawl and 0.001 (rendered: 0.003) for each page that was not a wall.
+      const perPage = render ? 3_000 : 1_000;
+      expect(await balance(id)).toBe(1_000_000 - 2_000 - (task.result.pages - WALL_FIXTURES.length) * perPage);
+    },
+    240_000,
+  );
 });

@@ -95,9 +95,9 @@ export function classifyBotWall(response: ResponseFacts, facts: PageFacts): Wall
     status === 429 ||
     (short &&
       (header !== undefined ||
-      (structure && thin && (refusal || checkWords)) ||
-      (refusal && (checkWords || (deniedWords !== undefined && reference !== undefined))) ||
-      (wallTitle && thin && (botWords !== undefined || jsGate))));
+        (structure && thin && (refusal || checkWords)) ||
+        (refusal && (checkWords || (deniedWords !== undefined && reference !== undefined))) ||
+        (wallTitle && thin && (botWords !== undefined || jsGate))));
   return { wall, signals };
 }
 

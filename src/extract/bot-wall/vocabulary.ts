@@ -170,7 +170,8 @@ export const ACCESS_DENIED_PHRASES: readonly string[] = [
  * The reference a block page quotes for its support desk: "Reference #18.2f1c…", "Ray ID: 7d3…",
  * "Incident ID: …", "Request ID: …", "Support ID: …" followed by a token with digits.
  */
-export const REFERENCE_ID = /\b(reference|ref|ray|incident|request|support|event|block|error)\s*(id|#|number|no\.?|code)?\s*[:#]\s*#?(?=[0-9a-z.-]*\d)[0-9a-z][0-9a-z.-]{7,}/i;
+export const REFERENCE_ID =
+  /\b(reference|ref|ray|incident|request|support|event|block|error)\s*(id|#|number|no\.?|code)?\s*[:#]\s*#?(?=[0-9a-z.-]*\d)[0-9a-z][0-9a-z.-]{7,}/i;
 
 /** Where a captcha or challenge widget or script is served from: the path or host names one. */
 export const CHALLENGE_RESOURCE = /captcha|challenge|turnstile|bot[-_]?(detect|protect|manag)/i;
@@ -179,7 +180,8 @@ export const CHALLENGE_RESOURCE = /captcha|challenge|turnstile|bot[-_]?(detect|p
 export const CHALLENGE_MARKUP = /captcha|challenge|turnstile|human[-_]?(check|verif)|bot[-_]?(check|detect|protect)/i;
 
 /** A noscript that tells the visitor to turn on JavaScript or cookies to go on (an interstitial's fallback). */
-export const JS_REQUIRED = /(enable|turn on|activate|allow|aktivieren|activer|habilita|attiva|ative)\b.{0,40}\b(javascript|cookies|js)\b|\b(javascript|cookies)\b.{0,40}\b(required|enabled|disabled|erforderlich|requis|necesario)/i;
+export const JS_REQUIRED =
+  /(enable|turn on|activate|allow|aktivieren|activer|habilita|attiva|ative)\b.{0,40}\b(javascript|cookies|js)\b|\b(javascript|cookies)\b.{0,40}\b(required|enabled|disabled|erforderlich|requis|necesario)/i;
 
 /** Response headers by which a CDN or bot manager says it answered with a challenge instead of the page. */
 export const CHALLENGE_HEADER_NAME = /mitigat|challenge|captcha|bot[-_]?(detect|manag|protect)/i;
