@@ -9,7 +9,7 @@ import { startHttpServer, type RunningServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { buildFrontDoors, type FrontDoors } from '../../src/server/front-doors.js';
-import { freePort } from '../support/free-port.js';
+import { onFreePort } from '../support/free-port.js';
 import { testConfig } from '../support/tool-context.js';
 
 const ADMIN_TOKEN = 'console-sign-in-test-token-0123456789abcdef';
@@ -21,13 +21,20 @@ let server: RunningServer;
 let base: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  // TRUST_PROXY=1: the test names the client address in X-Forwarded-For, as a proxy in front would.
-  const config = testConfig({ PORT: String(port), ADMIN_TOKEN, LEADS_PORT: '0', TRUST_PROXY: '1' });
-  const log = createLogger(config.logLevel);
-  doors = await buildFrontDoors(config, log);
-  rt = await createRuntime(doors.config, { log });
-  server = await startHttpServer(rt, await doors.httpOptions(rt));
+  await onFreePort(async (port) => {
+    // TRUST_PROXY=1: the test names the client address in X-Forwarded-For, as a proxy in front would.
+    const config = testConfig({ PORT: String(port), ADMIN_TOKEN, LEADS_PORT: '0', TRUST_PROXY: '1' });
+    const log = createLogger(config.logLevel);
+    doors = await buildFrontDoors(config, log);
+    rt = await createRuntime(doors.config, { log });
+    try {
+      server = await startHttpServer(rt, await doors.httpOptions(rt));
+    } catch (err) {
+      await rt.close();
+      await doors.close();
+      throw err;
+    }
+  });
   base = server.url;
 });
 afterAll(async () => {

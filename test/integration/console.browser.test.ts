@@ -11,7 +11,7 @@ import { buildFrontDoors, type FrontDoors } from '../../src/server/front-doors.j
 import { createLogger } from '../../src/logger.js';
 import { findChromium } from '../support/chromium.js';
 import { runCli } from '../support/cli.js';
-import { freePort } from '../support/free-port.js';
+import { onFreePort } from '../support/free-port.js';
 import { startKnot, type KnotServer } from '../support/knot.js';
 import { testConfig } from '../support/tool-context.js';
 
@@ -37,20 +37,27 @@ beforeAll(async () => {
   knot = await startKnot([
     { origin: 'console.test', records: ['@ 300 IN A 127.0.0.10', '@ 300 IN MX 10 mail.console.test.', 'mail 300 IN A 127.0.0.11', 'site 300 IN A 127.0.0.1'] },
   ]);
-  const port = await freePort();
-  const config = testConfig({
-    PORT: String(port),
-    POLL_INTERVAL_MS: '50',
-    ADMIN_TOKEN,
-    DNS_SERVERS: knot.server,
-    NETWORK_ALLOWLIST: '127.0.0.1/32',
-    LEADS_PORT: '0',
-    ...(process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {}),
+  await onFreePort(async (port) => {
+    const config = testConfig({
+      PORT: String(port),
+      POLL_INTERVAL_MS: '50',
+      ADMIN_TOKEN,
+      DNS_SERVERS: knot.server,
+      NETWORK_ALLOWLIST: '127.0.0.1/32',
+      LEADS_PORT: '0',
+      ...(process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {}),
+    });
+    const log = createLogger(config.logLevel);
+    doors = await buildFrontDoors(config, log);
+    rt = await createRuntime(doors.config, { log });
+    try {
+      server = await startHttpServer(rt, await doors.httpOptions(rt));
+    } catch (err) {
+      await rt.close();
+      await doors.close();
+      throw err;
+    }
   });
-  const log = createLogger(config.logLevel);
-  doors = await buildFrontDoors(config, log);
-  rt = await createRuntime(doors.config, { log });
-  server = await startHttpServer(rt, await doors.httpOptions(rt));
   base = server.url;
   browser = await chromium.launch({ executablePath: findChromium(), args: ['--no-sandbox'] });
   // Another origin on the same machine: its page posts a form at the console, as a hostile site would.

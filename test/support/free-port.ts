@@ -11,3 +11,23 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
     });
   });
 }
+
+function isPortClash(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'EADDRINUSE';
+}
+
+/**
+ * Runs `start` with a port from freePort(), and again with a new one if another process took that port between
+ * freePort() closing it and `start` listening on it (parallel test files make that race real, if rare). `start`
+ * must release what it built before rethrowing.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>, attempts = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    const port = await freePort();
+    try {
+      return await start(port);
+    } catch (err) {
+      if (!isPortClash(err) || i >= attempts) throw err;
+    }
+  }
+}

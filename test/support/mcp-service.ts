@@ -8,7 +8,7 @@ import { startHttpServer, type RunningServer } from '../../src/http/server.js';
 import { createMcpRouter } from '../../src/mcp/http.js';
 import type { AnyTool } from '../../src/registry/define-tool.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
-import { freePort } from './free-port.js';
+import { onFreePort } from './free-port.js';
 import { testConfig } from './tool-context.js';
 
 export interface McpTestService {
@@ -23,15 +23,19 @@ export interface McpTestService {
 }
 
 export async function startMcpService(env: Record<string, string | undefined> = {}, opts: { tools?: AnyTool[] } = {}): Promise<McpTestService> {
-  const port = await freePort();
-  const config = testConfig({ PORT: String(port), POLL_INTERVAL_MS: '50', LEASE_MS: '3000', ...env });
-  const rt = await createRuntime(config, opts.tools ? { tools: opts.tools } : {});
-  const server = await startHttpServer(rt, {
-    port,
-    mounts: [
-      { path: '/mcp', router: createMcpRouter(rt) },
-      { path: '/a2a', router: createA2ARouter(rt) },
-    ],
+  const { rt, server } = await onFreePort(async (port) => {
+    const config = testConfig({ PORT: String(port), POLL_INTERVAL_MS: '50', LEASE_MS: '3000', ...env });
+    const rt = await createRuntime(config, opts.tools ? { tools: opts.tools } : {});
+    try {
+      const mounts = [
+        { path: '/mcp', router: createMcpRouter(rt) },
+        { path: '/a2a', router: createA2ARouter(rt) },
+      ];
+      return { rt, server: await startHttpServer(rt, { port, mounts }) };
+    } catch (err) {
+      await rt.close();
+      throw err;
+    }
   });
   const clients: Client[] = [];
   return {

@@ -5,7 +5,7 @@ import type { HttpAppOptions } from '../../src/http/app.js';
 import { createApiKey } from '../../src/billing/api-keys.js';
 import type { AnyTool } from '../../src/registry/define-tool.js';
 import { testConfig } from './tool-context.js';
-import { freePort } from './free-port.js';
+import { onFreePort } from './free-port.js';
 
 export interface TestService {
   rt: Runtime;
@@ -19,10 +19,16 @@ export async function startTestService(
   env: Record<string, string | undefined> = {},
   opts: { tools?: AnyTool[]; http?: HttpAppOptions; workers?: boolean } = {},
 ): Promise<TestService> {
-  const port = await freePort();
-  const config = testConfig({ PORT: String(port), POLL_INTERVAL_MS: '50', LEASE_MS: '3000', ...env });
-  const rt = await createRuntime(config, { ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.workers !== undefined ? { workers: opts.workers } : {}) });
-  const server = await startHttpServer(rt, { ...opts.http, port });
+  const { rt, server } = await onFreePort(async (port) => {
+    const config = testConfig({ PORT: String(port), POLL_INTERVAL_MS: '50', LEASE_MS: '3000', ...env });
+    const rt = await createRuntime(config, { ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.workers !== undefined ? { workers: opts.workers } : {}) });
+    try {
+      return { rt, server: await startHttpServer(rt, { ...opts.http, port }) };
+    } catch (err) {
+      await rt.close();
+      throw err;
+    }
+  });
   return {
     rt,
     server,

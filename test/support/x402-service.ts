@@ -8,7 +8,7 @@ import { startHttpServer, type RunningServer } from '../../src/http/server.js';
 import { x402HttpOptions } from '../../src/server/x402-door.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import type { AnyTool } from '../../src/registry/define-tool.js';
-import { freePort } from './free-port.js';
+import { onFreePort } from './free-port.js';
 import { SETTLER_KEY, type LocalChain } from './local-chain.js';
 import { testTools } from './test-tools.js';
 import { testConfig } from './tool-context.js';
@@ -26,8 +26,16 @@ export async function startX402Service(
   chain: LocalChain,
   opts: { env?: Record<string, string>; x402?: X402Options; tools?: AnyTool[] } = {},
 ): Promise<X402TestService> {
-  const port = await freePort();
   const payTo = privateKeyToAccount(generatePrivateKey()).address;
+  return onFreePort((port) => start(port, payTo, chain, opts));
+}
+
+async function start(
+  port: number,
+  payTo: Address,
+  chain: LocalChain,
+  opts: { env?: Record<string, string>; x402?: X402Options; tools?: AnyTool[] },
+): Promise<X402TestService> {
   const config = testConfig({
     PORT: String(port),
     POLL_INTERVAL_MS: '50',
@@ -42,7 +50,14 @@ export async function startX402Service(
   const x402 = await startX402(rt, { pollingIntervalMs: 50, ...opts.x402 });
   if (!x402) throw new Error('x402 did not start');
   const metrics = new TaskMetrics(rt.engine.events);
-  const server = await startHttpServer(rt, { ...x402HttpOptions(x402, rt, metrics), metrics, port });
+  let server: RunningServer;
+  try {
+    server = await startHttpServer(rt, { ...x402HttpOptions(x402, rt, metrics), metrics, port });
+  } catch (err) {
+    await x402.close();
+    await rt.close();
+    throw err;
+  }
   return {
     url: server.url,
     rt,
