@@ -145,8 +145,14 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
   ctx: ToolContext,
   input: z.output<I>,
 ): Promise<z.output<O>> {
-  const [{ openPage, RenderBudget }, { pageError, DownloadError }, { DEFAULT_VIEWPORT }, { browserPoolService }, { isDocumentContentType }, { checkBotWall }] =
-    await pageModules();
+  const [
+    { openPage, RenderBudget },
+    { pageError, DownloadError },
+    { DEFAULT_VIEWPORT },
+    { browserPoolService },
+    { isDocumentContentType },
+    { checkBotWall, checkBotWallAfterFailure, watchMainResponse },
+  ] = await pageModules();
   const budget = new RenderBudget(Math.min(def.timeoutMs, input.timeout_ms ?? def.timeoutMs));
   let runtime: BrowserRuntime;
   try {
@@ -185,11 +191,16 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
           await page.context().route('**/*', (route) => (blocked.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.fallback()));
         }
         let opened: OpenedPage;
+        const mainResponse = source.url !== undefined && input.wait_for !== undefined ? watchMainResponse(page) : undefined;
         try {
           opened = await openPage(page, source, input.wait, budget, runtime.proxy, ctx.log, { waitFor: input.wait_for, delayMs: input.delay_ms });
         } catch (err) {
           if (def.readDocument && source.url !== undefined && err instanceof DownloadError) return DOCUMENT;
+          // A wall never shows the element waited for: say it is a wall rather than that the selector is missing.
+          if (mainResponse && err instanceof ToolError) await checkBotWallAfterFailure(page, mainResponse.last());
           throw err;
+        } finally {
+          mainResponse?.stop();
         }
         if (def.readDocument && source.url !== undefined && isDocumentContentType(opened.contentType)) {
           documentType = opened.contentType;

@@ -98,6 +98,16 @@ describe('bot walls', () => {
     expect(await balance(id)).toBe(1_000_000);
   }, 120_000);
 
+  it('a wall with a wait_for selector it never shows is still BLOCKED_BY_SITE, not a missing selector', async () => {
+    const { key, id } = await svc.createKey(1);
+    const denied = WALL_FIXTURES.findIndex((f) => f.name.includes('Access Denied'));
+    const task = await runRest('browser.markdown', { url: `${site.origin}/wall/${denied}`, wait_for: '#article', timeout_ms: 5_000 }, key);
+    expect(task.status, JSON.stringify(task)).toBe('failed');
+    expect(task.error_code).toBe('BLOCKED_BY_SITE');
+    expect(task.error).toContain('status 403');
+    expect(await balance(id)).toBe(1_000_000);
+  }, 120_000);
+
   it('over MCP a wall is an error result naming BLOCKED_BY_SITE, refunded', async () => {
     const { key, id } = await svc.createKey(1);
     const client = await svc.connect({ key });
