@@ -8,6 +8,7 @@ import { netGuardService } from '../net/guard.js';
 import { BlockedTargetError } from '../net/errors.js';
 import { defineTool, type SubmitContext, type ToolContext, type ToolDefinition } from '../registry/define-tool.js';
 import type { WaitMode } from './input-schemas.js';
+import { wantsPreparation } from './actions/schema.js';
 import { lazyModule } from '../registry/lazy-module.js';
 import type { OpenedPage, PageSource, RenderBudget } from './navigate.js';
 import { contextOptionsFor, headerOrigin, playwrightCookies, type PageOptions } from './page-options.js';
@@ -26,6 +27,8 @@ const pageModules = lazyModule(() =>
     import('./bot-wall-check.js'),
   ]),
 );
+// Actions, overlays and lazy content: loaded with the first task asking for any of them.
+const prepareModule = lazyModule(() => import('./actions/prepare-page.js'));
 // The artifact store holds cached results: loaded with the first cached request.
 const artifactModule = lazyModule(() => import('../artifacts/service.js'));
 
@@ -210,8 +213,11 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
         if (source.url !== undefined) await checkBotWall(page, opened);
         stage('loaded');
         page.setDefaultTimeout(budget.left());
+        const actions = wantsPreparation(input) ? await (await prepareModule()).preparePage(page, input, { ctx, budget, log: ctx.log }) : undefined;
+        page.setDefaultTimeout(budget.left());
         stage('rendering');
-        return await def.render(page, input, { ctx, opened, budget, runtime, stage });
+        const rendered = await def.render(page, input, { ctx, opened, budget, runtime, stage });
+        return actions ? ({ ...(rendered as object), actions } as z.output<O>) : rendered;
       },
       { signal: ctx.signal, contextOptions },
     );
