@@ -134,12 +134,17 @@ export class StoreUnavailable extends AppError {
  * - `input`: the input itself cannot be served (charged, since the work was done as asked).
  */
 export class ToolError extends Error {
+  /** A stable code the task shows as `error_code` (e.g. BLOCKED_BY_SITE), when the failure has one. */
+  readonly errorCode: string | undefined;
+
   constructor(
     message: string,
     readonly kind: 'transient' | 'permanent' | 'input' = 'permanent',
+    opts: { errorCode?: string } = {},
   ) {
     super(message);
     this.name = 'ToolError';
+    this.errorCode = opts.errorCode;
   }
 }
 

@@ -61,6 +61,6 @@ export function toA2ATask(task: TaskRow, registry: ToolRegistry): Task {
     status: { state: STATE[task.status], message: why ? agentMessage(task, why) : undefined, timestamp },
     artifacts: task.status === 'complete' ? [resultArtifact(task, registry)] : [],
     history: [],
-    metadata: { tool: task.tool, attempts: task.attempts },
+    metadata: { tool: task.tool, attempts: task.attempts, ...(task.status === 'failed' && task.errorCode ? { error_code: task.errorCode } : {}) },
   };
 }

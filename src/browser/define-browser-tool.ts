@@ -18,7 +18,14 @@ import type { BrowserRuntime } from './service.js';
 // The pool, navigation and proxy code: loaded with the first page, so a process that only lists the
 // browser tools (a worker for other tools, the HTTP front door) never loads it.
 const pageModules = lazyModule(() =>
-  Promise.all([import('./navigate.js'), import('./page-errors.js'), import('./pool.js'), import('./service.js'), import('./document-fetch.js')]),
+  Promise.all([
+    import('./navigate.js'),
+    import('./page-errors.js'),
+    import('./pool.js'),
+    import('./service.js'),
+    import('./document-fetch.js'),
+    import('./bot-wall-check.js'),
+  ]),
 );
 // Actions, overlays and lazy content: loaded with the first task asking for any of them.
 const prepareModule = lazyModule(() => import('./actions/prepare-page.js'));
@@ -141,8 +148,14 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
   ctx: ToolContext,
   input: z.output<I>,
 ): Promise<z.output<O>> {
-  const [{ openPage, RenderBudget }, { pageError, DownloadError }, { DEFAULT_VIEWPORT }, { browserPoolService }, { isDocumentContentType }] =
-    await pageModules();
+  const [
+    { openPage, RenderBudget },
+    { pageError, DownloadError },
+    { DEFAULT_VIEWPORT },
+    { browserPoolService },
+    { isDocumentContentType },
+    { checkBotWall, checkBotWallAfterFailure, watchMainResponse },
+  ] = await pageModules();
   const budget = new RenderBudget(Math.min(def.timeoutMs, input.timeout_ms ?? def.timeoutMs));
   let runtime: BrowserRuntime;
   try {
@@ -181,16 +194,23 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
           await page.context().route('**/*', (route) => (blocked.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.fallback()));
         }
         let opened: OpenedPage;
+        const mainResponse = source.url !== undefined && input.wait_for !== undefined ? watchMainResponse(page) : undefined;
         try {
           opened = await openPage(page, source, input.wait, budget, runtime.proxy, ctx.log, { waitFor: input.wait_for, delayMs: input.delay_ms });
         } catch (err) {
           if (def.readDocument && source.url !== undefined && err instanceof DownloadError) return DOCUMENT;
+          // A wall never shows the element waited for: say it is a wall rather than that the selector is missing.
+          if (mainResponse && err instanceof ToolError) await checkBotWallAfterFailure(page, mainResponse.last());
           throw err;
+        } finally {
+          mainResponse?.stop();
         }
         if (def.readDocument && source.url !== undefined && isDocumentContentType(opened.contentType)) {
           documentType = opened.contentType;
           return DOCUMENT;
         }
+        // A challenge, captcha or block page fails the task here, before anything of it is captured.
+        if (source.url !== undefined) await checkBotWall(page, opened);
         stage('loaded');
         page.setDefaultTimeout(budget.left());
         const actions = wantsPreparation(input) ? await (await prepareModule()).preparePage(page, input, { ctx, budget, log: ctx.log }) : undefined;

@@ -50,6 +50,8 @@ export interface OpenedPage {
   status: number | null;
   /** The main document's Content-Type header, as the server sent it (null for html or none). */
   contentType: string | null;
+  /** The main document's response headers (names in lower case; empty for html). */
+  headers: Record<string, string>;
 }
 
 const RENDERABLE = new Set(['http:', 'https:', 'about:']);
@@ -99,7 +101,8 @@ export async function openPage(
   // input stays at about:blank unless its script navigates, which then went through the proxy.)
   if (!RENDERABLE.has(protocol))
     throw new BlockedTargetError(`Blocked target: the page navigated to a ${protocol} URL; only http and https pages are rendered.`, url);
-  return { url, status: response?.status() ?? null, contentType: response?.headers()['content-type'] ?? null };
+  const headers = response?.headers() ?? {};
+  return { url, status: response?.status() ?? null, contentType: headers['content-type'] ?? null, headers };
 }
 
 /** Opens the url (refusing a main document the proxy refused) or sets the html; returns the first response. */

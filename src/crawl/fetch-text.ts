@@ -20,6 +20,8 @@ export interface FetchedText {
   location: string | null;
   contentType: string;
   body: string;
+  /** The response's headers (names in lower case). */
+  headers: Record<string, string | string[] | undefined>;
 }
 
 export interface FetchTextOptions {
@@ -52,7 +54,7 @@ export async function fetchText(http: HttpClient, url: string, o: FetchTextOptio
     } catch {
       location = null;
     }
-    return { url, status: res.statusCode, location, contentType, body: '' };
+    return { url, status: res.statusCode, location, contentType, body: '', headers: res.headers };
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -67,7 +69,7 @@ export async function fetchText(http: HttpClient, url: string, o: FetchTextOptio
   let bytes = Buffer.concat(chunks);
   // A .gz sitemap arrives as gzip bytes (not Content-Encoding): unpack it, within the same bound.
   if (bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes, { maxOutputLength: o.maxBytes });
-  return { url, status: res.statusCode, location: null, contentType, body: bytes.toString('utf8') };
+  return { url, status: res.statusCode, location: null, contentType, body: bytes.toString('utf8'), headers: res.headers };
 }
 
 /** GET following at most `maxHops` redirects (robots.txt and sitemaps, which are not pages of the crawl). */

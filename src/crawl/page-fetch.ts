@@ -7,6 +7,7 @@ import { ToolError } from '../errors.js';
 import { blockedCause, fetchText } from './fetch-text.js';
 import { parseHtml, type PageMetadata } from './html-page.js';
 import { renderPage } from './rendered-page.js';
+import { assertNoBotWall } from '../extract/bot-wall/index.js';
 
 export type PageFormat = 'markdown' | 'links' | 'content' | 'metadata';
 
@@ -43,6 +44,7 @@ export async function fetchPage(ctx: ToolContext, http: HttpClient, input: PageI
   let status = 0;
   let contentType = '';
   let redirect: string | null = null;
+  let headers: Record<string, string | string[] | undefined> = {};
   if (input.render) {
     const page = await renderPage(ctx, input.url, input.timeout_ms);
     ({ html, finalUrl } = page);
@@ -55,6 +57,7 @@ export async function fetchPage(ctx: ToolContext, http: HttpClient, input: PageI
       contentType = got.contentType;
       redirect = got.location;
       if (/html|xml/i.test(got.contentType) || got.contentType === '') html = got.body;
+      headers = got.headers;
     } catch (err) {
       if (ctx.signal.aborted) throw err;
       const blocked = blockedCause(err);
@@ -62,6 +65,9 @@ export async function fetchPage(ctx: ToolContext, http: HttpClient, input: PageI
       // A timeout or a reset: worth another attempt (the engine retries transient failures with backoff).
       throw new ToolError(`Could not fetch ${input.url}: ${(err as Error).message}`, 'transient');
     }
+    // A challenge, captcha or block page fails the page (BLOCKED_BY_SITE, refunded); the crawl goes on.
+    // (A rendered page was checked by the browser tools' wrapper.)
+    if (html || status === 429) assertNoBotWall(input.url, html, { status, headers });
   }
   const result: PageResult = {
     url: input.url,

@@ -145,6 +145,7 @@ export function pendingRow(t: NewTask): TaskRow {
     result: null,
     error: null,
     errorKind: null,
+    errorCode: null,
     payer: t.payer,
     priceMicros: t.priceMicros,
     chargedMicros: 0,

@@ -11,7 +11,7 @@ import type { FailureKind, TaskRow } from '../store/port.js';
 export type AttemptOutcome =
   | { kind: 'complete'; result: unknown }
   | { kind: 'retry'; error: string; delayMs: number }
-  | { kind: 'fail'; error: string; failure: FailureKind; refund: boolean }
+  | { kind: 'fail'; error: string; failure: FailureKind; refund: boolean; code?: string }
   /** The lease was lost or the process is stopping: leave the task for whoever holds it next. */
   | { kind: 'abandon' };
 
@@ -36,6 +36,8 @@ export function backoffMs(attempt: number): number {
   const ceiling = Math.min(30_000, 500 * 2 ** Math.max(0, attempt - 1));
   return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
 }
+
+const codeOf = (err: ToolError) => (err.errorCode !== undefined ? { code: err.errorCode } : {});
 
 export async function runAttempt(tool: AnyTool, task: TaskRow, controller: AbortController, deps: AttemptDeps): Promise<AttemptOutcome> {
   const log = deps.log.child({ task: task.id, tool: tool.name, attempt: task.attempts });
@@ -87,9 +89,9 @@ export async function runAttempt(tool: AnyTool, task: TaskRow, controller: Abort
         if (!tool.sideEffects && task.attempts < task.maxAttempts) {
           return { kind: 'retry', error: err.message, delayMs: backoffMs(task.attempts) };
         }
-        return { kind: 'fail', error: err.message, failure: 'transient', refund: true };
+        return { kind: 'fail', error: err.message, failure: 'transient', refund: true, ...codeOf(err) };
       }
-      return { kind: 'fail', error: err.message, failure: err.kind, refund: err.kind !== 'input' };
+      return { kind: 'fail', error: err.message, failure: err.kind, refund: err.kind !== 'input', ...codeOf(err) };
     }
     log.error('tool failed unexpectedly', { err });
     return { kind: 'fail', error: 'The tool failed unexpectedly; the fault was logged.', failure: 'internal', refund: true };

@@ -9,6 +9,8 @@ export interface TaskView {
   tool: string;
   result: unknown;
   error: string | null;
+  /** A stable code naming why a failed task failed (e.g. BLOCKED_BY_SITE), when there is one. */
+  error_code?: string;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -31,6 +33,7 @@ export function toTaskView(t: Omit<TaskRow, 'input'> & { input?: unknown; result
     tool: t.tool,
     result: t.status !== 'complete' ? null : bound ? boundedResult(t, bound) : t.result,
     error: t.status === 'failed' || t.status === 'cancelled' ? t.error : null,
+    ...(t.status === 'failed' && t.errorCode ? { error_code: t.errorCode } : {}),
     created_at: iso(t.createdAt)!,
     started_at: iso(t.startedAt),
     finished_at: iso(t.finishedAt),

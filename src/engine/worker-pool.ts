@@ -243,7 +243,12 @@ export class WorkerPool {
       }
       case 'fail': {
         const settled = await this.untilStored(() =>
-          store.failTask(task.id, this.owner, { error: outcome.error, kind: outcome.failure, refund: outcome.refund }, now),
+          store.failTask(
+            task.id,
+            this.owner,
+            { error: outcome.error, kind: outcome.failure, refund: outcome.refund, ...(outcome.code !== undefined ? { code: outcome.code } : {}) },
+            now,
+          ),
         );
         if (settled) events.emit('settled', settled, now - started);
         return;

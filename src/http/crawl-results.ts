@@ -12,6 +12,8 @@ export interface CrawlResultLine {
   status_code: number | null;
   result: unknown;
   error: string | null;
+  /** Why a failed page failed, when the failure has a code (BLOCKED_BY_SITE: a bot wall). */
+  error_code?: string;
 }
 
 export function toCrawlLine(item: BatchItem): CrawlResultLine {
@@ -27,5 +29,6 @@ export function toCrawlLine(item: BatchItem): CrawlResultLine {
     status_code: typeof result?.status_code === 'number' ? result.status_code : null,
     result: line.result,
     error: line.error,
+    ...(item.task?.status === 'failed' && item.task.errorCode ? { error_code: item.task.errorCode } : {}),
   };
 }

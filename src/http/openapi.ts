@@ -194,6 +194,11 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       tool: { type: 'string' },
       result: { description: 'The tool result when status is complete, else null.', anyOf: [...resultRefs, { type: 'null' }] },
       error: { type: ['string', 'null'], description: 'Why the task failed or was cancelled.' },
+      error_code: {
+        type: 'string',
+        description:
+          'Present on some failed tasks: a stable code for the failure. BLOCKED_BY_SITE: the site answered with a bot wall (a challenge, captcha or block page) instead of the page; the task is refunded and `error` lists the signals seen.',
+      },
       created_at: { type: 'string', format: 'date-time' },
       started_at: { type: ['string', 'null'], format: 'date-time' },
       finished_at: { type: ['string', 'null'], format: 'date-time' },

@@ -29,7 +29,7 @@ export interface CallResultDeps {
 }
 
 export async function toCallToolResult(task: TaskRow, d: CallResultDeps): Promise<CallToolResult> {
-  if (task.status === 'failed') return errorResult(task.error ?? `The ${task.tool} task failed.`, task.id);
+  if (task.status === 'failed') return errorResult(task.error ?? `The ${task.tool} task failed.`, task.id, task.errorCode);
   if (task.status === 'cancelled') return errorResult(task.error ?? 'The task was cancelled.', task.id);
   if (task.status !== 'complete') return errorResult(`The task ${task.id} is still ${task.status}.`, task.id);
 

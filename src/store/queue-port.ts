@@ -42,6 +42,8 @@ export interface ClaimOptions {
 export interface FailOptions {
   error: string;
   kind: FailureKind;
+  /** A stable code naming the failure (shown as the task's `error_code`), e.g. BLOCKED_BY_SITE. */
+  code?: string;
   /** Give the charged credits back (failures that are not the input's fault). */
   refund: boolean;
 }

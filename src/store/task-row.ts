@@ -18,6 +18,8 @@ export interface TaskRow {
   result: unknown;
   error: string | null;
   errorKind: FailureKind | null;
+  /** A stable code naming why it failed (BLOCKED_BY_SITE…), when the tool gave one. */
+  errorCode: string | null;
   payer: Payer;
   priceMicros: number;
   chargedMicros: number;

@@ -135,9 +135,14 @@ for (const factory of factories) {
       const claimed = await s.claimTasks({ owner: 'w', limit: 5, leaseMs: 10_000, now, onlyTools: ['dns.lookup'] });
       const c1 = claimed.find((t) => t.id === t1.id)!;
       expect(c1.chargedMicros).toBe(1000);
-      await s.failTask(t1.id, 'w', { error: 'down', kind: 'transient', refund: true }, now);
+      const failed = await s.failTask(t1.id, 'w', { error: 'walled', kind: 'permanent', refund: true, code: 'BLOCKED_BY_SITE' }, now);
       await s.failTask(t1.id, 'w', { error: 'down', kind: 'transient', refund: true }, now);
       expect((await s.findKey('key_c1'))!.balanceMicros).toBe(1500);
+      // The failure's code is kept with it (and a failure without one has none).
+      expect(failed).toMatchObject({ status: 'failed', error: 'walled', errorCode: 'BLOCKED_BY_SITE' });
+      expect((await s.getTask(t1.id))!.errorCode).toBe('BLOCKED_BY_SITE');
+      const c2 = claimed.find((t) => t.id === t2.id)!;
+      expect((await s.failTask(c2.id, 'w', { error: 'down', kind: 'transient', refund: true }, now))!.errorCode).toBeNull();
       await s.revokeKey('key_c1', now);
       expect((await s.createTask(newTask({ payer: { kind: 'key', id: 'key_c1' } }), { chargeKeyId: 'key_c1' })).kind).toBe('key_invalid');
     });

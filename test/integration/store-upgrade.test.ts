@@ -52,7 +52,13 @@ async function openPostgresFixture(): Promise<{ store: TaskStore; ledger: () => 
 /** The reads the fixture's generator made with the old release, made again with the current code. */
 async function readBack(store: TaskStore) {
   const tasks: Record<string, unknown> = {};
-  for (const id of Object.keys((expected.sqlite as { tasks: object }).tasks)) tasks[id] = await store.getTask(id);
+  for (const id of Object.keys((expected.sqlite as { tasks: object }).tasks)) {
+    const task = await store.getTask(id);
+    // Fields added after that release (migration 012: error_code) read as null on its rows; the rest as it read them.
+    const { errorCode, ...asThatReleaseRead } = task ?? ({ errorCode: null } as Record<string, unknown>);
+    expect(errorCode, id).toBeNull();
+    tasks[id] = task === null ? null : asThatReleaseRead;
+  }
   return JSON.parse(
     JSON.stringify({
       tasks,
@@ -68,8 +74,8 @@ async function readBack(store: TaskStore) {
 }
 
 const cases = [
-  { name: 'sqlite' as const, open: openSqliteFixture, versions: [1, 4, 5, 6, 7, 9, 10] },
-  { name: 'postgres' as const, open: openPostgresFixture, versions: [1, 2, 3, 4, 5, 7, 9, 10, 11] },
+  { name: 'sqlite' as const, open: openSqliteFixture, versions: [1, 4, 5, 6, 7, 9, 10, 12] },
+  { name: 'postgres' as const, open: openPostgresFixture, versions: [1, 2, 3, 4, 5, 7, 9, 10, 11, 12] },
 ];
 
 describe.each(cases)('upgrading a $name deployment of the previous release', ({ name, open, versions }) => {

@@ -8,7 +8,7 @@ import type { Sql } from '../sql.js';
 import { toTask, type TaskRecord } from './records.js';
 
 const LISTED_COLUMNS = camelColumns(
-  'id, tool, status, error, error_kind, payer_kind, payer_id, price_micros, charged_micros, payment, attempts, max_attempts, lease_owner, lease_expires_at, run_after, cancel_requested, created_at, started_at, finished_at',
+  'id, tool, status, error, error_kind, error_code, payer_kind, payer_id, price_micros, charged_micros, payment, attempts, max_attempts, lease_owner, lease_expires_at, run_after, cancel_requested, created_at, started_at, finished_at',
 );
 
 export async function listTasks(db: Sql, q: TaskListQuery): Promise<ListedTask[]> {

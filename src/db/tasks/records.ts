@@ -7,7 +7,7 @@ import { camelColumns, type Raw } from '../columns.js';
 
 // Named statements list their columns instead of `*` (see Sql.one).
 export const TASK_FIELDS =
-  'id, tool, input, status, result, error, error_kind, payer_kind, payer_id, price_micros, charged_micros, payment, attempts, max_attempts, lease_owner, lease_expires_at, run_after, cancel_requested, created_at, started_at, finished_at';
+  'id, tool, input, status, result, error, error_kind, error_code, payer_kind, payer_id, price_micros, charged_micros, payment, attempts, max_attempts, lease_owner, lease_expires_at, run_after, cancel_requested, created_at, started_at, finished_at';
 
 export const TASK_COLUMNS = camelColumns(TASK_FIELDS);
 
@@ -24,6 +24,7 @@ export function toTask(d: Dialect, r: TaskRecord): TaskRow {
     result: d.fromJson(r.result),
     error: r.error,
     errorKind: r.errorKind,
+    errorCode: r.errorCode ?? null,
     payer: { kind: r.payerKind, id: r.payerId },
     priceMicros: r.priceMicros,
     chargedMicros: r.chargedMicros,
