@@ -5,7 +5,7 @@ import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOp
 import { serialiseVisibleDocument } from '../src/browser/page-scripts.js';
 import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape, chunksInput, chunksOutput } from '../src/registry/bounded-result.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
-import { documentInputShape, documentOutputShape } from '../src/browser/document-shape.js';
+import { documentInputShape, documentOutputShape, extractedMetadataShape } from '../src/browser/document-shape.js';
 
 // linkedom, Readability and Turndown: loaded when the first page is converted, not when the tool is listed.
 const markdownModule = lazyModule(() => import('../src/extract/markdown-pool.js'));
@@ -36,11 +36,14 @@ export default defineBrowserTool({
     })
     .superRefine(pageOptionsRefine),
   output: z.object({
-    markdown: z.string().describe('Main content as GitHub-flavoured Markdown.'),
+    markdown: z.string().describe('Main content as GitHub-flavoured Markdown: the body only (title, byline, date, standfirst are fields).'),
     title: z.string().describe('The page title ("" if none).'),
+    ...extractedMetadataShape,
     source: z
-      .enum(['article', 'page', 'document'])
-      .describe("'article' when an article was found and converted, 'page' when the page body was (always for content 'full'), 'document' for a file."),
+      .enum(['article', 'readability', 'page', 'document'])
+      .describe(
+        "Path that won: 'article' (found and pruned), 'readability' (Readability's pick, ours held much less of it), 'page' (the body; always for content 'full'), 'document' (a file).",
+      ),
     bytes: z.number().int().describe('Size of the whole markdown in bytes (UTF-8).'),
     ...boundedOutputShape,
     chunks: chunksOutput,
@@ -57,8 +60,8 @@ export default defineBrowserTool({
   async render(page, input, { opened, ctx }) {
     const doc = await page.evaluate(serialiseVisibleDocument, MAX_STYLED_ELEMENTS);
     const { markdownInWorker } = await markdownModule();
-    const { markdown, title, source } = await markdownInWorker(doc.html, doc.title, input.content, ctx.signal);
-    return { markdown, title, source, bytes: Buffer.byteLength(markdown), final_url: opened.url, status_code: opened.status };
+    const result = await markdownInWorker(doc.html, doc.title, input.content, ctx.signal);
+    return { ...result, bytes: Buffer.byteLength(result.markdown), final_url: opened.url, status_code: opened.status };
   },
   async readDocument(input, { ctx, budget }) {
     const { documentMarkdown } = await documentModule();

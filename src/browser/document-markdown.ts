@@ -5,6 +5,7 @@ import { readDocument } from '../extract/document/read-document.js';
 import type { ToolContext } from '../registry/define-tool.js';
 import { fetchDocument } from './document-fetch.js';
 import { htmlToMarkdown } from '../extract/markdown.js';
+import { wordCount } from '../extract/metadata.js';
 import type { PageOptions } from './page-options.js';
 
 export interface DocumentMarkdownInput extends PageOptions {
@@ -31,10 +32,12 @@ export async function documentMarkdown(ctx: ToolContext, input: DocumentMarkdown
   const base = { final_url: fetched.url, status_code: fetched.status };
   if (read.kind === 'html') {
     // A page served with a file's headers: the page pipeline's conversion (scripts do not run).
-    const { markdown, title, source } = htmlToMarkdown(read.html, '', input.content);
-    return { markdown, title, source, bytes: Buffer.byteLength(markdown), ...base };
+    const result = htmlToMarkdown(read.html, '', input.content);
+    return { ...result, bytes: Buffer.byteLength(result.markdown), ...base };
   }
   const { type, markdown, title, pages, author, needs_ocr } = read.document;
   const document = { type, ...(pages !== undefined ? { pages } : {}), ...(author !== undefined ? { author } : {}), ...(needs_ocr ? { needs_ocr } : {}) };
-  return { markdown, title, source: 'document' as const, bytes: Buffer.byteLength(markdown), ...base, document };
+  // The same fields as a page's, filled where the file says: a reader of files gets no date or language.
+  const meta = { byline: author ?? '', published_at: '', lang: '', site_name: '', excerpt: '', word_count: wordCount(markdown) };
+  return { markdown, title, ...meta, source: 'document' as const, bytes: Buffer.byteLength(markdown), ...base, document };
 }

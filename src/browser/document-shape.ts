@@ -24,3 +24,13 @@ export const documentOutputShape = {
     })
     .optional(),
 };
+
+/** What is known about the page or file besides its body ("" where nothing is). */
+export const extractedMetadataShape = {
+  byline: z.string().describe('Author(s).'),
+  published_at: z.string().describe('Publication date, ISO 8601.'),
+  lang: z.string().describe('Language tag.'),
+  site_name: z.string(),
+  excerpt: z.string().describe('Summary or standfirst.'),
+  word_count: z.number().int().describe('Words in markdown.'),
+};

@@ -16,7 +16,9 @@ import { pruneBoilerplate } from './boilerplate.js';
 import { stripCredits } from './credits.js';
 import { collapseSpace as normalisedText, textLength, type Doc, type El } from './dom.js';
 import { relaxEscapes } from './markdown-escapes.js';
+import { readMetadata, withReadabilityGuess, wordCount, type PageMetadata, type ReadabilityGuess } from './metadata.js';
 import { paragraphs, proseContainer, type Paragraph } from './prose-container.js';
+import { belowFloor } from './readability-floor.js';
 import { restoreSectionHeadings } from './section-headings.js';
 import { withSiblingBoxes } from './sibling-blocks.js';
 import { TextFinder } from './text-finder.js';
@@ -35,11 +37,16 @@ export const DENSE_MIN_SHARE_OF_PICK = 0.5;
 
 export type MarkdownContent = 'main' | 'full';
 
-export interface MarkdownResult {
+export interface MarkdownResult extends Omit<PageMetadata, 'title'> {
+  /** The body only: no title, byline, date or standfirst put in front (those are the fields). */
   markdown: string;
   title: string;
-  /** Which content was converted: the article found in the page, or the (cleaned) page body. */
-  source: 'article' | 'page';
+  /**
+   * Which path won: the article we found ('article'), Readability's own pick kept because ours held much
+   * less of it ('readability'), or the (cleaned) page body ('page').
+   */
+  source: 'article' | 'readability' | 'page';
+  word_count: number;
 }
 
 const ALWAYS_REMOVE = [
@@ -75,6 +82,7 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
   // linkedom needs a whole document; a serialised page always is one, a fragment gets wrapped.
   const html = /<html[\s>]/i.test(input) ? input : /<body[\s>]/i.test(input) ? `<html>${input}</html>` : `<html><body>${input}</body></html>`;
   const page = parseHTML(html).document;
+  const declared = readMetadata(page);
   removeNoise(page);
   let body = (page.body ?? page.createElement('body')) as unknown as El;
   const h1 = normalisedText(page.querySelector('h1')?.textContent ?? '');
@@ -82,11 +90,15 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
   let container: El = body;
   let source: MarkdownResult['source'] = 'page';
   let articleTitle = '';
+  let guess: ReadabilityGuess | undefined;
+  let standfirst = '';
+  let readabilityPick: El | undefined;
   if (content === 'main') {
     // Readability edits the document it reads, so it gets a copy; the body stays for the fallback.
     const snapshot = page.toString();
     const article = readArticle(snapshot);
     articleTitle = article?.title ?? '';
+    guess = article?.guess;
     pruneBoilerplate(body);
     let pageChars = textLength(body);
     // A page that pruning leaves nearly empty is one whose content is links (a post of bookmarked links,
@@ -115,8 +127,12 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
         pruneBoilerplate(unpruned, { byName: false });
         article.root = unpruned;
       }
+      readabilityPick = article.root;
       const chars = textLength(article.root);
-      if (chars >= READABILITY_MIN_CHARS && (chars >= READABILITY_SURE_CHARS || chars >= READABILITY_MIN_SHARE * pageChars)) {
+      // Against the page, the pick is measured by its prose as well as its length: what pruning leaves of a
+      // page around a short article can be long lists and lines that hold no prose.
+      const share = Math.max(chars / Math.max(1, pageChars), proseShare(article.root, paras));
+      if (chars >= READABILITY_MIN_CHARS && (chars >= READABILITY_SURE_CHARS || share >= READABILITY_MIN_SHARE)) {
         container = article.root;
         source = 'article';
       }
@@ -133,20 +149,50 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
     )
       container = dense.el;
     else if (source === 'article') {
-      // The lead paragraph often sits in the article's header, between the title and the body, where
-      // Readability does not look; it is put back in front.
-      const lead = leadParagraphs(paras, container, [pageTitle, articleTitle]);
-      for (const el of lead.reverse()) container.insertBefore(el.cloneNode(true), container.firstChild);
+      // The standfirst often sits in the article's header, between the title and the body, where
+      // Readability does not look: it is metadata (the excerpt when the page declares none), not body.
+      standfirst = leadParagraphs(paras, container, [pageTitle, articleTitle])
+        .map((el) => normalisedText(el.textContent ?? ''))
+        .join(' ');
       restoreSectionHeadings(container, paras);
       container = withSiblingBoxes(container, body, paras);
+    }
+    // The floor: an override that holds less than half of the (pruned) pick's prose lost the article.
+    if (readabilityPick && belowFloor(readabilityPick, container)) {
+      container = readabilityPick;
+      source = 'readability';
     }
   }
   const title = (pageTitle.trim() || articleTitle.trim() || h1).slice(0, 500);
   prepareForConversion(container);
-  let markdown = tidy(converter().turndown(container.innerHTML));
-  // A document that does not open with its own heading gets the title as one, so the reader knows what it is.
-  if (title && !opensWithTitle(markdown, title)) markdown = tidy(`# ${escapeHeading(headline(title, articleTitle))}\n\n${markdown}`);
-  return { markdown, title, source };
+  const markdown = tidy(converter().turndown(container.innerHTML));
+  // A standfirst found in the page ranks after a declared description, before Readability's guess (which is
+  // the body's first paragraph).
+  const meta = withReadabilityGuess({ ...declared, excerpt: declared.excerpt || standfirst.slice(0, 1_000) }, guess);
+  return {
+    markdown,
+    title,
+    source,
+    byline: meta.byline,
+    published_at: meta.published_at,
+    lang: meta.lang,
+    site_name: meta.site_name,
+    excerpt: meta.excerpt,
+    word_count: wordCount(markdown),
+  };
+}
+
+/** The share of the page's prose (its paragraphs' positive weights) that `pick`'s text holds. */
+function proseShare(pick: El, paras: Paragraph[]): number {
+  const text = new TextFinder((pick.textContent ?? '').replace(/\s+/g, ' '));
+  let total = 0;
+  let held = 0;
+  for (const p of paras) {
+    if (p.weight <= 0) continue;
+    total += p.weight;
+    if (text.has(p.text)) held += p.weight;
+  }
+  return total === 0 ? 0 : held / total;
 }
 
 /**
@@ -226,7 +272,7 @@ function leadParagraphs(paras: Paragraph[], article: El, titles: string[]): El[]
   return k < 0 && !underHeading ? lead.reverse() : [];
 }
 
-function readArticle(html: string): { root: El; title: string } | null {
+function readArticle(html: string): { root: El; title: string; guess: ReadabilityGuess } | null {
   const copy = parseHTML(html).document;
   try {
     const parsed = new Readability(copy as unknown as Document, { keepClasses: true, maxElemsToParse: 50_000, charThreshold: READABILITY_MIN_CHARS }).parse();
@@ -234,7 +280,7 @@ function readArticle(html: string): { root: El; title: string } | null {
     const root = parseHTML(`<!doctype html><html><body><div id="md-root">${parsed.content}</div></body></html>`).document.getElementById(
       'md-root',
     ) as unknown as El;
-    return { root, title: parsed.title ?? '' };
+    return { root, title: parsed.title ?? '', guess: parsed };
   } catch {
     // Readability gives up on very large documents; the cleaned body is used instead.
     return null;
@@ -333,6 +379,9 @@ function converter(): TurndownService {
     linkStyle: 'inlined',
   });
   td.use(gfm);
+  // Turndown escapes "1. " at the start of a text but not "1) ", which CommonMark also reads as a list item.
+  const escape = td.escape.bind(td);
+  td.escape = (text: string) => escape(text).replace(/^(\d{1,9})\)(?=\s|$)/, '$1\\)');
   // Added after the plugin so these take precedence over its rules and the defaults.
   td.addRule('fencedCodeWithLanguage', {
     filter: (node) => node.nodeName === 'PRE',
@@ -390,53 +439,6 @@ function converter(): TurndownService {
   });
   cached = td;
   return td;
-}
-
-/** Lines read before the article's first paragraph of prose when looking for its own headline. */
-const HEADLINE_SEARCH_LINES = 8;
-/** A line this long is prose: a headline after it is a section's, not the article's. */
-const PROSE_LINE_CHARS = 200;
-
-/**
- * True when the first line is a top-level heading, or a heading naming the page (titles often add " | Site")
- * comes before the article's first paragraph of prose (after a kicker, a date or the lead picture): the
- * title prepended again would make the headline appear twice.
- */
-function opensWithTitle(markdown: string, title: string): boolean {
-  const name = normalisedText(title).toLowerCase();
-  const lines = markdown.split('\n').filter((l) => l.trim());
-  for (const [i, line] of lines.slice(0, HEADLINE_SEARCH_LINES).entries()) {
-    const m = /^(#{1,6})\s+(.*)$/.exec(line);
-    if (!m) {
-      // Measured without link and image targets: a picture's long URL is no prose.
-      if (line.replace(/\]\([^)]*\)/g, ']').length >= PROSE_LINE_CHARS) return false;
-      continue;
-    }
-    if (i === 0 && (m[1] ?? '').length <= 2) return true;
-    const heading = normalisedText(m[2] ?? '').toLowerCase();
-    // A short section heading the title happens to contain ("Not a flagship") does not name the page.
-    if (heading.length > 0 && name.includes(heading) && (i === 0 || heading.length >= 0.4 * name.length)) return true;
-  }
-  return false;
-}
-
-/**
- * The heading put in front: the page title without the site's name ("Headline | Site"), as Readability cut it,
- * when Readability's title is part of the page title; the page title otherwise.
- */
-function headline(title: string, articleTitle: string): string {
-  const full = normalisedText(title);
-  const cut = normalisedText(articleTitle);
-  if (!cut.includes(' ') || !full.startsWith(cut)) return title;
-  // Only a site's name after a separator goes, not a kicker before the headline nor half a hyphenated word.
-  return SITE_SUFFIX.test(full.slice(cut.length)) ? cut : title;
-}
-
-/** " | Site", " - Site", " – Site", " » Site", " :: Site": the separator spaced, the name short. */
-const SITE_SUFFIX = /^\s+(\||-|–|—|»|·|::)\s+.{1,40}$/;
-
-function escapeHeading(s: string): string {
-  return s.replace(/\s+/g, ' ').replace(/^#+/, '').trim();
 }
 
 /**
