@@ -9,7 +9,8 @@
 // words (letters and digits, lower-cased, Markdown syntax and link targets dropped) of the output against
 // those of expected.html, as multisets; precision, recall and F1 are page means, and the share of pages
 // under F1 0.5 is given. The pages alternate, in name order, between a tuning half and a held-out half that
-// is only reported. BENCH_READABILITY_CACHE=file keeps the rendered HTML between runs.
+// is only reported. BENCH_READABILITY_CACHE=file keeps the rendered HTML between runs; BENCH_MARKDOWN_ONLY=ours
+// skips the baselines.
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseHTML } from 'linkedom';
@@ -103,10 +104,13 @@ export default {
       }
       const ok = cases.map((_, i) => i).filter((i) => rendered[i]);
       const truths = cases.map((c) => truthTokens(c.expectedHtml));
-      const { reason } = await loadDefuddle();
-      if (reason) process.stderr.write(`  defuddle not available (${reason}); baseline skipped\n`);
+      const only = process.env.BENCH_MARKDOWN_ONLY === 'ours';
+      if (!only) {
+        const { reason } = await loadDefuddle();
+        if (reason) process.stderr.write(`  defuddle not available (${reason}); baseline skipped\n`);
+      }
       const rows = [];
-      for (const ex of await extractors()) {
+      for (const ex of await extractors({ withBaselines: !only })) {
         const t0 = performance.now();
         const run = await runExtractor(
           ex.name,
