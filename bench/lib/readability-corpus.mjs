@@ -25,7 +25,11 @@ export async function locateReadabilityCorpus(env = process.env) {
     const tar = execFileSync('git', ['--git-dir', gitDir, 'archive', '--format=tar', 'HEAD', PAGES], { maxBuffer: 1 << 30 });
     execFileSync('tar', ['-x', '-C', tmp], { input: tar });
     const commit = execFileSync('git', ['--git-dir', gitDir, 'rev-parse', 'HEAD']).toString().trim();
-    return { pagesDir: path.join(tmp, PAGES), origin: `git mirror, commit ${commit.slice(0, 12)}`, cleanup: () => fs.rmSync(tmp, { recursive: true, force: true }) };
+    return {
+      pagesDir: path.join(tmp, PAGES),
+      origin: `git mirror, commit ${commit.slice(0, 12)}`,
+      cleanup: () => fs.rmSync(tmp, { recursive: true, force: true }),
+    };
   }
   if (env.BENCH_OFFLINE === '1') return { skip: 'no local copy of mozilla/readability and BENCH_OFFLINE=1' };
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'readability-'));

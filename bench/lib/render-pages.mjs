@@ -94,4 +94,3 @@ export async function runExtractor(name, docs) {
   }
   return { outputs, failures, ms };
 }
-

@@ -5,15 +5,12 @@
 // a misleading class name on a large block cannot take the content with it.
 import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
 import { elementText, linkTextLength, textLength, type El } from './dom.js';
+import { COMMENT_WORDS, FURNITURE_WORDS, nameTest } from './lexicon/class-names.js';
 import { pruneSiteSections, prunePromos } from './promos.js';
 import { pruneTeaserCards } from './teasers.js';
 
-/** Comment threads and forms to comment. */
-const COMMENTS =
-  /(^|[\s_-])(comments?|commentlist|comment-?(area|list|form|respond|section|thread|s-?block)|respond|replies|disqus|discussion|kommentare?|reactions|talkback|responses)([\s_-]|\d|$)/i;
-/** Site furniture that ends up inside the article container. */
-const FURNITURE =
-  /(^|[\s_-])(share|sharing|sharedaddy|social|socials|shariff|addthis|sociable|related|relatedposts|yarpp|jp-relatedposts|more-stories|read-?more|more-?links?|further-?reading|recommended|recirc|outbrain|taboola|newsletter|subscribe|subscription|signup|breadcrumbs?|pagination|pager|post-?nav|nav-?links|navigation|author-?(bio|box|info)|about-?author|sidebar|sidebox|advert|advertisement|ads?|ad-?(slot|unit|container)|sponsor(ed)?|promo|teaser-?list|tags?|tag-?(list|cloud)|tagcloud|categories|post-?(meta|metadata|tags|footer|categories)|entry-?(meta|metadata|footer|utility)|byline|dateline|timestamp|credits?|photo-?credit|copyright|rating|toolbar|masthead|skip|footer|legal|cookie|consent|popup|modal|overlay|login|signin|register)([\s_-]|\d|$)/i;
+const COMMENTS = nameTest(COMMENT_WORDS);
+const FURNITURE = nameTest(FURNITURE_WORDS);
 /**
  * Sidebar and footer widgets of WordPress ("widget widget_text", "textwidget", "widgettitle"). Not a bare
  * "widget" (Blogger's main column is "widget Blog") nor "…-widget-…" (page builders name every content
@@ -110,7 +107,12 @@ interface PruneRule {
  * otherwise dilute it), and the clean-up of what removals leave behind last.
  */
 export const PRUNE_RULES: readonly PruneRule[] = [
-  { name: 'names-and-roles', why: 'comment threads, share bars, related links, widgets and menus known by tag, role, class or id', group: 'byName', run: pruneByName },
+  {
+    name: 'names-and-roles',
+    why: 'comment threads, share bars, related links, widgets and menus known by tag, role, class or id',
+    group: 'byName',
+    run: pruneByName,
+  },
   { name: 'boilerplate-text', why: 'paragraphs that are labels, credits or notices by their wording', run: pruneBoilerplateText },
   { name: 'promos', why: '"see also" pointers, widget prompts, advert labels and the site speaking of itself', run: (root) => prunePromos(root) },
   { name: 'teaser-cards', why: 'cards of headline and blurb leading to other pages', group: 'byLinks', run: pruneTeaserCards },

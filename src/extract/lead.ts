@@ -56,4 +56,3 @@ export function leadParagraphs(paras: Paragraph[], article: El, titles: string[]
   // Nothing but short lines before the lead (pruning took the header and its title): the lead opens the page.
   return k < 0 && !underHeading ? lead.reverse() : [];
 }
-

@@ -14,6 +14,7 @@ import { pruneBoilerplate, type PruneOptions, type RuleTrace } from './boilerpla
 import { collapseSpace as normalisedText, textLength, type Doc, type El } from './dom.js';
 import { readMetadata, withReadabilityGuess, wordCount, type PageMetadata, type ReadabilityGuess } from './metadata.js';
 import { leadParagraphs } from './lead.js';
+import { COOKIE_BANNER_WORDS, nameTest } from './lexicon/class-names.js';
 import { paragraphs, proseContainer, type Paragraph } from './prose-container.js';
 import { elementToMarkdown } from './to-markdown.js';
 import { belowFloor } from './readability-floor.js';
@@ -76,7 +77,7 @@ const ALWAYS_REMOVE = [
 ];
 /** A form with less text than this is a search box, a login or a newsletter sign-up; larger ones wrap content. */
 const SMALL_FORM_CHARS = 500;
-const COOKIE_BANNER = /(^|[\s_-])(cookie|cookies|consent|gdpr|ccpa|onetrust|cookiebot|didomi|truste|cmp|cc-window|cc-banner|privacy-banner)([\s_-]|$)/i;
+const COOKIE_BANNER = nameTest(COOKIE_BANNER_WORDS, { digits: false });
 
 export interface ExtractOptions {
   /** Pruning rules switched off by name (PRUNE_RULE_NAMES), for measuring what each is worth. */

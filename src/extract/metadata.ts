@@ -39,7 +39,9 @@ export function readMetadata(doc: Doc): PageMetadata {
   return {
     title: clip(ld.headline || meta.get('og:title') || meta.get('twitter:title') || doc.querySelector('title')?.textContent || ''),
     byline: clip(ld.author || meta.get('author') || meta.get('article:author') || meta.get('dc.creator') || ''),
-    published_at: isoDate(ld.datePublished || meta.get('article:published_time') || meta.get('date') || meta.get('dc.date') || timeEl?.getAttribute('datetime') || ''),
+    published_at: isoDate(
+      ld.datePublished || meta.get('article:published_time') || meta.get('date') || meta.get('dc.date') || timeEl?.getAttribute('datetime') || '',
+    ),
     lang: clip(doc.documentElement?.getAttribute('lang') || meta.get('og:locale')?.replace('_', '-') || meta.get('content-language') || ''),
     site_name: clip(meta.get('og:site_name') || ld.publisher || meta.get('application-name') || ''),
     excerpt: clip(meta.get('description') || meta.get('og:description') || meta.get('twitter:description') || ld.description || '', MAX_EXCERPT_CHARS),

@@ -16,11 +16,21 @@ describe('metadata fields', () => {
   it('reads JSON-LD and OpenGraph, and keeps them out of the body', () => {
     const ld = JSON.stringify({
       '@context': 'https://schema.org',
-      '@graph': [{ '@type': 'WebSite', name: 'x' }, { '@type': 'NewsArticle', headline: 'The hill orchard', author: [{ '@type': 'Person', name: 'Ann Lee' }], datePublished: '2024-05-04T09:30:00+02:00' }],
+      '@graph': [
+        { '@type': 'WebSite', name: 'x' },
+        { '@type': 'NewsArticle', headline: 'The hill orchard', author: [{ '@type': 'Person', name: 'Ann Lee' }], datePublished: '2024-05-04T09:30:00+02:00' },
+      ],
     });
     const html = `<html lang="en-GB"><head><title>The hill orchard | Orchard News</title><meta property="og:site_name" content="Orchard News"><meta name="description" content="Seventy years of apples on the hill."><script type="application/ld+json">${ld}</script></head><body><article><h1>The hill orchard</h1><p class="byline">By Ann Lee, 4 May 2024</p>${BODY}</article></body></html>`;
     const r = htmlToMarkdown(html, 'The hill orchard | Orchard News');
-    expect(r).toMatchObject({ title: 'The hill orchard | Orchard News', byline: 'Ann Lee', published_at: '2024-05-04T07:30:00.000Z', lang: 'en-GB', site_name: 'Orchard News', excerpt: 'Seventy years of apples on the hill.' });
+    expect(r).toMatchObject({
+      title: 'The hill orchard | Orchard News',
+      byline: 'Ann Lee',
+      published_at: '2024-05-04T07:30:00.000Z',
+      lang: 'en-GB',
+      site_name: 'Orchard News',
+      excerpt: 'Seventy years of apples on the hill.',
+    });
     expect(r.markdown).not.toMatch(/^# /);
     expect(r.markdown).not.toContain('By Ann Lee');
     expect(r.markdown).not.toContain('Seventy years');
@@ -56,7 +66,8 @@ describe('Markdown that keeps the text as written', () => {
 describe('link text', () => {
   it('counts a paragraph inside a link (a teaser card) as link text, not prose', () => {
     const blurb = 'The cooperative grafted old local varieties onto young rootstock this spring so that none are lost.';
-    const root = parseHTML(`<html><body><div><a href="/story"><h3>Grafting day</h3><p>${blurb}</p></a></div><p>${PROSE[0]}</p></body></html>`).document.body as unknown as El;
+    const root = parseHTML(`<html><body><div><a href="/story"><h3>Grafting day</h3><p>${blurb}</p></a></div><p>${PROSE[0]}</p></body></html>`).document
+      .body as unknown as El;
     const paras = paragraphs(root);
     expect(paras.find((p) => p.text === blurb)?.weight).toBeLessThan(0);
     expect(paras.find((p) => p.text === PROSE[0])?.weight).toBeGreaterThan(0);
@@ -64,7 +75,9 @@ describe('link text', () => {
 });
 
 describe('the Readability floor', () => {
-  const doc = parseHTML(`<html><body><div id="pick">${BODY}</div><div id="rail"><p>${'A rail of other stories, each with a blurb long enough to read as prose. '.repeat(8)}</p></div></body></html>`).document;
+  const doc = parseHTML(
+    `<html><body><div id="pick">${BODY}</div><div id="rail"><p>${'A rail of other stories, each with a blurb long enough to read as prose. '.repeat(8)}</p></div></body></html>`,
+  ).document;
   const pick = doc.getElementById('pick') as unknown as El;
   const rail = doc.getElementById('rail') as unknown as El;
 
