@@ -59,7 +59,9 @@ export default {
   async run() {
     const baselineDir = process.env.BENCH_SCALE_BASELINE;
     // The extraction lived in src/browser/ before it became its own module (src/extract/).
-    const baselineModule = baselineDir ? await import(`${baselineDir}/src/extract/markdown.js`).catch(() => import(`${baselineDir}/src/browser/markdown.js`)) : undefined;
+    const baselineModule = baselineDir
+      ? await import(`${baselineDir}/src/extract/markdown.js`).catch(() => import(`${baselineDir}/src/browser/markdown.js`))
+      : undefined;
     const baseline = baselineModule?.htmlToMarkdown;
     const rows = [];
     for (const size of SIZES) {
