@@ -80,7 +80,10 @@ describe('htmlToMarkdown lead paragraph', () => {
   });
 
   it('does not take a paragraph under a heading that does not name the page', () => {
-    const { markdown, excerpt } = htmlToMarkdown(page(`<h2>Our partners</h2><p class="subtitle">${LEAD}</p>`), 'Polar front reaches the centre - Weather Daily');
+    const { markdown, excerpt } = htmlToMarkdown(
+      page(`<h2>Our partners</h2><p class="subtitle">${LEAD}</p>`),
+      'Polar front reaches the centre - Weather Daily',
+    );
     expect(markdown).not.toContain(LEAD);
     expect(excerpt).not.toContain(LEAD);
   });
