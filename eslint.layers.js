@@ -7,7 +7,7 @@
 const FILES = { runtime: 'runtime\\.js$' };
 
 const DOMAIN = ['dns', 'email', 'geo', 'extract', 'browser', 'crawl', 'leads'];
-const PLATFORM = ['auth', 'registry', 'net', 'store', 'db', 'artifacts', 'engine', 'billing'];
+const PLATFORM = ['auth', 'registry', 'net', 'store', 'db', 'artifacts', 'engine', 'billing', 'webhooks'];
 
 export const LAYERS = {
   // Platform: no transport, no front door.
@@ -20,6 +20,8 @@ export const LAYERS = {
   artifacts: ['auth', 'registry', 'store', 'db'],
   engine: ['registry', 'store', 'db'],
   billing: ['auth', 'registry', 'store', 'db', 'engine'],
+  // Webhooks: the outbox dispatcher, signatures and options, on the store and the network guard.
+  webhooks: ['net', 'registry', 'store', 'db', 'engine'],
   // Extraction: HTML and documents → Markdown and metadata (no browser, no network).
   extract: [],
   // Domains: what each tool family knows about the world.
@@ -30,7 +32,7 @@ export const LAYERS = {
   // Maps and crawls: robots.txt, sitemaps, URL normalisation; pages rendered through the browser domain.
   crawl: ['net', 'registry', 'browser', 'extract'],
   // The lead service is a service of its own on the platform's parts.
-  leads: ['net', 'registry', 'store', 'db', 'auth', 'billing', 'engine', 'web'],
+  leads: ['net', 'registry', 'store', 'db', 'auth', 'billing', 'engine', 'web', 'webhooks'],
   // HTTP plumbing the front doors share (credentials, error mapping, rate limits, callers).
   web: ['auth', 'billing', 'engine', 'registry', 'store', 'db', 'artifacts', 'runtime'],
   // Front doors: each on the platform and web/, never on another front door.

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Prepares dist/data for `npm pack` (package.json prepack runs it after the build): the ASN index built from
 // @ip-location-db/asn, so an install never builds it, and the one file geo.locate reads from iso3166-2-db
-// (3 MB of a 283 MB package, which then stays a development dependency). Sources and licences:
+// (3 MB of a 283 MB package, which then stays a development dependency), and the postal-code table. Sources and licences:
 // iso3166-2-db (MIT, © esosedi); @ip-location-db/asn (DB-IP ASN Lite CC BY 4.0, RouteViews, NRO).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,7 +29,17 @@ const isoDir = path.dirname(require.resolve('iso3166-2-db/package.json'));
 fs.copyFileSync(path.join(isoDir, 'data', 'iso3166-2.json'), path.join(dataDir, 'iso3166-2.json'));
 fs.copyFileSync(path.join(isoDir, 'LICENSE'), path.join(dataDir, 'iso3166-2-db-LICENSE'));
 
+// The postal tables geo.locate reads beyond US ZIPs, built from development dependencies (see
+// src/geo/place/postal-sources.ts for their sources and licences).
+const { POSTAL_FILE, writePostalFile, loadPostalCodes } = await import(pathToFileURL(path.join(root, 'dist', 'src', 'geo', 'place', 'postal-codes.js')).href);
+const postal = await loadPostalCodes({ cacheFile: null });
+if (postal.size === 0) {
+  process.stderr.write('[pack-data] no postal-code packages are installed: run `npm ci` (they are development dependencies).\n');
+  process.exit(1);
+}
+await writePostalFile(path.join(dataDir, POSTAL_FILE));
+
 const size = fs.readdirSync(dataDir).reduce((n, f) => n + fs.statSync(path.join(dataDir, f)).size, 0);
 process.stderr.write(
-  `[pack-data] dist/data: ASN index (${header.v4Count} IPv4 + ${header.v6Count} IPv6 ranges, data of ${header.source.build_date}) and iso3166-2.json, ${(size / 1e6).toFixed(1)} MB\n`,
+  `[pack-data] dist/data: ASN index (${header.v4Count} IPv4 + ${header.v6Count} IPv6 ranges, data of ${header.source.build_date}), iso3166-2.json and ${postal.size} postal codes, ${(size / 1e6).toFixed(1)} MB\n`,
 );

@@ -82,6 +82,12 @@ const envSchema = z.object({
   TASK_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(7),
   TASK_MAX_ATTEMPTS: intFrom(1, 10).default(3),
   LEASE_MS: intFrom(1000, 600_000).default(30_000),
+  WEBHOOK_MAX_ATTEMPTS: intFrom(1, 50).default(10),
+  WEBHOOK_BACKOFF_MS: intFrom(1, 3_600_000).default(10_000),
+  WEBHOOK_MAX_BACKOFF_MS: intFrom(1, 86_400_000).default(3_600_000),
+  WEBHOOK_TIMEOUT_MS: intFrom(100, 120_000).default(10_000),
+  WEBHOOK_LEASE_MS: intFrom(100, 3_600_000).default(60_000),
+  WEBHOOK_SECRET_GRACE_HOURS: intFrom(0, 720).default(24),
   POLL_INTERVAL_MS: intFrom(10, 60_000).default(500),
 
   // HTTP limits
@@ -196,6 +202,8 @@ export interface Config {
   publicUrl: string;
   /** True when PUBLIC_URL was set (stdio MCP then keeps it instead of its own loopback file server). */
   publicUrlExplicit?: boolean;
+  /** True when publicUrl is a stdio session's own file server: its links stop working when the session ends. */
+  sessionFileServer?: boolean;
   dataDir: string;
   databaseUrl: string | undefined;
   /** PostgreSQL: schema holding every table, and connections per process (plus one for LISTEN). */
@@ -212,6 +220,8 @@ export interface Config {
     leaseMs: number;
     pollIntervalMs: number;
   };
+  /** Webhook deliveries (docs/webhooks.md): attempts, backoff, per-request timeout, claim lease, old secret's grace. */
+  webhooks: { maxAttempts: number; baseBackoffMs: number; maxBackoffMs: number; timeoutMs: number; leaseMs: number; secretGraceMs: number };
   /** The `call` and `batch` commands: a remote service and its key; unset = an embedded engine. */
   client: { url: string | undefined; key: string | undefined };
   /** Batches: inputs per call, and the body limit for a batch upload (larger than one task's). */
@@ -351,6 +361,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAttempts: e.TASK_MAX_ATTEMPTS,
       leaseMs: e.LEASE_MS,
       pollIntervalMs: e.POLL_INTERVAL_MS,
+    },
+    webhooks: {
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
+      baseBackoffMs: e.WEBHOOK_BACKOFF_MS,
+      maxBackoffMs: e.WEBHOOK_MAX_BACKOFF_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      leaseMs: e.WEBHOOK_LEASE_MS,
+      secretGraceMs: e.WEBHOOK_SECRET_GRACE_HOURS * 3_600_000,
     },
     client: { url: e.AGENT_UTILITY_URL?.replace(/\/+$/, ''), key: e.AGENT_UTILITY_KEY },
     batch: { maxItems: e.BATCH_MAX_ITEMS, bodyLimitBytes: e.BATCH_BODY_LIMIT_BYTES },

@@ -13,6 +13,8 @@ import { PollTokens } from './auth/poll-token.js';
 import { resolveSecret } from './auth/secret.js';
 import { createChildTasks } from './engine/child-tasks.js';
 import { childTasksService } from './registry/child-tasks.js';
+import { httpClientService } from './net/http-client.js';
+import { Webhooks } from './webhooks/service.js';
 
 export interface Runtime {
   config: Config;
@@ -21,6 +23,8 @@ export interface Runtime {
   registry: ToolRegistry;
   scope: ServiceScope;
   engine: Engine;
+  /** Webhook secrets, delivery log and dispatcher; undefined for a store without SQL (some tests). */
+  webhooks: Webhooks | undefined;
   close(): Promise<void>;
 }
 
@@ -55,6 +59,12 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     createChildTasks(engine, async (parentTaskId) => `/v1/crawls/${parentTaskId}/results?format=jsonl&token=${await pollTokens.issue(parentTaskId)}`),
   );
   engine.start();
+  const sql = Webhooks.sqlOf(store);
+  const webhooks = sql ? new Webhooks(sql, store, config, log) : undefined;
+  // Deliveries leave from every process that runs tasks (serve, worker). The dispatcher looks at the
+  // outbox on a short timer rather than at every settle: most tasks have no webhook, and a wake per
+  // settle would add outbox queries to the busiest path for nothing.
+  if (webhooks && (opts.workers ?? config.engine.workers)) webhooks.startDispatcher(await scope.use(httpClientService));
   let closed = false;
   return {
     config,
@@ -63,9 +73,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     registry,
     scope,
     engine,
+    webhooks,
     async close() {
       if (closed) return;
       closed = true;
+      await webhooks?.stop();
       await engine.stop();
       await scope.close();
       await store.close();

@@ -4,6 +4,10 @@ import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape } from '../src/registry/bounded-result.js';
 import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
+import { lazyModule } from '../src/registry/lazy-module.js';
+
+// pdf.js, mammoth and the other readers (in the extraction workers): loaded with the first document.
+const documentModule = lazyModule(() => import('../src/browser/document-content.js'));
 
 /** Larger rendered documents are refused rather than truncated (a cut document is not the page). */
 const MAX_HTML_BYTES = 10_000_000;
@@ -11,7 +15,11 @@ const MAX_HTML_BYTES = 10_000_000;
 export default defineBrowserTool({
   name: 'browser.content',
   title: 'Rendered HTML of a web page',
-  description: 'Renders a page in headless Chromium; returns the live DOM as HTML (up to 10 MB) and its title. ' + BOUNDED_NOTE + ' ' + PAGE_OPTIONS_REF,
+  description:
+    'Renders a page in headless Chromium; returns the live DOM as HTML (up to 10 MB) and its title. A PDF, DOCX, XLSX, CSV or text URL: its text as HTML. ' +
+    BOUNDED_NOTE +
+    ' ' +
+    PAGE_OPTIONS_REF,
   input: z.strictObject({ url: pageUrlInput, wait: waitInput, ...boundedInputShape, ...pageOptionsShape }).superRefine(pageOptionsRefine),
   output: z.object({
     html: z.string().describe('The rendered document as HTML.'),
@@ -32,5 +40,9 @@ export default defineBrowserTool({
     const bytes = Buffer.byteLength(html);
     if (bytes > MAX_HTML_BYTES) throw new ToolError(`The rendered page is ${bytes} bytes of HTML, more than the ${MAX_HTML_BYTES}-byte limit.`, 'input');
     return { html, title: await page.title(), bytes, final_url: opened.url, status_code: opened.status };
+  },
+  async readDocument(input, { ctx, budget }) {
+    const { documentContent } = await documentModule();
+    return documentContent(ctx, input, budget.left());
   },
 });

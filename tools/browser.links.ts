@@ -23,7 +23,7 @@ export default defineBrowserTool({
   input: z
     .strictObject({
       url: pageUrlInput,
-      filter: z.enum(['all', 'internal', 'external']).default('all').describe('Default all.'),
+      filter: z.enum(['all', 'internal', 'external']).default('all'),
       wait: waitInput,
       ...boundedInputShape,
       ...pageOptionsShape,

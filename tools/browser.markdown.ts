@@ -19,8 +19,9 @@ export default defineBrowserTool({
   name: 'browser.markdown',
   title: 'Web page as Markdown',
   description:
-    "Loads a web page in headless Chromium (scripts run) and returns it as Markdown. content 'main' (default): the article only (news, blog, docs, forum post, product), without navigation, comments, share bars, related links or cookie banners; a page without one gives its body without that chrome. 'full': the whole visible page. " +
-    'GFM tables, fenced code, lists, images with alt, absolute links. Reads PDF, DOCX, XLSX, CSV, JSON, text and feed URLs too. ' +
+    'Renders a page in headless Chromium and returns it as Markdown (GFM tables, fenced code, lists, images with alt, absolute links). ' +
+    "content 'main' (default): the article (news, blog, docs, forum post, product) without navigation, comments, share bars, related links or cookie banners, else the body without that chrome; 'full': the whole visible page. " +
+    'Also reads PDF, DOCX, XLSX, CSV, JSON, text and feed URLs. ' +
     BOUNDED_NOTE +
     ' ' +
     PAGE_OPTIONS_REF,

@@ -4,6 +4,7 @@ import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { cachedShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { pdfPageCount } from '../src/browser/pdf-pages.js';
+import { usesTotalPages, withTotalPages } from '../src/browser/print-totals.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 import { artifactLinkShape } from '../src/artifacts/artifact-link.js';
 
@@ -53,7 +54,7 @@ const input = z
       .max(200)
       .refine((s) => PAGE_RANGES.test(s), { message: 'must be pages and ranges such as "1-5, 8"' })
       .optional()
-      .describe('Pages to print, e.g. "1-5, 8". Default all.'),
+      .describe('Pages to print, e.g. "1-5, 8".'),
     scale: z.number().min(0.1).max(2).default(1),
     prefer_css_page_size: z.boolean().default(false).describe('CSS @page size wins over size.'),
     wait: waitInput,
@@ -85,29 +86,37 @@ export default defineBrowserTool({
   example: { url: 'https://example.com/', size: 'a4', margins: '0.5in' },
   async render(page, i, { ctx, stage }) {
     const margin = marginLength(i.margins);
-    const pdf = await page
-      .pdf({
-        format: FORMATS[i.size],
-        landscape: i.landscape,
-        printBackground: i.background,
-        margin: { top: margin, right: margin, bottom: margin, left: margin },
-        scale: i.scale,
-        preferCSSPageSize: i.prefer_css_page_size,
-        ...(i.page_ranges !== undefined ? { pageRanges: i.page_ranges.replace(/\s+/g, '') } : {}),
-        ...(i.header_html !== undefined || i.footer_html !== undefined
-          ? { displayHeaderFooter: true, headerTemplate: i.header_html ?? EMPTY_TEMPLATE, footerTemplate: i.footer_html ?? EMPTY_TEMPLATE }
-          : {}),
-      })
-      .catch((err: unknown) => {
-        // Chromium refuses a range past the last page; that is the caller's to fix.
-        if (/page range/i.test((err as Error).message)) throw new ToolError(`page_ranges: "${i.page_ranges}" is outside the document's pages.`, 'input');
-        throw err;
-      });
+    const print = (header: string | undefined, footer: string | undefined) =>
+      page
+        .pdf({
+          format: FORMATS[i.size],
+          landscape: i.landscape,
+          printBackground: i.background,
+          margin: { top: margin, right: margin, bottom: margin, left: margin },
+          scale: i.scale,
+          preferCSSPageSize: i.prefer_css_page_size,
+          ...(i.page_ranges !== undefined ? { pageRanges: i.page_ranges.replace(/\s+/g, '') } : {}),
+          ...(header !== undefined || footer !== undefined
+            ? { displayHeaderFooter: true, headerTemplate: header ?? EMPTY_TEMPLATE, footerTemplate: footer ?? EMPTY_TEMPLATE }
+            : {}),
+        })
+        .catch((err: unknown) => {
+          // Chromium refuses a range past the last page; that is the caller's to fix.
+          if (/page range/i.test((err as Error).message)) throw new ToolError(`page_ranges: "${i.page_ranges}" is outside the document's pages.`, 'input');
+          throw err;
+        });
+    let pdf = await print(i.header_html, i.footer_html);
     let pages: number;
     try {
       pages = await pdfPageCount(pdf);
     } catch (err) {
       throw new ToolError(`Chromium produced a PDF that could not be read back: ${(err as Error).message}`, 'transient');
+    }
+    // A range's total is the pages printed, which Chromium does not know: printed again with the count as
+    // text (the same layout, so the same number of pages).
+    if (i.page_ranges !== undefined && (usesTotalPages(i.header_html) || usesTotalPages(i.footer_html))) {
+      const [header, footer] = await Promise.all([i.header_html, i.footer_html].map((t) => (t === undefined ? undefined : withTotalPages(t, pages))));
+      pdf = await print(header, footer);
     }
     stage('storing');
     const link = await (await publishModule()).publishArtifact(ctx, pdf, 'application/pdf');

@@ -26,7 +26,7 @@ const domainInput = z
     ctx.addIssue({ code: 'custom', message: result.reason, input: raw });
     return z.NEVER;
   })
-  .describe('Domain name to look up, e.g. example.com. Unicode names are accepted and converted to punycode.');
+  .describe('e.g. example.com; Unicode names are converted to punycode.');
 
 const recordTypeInput = z
   .preprocess(
@@ -34,7 +34,7 @@ const recordTypeInput = z
     z.enum(TYPE_CHOICES, { error: (issue) => `must be one of ${TYPE_CHOICES.join(', ')} (got ${JSON.stringify(issue.input)})` }),
   )
   .default('ALL')
-  .describe('Record type to query; ALL (the default) queries all nine types. Case-insensitive.');
+  .describe('ALL (default): all nine types. Case-insensitive.');
 
 export const dnsLookupInput = z.strictObject({ domain: domainInput, record_type: recordTypeInput });
 
@@ -88,8 +88,7 @@ export default defineTool({
   name: 'dns.lookup',
   title: 'DNS lookup',
   description:
-    'DNS records of a domain: A, AAAA, MX, TXT, NS, CNAME, SOA, SRV, CAA, or ALL (default). `records` holds the ' +
-    'queried types. No such name: `exists: false`; a type without records: [] (SOA: null) and a note, not an error. ' +
+    'DNS records of a domain, of record_type (default ALL). `records` holds the queried types. No such name: `exists: false`; a type without records: [] (SOA: null) and a note, not an error. ' +
     'SRV by full name (_sip._tcp.example.com).',
   input: dnsLookupInput,
   output: dnsLookupOutput,

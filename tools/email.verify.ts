@@ -18,7 +18,7 @@ export const emailVerifyInput = z.strictObject({
     .max(1024, 'is too long for an e-mail address')
     // Only "is this an address at all?"; everything finer is the verification's invalid_format result.
     .regex(/\S@\S/, 'must look like an e-mail address (local-part@domain)')
-    .describe('Address to verify, e.g. jane@example.com. IDN domains are accepted.'),
+    .describe('e.g. jane@example.com; IDN domains are accepted.'),
 });
 
 export default defineTool({

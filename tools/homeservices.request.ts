@@ -31,7 +31,7 @@ export default defineTool({
   name: 'homeservices.request',
   title: 'Send a request to a home-service professional',
   description:
-    "Sends a service request to one pro from homeservices.search, who is notified with the requester's name, phone, " +
+    "Sends a service request to one pro from homeservices.search; the pro gets the requester's name, phone, " +
     'e-mail and notes and contacts them. Only call it once the person agreed to be contacted by this pro (consent is ' +
     'recorded). The same phone, pro and service within 24 h returns the earlier request. Demo pros are never contacted.',
   input,

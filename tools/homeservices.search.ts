@@ -41,9 +41,7 @@ export default defineTool({
   name: 'homeservices.search',
   title: 'Find home-service professionals',
   description:
-    'Finds home-service pros (plumber, electrician, hvac, roofer, landscaper, handyman, house_cleaning, painter, ' +
-    'pest_control, locksmith; synonyms such as "ac repair" work) within 25 miles of a US ZIP, nearest first (distance_miles), ' +
-    'then best rated, each with an id for homeservices.request. "(Demo)" names are a demo directory, not real businesses.',
+    'Finds home-service pros of one trade (service) within 25 miles of a US ZIP, nearest first (distance_miles), then best rated, each with an id for homeservices.request. "(Demo)" names are a demo directory, not real businesses.',
   input,
   output,
   price: '0.002',

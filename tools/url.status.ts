@@ -13,7 +13,7 @@ const checkModule = lazyModule(() => import('../src/net/url-status-check.js'));
 const ms = () => z.number().nonnegative().nullable();
 
 const input = z.strictObject({
-  url: z.url().describe('http or https URL to check'),
+  url: z.url().describe('http(s) URL'),
   follow_redirects: z.boolean().default(true).describe(`follow up to ${MAX_REDIRECTS} redirects`),
   timeout_ms: z.number().int().min(1).max(30_000).default(10_000).describe('limit for the whole check, ms'),
 });
@@ -55,10 +55,9 @@ export default defineTool({
   name: 'url.status',
   title: 'URL status',
   description:
-    'Checks whether a URL answers (GET, status and headers only, up to 10 redirects unless follow_redirects is ' +
-    'false): final status, headers, redirect chain, timings, https certificate. A failure (refused, DNS, timeout, ' +
-    'TLS, a name or redirect reaching a private address) gives status_code 0 and the reason in status_text; a URL ' +
-    'with a literal private or reserved IP is refused (403 BLOCKED_TARGET).',
+    'Checks whether a URL answers (GET, status and headers only): final status, headers, redirect chain, timings, ' +
+    'https certificate. A failure (refused, DNS, timeout, TLS, a name or redirect reaching a private address) gives ' +
+    'status_code 0 and the reason in status_text; a literal private or reserved IP in the URL is refused (403 BLOCKED_TARGET).',
   input,
   output,
   price: '0.001',

@@ -17,6 +17,13 @@ export interface ArtifactLink {
   expires_in_days: number;
 }
 
+const SERVICE_NOTE = 'Signed link valid for 24 hours (until expires_at); the file is deleted after that. Download it if you need it longer.';
+// Over stdio the link is served by the session's own loopback file server, gone when the session ends,
+// while the file itself stays in the store (and readable as the task's MCP resource) until expires_at.
+const SESSION_NOTE =
+  'Signed link served by this MCP session: it stops working when the session ends. The file is kept until expires_at ' +
+  '(24 hours) and stays readable as the resource agent-utility://tasks/<task_id>/artifact. Download it if you need it longer.';
+
 export async function publishArtifact(ctx: Pick<ToolContext, 'config' | 'use'>, bytes: Uint8Array, contentType: string): Promise<ArtifactLink> {
   const store = await ctx.use(artifactStoreService);
   const meta = await store.put(bytes, contentType, { ttlMs: ARTIFACT_TTL_MS });
@@ -24,7 +31,7 @@ export async function publishArtifact(ctx: Pick<ToolContext, 'config' | 'use'>, 
     file_id: meta.fileId,
     file_url: signedFileUrl(ctx.config, resolveSecret(ctx.config), meta),
     content_type: meta.contentType,
-    file_url_notes: 'Signed link valid for 24 hours (until expires_at); the file is deleted after that. Download it if you need it longer.',
+    file_url_notes: ctx.config.sessionFileServer ? SESSION_NOTE : SERVICE_NOTE,
     expires_at: meta.expiresAt.toISOString(),
     expires_in_days: Math.round(ARTIFACT_TTL_MS / 86_400_000),
   };

@@ -1,6 +1,7 @@
 // The document path of the page tools: a URL whose response is a file (PDF, DOCX, XLSX, CSV, JSON, XML,
 // text) rather than a page is fetched again, outside the browser, through the guarded HTTP client (every
 // hop and address checked, size and time capped), with the caller's headers, user agent and cookies.
+import { ToolError } from '../errors.js';
 import type { ToolContext } from '../registry/define-tool.js';
 import { guardedGet, type GuardedGetResult } from '../net/guarded-get.js';
 import { httpClientService } from '../net/http-client.js';
@@ -31,7 +32,15 @@ export function cookieHeader(url: URL, cookies: PageOptions['cookies']): string 
   return matching.length > 0 ? matching.map((c) => `${c.name}=${c.value}`).join('; ') : undefined;
 }
 
+/** The document at input.url; a non-2xx answer is the caller's to fix (there is no document to read). */
 export async function fetchDocument(ctx: ToolContext, input: PageOptions & { url: string }, timeoutMs: number): Promise<GuardedGetResult> {
+  const fetched = await fetchResponse(ctx, input, timeoutMs);
+  if (fetched.status < 200 || fetched.status >= 300)
+    throw new ToolError(`${fetched.url} answered HTTP ${fetched.status}; there is no document to read.`, 'input');
+  return fetched;
+}
+
+async function fetchResponse(ctx: ToolContext, input: PageOptions & { url: string }, timeoutMs: number): Promise<GuardedGetResult> {
   const client = await ctx.use(httpClientService);
   const headers: Record<string, string> = { ...input.headers };
   if (input.user_agent !== undefined) headers['user-agent'] = input.user_agent;

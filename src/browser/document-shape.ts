@@ -10,7 +10,7 @@ export const documentInputShape = {
     .string()
     .refine((s) => s.length <= 200 && PAGE_RANGE_PATTERN.test(s), { message: 'must look like "3", "1-5", "2,4,9-12" or "10-"' })
     .optional()
-    .describe('PDF pages, e.g. "1-5,9". Default all.'),
+    .describe('PDF pages, e.g. "1-5,9".'),
   page_breaks: z.boolean().default(false).describe('PDF: <!-- page N --> at each page.'),
 };
 

@@ -69,7 +69,7 @@ export const pageOptionsShape = {
     .optional()
     .describe('CSS selector to await.'),
   delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).default(0).describe('Wait after ready, ms.'),
-  timeout_ms: z.number().int().min(1000).max(90_000).optional().describe("Page budget, ms (default: the tool's limit)."),
+  timeout_ms: z.number().int().min(1000).max(90_000).optional().describe('Page budget, ms.'),
   headers: z
     .record(z.string().min(1).max(256), z.string().max(8192))
     .superRefine((headers, ctx) => {

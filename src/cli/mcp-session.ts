@@ -38,7 +38,7 @@ export async function startStdioSession(baseConfig: Config, toolsArg: string[] |
         async () => (await ready).scope.use(artifactStoreService),
         () => resolveSecret(stdioConfig),
       );
-  const config: Config = files ? { ...stdioConfig, publicUrl: files.url } : stdioConfig;
+  const config: Config = files ? { ...stdioConfig, publicUrl: files.url, sessionFileServer: true } : stdioConfig;
   const rt: Runtime = await createRuntime(config, { log, workers: true });
   runtimeReady(rt);
   // Without LEADS_BASE_URL the lead service runs in this process, started by the first homeservices call

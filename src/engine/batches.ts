@@ -5,7 +5,7 @@
 import { AppError, InvalidInput, PaymentRequired, Unauthorized } from '../errors.js';
 import { newId } from '../ids.js';
 import { microsToUsd } from '../registry/registry.js';
-import type { BatchCounts, BatchRow, NewTask, Payer, TaskRow } from '../store/port.js';
+import type { BatchCounts, BatchRow, NewTask, Payer, TaskRow, TaskWebhook } from '../store/port.js';
 import { requestHash } from '../idempotency.js';
 import type { Engine } from './engine.js';
 
@@ -63,6 +63,8 @@ export interface BatchSubmitOptions {
   chargeKeyId?: string;
   /** Skip the price (local CLI use). */
   free?: boolean;
+  /** POST batch.completed here once every item has finished. */
+  webhook?: TaskWebhook | null;
 }
 
 /** Creates the batch from validated inputs, one task per distinct input, charged in one transaction. */
@@ -90,7 +92,7 @@ export async function submitBatch(engine: Engine, tool: string, inputs: readonly
   const tasks: NewTask[] = order.map((d, p) => ({ id: ids[p]!, tool, input: distinct[d], payer: opts.payer, priceMicros: price, maxAttempts, now }));
   const itemTasks = itemDistinct.map((d) => position[d]!);
   const outcome = await engine.store.createBatch(
-    { id: newId('batch'), tool, payer: opts.payer, now, tasks, itemTasks },
+    { id: newId('batch'), tool, payer: opts.payer, now, tasks, itemTasks, webhook: opts.webhook ?? null },
     opts.chargeKeyId ? { chargeKeyId: opts.chargeKeyId } : {},
   );
   switch (outcome.kind) {

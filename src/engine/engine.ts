@@ -9,7 +9,7 @@ import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { ServiceScope } from '../registry/services.js';
-import type { ListedTask, Payer, TaskRow, TaskStore } from '../store/port.js';
+import type { ListedTask, Payer, TaskRow, TaskStore, TaskWebhook } from '../store/port.js';
 import { EngineEvents } from './events.js';
 import { GroupCommit } from './group-commit.js';
 import { assertInputDepth } from './input-depth.js';
@@ -31,6 +31,8 @@ export interface SubmitOptions {
   payment?: Record<string, unknown>;
   /** Skip the price (local stdio use). */
   free?: boolean;
+  /** POST the task's terminal event here (checked by the front door; see src/webhooks/options.ts). */
+  webhook?: TaskWebhook | null;
 }
 
 export interface SubmitResult {
@@ -142,6 +144,7 @@ export class Engine {
         maxAttempts: tool.sideEffects ? 1 : this.config.engine.maxAttempts,
         now,
         payment: opts.payment ?? null,
+        webhook: opts.webhook ?? null,
       },
       {
         ...(opts.chargeKeyId ? { chargeKeyId: opts.chargeKeyId } : {}),

@@ -1,8 +1,9 @@
-// browser.markdown's conversion, off the event loop: the page's HTML goes to a worker thread of a small
-// pool (one per core, at most four), which parses, extracts and converts it there. The DOM is handed over
+// browser.markdown's conversion, off the event loop: the page's HTML (or a fetched document's bytes) goes to
+// a worker thread of a small pool (one per core, at most four), which parses, extracts and converts it there. The DOM is handed over
 // as its serialised HTML, the only form that crosses threads.
 import { availableParallelism } from 'node:os';
-import type { MarkdownJob } from './markdown-worker.js';
+import type { ConvertedDocument, DocumentJob } from './document/convert-document.js';
+import type { ExtractionJob } from './markdown-worker.js';
 import type { MarkdownContent, MarkdownResult } from './markdown.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -29,6 +30,15 @@ function sharedPool(): WorkerPool {
 
 /** htmlToMarkdown in a worker thread; rejects with the signal's reason when the caller gives up. */
 export function markdownInWorker(html: string, title: string, content: MarkdownContent, signal?: AbortSignal): Promise<MarkdownResult> {
-  const job: MarkdownJob = { html, title, content };
+  const job: ExtractionJob = { kind: 'page', html, title, content };
   return sharedPool().run<MarkdownResult>(job, signal);
+}
+
+/**
+ * A fetched document read in a worker thread: pdf.js's parsing and the layout work on a large PDF (or
+ * mammoth and Turndown on a DOCX) take seconds of computation that would otherwise hold the event loop.
+ */
+export function documentInWorker(job: DocumentJob, signal?: AbortSignal): Promise<ConvertedDocument> {
+  const message: ExtractionJob = { kind: 'document', ...job };
+  return sharedPool().run<ConvertedDocument>(message, signal);
 }

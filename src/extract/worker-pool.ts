@@ -5,6 +5,7 @@
 // other way) and a fresh worker takes the next job; a worker that dies (out of memory on a hostile page)
 // fails only its own job. Idle workers do not keep the process alive.
 import { Worker } from 'node:worker_threads';
+import { ToolError } from '../errors.js';
 
 export interface WorkerPoolOptions {
   /** The worker's module (a file URL of built JavaScript). */
@@ -29,7 +30,7 @@ interface Slot {
 }
 
 /** What a worker posts back for each job. */
-export type WorkerReply = { ok: true; value: unknown } | { ok: false; error: string };
+export type WorkerReply = { ok: true; value: unknown } | { ok: false; error: string; toolErrorKind?: ToolError['kind'] };
 
 export class WorkerPool {
   private readonly queue: Job[] = [];
@@ -86,7 +87,7 @@ export class WorkerPool {
       if (!job) return;
       this.finish(slot);
       if (reply.ok) job.resolve(reply.value);
-      else job.reject(new Error(reply.error));
+      else job.reject(reply.toolErrorKind ? new ToolError(reply.error, reply.toolErrorKind) : new Error(reply.error));
     });
     worker.on('error', (err) => this.lose(slot, err));
     worker.on('exit', (code) => this.lose(slot, new Error(`the extraction worker stopped (exit code ${code})`)));

@@ -16,6 +16,7 @@ import { discoveryRoutes } from './routes/discovery.js';
 import { taskRoutes, type TaskRoutesDeps } from './routes/tasks.js';
 import { keyPurchaseRoutes } from './routes/key-purchases.js';
 import { usageRoutes } from './routes/usage.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { walletTaskRoutes } from './routes/wallet-tasks.js';
 import type { X402Payments } from '../billing/x402/payments.js';
 
@@ -81,6 +82,7 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
   // The caller's own tasks and usage (API key, or a signed-in wallet for the task list).
   app.use('/v1/tasks', walletTaskRoutes({ engine: rt.engine, x402: opts.x402, publicUrl: config.publicUrl }));
   app.use('/v1/usage', usageRoutes({ engine: rt.engine }));
+  app.use(webhookRoutes({ engine: rt.engine, webhooks: rt.webhooks, keyLimiter }));
   // Self-serve keys paid with x402 (off without x402); the only other /v1 routes with JSON bodies.
   if (opts.x402) app.use('/v1/keys', json, keyPurchaseRoutes({ engine: rt.engine, x402: opts.x402, config }));
   app.use(notFoundHandler);

@@ -2,6 +2,7 @@
 // and every documented response. Nothing here is written by hand per tool.
 import type { ToolRegistry } from '../registry/registry.js';
 import { BATCH_PATHS, BATCH_SCHEMAS } from './openapi-batches.js';
+import { WEBHOOK_PATHS } from './openapi-webhooks.js';
 import { KEY_PATHS, KEY_SCHEMAS, KEYS_TAG } from './openapi-keys.js';
 
 const ERROR_SCHEMA = {
@@ -68,6 +69,10 @@ const TASKS_TAG = { name: 'tasks', description: 'Read, wait for and cancel the a
 const BATCHES_TAG = {
   name: 'batches',
   description: 'One tool over many inputs: create a batch, follow its progress, read its results in input order, cancel it.',
+};
+const WEBHOOKS_TAG = {
+  name: 'webhooks',
+  description: "Signed callbacks when work is done: the key's signing secret, its rotation, delivery logs (docs/webhooks.md).",
 };
 const DISCOVERY_TAG = { name: 'discovery', description: 'Tool descriptors, service metadata, the A2A agent card and health.' };
 
@@ -137,7 +142,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
     // under requestBodies, where generators such as openapi-typescript read defaults as optional; results
     // carry the *output* schema (a defaulted field is always present).
     requestBodies[inName] = {
-      description: `${tool.title}: the tool's input.`,
+      description: `${tool.title}: the tool's input. \`webhook_url\` and \`webhook_events\` may be added beside it (docs/webhooks.md).`,
       required: true,
       content: { 'application/json': { schema: hoist(d.input_schema, inName, schemas), example: tool.example } },
     };
@@ -419,6 +424,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
   paths['/.well-known/agent.json'] = discovery('agent_card_legacy', 'A2A agent card at its pre-1.0 path (same document)', { '200': json('A2A agent card.') });
   paths['/healthz'] = discovery('health', 'Health of the service and its store', { '200': json('Healthy.'), '503': json('Unhealthy.') });
   Object.assign(paths, BATCH_PATHS);
+  Object.assign(paths, WEBHOOK_PATHS);
   Object.assign(schemas, BATCH_SCHEMAS);
   if (opts.x402) {
     Object.assign(paths, KEY_PATHS);
@@ -442,7 +448,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: opts.publicUrl }],
-    tags: [...toolTags(registry), TASKS_TAG, BATCHES_TAG, ...(opts.x402 ? [KEYS_TAG] : []), DISCOVERY_TAG],
+    tags: [...toolTags(registry), TASKS_TAG, BATCHES_TAG, WEBHOOKS_TAG, ...(opts.x402 ? [KEYS_TAG] : []), DISCOVERY_TAG],
     paths,
     components: {
       schemas,

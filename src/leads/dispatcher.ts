@@ -8,9 +8,9 @@ import type { Mailer } from './mailer.js';
 import type { LeadStore } from './store.js';
 import type { DeliveryRecord } from './types.js';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signWebhook } from './webhook-signature.js';
+import { backoffMs, PermanentDeliveryError, type WebhookPoster } from '../webhooks/post.js';
 
-/** Sends one webhook POST and reports the HTTP status; throws on a network failure or a blocked target. */
-export type WebhookPoster = (url: string, init: { headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<{ status: number }>;
+export type { WebhookPoster };
 
 export interface DispatcherOptions {
   store: LeadStore;
@@ -31,15 +31,11 @@ export interface DispatcherOptions {
   retentionMs?: number;
 }
 
+/** A failed delivery that may be retried. */
 export class DeliveryError extends Error {}
-/** A failure retrying cannot fix (e.g. the receiver answered 410 Gone). */
-export class PermanentDeliveryError extends DeliveryError {}
-
-export function backoffMs(attempt: number, baseMs: number, maxMs: number, random = Math.random): number {
-  const exp = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
-  // ±20% jitter so many failing receivers do not retry in lockstep.
-  return Math.round(exp * (0.8 + 0.4 * random()));
-}
+// Permanent failures and the backoff schedule are the task webhooks' own (src/webhooks/post.ts): one
+// retry policy and one guarded poster for every outbox of the service.
+export { backoffMs, PermanentDeliveryError };
 
 export class DeliveryDispatcher {
   private readonly o: Required<Omit<DispatcherOptions, 'now'>> & { now: () => number };

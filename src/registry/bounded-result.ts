@@ -27,11 +27,11 @@ export interface ResultRange {
 }
 
 /** Said in each bounded tool's description. */
-export const BOUNDED_NOTE = 'Long text comes in parts of max_chars: pass next_offset as offset, or read the linked result (free).';
+export const BOUNDED_NOTE = 'Long text comes in max_chars parts: pass next_offset as offset or read the linked result (free).';
 
 /** Spread into a bounded tool's input object. */
 export const boundedInputShape = {
-  max_chars: z.number().int().min(100).max(MAX_CHARS_LIMIT).optional().describe(`Default ${AGENT_MAX_CHARS} (MCP, A2A), ${REST_MAX_CHARS} (REST).`),
+  max_chars: z.number().int().min(100).max(MAX_CHARS_LIMIT).optional().describe(`Default ${AGENT_MAX_CHARS}; REST ${REST_MAX_CHARS}.`),
   offset: z.number().int().min(0).optional().describe('A next_offset (default 0).'),
 };
 

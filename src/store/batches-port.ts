@@ -1,6 +1,6 @@
 // Batches: one call, many inputs. Each distinct input is an ordinary task (leases, retries and refunds
 // apply unchanged); the item map answers every input position with its task, in input order.
-import type { NewTask, Payer, TaskRow, TaskStatus } from './task-row.js';
+import type { NewTask, Payer, TaskRow, TaskStatus, TaskWebhook } from './task-row.js';
 
 export interface BatchRow {
   id: string;
@@ -26,6 +26,8 @@ export interface NewBatch {
   itemTasks: number[];
   /** Position of the first item (0 for a new batch; the batch's total when appending). */
   firstIndex?: number;
+  /** Where to POST batch.completed once every task has finished (docs/webhooks.md). */
+  webhook?: TaskWebhook | null;
 }
 
 export type AppendBatchOutcome =

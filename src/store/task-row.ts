@@ -36,4 +36,12 @@ export interface TaskRow {
 export interface NewTask extends Pick<TaskRow, 'id' | 'tool' | 'input' | 'payer' | 'priceMicros' | 'maxAttempts'> {
   now: number;
   payment?: Record<string, unknown> | null;
+  /** Where to POST the task's terminal event (docs/webhooks.md), and which status words to send (null: all). */
+  webhook?: TaskWebhook | null;
+}
+
+export interface TaskWebhook {
+  url: string;
+  /** Space-separated status words ("completed failed"); null sends every terminal event. */
+  events: string | null;
 }

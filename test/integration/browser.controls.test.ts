@@ -238,6 +238,22 @@ describe('PDF header, footer and page ranges', () => {
     expect(out.pages).toBe(2);
     expect(() => parseOrInvalid(pdf.input, { url: 'https://example.com/', page_ranges: 'two' })).toThrow(/page_ranges/);
   });
+
+  it("the footer's total counts the printed range, not the whole document", async () => {
+    const out = await h.run(pdf, {
+      url: h.siteUrl('/print?pages=5'),
+      page_ranges: '2-4',
+      margins: '1in',
+      footer_html: '<div style="font-size:10px">Page <span class="pageNumber"></span> of <span class="totalPages"></span> RANGE-MARK</div>',
+    });
+    expect(out.pages).toBe(3);
+    const parser = new PDFParse({ data: new Uint8Array(await artifactBytes(out.file_id)) });
+    const text = (await parser.getText()).text;
+    await parser.destroy();
+    const footers = [...text.matchAll(/Page (\d+) of (\d+) RANGE-MARK/g)].map((m) => `${m[1]}/${m[2]}`);
+    // The page number stays the page's own in the document (Chromium's); the total is the file's.
+    expect(footers).toEqual(['2/3', '3/3', '4/3']);
+  });
 });
 
 describe('scraping attributes', () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserPoolService } from '../../src/browser/service.js';
 import { guardedGet } from '../../src/net/guarded-get.js';
 import { httpClientService } from '../../src/net/http-client.js';
+import content from '../../tools/browser.content.js';
 import markdown from '../../tools/browser.markdown.js';
 import { startBrowserHarness, type BrowserHarness } from '../support/browser-harness.js';
 import { makeDocx, makeImageOnlyPdf, makeTextPdf, makeXlsx } from '../support/document-fixtures.js';
@@ -88,6 +89,7 @@ beforeAll(async () => {
   });
   files.set('/data.csv', { type: 'text/csv', body: 'city;population\nOslo;709000\n"Bergen; Vestland";291000\n' });
   files.set('/data.json', { type: 'application/json', body: '{"name":"widget","tags":["a","b"]}' });
+  files.set('/markup.txt', { type: 'text/plain', body: 'A note that quotes <script>alert(1)</script> and <b>tags</b>.' });
   files.set('/notes.txt', { type: 'text/plain; charset=utf-8', body: 'First line of notes.\nSecond line.' });
   files.set('/feed.xml', {
     type: 'application/rss+xml',
@@ -238,5 +240,32 @@ describe('the guarded document fetch', () => {
   it('caps the size of the body', async () => {
     const client = await h.base.use(httpClientService);
     await expect(guardedGet(client, url('/report.pdf'), { maxBytes: 100, timeoutMs: 10_000 })).rejects.toThrow(/more than the 0 MB limit|limit for documents/);
+  });
+});
+
+describe('browser.content on documents', () => {
+  it('answers a PDF with its text as HTML: headings and paragraphs, the title from the metadata', async () => {
+    const out = await h.run(content, { url: url('/report.pdf') });
+    expect(out.title).toBe('Society Report');
+    expect(out.final_url).toBe(url('/report.pdf'));
+    expect(out.status_code).toBe(200);
+    expect(out.html).toMatch(/^<!doctype html>/);
+    expect(out.html).toMatch(/<h\d>Finances<\/h\d>/);
+    expect(out.html).toContain(`<p>${LOREM(3)}</p>`);
+    expect(out.bytes).toBe(Buffer.byteLength(out.html));
+  });
+
+  it('answers a DOCX with its headings, list, table and link as HTML', async () => {
+    const out = await h.run(content, { url: url('/memo.docx') });
+    expect(out.html).toMatch(/<h1>Quarterly Memo<\/h1>/);
+    expect(out.html).toContain('<li>Hire two engineers</li>');
+    expect(out.html).toMatch(/<table>[\s\S]*<td>North<\/td>[\s\S]*<\/table>/);
+    expect(out.html).toContain('<a href="https://example.com/figures">the figures</a>');
+  });
+
+  it('keeps markup inside a text file as text', async () => {
+    const out = await h.run(content, { url: url('/markup.txt') });
+    expect(out.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(out.html).not.toContain('<script>');
   });
 });

@@ -153,8 +153,13 @@ const FIXTURES: Record<string, Fixture> = {
           .toString(),
       ).toBe('PNG');
       expect(r.content.some((c) => c.type === 'image')).toBe(true);
-      // The file_url works too: the stdio process serves /files on a loopback port of its own.
+      // The file_url works too: the stdio process serves /files on a loopback port of its own, for as long
+      // as the session runs, and the note says so rather than promising 24 hours for the link.
       const fileUrl = (r.structuredContent as { file_url: string }).file_url;
+      const notes = (r.structuredContent as { file_url_notes: string }).file_url_notes;
+      expect(notes).toMatch(/stops working when the session ends/);
+      expect(notes).toContain('agent-utility://tasks/<task_id>/artifact');
+      expect(notes).not.toMatch(/^Signed link valid for 24 hours/);
       expect(new URL(fileUrl).hostname).toBe('127.0.0.1');
       const res = await fetch(fileUrl);
       expect(res.status).toBe(200);

@@ -41,6 +41,9 @@ describe('PostgreSQL connections and migrations', () => {
         'key_purchases',
         'payment_nonces',
         'tasks',
+        'webhook_attempts',
+        'webhook_outbox',
+        'webhook_secrets',
       ]);
     } finally {
       await c.end();

@@ -93,24 +93,69 @@ describe('postal codes without a table', () => {
 
   it('a postal district after the town keeps the town', () => {
     expect(where(locate('London SW1A'))).toMatchObject({ precision: 'locality', city: 'London', country_code: 'GB' });
-    expect(where(locate('Toronto M5V'))).toMatchObject({ precision: 'locality', city: 'Toronto', country_code: 'CA' });
-  });
-
-  it('a Canadian forward sortation area alone is its province', () => {
-    expect(where(locate('M5V'))).toMatchObject({ precision: 'region', state_code: 'ON', country_code: 'CA' });
-  });
-
-  it('five digits alone are a US ZIP at lowered confidence, saying they may be another country’s code', () => {
-    const r = locate('10117');
-    expect(r.precision).toBe('postal_code');
-    expect(r.confidence).toBeLessThan(0.9);
-    expect(r.notes.join(' ')).toMatch(/another country's postal code/);
   });
 
   it('five digits with a country the data has no codes for answer the country, not a US ZIP', () => {
-    const r = locate('10117 Germany');
-    expect(where(r)).toMatchObject({ precision: 'country', country_code: 'DE' });
+    const r = locate('00184 Italy');
+    expect(where(r)).toMatchObject({ precision: 'country', country_code: 'IT' });
     expect(r.confidence).toBeLessThan(0.8);
+  });
+});
+
+describe('postal tables', () => {
+  it('a Canadian forward sortation area, alone or after its town, is its centroid', () => {
+    expect(where(locate('M5V'))).toMatchObject({ precision: 'postal_code', city: 'Toronto', state_code: 'ON', country_code: 'CA' });
+    expect(where(locate('Toronto M5V'))).toMatchObject({ precision: 'postal_code', city: 'Toronto', country_code: 'CA' });
+  });
+
+  it('a full Canadian code is answered at its district, and says so', () => {
+    const r = locate('K1A 0B1');
+    expect(where(r)).toMatchObject({ precision: 'postal_code', city: 'Ottawa', country_code: 'CA' });
+    expect(r.components.postal_code).toBe('K1A 0B1');
+    expect(r.confidence).toBeLessThan(0.9);
+    expect(r.notes.join(' ')).toMatch(/district K1A/);
+  });
+
+  it.each([
+    ['80331', 'Munich', 'DE'],
+    ['75008', 'Paris', 'FR'],
+    ['00100', 'Helsinki', 'FI'],
+  ])('five digits that are no US ZIP are another country’s code: %s → %s', (q, city, country) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'locality', city, country_code: country });
+    expect(r.components.postal_code).toBe(q);
+    expect(r.confidence).toBeLessThan(0.8);
+  });
+
+  it.each([
+    ['80331, Germany', 'Munich', 'DE'],
+    ['10117 Germany', 'Berlin', 'DE'],
+    ['75008, France', 'Paris', 'FR'],
+    ['0150 Oslo', 'Oslo', 'NO'],
+  ])('a code with its country or town: %s → %s, unhedged', (q, city, country) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ city, country_code: country });
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('an Australian postcode alone is its centroid; the same code in another country is an alternative', () => {
+    const r = locate('2000');
+    expect(where(r)).toMatchObject({ precision: 'postal_code', city: 'Sydney', state_code: 'NSW', country_code: 'AU' });
+    expect(r.alternatives.map((a) => a.country_code)).toContain('NO');
+    expect(r.confidence).toBeLessThan(0.9);
+  });
+
+  it('a code next to a town it does not serve leaves the town as written', () => {
+    expect(where(locate('80331 Hamburg'))).toMatchObject({ precision: 'locality', city: 'Hamburg', country_code: 'DE' });
+  });
+
+  it('five digits alone that are a US ZIP stay one, at lowered confidence, with the same code abroad as an alternative', () => {
+    const r = locate('10117');
+    expect(r.precision).toBe('postal_code');
+    expect(r.components.country_code).toBe('US');
+    expect(r.confidence).toBeLessThan(0.9);
+    expect(r.notes.join(' ')).toMatch(/also a postal code in Germany/);
+    expect(r.alternatives.find((a) => a.country_code === 'DE')?.formatted_address).toMatch(/^Berlin/);
   });
 });
 

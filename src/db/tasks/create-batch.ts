@@ -22,8 +22,8 @@ export function createBatch(db: Sql, insertTasks: InsertBatchTasks, b: NewBatch,
         if (charged === 0) throw new Rollback((await chargeRefusal(tx, chargeKeyId, totalMicros)) ?? { kind: 'insufficient_credits', balanceMicros: 0 });
       }
       const batch = await tx.one<BatchRecord>(
-        `INSERT INTO batches (id, tool, payer_kind, payer_id, total, unique_count, price_micros, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${BATCH_COLUMNS}`,
-        [b.id, b.tool, b.payer.kind, b.payer.id, b.itemTasks.length, b.tasks.length, totalMicros, b.now],
+        `INSERT INTO batches (id, tool, payer_kind, payer_id, total, unique_count, price_micros, created_at, webhook_url) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${BATCH_COLUMNS}`,
+        [b.id, b.tool, b.payer.kind, b.payer.id, b.itemTasks.length, b.tasks.length, totalMicros, b.now, b.webhook?.url ?? null],
       );
       await insertTasks(tx, b, chargeKeyId);
       return { kind: 'created', batch: toBatch(batch!) };

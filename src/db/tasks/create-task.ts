@@ -22,10 +22,23 @@ export function refusal(state: { balance_micros: number; revoked_at: number | nu
 /** Why the key could not pay, read now (null when nothing stands in the way any more). */
 export const chargeRefusal = async (q: Sql, keyId: string, price: number) => refusal(await q.one(KEY_STATE, [keyId]), price);
 
-/** $1…$10 of both dialects' task insert: id, tool, input, payer kind and id, price, charged, payment, max attempts, now. */
+/** $1…$12 of both dialects' task insert: id, tool, input, payer kind and id, price, charged, payment, max attempts, now, webhook url and events. */
 export function newTaskValues(d: Dialect, t: NewTask, chargeKeyId: string | undefined): unknown[] {
   const charged = chargeKeyId ? t.priceMicros : 0;
-  return [t.id, t.tool, d.json(t.input ?? {}), t.payer.kind, t.payer.id, t.priceMicros, charged, t.payment ? d.json(t.payment) : null, t.maxAttempts, t.now];
+  return [
+    t.id,
+    t.tool,
+    d.json(t.input ?? {}),
+    t.payer.kind,
+    t.payer.id,
+    t.priceMicros,
+    charged,
+    t.payment ? d.json(t.payment) : null,
+    t.maxAttempts,
+    t.now,
+    t.webhook?.url ?? null,
+    t.webhook?.events ?? null,
+  ];
 }
 
 /** The dialect's charge-and-insert: the created task, or why the key could not pay. */

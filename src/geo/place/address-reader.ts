@@ -377,6 +377,8 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
     if (UK_OUTWARD_CODE.test(only.text)) return { rest: [], postalCode: only.text, zip5: null, impliedCountry: 'GB' };
     const form = postcodeForm(only.text);
     if (form) return { rest: [], postalCode: form.postalCode, zip5: null, impliedCountry: form.country };
+    // "2000", "0150": four or six digits alone are a postal code (of a country the postal tables may know).
+    if (NUMERIC_POSTCODE.test(only.text)) return { rest: [], postalCode: only.text, zip5: null, impliedCountry: null };
     return none;
   }
   const last = tokens[tokens.length - 1];
@@ -415,7 +417,8 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
     }
   }
   // "Sydney NSW 2000", "Mumbai 400001": four or six digits at the end (five are tried as a US ZIP first).
-  if (country !== 'US' && NUMERIC_POSTCODE.test(last.text) && tokens.length >= 2) {
+  // "80331, Germany": the country named, the digits alone are its postal code.
+  if (country !== 'US' && NUMERIC_POSTCODE.test(last.text) && (tokens.length >= 2 || country !== null)) {
     return { rest: tokens.slice(0, -1), postalCode: last.text, zip5: null, impliedCountry: null };
   }
   return none;

@@ -35,6 +35,8 @@ export const FACTOR = {
   placedInContainingRegion: 0.8,
   /** The words also name another area at another level ("Georgia": the US state, or the country). */
   otherMeaning: 0.8,
+  /** A full postal code answered at the centroid of its district (a Canadian forward sortation area). */
+  postalDistrict: 0.9,
   /** Five digits and nothing else: a US ZIP, or another country's postal code the data has no table of. */
   bareFiveDigits: 0.85,
 } as const;

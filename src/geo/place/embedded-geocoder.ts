@@ -19,6 +19,7 @@ import {
 } from './confidence.js';
 import { byImportance, distanceKm, type Gazetteer, type Locality } from './gazetteer.js';
 import { canadianProvinceOfPostcode } from './postcode-regions.js';
+import { placePostalCodes, servesTown, type PostalMatch } from './postal-match.js';
 import { EMBEDDED_ATTRIBUTION, roundCoordinate, type PlaceAlternative, type PlaceResult } from './place-result.js';
 
 interface Resolution {
@@ -105,6 +106,7 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
       .slice(0, MAX_ALTERNATIVES)
       .map((c) => localityAlternative(g, c)),
     ...namedAreas(g, best),
+    ...postalCodesAbroad(g, best),
   ].slice(0, MAX_ALTERNATIVES);
   const reading = best.reading;
   if ((reading.houseNumber || reading.street) && PRECISION_RANK[best.precision] < PRECISION_RANK.street) {
@@ -174,6 +176,35 @@ function namedAreas(g: Gazetteer, best: Resolution): PlaceAlternative[] {
   });
 }
 
+/** Five digits alone: the same code in the other countries' tables ("10117": Berlin) and, when another
+ * country's was chosen, the US ZIP ("13353": Hoffmeister, NY). */
+function postalCodesAbroad(g: Gazetteer, best: Resolution): PlaceAlternative[] {
+  const r = best.reading;
+  if (!r.zip5 || r.locality !== null || r.region !== null || r.country !== null || r.street !== null) return [];
+  const zip = best.country === 'US' ? undefined : g.zip(r.zip5);
+  const us: PlaceAlternative[] = zip
+    ? [
+        {
+          lat: roundCoordinate(zip.lat),
+          lng: roundCoordinate(zip.lng),
+          formatted_address: `${zip.city}, ${zip.state} ${zip.zip}, United States`,
+          precision: 'postal_code',
+          country_code: 'US',
+        },
+      ]
+    : [];
+  const abroad = placePostalCodes(g, g.postal.lookup(r.zip5, null))
+    .filter((m) => m.code.country !== best.country)
+    .map((m) => ({
+      lat: roundCoordinate(m.lat),
+      lng: roundCoordinate(m.lng),
+      formatted_address: [m.townName, m.region?.name, countryName(m.code.country) ?? m.code.country].filter(Boolean).join(', '),
+      precision: m.ownPoint ? ('postal_code' as const) : ('locality' as const),
+      country_code: m.code.country,
+    }));
+  return [...us, ...abroad];
+}
+
 function localityAlternative(g: Gazetteer, l: Locality): PlaceAlternative {
   const region = g.region(l.country, l.admin1);
   const regionText = region ? (l.country === 'US' ? region.code : region.name) : null;
@@ -228,6 +259,8 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
       // "Berlin 10119", "20121 Milano": five digits next to a town that is not near that ZIP, with no US state
       // written, is another country's postal code.
       if (cityConflict && r.region === null && country === null) {
+        const confirmed = postalResolution(g, r, null, factor, notes);
+        if (confirmed) return confirmed;
         const abroad = g.localities(r.locality!).filter((l) => l.country !== 'US');
         if (abroad.length > 0) {
           notes.push(
@@ -236,10 +269,17 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
           return localityResolution(g, r, abroad, factor * FACTOR.unmatchedPart, notes);
         }
       }
-      // "10117" alone: a US ZIP, or a German, French, Italian… code the data has no table of.
+      // "10117" alone: a US ZIP, or a German, French… code (offered as alternatives when the tables have it).
       if (r.locality === null && r.region === null && r.country === null && r.street === null && r.houseNumber === null) {
+        // US first, as for readings that tie: weighing by the towns' size was tried and moved a state capital's
+        // ZIP ("12207", Albany) abroad as often as it found a foreign code; the same code abroad is an alternative.
+        const abroad = placePostalCodes(g, g.postal.lookup(r.zip5, null));
         factor *= FACTOR.bareFiveDigits;
-        notes.push(`${r.zip5} was read as a US ZIP; five digits alone may also be another country's postal code: add the town or country`);
+        notes.push(
+          abroad.length > 0
+            ? `${r.zip5} was read as a US ZIP; it is also a postal code in ${abroad.map((m) => countryName(m.code.country) ?? m.code.country).join(', ')} (see alternatives): add the town or country`
+            : `${r.zip5} was read as a US ZIP; five digits alone may also be another country's postal code: add the town or country`,
+        );
       }
       if (stateConflict) {
         factor *= FACTOR.zipStateContradiction;
@@ -274,9 +314,17 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
         notes,
       };
     }
+    // "80331", "75008": five digits that are no US ZIP may be another country's postal code.
+    const abroad = country === null ? postalResolution(g, r, null, factor, notes) : null;
+    if (abroad) return abroad;
     factor *= FACTOR.unmatchedPart;
     unmatched = true;
     notes.push(`ZIP ${r.zip5} is not in the embedded ZIP data`);
+  }
+
+  if (r.postalCode && !r.zip5) {
+    const found = postalResolution(g, r, country, factor, notes);
+    if (found) return found;
   }
 
   if (r.locality) {
@@ -341,7 +389,8 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
     notes.push(`the embedded data has no point for ${region.name}`);
   }
   if (r.postalCode && !r.zip5 && !region) {
-    // The postal code's form names the country, but the embedded data has no table of that country's codes.
+    // The postal code's form names the country, but the embedded data has no table of that country's codes
+    // (or does not have this code).
     factor *= FACTOR.unmatchedPart;
     notes.push(`postal code ${r.postalCode} is not in the embedded data: answered at country level`);
   }
@@ -351,6 +400,90 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
       return { ...base, unmatched, precision: 'country', ...point, confidence: LEVEL_CONFIDENCE.country * factor, city: null, region: null, country, notes };
   }
   return null;
+}
+
+/**
+ * A postal code from the postal tables (Canada, Australia, Germany, France, Finland, Norway): answered at the
+ * code's own centroid when the source has one, else at its town. With a town written too, the code must serve
+ * that town, or the town is answered as usual. A code found in several countries ("2000": Sydney, or a
+ * Norwegian code) goes to the one whose town is most populous, and the doubt lowers the confidence.
+ */
+function postalResolution(g: Gazetteer, r: AddressReading, country: string | null, factor: number, notes: string[]): Resolution | null {
+  // A region written beside the code must be the code's ("10117 Berlin" read as the Land Berlin agrees).
+  const matches = placePostalCodes(g, g.postal.lookup(r.postalCode ?? r.zip5 ?? '', country)).filter(
+    (m) => !r.region || !m.region || r.region.country !== m.code.country || r.region.admin1 === m.region.admin1,
+  );
+  if (matches.length === 0) return null;
+  if (r.locality) {
+    for (const m of matches) {
+      const town = servesTown(g, m, r.locality);
+      if (!town) continue;
+      return m.ownPoint ? postalCodeResolution(g, r, m, town, factor, notes) : localityResolution(g, r, [town], factor, notes);
+    }
+    return null;
+  }
+  const best = matches[0]!;
+  const bare = r.country === null && r.region === null && r.street === null && r.houseNumber === null;
+  // Several countries' codes: the candidates carry them, and the answer's ambiguity is measured over them.
+  if (matches.length === 1 && bare && country === null) {
+    factor *= FACTOR.bareFiveDigits;
+    notes.push(`${r.postalCode} was read as a postal code of ${countryName(best.code.country) ?? best.code.country}: add the town or country to be sure`);
+  }
+  return postalCodeResolution(g, r, best, best.town, factor, notes, matches.slice(1));
+}
+
+function postalCodeResolution(
+  g: Gazetteer,
+  r: AddressReading,
+  m: PostalMatch,
+  town: Locality | null,
+  factor: number,
+  notes: string[],
+  others: PostalMatch[] = [],
+): Resolution {
+  if (!m.ownPoint && town && others.length === 0) {
+    notes.push(`the embedded data has no centroid for postal code ${m.code.code}: answered at ${town.name}, the town it serves`);
+    return localityResolution(g, r, [town], factor, notes);
+  }
+  const place: Locality = {
+    id: `postal:${m.code.country}:${m.code.code}`,
+    name: town?.name ?? m.townName,
+    country: m.code.country,
+    admin1: m.region?.admin1 ?? town?.admin1 ?? '',
+    population: town?.population ?? 0,
+    lat: m.lat,
+    lng: m.lng,
+    featureCode: 'POSTAL',
+  };
+  if (!m.ownPoint) notes.push(`the embedded data has no centroid for postal code ${m.code.code}: answered at ${place.name}, the town it serves`);
+  else if (m.code.district && (r.postalCode ?? '').replace(/\s/g, '').length > m.code.code.length) {
+    factor *= FACTOR.postalDistrict;
+    notes.push(`the embedded data has districts, not full postal codes: answered at the centroid of district ${m.code.code}`);
+  }
+  const alternatives = others.map((o) => ({
+    ...place,
+    id: `postal:${o.code.country}:${o.code.code}`,
+    name: o.townName,
+    country: o.code.country,
+    lat: o.lat,
+    lng: o.lng,
+  }));
+  return {
+    reading: r,
+    precision: m.ownPoint ? 'postal_code' : 'locality',
+    lat: m.lat,
+    lng: m.lng,
+    confidence: LEVEL_CONFIDENCE[m.ownPoint ? 'postal_code' : 'locality'] * factor,
+    city: place.name,
+    region: m.region ?? (town ? (g.region(town.country, town.admin1) ?? null) : null),
+    country: m.code.country,
+    candidates: [place, ...alternatives],
+    chosen: place,
+    zip: m.code.code,
+    unmatched: false,
+    districts: [],
+    notes,
+  };
 }
 
 /**

@@ -8,6 +8,7 @@ import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
 import { normaliseName, umlautsWrittenOut } from '../shared/text.js';
 import { loadAlternateNames } from './alternate-names.js';
 import { loadMinorRegions, type MinorRegion } from './minor-regions.js';
+import { loadPostalCodes, PostalCodes } from './postal-codes.js';
 import { loadWorldPlaces, type WorldPlaces } from './world-places.js';
 import { loadWorldRegions } from './world-regions.js';
 import { nameKeysCacheFile, nameKeysFingerprint, readNameKeys, writeNameKeys, type NameKeys } from './name-index-cache.js';
@@ -86,6 +87,8 @@ export class Gazetteer {
   /** Subdivisions known only from CLDR, looked up only where nothing else has the name (see `regions`). */
   private readonly minorRegionsByName = new Map<string, MinorRegion[]>();
   private readonly minorRegionPoints = new Map<Subdivision, AreaPoint>();
+  /** Postal codes beyond US ZIPs (set by `load`; empty for a gazetteer built without them). */
+  postal: PostalCodes = PostalCodes.empty();
 
   private constructor(
     private readonly places: WorldPlaces,
@@ -136,12 +139,17 @@ export class Gazetteer {
     const { codes } = require('zipcodes/lib/codes.js') as { codes: Record<string, RawZip> };
     const file = options.cacheFile === undefined ? nameKeysCacheFile() : options.cacheFile;
     const fingerprint = file ? await nameKeysFingerprint() : '';
-    const [places, regions, keys] = await Promise.all([loadWorldPlaces(), loadWorldRegions(), file ? readNameKeys(file, fingerprint) : null]);
+    const [places, regions, keys, postal] = await Promise.all([
+      loadWorldPlaces(),
+      loadWorldRegions(),
+      file ? readNameKeys(file, fingerprint) : null,
+      loadPostalCodes(options.cacheFile === null ? { cacheFile: null } : {}),
+    ]);
     const minorRegions = await loadMinorRegions(regions);
-    if (keys) return new Gazetteer(places, Object.values(codes), regions, { keys }, minorRegions);
+    if (keys) return withPostal(new Gazetteer(places, Object.values(codes), regions, { keys }, minorRegions), postal);
     const wanted = new Map<number, number>();
     for (let i = 0; i < places.count; i++) if (places.population[i]! >= ALT_NAME_MIN_POPULATION) wanted.set(places.geonameId[i]!, i);
-    const g = new Gazetteer(places, Object.values(codes), regions, { altNames: await loadAlternateNames(wanted) }, minorRegions);
+    const g = withPostal(new Gazetteer(places, Object.values(codes), regions, { altNames: await loadAlternateNames(wanted) }, minorRegions), postal);
     if (file) {
       try {
         await writeNameKeys(file, fingerprint, { placesByName: g.placesByName, placesByAltName: g.placesByAltName, countryByName: g.countryByName });
@@ -152,8 +160,8 @@ export class Gazetteer {
     return g;
   }
 
-  get stats(): { places: number; zips: number; zipTowns: number; countries: number } {
-    return { places: this.places.count, zips: this.zips.size, zipTowns: this.zipTowns.size, countries: this.countryPoints.size };
+  get stats(): { places: number; zips: number; zipTowns: number; countries: number; postalCodes: number } {
+    return { places: this.places.count, zips: this.zips.size, zipTowns: this.zipTowns.size, countries: this.countryPoints.size, postalCodes: this.postal.size };
   }
 
   zip(code: string): ZipRecord | undefined {
@@ -576,4 +584,9 @@ export function distanceKm(a: AreaPoint, b: AreaPoint): number {
   const dLng = (b.lng - a.lng) * rad;
   const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
   return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+function withPostal(g: Gazetteer, postal: PostalCodes): Gazetteer {
+  g.postal = postal;
+  return g;
 }

@@ -18,6 +18,8 @@ import { planResultsPage, writeResultsPage } from '../batch-results-page.js';
 import { toCrawlLine } from '../crawl-results.js';
 import { childBatchId } from '../../registry/child-tasks.js';
 import { applyRateLimit, type RateLimiter } from '../../web/rate-limit.js';
+import { netGuardService } from '../../net/guard.js';
+import { parseWebhookOptions } from '../../webhooks/options.js';
 
 export interface BatchRoutesDeps {
   engine: Engine;
@@ -61,9 +63,19 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
       );
     }
     applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
+    // The body may be NDJSON or CSV, so a batch's webhook comes as query parameters (?webhook_url=…).
+    const webhook = parseWebhookOptions(
+      { webhook_url: req.query.webhook_url, webhook_events: req.query.webhook_events },
+      'batch',
+      await d.engine.scope.use(netGuardService),
+    );
     // Every input is checked before the key is charged, so a bad upload costs nothing.
     const inputs = await validateBatch(d.engine, toolName, await readBody(req, res));
-    const batch = await submitBatch(d.engine, toolName, inputs, { payer: { kind: 'key', id: credential.key.id }, chargeKeyId: credential.key.id });
+    const batch = await submitBatch(d.engine, toolName, inputs, {
+      payer: { kind: 'key', id: credential.key.id },
+      chargeKeyId: credential.key.id,
+      ...(webhook ? { webhook } : {}),
+    });
     const pollUrl = `/v1/batches/${batch.id}`;
     res.setHeader('Location', pollUrl);
     res.status(202).json({

@@ -13,6 +13,8 @@ import { readCredential } from '../../web/credential.js';
 import { flatHeaders, headerValue } from '../../web/headers.js';
 import { applyRateLimit, type RateLimiter } from '../../web/rate-limit.js';
 import { sendJson } from '../../web/send-json.js';
+import { netGuardService } from '../../net/guard.js';
+import { needsApiKey, parseWebhookOptions, takeWebhookOptions, topicOfTool } from '../../webhooks/options.js';
 
 export interface CreateTaskDeps {
   engine: Engine;
@@ -43,9 +45,11 @@ export async function createTaskFromRequest(
     throw new Unauthorized('A poll token only reads its task; create tasks with an API key or an x402 payment.', 'WRONG_CREDENTIAL');
   if (credential.kind === 'bearer') throw new Unauthorized('Unrecognised bearer token: API keys start with sk_.', 'INVALID_API_KEY');
   if (credential.kind === 'key') applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
-  const body = await readBody();
+  const { input: body, options: webhookOptions } = takeWebhookOptions(await readBody());
   // Unknown tool (404) and bad input (400) are answered before anyone is asked to pay.
   const input = await d.engine.validate(toolName, body ?? {});
+  const webhook = parseWebhookOptions(webhookOptions, topicOfTool(toolName), await d.engine.scope.use(netGuardService));
+  if (webhook && credential.kind !== 'key') throw needsApiKey();
   const idempotencyKey = parseIdempotencyKey(headerValue(headers, 'idempotency-key'));
   const resourceUrl = `${d.publicUrl}/v1/tools/${toolName}/tasks`;
 
@@ -77,6 +81,7 @@ export async function createTaskFromRequest(
     }
   }
   if (idempotencyKey !== undefined) opts.idempotencyKey = idempotencyKey;
+  if (webhook) opts.webhook = webhook;
   const { task, replayed } = await d.engine.submitValidated(toolName, input, opts);
   const pollUrl = `/v1/tasks/${task.id}`;
   res.setHeader('Location', pollUrl);

@@ -1,0 +1,120 @@
+// The postal codes geo.locate knows beyond US ZIPs (see postal-sources.ts for the countries and sources).
+// Read from dist/data when the package was packed, else from the per-user cache, else built from the source
+// packages of a checkout and cached; with none of these, lookups find nothing and geo.locate says so.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { geoCacheFile, shippedDataFile } from '../shared/data-files.js';
+import { buildPostalTable, postalSourceVersions, type PostalEntry, type PostalTable } from './postal-sources.js';
+
+export const POSTAL_FILE = 'postal-codes-v1.json';
+
+export interface PostalCode {
+  country: string;
+  code: string;
+  /** Place names the code serves, most typical first. */
+  names: string[];
+  /** The region as the source writes it (an ISO 3166-2 code or a name), or null. */
+  region: string | null;
+  /** The code's own centroid, when the source has one. */
+  point: { lat: number; lng: number } | null;
+  /** True for a code that names a district of several full codes (a Canadian forward sortation area). */
+  district: boolean;
+}
+
+interface PostalFile {
+  sources: Record<string, string>;
+  countries: PostalTable;
+}
+
+/** How a written code is keyed in each country's table (a full Canadian code by its forward sortation area). */
+const KEY_OF: Record<string, (code: string) => string | null> = {
+  CA: (c) => (/^[A-Z]\d[A-Z]( ?\d[A-Z]\d)?$/i.test(c) ? c.slice(0, 3).toUpperCase() : null),
+  AU: (c) => (/^\d{4}$/.test(c) ? c : null),
+  DE: (c) => (/^\d{5}$/.test(c) ? c : null),
+  FR: (c) => (/^\d{5}$/.test(c) ? c : null),
+  FI: (c) => (/^\d{5}$/.test(c) ? c : null),
+  NO: (c) => (/^\d{4}$/.test(c) ? c : null),
+};
+
+/** Codes that stand for a district rather than one delivery area, by country. */
+const DISTRICT_CODES = new Set(['CA']);
+
+export class PostalCodes {
+  constructor(private readonly table: PostalTable) {}
+
+  static empty(): PostalCodes {
+    return new PostalCodes(Object.create(null) as PostalTable);
+  }
+
+  get countries(): string[] {
+    return Object.keys(this.table);
+  }
+
+  get size(): number {
+    return Object.values(this.table).reduce((n, codes) => n + Object.keys(codes).length, 0);
+  }
+
+  /** The code in `country`, or in every country whose table has it when `country` is null. */
+  lookup(code: string, country: string | null): PostalCode[] {
+    const written = code.trim();
+    const out: PostalCode[] = [];
+    for (const c of country ? [country] : Object.keys(this.table)) {
+      const key = KEY_OF[c]?.(written);
+      const rows = this.table[c];
+      if (!key || !rows || !Object.hasOwn(rows, key)) continue;
+      out.push(toPostalCode(c, key, rows[key]!));
+    }
+    return out;
+  }
+}
+
+function toPostalCode(country: string, code: string, [names, region, lat, lng]: PostalEntry): PostalCode {
+  return {
+    country,
+    code,
+    names: names.split('|'),
+    region,
+    point: lat !== null && lng !== null ? { lat, lng } : null,
+    district: DISTRICT_CODES.has(country),
+  };
+}
+
+/** Loads the table: shipped file, then the cache (when built from the same package versions), then a build. */
+export async function loadPostalCodes(options: { cacheFile?: string | null } = {}): Promise<PostalCodes> {
+  const shipped = await readPostalFile(shippedDataFile(POSTAL_FILE));
+  if (shipped) return new PostalCodes(shipped.countries);
+  const sources = postalSourceVersions();
+  const file = options.cacheFile === undefined ? geoCacheFile(POSTAL_FILE) : options.cacheFile;
+  const cached = file ? await readPostalFile(file) : null;
+  if (cached && sameSources(cached.sources, sources)) return new PostalCodes(cached.countries);
+  if (Object.keys(sources).length <= 1) return PostalCodes.empty();
+  const countries = buildPostalTable();
+  if (file) await writePostalFile(file, { sources, countries });
+  return new PostalCodes(countries);
+}
+
+/** Writes the table for `npm pack` (dist/data) or the cache. */
+export async function writePostalFile(file: string, data: PostalFile = { sources: postalSourceVersions(), countries: buildPostalTable() }): Promise<void> {
+  try {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    await fs.writeFile(tmp, JSON.stringify(data));
+    await fs.rename(tmp, file);
+  } catch {
+    // a read-only install: the table stays in memory for this process
+  }
+}
+
+async function readPostalFile(file: string): Promise<PostalFile | null> {
+  try {
+    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as PostalFile;
+    return parsed && typeof parsed === 'object' && parsed.countries && parsed.sources ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+function sameSources(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((k) => a[k] === b[k]);
+}

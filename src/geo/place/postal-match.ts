@@ -1,0 +1,80 @@
+// A postal code found in the postal tables, placed: the town it serves (a gazetteer place of one of its names,
+// the most populous one near the code's own centroid when it has one), its region, and the point to answer
+// with (the code's centroid, else its town's).
+import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
+import { normaliseName } from '../shared/text.js';
+import { ZIP_CITY_KM } from './confidence.js';
+import { distanceKm, type Gazetteer, type Locality } from './gazetteer.js';
+import type { PostalCode } from './postal-codes.js';
+
+export interface PostalMatch {
+  code: PostalCode;
+  /** The gazetteer's place for the code's town, when one of its names is there. */
+  town: Locality | null;
+  /** The town's name as the answer gives it (the gazetteer's spelling, else the source's). */
+  townName: string;
+  region: Subdivision | null;
+  lat: number;
+  lng: number;
+  /** Whether the point is the code's own centroid (postal-code precision) or its town's (locality precision). */
+  ownPoint: boolean;
+}
+
+/** Every code that can be placed, the one serving the most populous town first. */
+export function placePostalCodes(g: Gazetteer, codes: PostalCode[]): PostalMatch[] {
+  return codes
+    .map((c) => placeOne(g, c))
+    .filter((m): m is PostalMatch => m !== null)
+    .sort((a, b) => (b.town?.population ?? 0) - (a.town?.population ?? 0));
+}
+
+function placeOne(g: Gazetteer, code: PostalCode): PostalMatch | null {
+  const written = code.region ? (subdivisionByCode(code.country, code.region) ?? g.regions(code.region, false, code.country)[0] ?? null) : null;
+  const town = townOf(g, code, written);
+  const region = written ?? (town ? (g.region(town.country, town.admin1) ?? null) : null);
+  const point = code.point ?? (town ? { lat: town.lat, lng: town.lng } : null);
+  if (!point) return null;
+  return { code, town, townName: town?.name ?? displayName(code.names[0]!), region, ...point, ownPoint: code.point !== null };
+}
+
+function townOf(g: Gazetteer, code: PostalCode, region: Subdivision | null): Locality | null {
+  const find = (names: string[]): Locality | null => {
+    let best: Locality | null = null;
+    for (const name of names) {
+      for (const l of g.localities(name, { country: code.country })) {
+        // With its own centroid the code says where its town is; without, its region does (if the source has one).
+        if (code.point ? distanceKm(l, code.point) > ZIP_CITY_KM : region !== null && l.admin1 !== region.admin1) continue;
+        if (!best || l.population > best.population) best = l;
+      }
+    }
+    return best;
+  };
+  // A district's name often holds its town's ("Downtown Toronto"): its shorter runs of words are tried next,
+  // only near the code's own centroid (a word alone is too weak a clue without one).
+  return find(code.names) ?? (code.point ? find(code.names.flatMap(wordRuns)) : null);
+}
+
+/** The runs of one to three consecutive words of a name of several words. */
+function wordRuns(name: string): string[] {
+  const words = name.split(/\s+/).filter(Boolean);
+  if (words.length < 2) return [];
+  const runs: string[] = [];
+  for (let n = Math.min(3, words.length - 1); n >= 1; n--) for (let i = 0; i + n <= words.length; i++) runs.push(words.slice(i, i + n).join(' '));
+  return runs;
+}
+
+/** Whether the town written in an address is the code's town (by name, or a place of that name near it). */
+export function servesTown(g: Gazetteer, m: PostalMatch, town: string): Locality | null {
+  const key = normaliseName(town);
+  const named = g.localities(town, { country: m.code.country });
+  const near = named.find((l) => distanceKm(l, m) <= ZIP_CITY_KM);
+  if (near) return near;
+  if (m.code.names.some((n) => normaliseName(n) === key)) return named[0] ?? m.town;
+  return null;
+}
+
+/** "OSLO" → "Oslo": some sources write place names in capitals. */
+function displayName(name: string): string {
+  if (name !== name.toUpperCase()) return name;
+  return name.toLowerCase().replace(/(^|[\s\-'’])(\p{L})/gu, (_, sep: string, ch: string) => sep + ch.toUpperCase());
+}

