@@ -37,14 +37,12 @@ export default defineBrowserTool({
     })
     .superRefine(pageOptionsRefine),
   output: z.object({
-    markdown: z.string().describe('Main content as GitHub-flavoured Markdown: the body only (title, byline, date, standfirst are fields).'),
+    markdown: z.string().describe('Main content (body only) as GitHub-flavoured Markdown.'),
     title: z.string().describe('The page title ("" if none).'),
     ...extractedMetadataShape,
     source: z
       .enum(['article', 'readability', 'page', 'document'])
-      .describe(
-        "Path that won: 'article' (found and pruned), 'readability' (Readability's pick, ours held much less of it), 'page' (the body; always for content 'full'), 'document' (a file).",
-      ),
+      .describe("'article' found; 'readability' its fallback; 'page' the body (content 'full'); 'document' a file."),
     bytes: z.number().int().describe('Size of the whole markdown in bytes (UTF-8).'),
     ...boundedOutputShape,
     chunks: chunksOutput,

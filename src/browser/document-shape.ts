@@ -28,9 +28,9 @@ export const documentOutputShape = {
 /** What is known about the page or file besides its body ("" where nothing is). */
 export const extractedMetadataShape = {
   byline: z.string().describe('Author(s).'),
-  published_at: z.string().describe('Publication date, ISO 8601.'),
-  lang: z.string().describe('Language tag.'),
+  published_at: z.string().describe('ISO 8601.'),
+  lang: z.string(),
   site_name: z.string(),
-  excerpt: z.string().describe('Summary or standfirst.'),
-  word_count: z.number().int().describe('Words in markdown.'),
+  excerpt: z.string().describe('Summary.'),
+  word_count: z.number().int(),
 };
