@@ -89,9 +89,15 @@ const envSchema = z.object({
   WEBHOOK_LEASE_MS: intFrom(100, 3_600_000).default(60_000),
   WEBHOOK_SECRET_GRACE_HOURS: intFrom(0, 720).default(24),
   POLL_INTERVAL_MS: intFrom(10, 60_000).default(500),
+  SHUTDOWN_GRACE_MS: intFrom(0, 600_000).default(10_000),
 
   // HTTP limits
   BODY_LIMIT_BYTES: intFrom(1024, 50 * 1024 * 1024).default(2 * 1024 * 1024),
+  HTTP_REQUEST_TIMEOUT_MS: intFrom(100, 3_600_000).default(120_000),
+  HTTP_HEADERS_TIMEOUT_MS: intFrom(100, 3_600_000).default(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: intFrom(100, 3_600_000).default(65_000),
+  HTTP_MAX_CONNECTIONS: intFrom(0, 10_000_000).default(0),
+  DISK_MIN_FREE_MB: intFrom(0, 10_000_000).default(256),
   AGENT_UTILITY_URL: z.string().url('must be a URL such as https://tools.example.com').optional(),
   AGENT_UTILITY_KEY: z.string().startsWith('sk_', 'must be an API key (sk_…)').optional(),
   BATCH_MAX_ITEMS: intFrom(1, 1_000_000).default(10_000),
@@ -129,6 +135,8 @@ const envSchema = z.object({
   // Browser
   CHROMIUM_PATH: z.string().min(1).optional(),
   BROWSER_CONCURRENCY: intFrom(1, 64).optional(),
+  CHROMIUM_SANDBOX: z.enum(['off', 'on']).default('off'),
+  CHROMIUM_SANDBOX_UID: intFrom(1, 2_147_483_647).default(65534),
 
   // Artifacts
   STORAGE_URL: z.url().optional(),
@@ -219,11 +227,15 @@ export interface Config {
     maxAttempts: number;
     leaseMs: number;
     pollIntervalMs: number;
+    /** On SIGTERM, running tasks get this long to finish; the rest go back to the queue (or fail, with side effects). */
+    shutdownGraceMs: number;
   };
   /** Webhook deliveries (docs/webhooks.md): attempts, backoff, per-request timeout, claim lease, old secret's grace. */
   webhooks: { maxAttempts: number; baseBackoffMs: number; maxBackoffMs: number; timeoutMs: number; leaseMs: number; secretGraceMs: number };
   /** The `call` and `batch` commands: a remote service and its key; unset = an embedded engine. */
   client: { url: string | undefined; key: string | undefined };
+  /** /healthz answers "degraded" when DATA_DIR's file system has less free space than this (bytes; 0 = never). */
+  diskMinFreeBytes: number;
   /** Batches: inputs per call, and the body limit for a batch upload (larger than one task's). */
   batch: { maxItems: number; bodyLimitBytes: number };
   http: {
@@ -233,6 +245,17 @@ export interface Config {
     rateLimitWindowS: number;
     /** Express "trust proxy": false, a hop count, or proxy addresses (never true; see parseTrustProxy). */
     trustProxy: TrustProxy;
+    /** Deadlines for a client's connection, and a cap on connections (src/web/http-server-limits.ts). */
+    server: {
+      /** The whole request (headers and body) must arrive within this; the answer may take longer. */
+      requestTimeoutMs: number;
+      /** The headers must arrive within this from the request's first byte. */
+      headersTimeoutMs: number;
+      /** An idle keep-alive connection is closed after this. */
+      keepAliveTimeoutMs: number;
+      /** Connections open at once; 0 = no cap. */
+      maxConnections: number;
+    };
   };
   net: {
     dnsServers: string[] | undefined;
@@ -257,7 +280,7 @@ export interface Config {
     /** PEM file of extra trusted CA certificates, added to Node's bundled roots for outbound TLS. */
     tlsCaFile: string | undefined;
   };
-  browser: { chromiumPath: string | undefined; concurrency: number };
+  browser: { chromiumPath: string | undefined; concurrency: number; sandbox: { enabled: boolean; uid: number } };
   storageUrl: string | undefined;
   /** Where artifacts live: local disk (one machine), PostgreSQL or S3 (shared by every node). */
   artifacts: {
@@ -339,6 +362,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(!!e.S3_ACCESS_KEY_ID !== !!e.S3_SECRET_ACCESS_KEY ? ['S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither'] : []),
     ...(usdToMicros(e.X402_KEY_MIN_USD) <= 0 ? ['X402_KEY_MIN_USD: must be more than 0'] : []),
     ...(usdToMicros(e.X402_KEY_MIN_USD) > usdToMicros(e.X402_KEY_MAX_USD) ? ['X402_KEY_MAX_USD: must be at least X402_KEY_MIN_USD'] : []),
+    ...(e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS ? ['HTTP_HEADERS_TIMEOUT_MS: must be at most HTTP_REQUEST_TIMEOUT_MS'] : []),
   ];
   if (artifactProblems.length > 0) throw new ConfigError(artifactProblems);
   const hostForUrl = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
@@ -361,6 +385,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAttempts: e.TASK_MAX_ATTEMPTS,
       leaseMs: e.LEASE_MS,
       pollIntervalMs: e.POLL_INTERVAL_MS,
+      shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     },
     webhooks: {
       maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
@@ -371,6 +396,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       secretGraceMs: e.WEBHOOK_SECRET_GRACE_HOURS * 3_600_000,
     },
     client: { url: e.AGENT_UTILITY_URL?.replace(/\/+$/, ''), key: e.AGENT_UTILITY_KEY },
+    diskMinFreeBytes: e.DISK_MIN_FREE_MB * 1024 * 1024,
     batch: { maxItems: e.BATCH_MAX_ITEMS, bodyLimitBytes: e.BATCH_BODY_LIMIT_BYTES },
     http: {
       bodyLimitBytes: e.BODY_LIMIT_BYTES,
@@ -378,6 +404,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rateLimitPerIp: e.RATE_LIMIT_PER_IP,
       rateLimitWindowS: e.RATE_LIMIT_WINDOW_S,
       trustProxy: e.TRUST_PROXY,
+      server: {
+        requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+        headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+        keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+        maxConnections: e.HTTP_MAX_CONNECTIONS,
+      },
     },
     net: {
       dnsServers: e.DNS_SERVERS,
@@ -397,6 +429,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     browser: {
       chromiumPath: e.CHROMIUM_PATH,
       concurrency: e.BROWSER_CONCURRENCY ?? Math.max(2, os.availableParallelism() * 2),
+      sandbox: { enabled: e.CHROMIUM_SANDBOX === 'on', uid: e.CHROMIUM_SANDBOX_UID },
     },
     storageUrl: e.STORAGE_URL?.replace(/\/+$/, ''),
     artifacts: {

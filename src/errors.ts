@@ -112,6 +112,22 @@ export class ServiceUnavailable extends AppError {
 }
 
 /**
+ * The database cannot answer right now (unreachable, restarting, out of connections, out of disk): the
+ * request did nothing, and the same request later will work. `reason` says which, for operators.
+ */
+export class StoreUnavailable extends AppError {
+  constructor(
+    message: string,
+    readonly reason: 'unreachable' | 'too_many_connections' | 'disk_full' | 'busy' | 'io_error',
+    retryAfterSeconds = 5,
+    options: { cause?: unknown } = {},
+  ) {
+    super(503, 'STORE_UNAVAILABLE', message, { retry: true, headers: { 'Retry-After': String(retryAfterSeconds) } });
+    if (options.cause !== undefined) this.cause = options.cause;
+  }
+}
+
+/**
  * A tool's failure. `kind` decides what the engine does:
  * - `transient`: worth retrying (bounded, with backoff), e.g. an upstream outage; refunded if it finally fails.
  * - `permanent`: retrying will not help, and it is not the caller's fault (refunded).

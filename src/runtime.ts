@@ -9,7 +9,7 @@ import { openStore } from './db/tasks/open-store.js';
 import type { TaskStore } from './store/port.js';
 import { tools as allTools } from '../tools/index.js';
 import type { AnyTool } from './registry/define-tool.js';
-import { PollTokens } from './auth/poll-token.js';
+import { crawlResultsLinkQuery } from './auth/results-link.js';
 import { resolveSecret } from './auth/secret.js';
 import { createChildTasks } from './engine/child-tasks.js';
 import { childTasksService } from './registry/child-tasks.js';
@@ -51,12 +51,15 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
     ...(opts.workerTools ? { workerTools: opts.workerTools } : {}),
   });
-  // Tools that fan out (site.crawl) create their children through the engine; their results link is signed
-  // with the parent task's poll token, as a batch's is with the batch's.
-  const pollTokens = new PollTokens(resolveSecret(config));
+  // Tools that fan out (site.crawl) create their children through the engine; their results link is a
+  // read-only signed link, as a batch's is (a poll token in a URL would also cancel the crawl).
+  const secret = resolveSecret(config);
   scope.provide(
     childTasksService,
-    createChildTasks(engine, async (parentTaskId) => `/v1/crawls/${parentTaskId}/results?format=jsonl&token=${await pollTokens.issue(parentTaskId)}`),
+    createChildTasks(
+      engine,
+      async (parentTaskId) => `/v1/crawls/${parentTaskId}/results?${new URLSearchParams({ format: 'jsonl', ...crawlResultsLinkQuery(secret, parentTaskId) })}`,
+    ),
   );
   engine.start();
   const sql = Webhooks.sqlOf(store);
@@ -78,7 +81,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       if (closed) return;
       closed = true;
       await webhooks?.stop();
-      await engine.stop();
+      await engine.stop(config.engine.shutdownGraceMs);
       await scope.close();
       await store.close();
     },

@@ -4,6 +4,7 @@ import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape } from '../src/registry/bounded-result.js';
 import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
+import { actionsOutputShape } from '../src/browser/actions/output.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 
 // pdf.js, mammoth and the other readers (in the extraction workers): loaded with the first document.
@@ -28,6 +29,7 @@ export default defineBrowserTool({
     ...boundedOutputShape,
     ...documentShape,
     ...cachedShape,
+    ...actionsOutputShape,
   }),
   price: '0.003',
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
+import { actionsOutputShape } from '../src/browser/actions/output.js';
 import { serialiseVisibleDocument } from '../src/browser/page-scripts.js';
 import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape, chunksInput, chunksOutput } from '../src/registry/bounded-result.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
@@ -49,6 +50,7 @@ export default defineBrowserTool({
     ...documentShape,
     ...documentOutputShape,
     ...cachedShape,
+    ...actionsOutputShape,
   }),
   price: '0.003',
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },

@@ -3,6 +3,7 @@ import { ToolError } from '../src/errors.js';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { cachedShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
+import { actionsOutputShape } from '../src/browser/actions/output.js';
 import { pdfPageCount } from '../src/browser/pdf-pages.js';
 import { usesTotalPages, withTotalPages } from '../src/browser/print-totals.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
@@ -68,6 +69,7 @@ const output = z.object({
   pages: z.number().int().describe('Number of pages in the PDF.'),
   bytes: z.number().int().describe('PDF size in bytes.'),
   ...cachedShape,
+  ...actionsOutputShape,
 });
 
 export default defineBrowserTool({

@@ -4,6 +4,7 @@ import { selectorProblem } from '../src/browser/css-selector.js';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
+import { actionsOutputShape } from '../src/browser/actions/output.js';
 import { scrapeSelectors } from '../src/browser/page-scripts.js';
 import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape, WINDOW_FIELDS } from '../src/registry/bounded-result.js';
 
@@ -13,7 +14,7 @@ const MAX_MATCHES_PER_KEY = 1000;
  * Names a select entry may not take: the result's own fields, the window fields of a part, and the
  * artifact fields other tools return (a caller-named file_id or file_url must never pass for a stored file).
  */
-const KEPT = ['final_url', 'status_code', 'cached'];
+const KEPT = ['final_url', 'status_code', 'cached', 'actions'];
 const RESERVED = new Set([...KEPT, ...WINDOW_FIELDS, 'file_id', 'file_url', 'content_type', 'bytes', 'expires_at']);
 const ATTRIBUTE_NAME = /^[^\s"'>/=\0]{1,100}$/;
 
@@ -78,7 +79,7 @@ export default defineBrowserTool({
     PAGE_OPTIONS_REF,
   input,
   output: z
-    .object({ ...documentShape, ...cachedShape, ...boundedOutputShape })
+    .object({ ...documentShape, ...cachedShape, ...actionsOutputShape, ...boundedOutputShape })
     .catchall(value)
     .describe('One entry per name in select: string (one match), array of strings (several), or null (none); plus final_url, status_code.'),
   price: '0.003',

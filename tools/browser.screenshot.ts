@@ -4,8 +4,10 @@ import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { imageSize } from '../src/browser/image-size.js';
 import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { waitWhileBlank } from '../src/browser/blank-check.js';
+import { IMAGES_WAIT_MS, waitForImages } from '../src/browser/actions/scroll-to-load.js';
 import { selectorProblem, SELECTOR_MAX_LENGTH } from '../src/browser/css-selector.js';
 import { cachedShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
+import { actionsOutputShape } from '../src/browser/actions/output.js';
 import { ToolError } from '../src/errors.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 import { artifactLinkShape } from '../src/artifacts/artifact-link.js';
@@ -67,6 +69,7 @@ const output = z.object({
   bytes: z.number().int().describe('Image size in bytes.'),
   blank: z.boolean().describe('true when the page still looked blank (one colour) after waiting for it to render.'),
   ...cachedShape,
+  ...actionsOutputShape,
 });
 
 export default defineBrowserTool({
@@ -109,6 +112,8 @@ export default defineBrowserTool({
       });
     } else {
       if (i.clip === undefined) blank = await waitWhileBlank(page, budget, i.javascript);
+      // A full-page image shows every image the page is loading, not their empty boxes.
+      if (i.full_page) await waitForImages(page, Math.min(IMAGES_WAIT_MS, budget.forLoading(IMAGES_WAIT_MS)), false);
       image = await captureScreenshot(page, {
         format: i.format,
         quality: i.quality,

@@ -6,6 +6,7 @@ import browserMarkdown from './browser.markdown.js';
 import browserPdf from './browser.pdf.js';
 import browserScrape from './browser.scrape.js';
 import browserScreenshot from './browser.screenshot.js';
+import browserSnapshot from './browser.snapshot.js';
 import dnsLookup from './dns.lookup.js';
 import emailVerify from './email.verify.js';
 import geoLocate from './geo.locate.js';
@@ -31,6 +32,7 @@ export const tools: AnyTool[] = [
   browserMarkdown,
   browserScrape,
   browserLinks,
+  browserSnapshot,
   siteMap,
   sitePage,
   siteCrawl,

@@ -8,7 +8,8 @@ import { Unauthorized } from '../errors.js';
 import { buildAgentCard } from '../web/agent-card.js';
 import { readCredential } from '../web/credential.js';
 import { toAppError } from '../web/errors.js';
-import { applyAddressLimit, applyRateLimit, RateLimiter } from '../web/rate-limit.js';
+import { applyAddressLimit, applyRateLimit } from '../web/rate-limit.js';
+import { requestLimits } from '../web/request-limits.js';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { ApiKeyUser, EngineA2AHandler } from './request-handler.js';
@@ -21,14 +22,13 @@ export function createA2ARouter(rt: Runtime): Router {
   // The same card the well-known paths serve, parsed into the SDK's form (it checks versions against it).
   const card = AgentCard.fromJSON(buildAgentCard(rt.registry, { publicUrl: config.publicUrl, version: VERSION }));
   const handler = new EngineA2AHandler(rt.engine, rt.registry, card, log);
-  const windowMs = config.http.rateLimitWindowS * 1000;
-  const ipLimiter = new RateLimiter(config.http.rateLimitPerIp, windowMs);
-  const keyLimiter = new RateLimiter(config.http.rateLimitPerKey, windowMs);
+  // The same counts as /v1 and /mcp: one budget per key and per address, across API nodes on PostgreSQL.
+  const { perAddress: ipLimiter, perKey: keyLimiter } = requestLimits(rt);
   const users = new WeakMap<Request, ApiKeyUser>();
 
   const router = express.Router();
   router.use(async (req: Request, res: Response, next: NextFunction) => {
-    applyAddressLimit(ipLimiter, req.ip, res);
+    await applyAddressLimit(ipLimiter, req.ip, res);
     const credential = await readCredential(req, rt.store);
     if (credential.kind !== 'key') {
       throw new Unauthorized(
@@ -37,7 +37,7 @@ export function createA2ARouter(rt: Runtime): Router {
         BEARER,
       );
     }
-    applyRateLimit(keyLimiter, `key:${credential.key.id}`, res);
+    await applyRateLimit(keyLimiter, `key:${credential.key.id}`, res);
     users.set(req, new ApiKeyUser(credential.key.id));
     next();
   });

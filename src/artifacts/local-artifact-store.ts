@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { newId } from '../ids.js';
+import { ToolError } from '../errors.js';
 import { ARTIFACT_TTL_MS, chosenFileId, isFileId, type PutOptions, type ArtifactMeta, type ArtifactStore, type StoredArtifact } from './artifact-store.js';
 
 interface MetaFile {
@@ -30,8 +31,16 @@ export class LocalArtifactStore implements ArtifactStore {
       created_at: createdAt.toISOString(),
       expires_at: expiresAt.toISOString(),
     };
-    await this.writeAtomically(this.bodyPath(fileId), bytes);
-    await this.writeAtomically(this.metaPath(fileId), JSON.stringify(meta));
+    try {
+      await this.writeAtomically(this.bodyPath(fileId), bytes);
+      await this.writeAtomically(this.metaPath(fileId), JSON.stringify(meta));
+    } catch (err) {
+      if (!isDiskFull(err)) throw err;
+      // No half artifact left taking the space: the body without its metadata would wait for the sweep.
+      await removeIfPresent(this.bodyPath(fileId)).catch(() => false);
+      // Transient: retried with backoff, and refunded if the disk is still full by the last attempt.
+      throw new ToolError("The server's file storage is full, so the file could not be saved. Retry later.", 'transient');
+    }
     return { fileId, contentType, bytes: bytes.byteLength, createdAt, expiresAt };
   }
 
@@ -113,6 +122,12 @@ export class LocalArtifactStore implements ArtifactStore {
       throw err;
     }
   }
+}
+
+/** Out of space or over quota. */
+function isDiskFull(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
 }
 
 function isMissing(err: unknown): boolean {

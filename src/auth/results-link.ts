@@ -13,3 +13,12 @@ export function resultsLinkQuery(secret: string, batchId: string, now = Date.now
   const expires = Math.floor(now / 1000) + RESULTS_LINK_TTL_S;
   return { expires: String(expires), sig: resultsLinkSignature.sign(secret, batchId, expires) };
 }
+
+/** A crawl's pages (GET /v1/crawls/{task_id}/results): signed apart, so no batch link opens a crawl's. */
+export const crawlResultsLinkSignature = expiringSignature('agent-utility/crawl-results/v1');
+
+/** The query parameters that let anyone holding them read crawl `taskId`'s pages until they expire. */
+export function crawlResultsLinkQuery(secret: string, taskId: string, now = Date.now()): { expires: string; sig: string } {
+  const expires = Math.floor(now / 1000) + RESULTS_LINK_TTL_S;
+  return { expires: String(expires), sig: crawlResultsLinkSignature.sign(secret, taskId, expires) };
+}

@@ -8,6 +8,7 @@ import { netGuardService } from '../net/guard.js';
 import { BlockedTargetError } from '../net/errors.js';
 import { defineTool, type SubmitContext, type ToolContext, type ToolDefinition } from '../registry/define-tool.js';
 import type { WaitMode } from './input-schemas.js';
+import { wantsPreparation } from './actions/schema.js';
 import { lazyModule } from '../registry/lazy-module.js';
 import type { OpenedPage, PageSource, RenderBudget } from './navigate.js';
 import { contextOptionsFor, headerOrigin, playwrightCookies, type PageOptions } from './page-options.js';
@@ -19,6 +20,8 @@ import type { BrowserRuntime } from './service.js';
 const pageModules = lazyModule(() =>
   Promise.all([import('./navigate.js'), import('./page-errors.js'), import('./pool.js'), import('./service.js'), import('./document-fetch.js')]),
 );
+// Actions, overlays and lazy content: loaded with the first task asking for any of them.
+const prepareModule = lazyModule(() => import('./actions/prepare-page.js'));
 // The artifact store holds cached results: loaded with the first cached request.
 const artifactModule = lazyModule(() => import('../artifacts/service.js'));
 
@@ -190,8 +193,11 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
         }
         stage('loaded');
         page.setDefaultTimeout(budget.left());
+        const actions = wantsPreparation(input) ? await (await prepareModule()).preparePage(page, input, { ctx, budget, log: ctx.log }) : undefined;
+        page.setDefaultTimeout(budget.left());
         stage('rendering');
-        return await def.render(page, input, { ctx, opened, budget, runtime, stage });
+        const rendered = await def.render(page, input, { ctx, opened, budget, runtime, stage });
+        return actions ? ({ ...(rendered as object), actions } as z.output<O>) : rendered;
       },
       { signal: ctx.signal, contextOptions },
     );

@@ -40,10 +40,11 @@ const DISABLED_FEATURES = [
   'AutofillServerCommunication',
 ];
 
-export function chromiumArgs(proxyUrl: string | undefined): string[] {
+export function chromiumArgs(proxyUrl: string | undefined, sandbox = false): string[] {
   const args = [
     '--headless',
-    '--no-sandbox',
+    // Without CHROMIUM_SANDBOX=on (sandbox.ts); docs/network.md says what isolates pages then.
+    ...(sandbox ? [] : ['--no-sandbox']),
     '--disable-gpu',
     '--disable-dev-shm-usage',
     '--disable-quic',

@@ -4,6 +4,7 @@
 // without them a task renders exactly as before.
 import type { BrowserContextOptions } from 'playwright-core';
 import { z } from 'zod';
+import { actionsRefine, pageActionsShape, type PageActionOptions } from './actions/schema.js';
 import { selectorProblem, SELECTOR_MAX_LENGTH } from './css-selector.js';
 import { playwright } from './playwright.js';
 
@@ -105,12 +106,13 @@ export const pageOptionsShape = {
   block: z.array(z.enum(BLOCKABLE)).max(4).optional().describe('Not loaded.'),
   javascript: z.boolean().default(true),
   cache_ttl_s: z.number().int().min(0).max(MAX_CACHE_TTL_S).default(0).describe('Reuse your identical result this recent (s).'),
+  ...pageActionsShape,
 };
 
 /** Said once in each browser tool's description; every page option documents itself in its schema. */
 export const PAGE_OPTIONS_REF = 'Public addresses only.';
 
-export interface PageOptions {
+export interface PageOptions extends PageActionOptions {
   url?: string | undefined;
   wait_for?: string | undefined;
   delay_ms: number;
@@ -128,6 +130,7 @@ export interface PageOptions {
 
 /** Cross-field rules; add with .superRefine() on each browser tool's input object. */
 export function pageOptionsRefine(v: PageOptions, ctx: z.RefinementCtx): void {
+  actionsRefine(v, ctx);
   if (v.device !== undefined) {
     for (const field of ['device_scale_factor', 'mobile'] as const) {
       if (v[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: 'cannot be combined with device (the device sets it)' });

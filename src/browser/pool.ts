@@ -28,6 +28,8 @@ const CONTEXT_OPTIONS: BrowserContextOptions = {
 
 export interface BrowserPoolOptions {
   executablePath: string;
+  /** Chromium with its sandbox (sandbox.ts); `executablePath` is then what browserSandbox() returned. */
+  sandbox?: boolean;
   /** Pages rendering at once; more tasks wait in a FIFO queue. */
   concurrency: number;
   /** Tabs kept ready ahead of demand. */
@@ -51,6 +53,10 @@ export interface PoolStats {
   prepared: number;
   /** Tasks that got a tab an earlier task had used (wiped in between). */
   reused: number;
+  /** Browsers that went away without being asked to (crashed or killed); the next task relaunches. */
+  crashes: number;
+  /** Pages whose renderer crashed (out of memory, killed) while a task used them. */
+  crashedPages: number;
 }
 
 interface Prepared {
@@ -116,6 +122,8 @@ export class BrowserPool {
   private launches = 0;
   private served = 0;
   private reused = 0;
+  private crashes = 0;
+  private crashedPages = 0;
   private closed = false;
 
   constructor(private readonly opts: BrowserPoolOptions) {
@@ -140,6 +148,8 @@ export class BrowserPool {
       queued: this.slots.queued,
       prepared: this.current?.idle.length ?? 0,
       reused: this.reused,
+      crashes: this.crashes,
+      crashedPages: this.crashedPages,
     };
   }
 
@@ -326,7 +336,8 @@ export class BrowserPool {
     const browser = await playwright().chromium.launch({
       executablePath: this.opts.executablePath,
       headless: true,
-      args: chromiumArgs(this.opts.proxyUrl),
+      args: chromiumArgs(this.opts.proxyUrl, this.opts.sandbox === true),
+      chromiumSandbox: this.opts.sandbox === true,
       // Same server as the command line; given here so Playwright answers the proxy's 407 with the secret.
       ...(this.opts.proxyUrl && this.opts.proxyCredentials ? { proxy: { server: this.opts.proxyUrl, ...this.opts.proxyCredentials } } : {}),
       timeout: 30_000,
@@ -348,7 +359,10 @@ export class BrowserPool {
   }
 
   private onDisconnected(gen: Generation): void {
-    if (!gen.closed && !this.closed) this.opts.log.warn('browser disconnected; the next task relaunches it', { generation: gen.id });
+    if (!gen.closed && !this.closed) {
+      this.crashes++;
+      this.opts.log.warn('browser disconnected; the next task relaunches it', { generation: gen.id });
+    }
     gen.closed = true;
     for (const waiter of gen.tabWaiters.splice(0)) waiter(null);
     this.generations.delete(gen);
@@ -406,6 +420,7 @@ export class BrowserPool {
     try {
       const page = await context.newPage();
       page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+      page.on('crash', () => void this.crashedPages++);
       // Popups and window.open() targets are closed: a task renders exactly one page.
       context.on('page', (other) => {
         if (other !== page) void other.close().catch(() => undefined);

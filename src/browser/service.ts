@@ -6,14 +6,18 @@ import { defineService } from '../registry/services.js';
 import { findChromium } from './chromium-path.js';
 import { GuardedProxy, type AddressGuard } from './guarded-proxy.js';
 import { BrowserPool } from './pool.js';
+import { browserSandbox, type BrowserSandbox } from './sandbox.js';
 
 export interface BrowserRuntime {
   pool: BrowserPool;
   proxy: GuardedProxy;
+  sandbox: BrowserSandbox;
 }
 
 export interface BrowserRuntimeOptions {
   executablePath: string;
+  /** CHROMIUM_SANDBOX=on: Chromium with its sandbox, as an unprivileged uid when this process is root. */
+  sandbox?: { enabled: boolean; uid: number };
   concurrency: number;
   guard: AddressGuard;
   log: Logger;
@@ -22,9 +26,11 @@ export interface BrowserRuntimeOptions {
 }
 
 export async function startBrowserRuntime(opts: BrowserRuntimeOptions): Promise<BrowserRuntime> {
+  const sandbox = browserSandbox(opts.executablePath, opts.sandbox ?? { enabled: false, uid: 0 });
   const proxy = await GuardedProxy.start(opts.guard, opts.log.child({ component: 'browser-proxy' }));
   const pool = new BrowserPool({
-    executablePath: opts.executablePath,
+    executablePath: sandbox.executablePath,
+    sandbox: sandbox.enabled,
     concurrency: opts.concurrency,
     proxyUrl: proxy.url,
     proxyCredentials: proxy.credentials,
@@ -32,12 +38,13 @@ export async function startBrowserRuntime(opts: BrowserRuntimeOptions): Promise<
     ...(opts.prepared !== undefined ? { prepared: opts.prepared } : {}),
     ...(opts.recycleAfterPages !== undefined ? { recycleAfterPages: opts.recycleAfterPages } : {}),
   });
-  return { pool, proxy };
+  return { pool, proxy, sandbox };
 }
 
 export async function stopBrowserRuntime(runtime: BrowserRuntime): Promise<void> {
   await runtime.pool.close();
   await runtime.proxy.close();
+  runtime.sandbox.remove();
 }
 
 export const browserPoolService = defineService<BrowserRuntime>({
@@ -46,6 +53,7 @@ export const browserPoolService = defineService<BrowserRuntime>({
     const runtime = await startBrowserRuntime({
       executablePath: findChromium(config.browser.chromiumPath),
       concurrency: config.browser.concurrency,
+      sandbox: config.browser.sandbox,
       guard: await use(netGuardService),
       log,
     });

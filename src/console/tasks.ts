@@ -1,5 +1,6 @@
 // Tasks: search every caller's tasks by id, tool, status or payer; one task's input, result, error,
 // attempts and payment, with its artifacts (signed file links) previewed inline.
+import { maskSecrets } from './mask-secrets.js';
 import { Router, type Request } from 'express';
 import type { ArtifactLinkVerifier } from '../artifacts/verified-link.js';
 import { verifiedArtifactsIn } from '../artifacts/verified-link.js';
@@ -165,7 +166,7 @@ export function taskPages(d: TaskPagesDeps): Router {
           : html``
       }
       <h2>Input</h2>
-      <pre>${json(t.input)}</pre>
+      <pre>${json(maskSecrets(t.input))}</pre>
       ${
         t.status === 'complete'
           ? html`<h2>Result</h2>

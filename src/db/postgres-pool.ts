@@ -11,6 +11,10 @@ export interface PostgresConnectionOptions {
   /** Connections in this process's pool. */
   poolSize: number;
   applicationName?: string;
+  /** More server settings for every connection, e.g. `-c synchronous_commit=off`. */
+  serverOptions?: string;
+  /** Let the process exit while only idle connections remain (a pool nobody closes). */
+  allowExitOnIdle?: boolean;
   /** Where connection problems of idle (and, in the task store, listening) connections are reported. */
   onError?: (err: Error) => void;
 }
@@ -48,14 +52,20 @@ export function clientConfig(o: PostgresConnectionOptions): pg.ClientConfig {
   return {
     connectionString: url,
     // search_path set at connection start, so every query on every pooled connection sees one schema.
-    options: `${options ? `${options} ` : ''}-c search_path=${assertSchemaName(o.schema)}`,
+    options: `${options ? `${options} ` : ''}-c search_path=${assertSchemaName(o.schema)}${o.serverOptions ? ` ${o.serverOptions}` : ''}`,
     application_name: o.applicationName ?? 'agent-utility',
     types,
   };
 }
 
 export function createPool(o: PostgresConnectionOptions): pg.Pool {
-  const pool = new pg.Pool({ ...clientConfig(o), max: o.poolSize, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({
+    ...clientConfig(o),
+    max: o.poolSize,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+    ...(o.allowExitOnIdle ? { allowExitOnIdle: true } : {}),
+  });
   // An idle connection that breaks (server restart, network) emits 'error' on the pool; without a
   // listener that would crash the process. The pool drops the connection and opens a new one on demand.
   pool.on('error', (err) => o.onError?.(err));

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { postgres } from './dialect.js';
 import { createPool, inTransaction, type PostgresConnectionOptions } from './postgres-pool.js';
 import type { Sql } from './sql.js';
+import { StoreFaults } from './store-faults.js';
 
 type Client = Pick<pg.PoolClient, 'query'>;
 
@@ -27,19 +28,23 @@ export class PostgresDb implements Sql {
   readonly schema: string;
   private readonly sql: Sql;
 
-  one = <R>(text: string, values?: readonly unknown[], name?: string) => this.sql.one<R>(text, values, name);
-  all = <R>(text: string, values?: readonly unknown[], name?: string) => this.sql.all<R>(text, values, name);
-  run = (text: string, values?: readonly unknown[], name?: string) => this.sql.run(text, values, name);
+  /** Outages seen by this pool's statements (store-faults.ts); their errors are thrown as StoreUnavailable. */
+  readonly faults = new StoreFaults();
+
+  one = <R>(text: string, values?: readonly unknown[], name?: string) => this.faults.watch(() => this.sql.one<R>(text, values, name));
+  all = <R>(text: string, values?: readonly unknown[], name?: string) => this.faults.watch(() => this.sql.all<R>(text, values, name));
+  run = (text: string, values?: readonly unknown[], name?: string) => this.faults.watch(() => this.sql.run(text, values, name));
 
   constructor(readonly options: PostgresConnectionOptions) {
     this.schema = options.schema;
-    this.pool = createPool(options);
+    // A broken idle connection is an outage sign too (the server restarting): noted, then reported.
+    this.pool = createPool({ ...options, onError: (err) => options.onError?.(this.faults.fault(err) as Error) });
     this.sql = postgresSql(this.pool, (fn) => this.transaction(fn));
   }
 
   /** One transaction on one connection, run again on a deadlock or serialization failure (see inTransaction). */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-    return inTransaction(this.pool, (client) => fn(postgresSql(client)));
+    return this.faults.watch(() => inTransaction(this.pool, (client) => fn(postgresSql(client))));
   }
 
   close(): Promise<void> {

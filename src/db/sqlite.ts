@@ -8,6 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sqlite } from './dialect.js';
 import type { Sql } from './sql.js';
+import { StoreFaults } from './store-faults.js';
 
 /** A cached statement, with the order in which the $n placeholders it was written with appear. */
 export class SqliteStatement {
@@ -41,6 +42,8 @@ export class SqliteDb implements Sql {
   readonly dialect = sqlite;
   readonly raw: Database.Database;
   private readonly statements = new Map<string, SqliteStatement>();
+  /** Outages seen by this connection (disk full, I/O errors, lock timeouts); thrown as StoreUnavailable. */
+  readonly faults = new StoreFaults();
   /** One transaction wrapper, built once: creating one per call showed up in profiles of the hot path. */
   private readonly runInTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
   /** True while an asynchronous transaction holds the connection; other callers wait in `waiting`. */
@@ -80,11 +83,11 @@ export class SqliteDb implements Sql {
    * Runs the synchronous `fn` in one BEGIN IMMEDIATE transaction, after any asynchronous transaction
    * in progress on this connection.
    */
-  immediate = <T>(fn: () => T): Promise<T> => this.whenFree(() => this.runInTransaction.immediate(fn) as T);
+  immediate = <T>(fn: () => T): Promise<T> => this.faults.watch(() => this.whenFree(() => this.runInTransaction.immediate(fn) as T));
 
-  one = <R>(text: string, values?: readonly unknown[]): Promise<R | undefined> => this.whenFree(() => this.sql(text).get<R>(values));
-  all = <R>(text: string, values?: readonly unknown[]): Promise<R[]> => this.whenFree(() => this.sql(text).all<R>(values));
-  run = (text: string, values?: readonly unknown[]): Promise<number> => this.whenFree(() => this.sql(text).run(values));
+  one = <R>(text: string, values?: readonly unknown[]): Promise<R | undefined> => this.faults.watch(() => this.whenFree(() => this.sql(text).get<R>(values)));
+  all = <R>(text: string, values?: readonly unknown[]): Promise<R[]> => this.faults.watch(() => this.whenFree(() => this.sql(text).all<R>(values)));
+  run = (text: string, values?: readonly unknown[]): Promise<number> => this.faults.watch(() => this.whenFree(() => this.sql(text).run(values)));
 
   /**
    * An asynchronous transaction for shared code written against `Sql`. The connection is one per
@@ -92,6 +95,10 @@ export class SqliteDb implements Sql {
    * wait until it ends (they would otherwise run inside it).
    */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    return this.faults.watch(() => this.transactionUnwatched(fn));
+  }
+
+  private transactionUnwatched<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
     return this.whenFree(async () => {
       this.inTransaction = true;
       try {

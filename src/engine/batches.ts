@@ -22,8 +22,10 @@ export interface BatchRowError {
 }
 
 /** Validates every input; throws one 400 listing the first bad rows when any is invalid. */
-export async function validateBatch(engine: Engine, tool: string, inputs: readonly unknown[]): Promise<unknown[]> {
+export async function validateBatch(engine: Engine, tool: string, inputs: readonly unknown[], o: { chargeKeyId?: string } = {}): Promise<unknown[]> {
   engine.registry.get(tool);
+  // Prechecks only for a key that can pay at least one item (engine.validate).
+  if (o.chargeKeyId !== undefined) await engine.assertKeyCanPay(o.chargeKeyId, tool);
   const max = engine.config.batch.maxItems;
   if (inputs.length === 0) throw new InvalidInput('inputs must hold at least one input.', 'inputs');
   if (inputs.length > max) throw new InvalidInput(`inputs holds ${inputs.length} items; a batch takes at most ${max}.`, 'inputs');

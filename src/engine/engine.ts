@@ -109,18 +109,46 @@ export class Engine {
     await this.pool?.stop(graceMs);
   }
 
-  /** Validates input (400), runs the tool's precheck (e.g. 403 blocked target), then creates and charges. */
-  async validate(toolName: string, rawInput: unknown): Promise<unknown> {
-    const tool = this.registry.get(toolName);
+  /**
+   * Validates input (400), then runs the tool's precheck (e.g. 403 blocked target). A precheck answers
+   * something about the world (whether a name resolves to a private address), so it runs only for a caller
+   * who could pay: with `chargeKeyId`, a revoked key (401) or one without the price in credit (402) is
+   * refused first; `precheck: false` leaves it to the caller (REST runs it once an x402 payment is verified).
+   */
+  async validate(toolName: string, rawInput: unknown, o: { chargeKeyId?: string | undefined; precheck?: boolean } = {}): Promise<unknown> {
+    this.registry.get(toolName);
     // Before the schema (or anything else) walks it recursively.
     assertInputDepth(rawInput);
     const input = this.registry.parseInput(toolName, rawInput);
-    if (tool.precheck) await tool.precheck({ config: this.config, use: (d) => this.scope.use(d) }, input as never);
+    if (o.precheck === false) return input;
+    if (o.chargeKeyId !== undefined) await this.assertKeyCanPay(o.chargeKeyId, toolName);
+    await this.precheck(toolName, input);
     return input;
   }
 
+  /** The tool's precheck on validated input (see validate). */
+  async precheck(toolName: string, input: unknown): Promise<void> {
+    const tool = this.registry.get(toolName);
+    if (tool.precheck) await tool.precheck({ config: this.config, use: (d) => this.scope.use(d) }, input as never);
+  }
+
+  /** 401 for a revoked key, 402 for one whose credit is below the tool's price (what creation would answer). */
+  async assertKeyCanPay(keyId: string, toolName: string): Promise<void> {
+    if (!this.registry.get(toolName).precheck) return;
+    const key = await this.store.findKey(keyId);
+    if (!key || key.revokedAt !== null) throw new Unauthorized('This API key was revoked.', 'API_KEY_REVOKED');
+    const price = this.registry.priceMicros(toolName);
+    if (key.balanceMicros < price) {
+      throw new PaymentRequired(
+        `Not enough credits: ${toolName} costs ${microsToUsd(price)} USD and the key has ${microsToUsd(key.balanceMicros)} USD left. Add credits or pay with x402.`,
+        'INSUFFICIENT_CREDITS',
+        { price_usd: microsToUsd(price), balance_usd: microsToUsd(key.balanceMicros) },
+      );
+    }
+  }
+
   async submit(toolName: string, rawInput: unknown, opts: SubmitOptions): Promise<SubmitResult> {
-    return this.submitValidated(toolName, await this.validate(toolName, rawInput), opts);
+    return this.submitValidated(toolName, await this.validate(toolName, rawInput, opts.free ? {} : { chargeKeyId: opts.chargeKeyId }), opts);
   }
 
   /**

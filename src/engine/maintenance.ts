@@ -2,6 +2,7 @@
 // lease expired (their process died) back to the queue, and deletes finished tasks past retention.
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { StoreUnavailable } from '../errors.js';
 import type { TaskStore } from '../store/port.js';
 
 export class Maintenance {
@@ -39,7 +40,7 @@ export class Maintenance {
       }
       return r;
     } catch (err) {
-      this.log.error('lease sweep failed', { err });
+      if (!(err instanceof StoreUnavailable)) this.log.error('lease sweep failed', { err });
       return { requeued: 0, failed: 0 };
     }
   }
@@ -50,7 +51,7 @@ export class Maintenance {
       if (n > 0) this.log.info('deleted finished tasks past retention', { count: n });
       return n;
     } catch (err) {
-      this.log.error('retention sweep failed', { err });
+      if (!(err instanceof StoreUnavailable)) this.log.error('retention sweep failed', { err });
       return 0;
     }
   }

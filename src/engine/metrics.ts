@@ -16,7 +16,7 @@ export class TaskMetrics {
   private readonly finished = new Map<string, number>();
   private readonly retries = new Map<string, number>();
   private readonly durations = new Map<string, Histogram>();
-  private readonly extra: (() => string)[] = [];
+  private readonly extra: (() => string | Promise<string>)[] = [];
 
   constructor(events: EngineEvents) {
     events.on('submitted', (t) => inc(this.created, t.tool));
@@ -28,7 +28,7 @@ export class TaskMetrics {
   }
 
   /** Other modules (x402 settlement) add their own lines. */
-  addCollector(collect: () => string): void {
+  addCollector(collect: () => string | Promise<string>): void {
     this.extra.push(collect);
   }
 
@@ -66,12 +66,25 @@ export class TaskMetrics {
       lines.push(`agent_utility_task_duration_seconds_sum{tool="${tool}"} ${h.sum}`);
       lines.push(`agent_utility_task_duration_seconds_count{tool="${tool}"} ${h.count}`);
     }
-    const stats = await store.stats();
-    lines.push('# HELP agent_utility_tasks Tasks in the store by tool and status.', '# TYPE agent_utility_tasks gauge');
-    for (const r of stats.byToolStatus) lines.push(`agent_utility_tasks{tool="${r.tool}",status="${r.status}"} ${r.count}`);
-    lines.push('# HELP agent_utility_queue_depth Pending tasks waiting for a worker.', '# TYPE agent_utility_queue_depth gauge');
-    lines.push(`agent_utility_queue_depth ${stats.queueDepth}`);
-    for (const collect of this.extra) lines.push(collect().trimEnd());
+    lines.push(
+      '# HELP agent_utility_store_errors_total Store statements that failed because the database was unavailable, by reason.',
+      '# TYPE agent_utility_store_errors_total counter',
+    );
+    for (const [reason, n] of store.faults?.counts ?? []) lines.push(`agent_utility_store_errors_total{reason="${reason}"} ${n}`);
+    // Counters above are this process's own and always answer; the gauges below need the store.
+    const stats = await store.stats().catch(() => undefined);
+    lines.push('# HELP agent_utility_store_up 1 when the store answered this scrape, else 0.', '# TYPE agent_utility_store_up gauge');
+    lines.push(`agent_utility_store_up ${stats ? 1 : 0}`);
+    if (stats) {
+      lines.push('# HELP agent_utility_tasks Tasks in the store by tool and status.', '# TYPE agent_utility_tasks gauge');
+      for (const r of stats.byToolStatus) lines.push(`agent_utility_tasks{tool="${r.tool}",status="${r.status}"} ${r.count}`);
+      lines.push('# HELP agent_utility_queue_depth Pending tasks waiting for a worker.', '# TYPE agent_utility_queue_depth gauge');
+      lines.push(`agent_utility_queue_depth ${stats.queueDepth}`);
+    }
+    for (const collect of this.extra) {
+      const text = (await collect()).trimEnd();
+      if (text) lines.push(text);
+    }
     return `${lines.join('\n')}\n`;
   }
 }

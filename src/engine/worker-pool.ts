@@ -5,6 +5,7 @@ import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { StoreUnavailable } from '../errors.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { ServiceScope } from '../registry/services.js';
 import type { TaskRow, TaskStore } from '../store/port.js';
@@ -57,6 +58,8 @@ export class WorkerPool {
   private readonly onCancel = (id: string) => this.abortLocal(id, new AbortReason('cancelled', 'Cancelled by the caller.'));
   /** Settles the completions of one event-loop turn in one store write. */
   private readonly completions: CompleteBatch;
+  /** Aborted when shutdown's grace is over: settles stop waiting for an unavailable store. */
+  private readonly giveUpSettling = new AbortController();
 
   constructor(private readonly o: WorkerPoolOptions) {
     this.concurrency = o.concurrency ?? o.config.engine.concurrency;
@@ -64,7 +67,10 @@ export class WorkerPool {
     this.loop = new WakeLoop({
       pass: () => this.tick(),
       pollIntervalMs: o.config.engine.pollIntervalMs,
-      onError: (err) => o.log.error('claiming tasks failed', { err }),
+      // An outage is logged once by the store (open-store.ts), not on every poll.
+      onError: (err) => {
+        if (!(err instanceof StoreUnavailable)) o.log.error('claiming tasks failed', { err });
+      },
     });
   }
 
@@ -105,6 +111,8 @@ export class WorkerPool {
     await Promise.race([all, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
     clearTimeout(timer);
     for (const r of this.running.values()) r.controller.abort(new AbortReason('shutdown', 'The worker is shutting down.'));
+    // Settles waiting for an unavailable store stop here: their leases expire and the sweeper decides.
+    this.giveUpSettling.abort();
     await all;
     clearInterval(this.heartbeatTimer);
   }
@@ -191,7 +199,9 @@ export class WorkerPool {
       this.wake();
     };
     entry.done = this.execute(task, controller, freeSlot)
-      .catch((err: unknown) => this.o.log.error('settling a task failed', { task: task.id, err }))
+      .catch((err: unknown) => {
+        if (!(err instanceof StoreUnavailable)) this.o.log.error('settling a task failed', { task: task.id, err });
+      })
       .finally(() => {
         this.inFlight.delete(entry);
         freeSlot();
@@ -227,17 +237,19 @@ export class WorkerPool {
     const now = Date.now();
     switch (outcome.kind) {
       case 'complete': {
-        const settled = await this.completions.complete(task, outcome.result, now);
+        const settled = await this.untilStored(() => this.completions.complete(task, outcome.result, now));
         if (settled) events.emit('settled', settled, now - started);
         return;
       }
       case 'fail': {
-        const settled = await store.failTask(task.id, this.owner, { error: outcome.error, kind: outcome.failure, refund: outcome.refund }, now);
+        const settled = await this.untilStored(() =>
+          store.failTask(task.id, this.owner, { error: outcome.error, kind: outcome.failure, refund: outcome.refund }, now),
+        );
         if (settled) events.emit('settled', settled, now - started);
         return;
       }
       case 'retry': {
-        if (await store.retryTask(task.id, this.owner, outcome.error, now + outcome.delayMs, now)) {
+        if (await this.untilStored(() => store.retryTask(task.id, this.owner, outcome.error, now + outcome.delayMs, now))) {
           events.emit('retrying', task, outcome.error);
           setTimeout(() => this.wake(), outcome.delayMs + 5).unref();
         }
@@ -246,17 +258,19 @@ export class WorkerPool {
       case 'abandon': {
         if (registry.get(task.tool).sideEffects) {
           // It may already have acted (notified someone): never run it a second time; fail and refund.
-          const settled = await store.failTask(
-            task.id,
-            this.owner,
-            { error: 'The worker stopped while this task ran; it is not retried because it has side effects.', kind: 'crashed', refund: true },
-            now,
+          const settled = await this.untilStored(() =>
+            store.failTask(
+              task.id,
+              this.owner,
+              { error: 'The worker stopped while this task ran; it is not retried because it has side effects.', kind: 'crashed', refund: true },
+              now,
+            ),
           );
           if (settled) events.emit('settled', settled, now - started);
           return;
         }
         // Shutting down: give the task back at once so another worker (or our restart) runs it.
-        await store.retryTask(task.id, this.owner, 'Interrupted by a worker shutdown.', now, now);
+        await this.untilStored(() => store.retryTask(task.id, this.owner, 'Interrupted by a worker shutdown.', now, now));
         return;
       }
     }
@@ -266,10 +280,36 @@ export class WorkerPool {
     this.running.get(id)?.controller.abort(reason);
   }
 
+  /**
+   * Writes a task's outcome, trying again while the store is unavailable: the work is done, and losing
+   * its outcome would run the task again (or, with side effects, fail it). The lease stays renewed
+   * meanwhile (heartbeat), so once the store answers, the outcome is written under the same lease.
+   */
+  private async untilStored<T>(write: () => Promise<T>): Promise<T> {
+    for (let delay = 100; ; delay = Math.min(delay * 2, 2_000)) {
+      try {
+        return await write();
+      } catch (err) {
+        if (!(err instanceof StoreUnavailable) || this.giveUpSettling.signal.aborted) throw err;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, delay);
+        const signal = this.giveUpSettling.signal;
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        }
+        signal.addEventListener('abort', done);
+      });
+    }
+  }
+
   private async heartbeat(): Promise<void> {
-    if (this.running.size === 0) return;
+    if (this.inFlight.size === 0) return;
     try {
-      const ids = [...this.running.keys()];
+      // Every unsettled task, including those whose outcome is waiting for the store (untilStored).
+      const ids = [...this.inFlight].map((r) => r.task.id);
       const { held, cancelRequested } = await this.o.store.renewLeases(this.owner, ids, this.o.config.engine.leaseMs, Date.now());
       const heldSet = new Set(held);
       for (const id of ids) {
@@ -277,7 +317,7 @@ export class WorkerPool {
       }
       for (const id of cancelRequested) this.abortLocal(id, new AbortReason('cancelled', 'Cancelled by the caller.'));
     } catch (err) {
-      this.o.log.warn('lease heartbeat failed', { err });
+      if (!(err instanceof StoreUnavailable)) this.o.log.warn('lease heartbeat failed', { err });
     }
   }
 }

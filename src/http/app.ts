@@ -8,7 +8,8 @@ import type { PaymentGate } from '../billing/payment-gate.js';
 import { TaskMetrics } from '../engine/metrics.js';
 import type { Runtime } from '../runtime.js';
 import { errorHandler, notFoundHandler } from '../web/errors.js';
-import { ipRateLimit, RateLimiter } from '../web/rate-limit.js';
+import { ipRateLimit } from '../web/rate-limit.js';
+import { requestLimits } from '../web/request-limits.js';
 import { ApiKeyCache } from '../web/api-key-cache.js';
 import { batchRoutes } from './routes/batches.js';
 import { withFastLane } from './fast-lane.js';
@@ -46,9 +47,8 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
   app.set('json spaces', 0);
   const metrics = opts.metrics ?? new TaskMetrics(rt.engine.events);
   const pollTokens = new PollTokens(resolveSecret(config));
-  const windowMs = config.http.rateLimitWindowS * 1000;
-  const ipLimiter = new RateLimiter(config.http.rateLimitPerIp, windowMs);
-  const keyLimiter = new RateLimiter(config.http.rateLimitPerKey, windowMs);
+  // Shared with MCP and A2A (one budget per key), and across API nodes on PostgreSQL.
+  const { perAddress: ipLimiter, perKey: keyLimiter } = requestLimits(rt);
 
   // Every /v1 route counts against the per-address limit, discovery (GET /v1/tools) included; with no
   // limit configured the middleware is not installed at all.
@@ -83,8 +83,8 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
   app.use('/v1/tasks', walletTaskRoutes({ engine: rt.engine, x402: opts.x402, publicUrl: config.publicUrl }));
   app.use('/v1/usage', usageRoutes({ engine: rt.engine }));
   app.use(webhookRoutes({ engine: rt.engine, webhooks: rt.webhooks, keyLimiter }));
-  // Self-serve keys paid with x402 (off without x402); the only other /v1 routes with JSON bodies.
-  if (opts.x402) app.use('/v1/keys', json, keyPurchaseRoutes({ engine: rt.engine, x402: opts.x402, config }));
+  // Self-serve keys paid with x402 (off without x402): they read their small bodies after the headers.
+  if (opts.x402) app.use('/v1/keys', keyPurchaseRoutes({ engine: rt.engine, x402: opts.x402, config, log: rt.log }));
   app.use(notFoundHandler);
   app.use(errorHandler(rt.log));
   const handler = withFastLane(app, {

@@ -11,7 +11,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { TrustProxy } from '../config.js';
 import type { Logger } from '../logger.js';
 import { sendError } from '../web/errors.js';
-import { applyAddressLimit, type RateLimiter } from '../web/rate-limit.js';
+import { applyAddressLimit, type Limiter } from '../web/rate-limit.js';
 import { toTaskView } from '../engine/task-view.js';
 import { sendJson } from '../web/send-json.js';
 import { createTaskFromRequest, type CreateTaskDeps } from './routes/create-task.js';
@@ -22,7 +22,7 @@ export interface FastLaneOptions {
   /** The JSON body limit of the Express route: a larger body goes there and gets its 413. */
   bodyLimitBytes: number;
   /** The per-address limiter when one is configured (limit > 0). */
-  ipLimiter: RateLimiter | undefined;
+  ipLimiter: Limiter | undefined;
   trustProxy: TrustProxy;
   log: Logger;
 }
@@ -79,7 +79,7 @@ export function creationTool(req: IncomingMessage, bodyLimitBytes: number): stri
 /** What every lane request shares with the Express routes: the per-address limit first, errors mapped alike. */
 async function answer(req: IncomingMessage, res: ServerResponse, o: FastLaneOptions, work: () => Promise<void>): Promise<void> {
   try {
-    if (o.ipLimiter) applyAddressLimit(o.ipLimiter, req.socket.remoteAddress, res);
+    if (o.ipLimiter) await applyAddressLimit(o.ipLimiter, req.socket.remoteAddress, res);
     await work();
   } catch (err) {
     sendError(res, err, o.log, req.method, req.url ?? '');

@@ -1,7 +1,8 @@
 // Starts the task service's HTTP server and closes it gracefully (stop accepting, finish requests).
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Runtime } from '../runtime.js';
+import { createLimitedServer } from '../web/http-server-limits.js';
 import { createHttpApp, type HttpApp, type HttpAppOptions } from './app.js';
 
 export interface RunningServer {
@@ -14,11 +15,7 @@ export interface RunningServer {
 
 export async function startHttpServer(rt: Runtime, opts: HttpAppOptions & { port?: number; host?: string } = {}): Promise<RunningServer> {
   const app = createHttpApp(rt, opts);
-  const server = http.createServer(app.handler);
-  // Long polls (?wait=30) and MCP calls outlive Node's default timeouts.
-  server.requestTimeout = 120_000;
-  server.headersTimeout = 30_000;
-  server.keepAliveTimeout = 65_000;
+  const server = createLimitedServer(rt.config.http.server, app.handler);
   const host = opts.host ?? rt.config.host;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

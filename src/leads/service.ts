@@ -1,6 +1,5 @@
 // Starts the lead service: store (seeded with the demo directory when empty), mailer, notification
 // dispatcher and the HTTP app on its own port. `agent-utility serve` and `agent-utility leads serve` call this.
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -15,6 +14,7 @@ import { createMailer, type Mailer } from './mailer.js';
 import { openLeadStore } from './open-store.js';
 import type { LeadStore } from './store.js';
 import { webhookPosterFor } from './webhook-poster.js';
+import { createLimitedServer } from '../web/http-server-limits.js';
 
 export interface StartLeadsOptions {
   config: Config;
@@ -78,7 +78,7 @@ export async function startLeadsService(opts: StartLeadsOptions): Promise<Runnin
       ...(o.retry ? { retry: o.retry } : {}),
       ...(o.now ? { now: o.now } : {}),
     });
-    const server = http.createServer(leads.app);
+    const server = createLimitedServer(config.http.server, leads.app);
     const host = opts.host ?? config.host;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

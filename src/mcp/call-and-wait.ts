@@ -41,7 +41,7 @@ export async function callAndWait(d: CallDeps, spec: string, args: unknown, ctx:
   const { engine, caller, log } = d;
   let input: unknown;
   try {
-    input = await engine.validate(spec, args ?? {});
+    input = await engine.validate(spec, args ?? {}, { chargeKeyId: submitOptions(caller).chargeKeyId });
   } catch (err) {
     return appErrorResult(err, log);
   }

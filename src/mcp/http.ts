@@ -13,7 +13,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { Forbidden, Unauthorized, type AppError } from '../errors.js';
 import { readCredential } from '../web/credential.js';
 import { toAppError } from '../web/errors.js';
-import { applyAddressLimit, applyRateLimit, RateLimiter } from '../web/rate-limit.js';
+import { applyAddressLimit, applyRateLimit } from '../web/rate-limit.js';
+import { requestLimits } from '../web/request-limits.js';
 import type { Runtime } from '../runtime.js';
 import { artifactStoreService } from '../artifacts/service.js';
 import { keyCaller, localCaller, type Caller } from '../web/caller.js';
@@ -34,16 +35,15 @@ export function createMcpRouter(rt: Runtime): Router {
   const registry = rt.registry.subset(config.mcp.tools ? resolveToolNames(rt.registry, config.mcp.tools) : undefined);
   const hosts = allowedHostnames(config);
   const inFlight = new InFlightCalls();
-  const windowMs = config.http.rateLimitWindowS * 1000;
-  const ipLimiter = new RateLimiter(config.http.rateLimitPerIp, windowMs);
-  const keyLimiter = new RateLimiter(config.http.rateLimitPerKey, windowMs);
+  // The same counts as /v1 and /a2a: one budget per key and per address, across API nodes on PostgreSQL.
+  const { perAddress: ipLimiter, perKey: keyLimiter } = requestLimits(rt);
   const artifacts = () => rt.scope.use(artifactStoreService);
   const log = rt.log.child({ door: 'mcp-http' });
   const modern = createModernHttpHandler({ engine: rt.engine, registry, config, log, artifacts }, config.http.bodyLimitBytes);
 
   const router = express.Router();
 
-  router.use((req, res, next) => {
+  router.use(async (req, res, next) => {
     if (!isAllowedHost(req.get('host'), hosts)) {
       throw new Forbidden(`Host "${req.get('host') ?? ''}" is not this service (DNS rebinding protection); use ${config.publicUrl}/mcp.`, 'INVALID_HOST');
     }
@@ -51,7 +51,7 @@ export function createMcpRouter(rt: Runtime): Router {
     if (origin !== undefined && !isAllowedOrigin(origin, hosts)) {
       throw new Forbidden(`Origin ${origin} may not call this MCP server.`, 'INVALID_ORIGIN');
     }
-    applyAddressLimit(ipLimiter, req.ip, res);
+    await applyAddressLimit(ipLimiter, req.ip, res);
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
       res
@@ -78,7 +78,7 @@ export function createMcpRouter(rt: Runtime): Router {
     }
     // Each tools/call of a batch counts, so batching cannot multiply the key's rate.
     const calls = toolCalls(req.body);
-    if (caller.chargeKeyId && calls > 0) applyRateLimit(keyLimiter, `key:${caller.chargeKeyId}`, res, calls);
+    if (caller.chargeKeyId && calls > 0) await applyRateLimit(keyLimiter, `key:${caller.chargeKeyId}`, res, calls);
     const reserved = reservedArgumentError(req.body);
     if (reserved) {
       res.status(200).json(reserved);

@@ -69,6 +69,8 @@ function lean(schema: Schema, output: boolean): Schema {
     if ((key === 'minimum' && value === -SAFE) || (key === 'maximum' && value === SAFE)) continue;
     if (output && key === 'description') continue;
     if (output && key === 'additionalProperties' && value === false) continue;
+    // {} allows anything, which is what an absent keyword means.
+    if (key === 'additionalProperties' && isSchema(value) && Object.keys(value).length === 0) continue;
     if (output && OUTPUT_BOUNDS.has(key)) continue;
     if (!output && INPUT_CAPS.has(key)) continue;
     // zod publishes its own regex beside a standard format (email): the format says it.

@@ -46,6 +46,11 @@ export class ServiceScope {
     return p;
   }
 
+  /** The instance if something already made it (or is making it); never creates one. */
+  peek<T>(def: ServiceDef<T>): Promise<T> | undefined {
+    return this.instances.get(def as ServiceDef<unknown>) as Promise<T> | undefined;
+  }
+
   /** Puts a ready instance in place (tests, or a front door that owns the service). */
   provide<T>(def: ServiceDef<T>, instance: T): void {
     const p = Promise.resolve(instance);

@@ -12,6 +12,8 @@ import { createMcpRouter } from '../mcp/http.js';
 import { createA2ARouter } from '../a2a/router.js';
 import { startLeadsService, type RunningLeadsService } from '../leads/service.js';
 import { createFilesRouter } from '../artifacts/files-router.js';
+import { renderBrowserMetrics } from '../browser/metrics.js';
+import { browserPoolService } from '../browser/service.js';
 import { artifactStoreService } from '../artifacts/service.js';
 import { resolveSecret } from '../auth/secret.js';
 import { consoleRouter } from '../console/index.js';
@@ -39,6 +41,7 @@ export async function buildFrontDoors(baseConfig: Config, log: Logger, opts: { w
     httpOptions: async (rt) => {
       // One metrics instance, so every door can add its own lines to /metrics.
       const metrics = new TaskMetrics(rt.engine.events);
+      metrics.addCollector(async () => renderBrowserMetrics((await rt.scope.peek(browserPoolService)?.catch(() => undefined))?.pool.stats()));
       const options: HttpAppOptions = { metrics, mounts: [], readAuthorizers: [] };
       // Signed artifact downloads (screenshots, PDFs).
       options.mounts = [

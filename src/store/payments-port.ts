@@ -54,6 +54,8 @@ export interface PaymentStore {
   settleKeyPurchase(id: string, o: SettleKeyPurchase): Promise<{ purchase: KeyPurchaseRow; key: ApiKeyRow } | null>;
   /** Pending → unpaid (the payment could not be settled); no credit is granted. */
   markKeyPurchaseUnpaid(id: string, payment: Record<string, unknown>): Promise<void>;
+  /** Replaces a still-pending purchase's payment record (its transaction hash once submitted); no-op otherwise. */
+  noteKeyPurchasePayment(id: string, payment: Record<string, unknown>): Promise<void>;
   /** A wallet's purchases, newest first. */
   listKeyPurchases(wallet: string, limit: number): Promise<KeyPurchaseRow[]>;
 }

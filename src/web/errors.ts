@@ -4,6 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { ServerResponse } from 'node:http';
 import { AppError, InvalidInput, NotFound, PayloadTooLarge, UnsupportedMediaType } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { asStoreFault } from '../db/store-faults.js';
 import { sendJson } from './send-json.js';
 
 interface BodyParserError extends Error {
@@ -14,6 +15,9 @@ interface BodyParserError extends Error {
 
 export function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
+  // A database outage met outside the store's own statements (the artifact store's pool, say).
+  const fault = asStoreFault(err);
+  if (fault instanceof AppError) return fault;
   const e = err as BodyParserError;
   switch (e?.type) {
     case 'entity.parse.failed':

@@ -219,9 +219,12 @@ describe('BrowserPool', () => {
     await Promise.all(busy);
   });
 
-  it('survives a renderer crash', async () => {
+  it('survives a renderer crash, and counts it', async () => {
+    const before = rt.pool.stats().crashedPages;
     await expect(rt.pool.withPage((page) => page.goto('chrome://crash'))).rejects.toThrow();
     expect(await title(rt)).toBe('Growing Tomatoes at Home');
+    // Playwright reports the crash event on its own schedule: wait for it rather than for a time.
+    await expect.poll(() => rt.pool.stats().crashedPages, { timeout: 30_000 }).toBe(before + 1);
   });
 
   it('relaunches the browser after its process dies', async () => {
@@ -235,6 +238,7 @@ describe('BrowserPool', () => {
     for (let i = 0; i < 3 && result === undefined; i++) result = await title(rt).catch(() => undefined);
     expect(result).toBe('Growing Tomatoes at Home');
     expect(rt.pool.stats().launches).toBeGreaterThan(launches);
+    expect(rt.pool.stats().crashes).toBeGreaterThanOrEqual(1);
   });
 });
 

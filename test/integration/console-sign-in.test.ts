@@ -115,3 +115,34 @@ describe('console sign-in', () => {
     expect(testConfig({ ADMIN_TOKEN: 'x'.repeat(32) }).adminToken).toHaveLength(32);
   });
 });
+
+describe('task pages', () => {
+  it("mask the values of a task input's headers and cookies (G8), at any depth", async () => {
+    const id = `task_mask${Date.now().toString(36)}`;
+    // A tool no worker runs: the row only has to be shown.
+    await rt.store.createTask({
+      id,
+      tool: 'console.mask-check',
+      input: {
+        url: 'https://example.com/',
+        headers: { Authorization: 'Bearer header-secret-1234' },
+        cookies: [{ name: 'sid', value: 'cookie-secret-5678', domain: 'example.com' }],
+        render: { headers: { 'X-Api-Key': 'nested-secret-9012' } },
+      },
+      payer: { kind: 'key', id: 'key_mask' },
+      priceMicros: 0,
+      maxAttempts: 1,
+      now: Date.now(),
+    });
+    const signIn = await postForm('/console/login', { token: ADMIN_TOKEN }, { 'x-forwarded-for': '192.0.2.77' });
+    const page = await get(`/console/tasks/${id}`, { cookie: `${SESSION_COOKIE}=${sessionCookie(signIn)}` });
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    for (const secret of ['header-secret-1234', 'cookie-secret-5678', 'nested-secret-9012']) expect(text).not.toContain(secret);
+    // Names stay visible, values show their length only.
+    expect(text).toContain('Authorization');
+    expect(text).toContain('sid');
+    expect(text).toContain('https://example.com/');
+    expect(text).toContain('(25 characters)');
+  });
+});

@@ -207,6 +207,14 @@ const FIXTURES: Record<string, Fixture> = {
     args: () => ({ url: `${web.origin}/page` }),
     check: (r) => expect((r.structuredContent as { count: number }).count).toBeGreaterThanOrEqual(2),
   },
+  'browser.snapshot': {
+    // With an action, as an agent deciding what to click would use it: the result names each step.
+    args: () => ({ url: `${web.origin}/page`, actions: [{ type: 'evaluate', expression: 'document.title' }] }),
+    check: (r) => {
+      expect((r.structuredContent as { snapshot: string }).snapshot).toContain('Hello fixture');
+      expect(r.structuredContent).toMatchObject({ actions: [{ type: 'evaluate', ok: true, result: 'Fixture page' }] });
+    },
+  },
   'site.page': {
     args: () => ({ url: `${web.origin}/page`, formats: ['metadata'] }),
     check: (r) => expect(r.structuredContent).toMatchObject({ status_code: 200, metadata: { title: expect.any(String) } }),

@@ -18,13 +18,19 @@ import { ToolRegistry } from '../../src/registry/registry.js';
 type JsonSchema = Record<string, unknown>;
 
 /**
+/**
  * Budget for the whole tools/list result (output schemas included), in characters: the 13 tools that came
  * before the site tools within 32,000 (ORIGINAL_BUDGET; descriptions made terser to get there, issue 28:
- * 32,559 -> 31,908), plus what each later tool adds, never more words: the three site tools 5,966
- * (site_map 1,754, site_page 1,724, site_crawl 2,485, and their commas).
+ * 32,559 -> 31,908), plus what later inputs and tools add, never more words:
+ * - the three site tools 5,966 (site_map 1,754, site_page 1,724, site_crawl 2,485, and their commas);
+ * - issue 30's inputs on the six original browser tools (`actions`, `scroll_to_load`, `dismiss_overlays`):
+ *   694 each, 4,164 (480 of schema and output, 214 for the one line naming each step's fields, without which
+ *   a model cannot write a step), counted in ORIGINAL_BUDGET as a new input is not new words;
+ * - browser.snapshot 3,650.
  */
-const ORIGINAL_BUDGET = 32_000;
-const TOOLS_LIST_BUDGET = ORIGINAL_BUDGET + 5_966;
+const ACTIONS_INPUTS = 4_164;
+const ORIGINAL_BUDGET = 32_000 + ACTIONS_INPUTS;
+const TOOLS_LIST_BUDGET = ORIGINAL_BUDGET + 5_966 + 3_650;
 /** The tools that existed when the 32,000 budget was set. */
 const ORIGINAL_TOOLS = [
   'email_verify',

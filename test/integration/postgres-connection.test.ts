@@ -40,6 +40,7 @@ describe('PostgreSQL connections and migrations', () => {
         'idempotency_keys',
         'key_purchases',
         'payment_nonces',
+        'rate_limit_windows',
         'tasks',
         'webhook_attempts',
         'webhook_outbox',

@@ -84,6 +84,11 @@ describe.each(backends)('site.crawl ($name)', ({ env }) => {
     expect(site.stats.disallowed).toBe(0);
     expect(site.duplicateFetches()).toBe(0);
     expect(result.skipped.robots).toBeGreaterThan(0);
+    // A read-only signed link, not the poll token (which would also cancel the crawl); a forged one is refused.
+    expect(result.results_url).toMatch(/[?&]sig=/);
+    expect(result.results_url).not.toMatch(/[?&]token=/);
+    const forged = await fetch(`${svc.url}${result.results_url.replace(/sig=[^&]+/, 'sig=AAAA')}`);
+    expect(forged.status).toBe(403);
     const all = await lines(result.results_url);
     expect(all.length).toBe(result.pages);
     expect(all.map((l) => l.index)).toEqual(all.map((_, i) => i));

@@ -8,6 +8,9 @@ import { SqliteStore } from '../../src/db/tasks/sqlite-store.js';
 import type { NewTask, TaskStore } from '../../src/store/port.js';
 import type { SqlTaskStore } from '../../src/db/tasks/task-store.js';
 import { storeFactories } from '../support/store-factories.js';
+import { schemaSnapshot } from '../support/schema-snapshot.js';
+import { applyPending } from '../../src/db/migrate.js';
+import { taskMigrations } from '../../src/db/tasks/migrations.js';
 
 let counter = 0;
 function newTask(over: Partial<NewTask> = {}): NewTask {
@@ -49,10 +52,23 @@ for (const factory of factories) {
       return s;
     };
 
-    it('migrations are idempotent', async () => {
-      const s = await open();
+    it('migrations are idempotent: running them again leaves the ledger and the schema as they were', async () => {
+      const s = (await open()) as SqlTaskStore;
+      const set = taskMigrations(s.dialect);
+      const before = await schemaSnapshot(s.db);
+      // Every migration of this dialect is in the ledger exactly once, and the schema is really there.
+      expect(before.ledger.filter((r) => r.component === 'tasks').map((r) => r.name)).toEqual(set.migrations.map((m) => m.name));
+      expect(before.tables).toEqual(expect.arrayContaining(['tasks', 'api_keys', 'db_migrations']));
+      expect(before.indexes.length).toBeGreaterThan(0);
+      expect(before.columns.some((c) => c.startsWith('tasks.status '))).toBe(true);
       await s.migrate();
       await s.migrate();
+      // migrate() skips the work when the ledger is up to date: also run the locked path that applies
+      // whatever the ledger lacks, so "nothing to apply" is decided by the ledger, not by the shortcut.
+      const db = s.db as SqlTaskStore['db'] & { raw?: { exec(sql: string): unknown }; pool?: { query(sql: string): Promise<unknown> } };
+      const script = async (sql: string) => (db.raw ? db.raw.exec(sql) : db.pool!.query(sql));
+      await db.transaction((tx) => applyPending(tx, set, script));
+      expect(await schemaSnapshot(s.db)).toEqual(before);
     });
 
     it("keeps the console's session epoch, which only moves forward", async () => {

@@ -77,6 +77,22 @@ describe.each(backends)('self-serve keys ($name)', ({ env }) => {
     expect(await tooMuch.json()).toMatchObject({ field: 'usd', error: 'usd: must be between 1 and 20.' });
   });
 
+  it('checks the payment header and the key before reading a body, and reads at most a kilobyte', async () => {
+    // 3 MB: over the 2 MB JSON limit of /v1, which was read first.
+    const big = JSON.stringify({ usd: '5', pad: 'x'.repeat(3 * 1024 * 1024) });
+    const junk = await fetch(`${svc.url}/v1/keys`, { method: 'POST', headers: { ...json, 'PAYMENT-SIGNATURE': 'not-base64-json' }, body: big });
+    expect(junk.status).toBe(402);
+    expect((await junk.json()).code).toBe('PAYMENT_MALFORMED');
+    const wrongKey = await fetch(`${svc.url}/v1/keys/current/credits`, {
+      method: 'POST',
+      headers: { ...json, authorization: 'Bearer sk_live_notakey' },
+      body: big,
+    });
+    expect(wrongKey.status).toBe(401);
+    const unpaidBig = await fetch(`${svc.url}/v1/keys`, { method: 'POST', headers: json, body: JSON.stringify({ usd: '5', pad: 'x'.repeat(2048) }) });
+    expect(unpaidBig.status).toBe(413);
+  });
+
   it('buys a key once per payment, uses it, and tops it up', async () => {
     const p = await payer(10_000_000n);
     const bought = await p.pay(`${svc.url}/v1/keys`, { method: 'POST', headers: json, body: JSON.stringify({ usd: '5' }) });

@@ -12,6 +12,13 @@ describe('config', () => {
     expect(c.engine.retentionMs).toBe(7 * 86_400_000);
     expect(c.net.allowlist).toEqual([]);
     expect(c.x402.network).toBe('eip155:8453');
+    expect(c.http.server).toEqual({ requestTimeoutMs: 120_000, headersTimeoutMs: 30_000, keepAliveTimeoutMs: 65_000, maxConnections: 0 });
+  });
+
+  it('refuses a headers deadline longer than the whole request deadline', () => {
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '1000' })).toThrow(
+      /HTTP_HEADERS_TIMEOUT_MS: must be at most HTTP_REQUEST_TIMEOUT_MS/,
+    );
   });
 
   it('fails fast listing every bad variable with the expected form', () => {

@@ -32,7 +32,7 @@ export interface SettlementReceipt {
   succeeded: boolean;
 }
 
-/** How far back (blocks) to look for the transfer of an authorization that is used on chain. */
+/** How far back (blocks) to look for a transfer when the search has no starting block, and the span of one log query. */
 const RECONCILE_BLOCKS = 10_000n;
 
 export class ChainAccess {
@@ -146,20 +146,31 @@ export class ChainAccess {
     }
   }
 
-  /** The transaction that used `nonce` of `from` in a transfer to `to`, searched in recent blocks. */
-  async findTransfer(token: Address, auth: Authorization): Promise<Hash | null> {
-    const latest = await this.client.getBlockNumber();
-    const fromBlock = latest > RECONCILE_BLOCKS ? latest - RECONCILE_BLOCKS : 0n;
-    const logs = await this.client.getLogs({
-      address: token,
-      event: eip3009Abi.find((x) => x.type === 'event' && x.name === 'AuthorizationUsed') as Extract<
-        (typeof eip3009Abi)[number],
-        { name: 'AuthorizationUsed' }
-      >,
-      args: { authorizer: auth.from, nonce: auth.nonce },
-      fromBlock,
-      toBlock: latest,
-    });
+  async blockNumber(): Promise<bigint> {
+    return this.client.getBlockNumber({ cacheTime: 0 });
+  }
+
+  /**
+   * The transaction that used `nonce` of `from` in a transfer to `to`. Searched from `fromBlock` (a block
+   * read before the transfer could have been submitted) to the latest, in spans an RPC node accepts; without
+   * it, in the last RECONCILE_BLOCKS blocks.
+   */
+  async findTransfer(token: Address, auth: Authorization, fromBlock?: bigint): Promise<Hash | null> {
+    // Never a cached number: a stale "latest" would end the search before the block that holds the transfer.
+    const latest = await this.client.getBlockNumber({ cacheTime: 0 });
+    const event = eip3009Abi.find((x) => x.type === 'event' && x.name === 'AuthorizationUsed') as Extract<
+      (typeof eip3009Abi)[number],
+      { name: 'AuthorizationUsed' }
+    >;
+    let start = fromBlock ?? (latest > RECONCILE_BLOCKS ? latest - RECONCILE_BLOCKS : 0n);
+    const logs = [];
+    while (start <= latest) {
+      const end = start + RECONCILE_BLOCKS - 1n < latest ? start + RECONCILE_BLOCKS - 1n : latest;
+      logs.push(...(await this.client.getLogs({ address: token, event, args: { authorizer: auth.from, nonce: auth.nonce }, fromBlock: start, toBlock: end })));
+      // An authorization's nonce is used once: the first span that holds its event is the only one.
+      if (logs.length > 0) break;
+      start = end + 1n;
+    }
     for (const log of logs) {
       if (!log.transactionHash) continue;
       const receipt = await this.client.getTransactionReceipt({ hash: log.transactionHash });

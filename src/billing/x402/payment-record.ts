@@ -31,6 +31,8 @@ export interface PaymentRecord {
   max_timeout_seconds: number;
   authorization: Authorization;
   signature: Hex;
+  /** Key purchases: a block read before the transfer could be submitted, where the reconciler's search starts. */
+  from_block?: string;
 }
 
 export function asPaymentRecord(payment: Record<string, unknown> | null): PaymentRecord | null {

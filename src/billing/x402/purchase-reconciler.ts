@@ -1,14 +1,16 @@
 // Resolves key purchases a crash left `pending` (the process died after submitting the transfer, before
-// granting the credit, or before it even submitted). It waits until the authorization's validBefore has
-// passed: from then on the chain's answer is final (a transfer mined later reverts), and no request of a
+// granting the credit, or before it even submitted), or a settlement error after submission left (a receipt
+// wait that failed). A recorded transaction hash whose receipt shows success is credited at once. Otherwise
+// it waits until the authorization's validBefore has passed: from then on the chain's answer is final (a transfer mined later reverts), and no request of a
 // live process can still be settling it. Then:
-//   - authorization used on chain with a transfer to us → settled, credit granted once (a top-up credits its
-//     key; a new key is created, but its secret was only ever in the lost answer: the buyer sees the key in
-//     GET /v1/keys and the operator issues a replacement, see docs/payments.md);
+//   - authorization used on chain with a transfer to us (searched from the block recorded with the purchase)
+//     → settled, credit granted once (a top-up credits its key; a new key is the one whose secret the
+//     route's answer gave out, or, for purchases recorded before that, one whose secret nobody has: the
+//     buyer sees it in GET /v1/keys and the operator issues a replacement, see docs/payments.md);
 //   - authorization unused (it can never be used now) or used without a transfer to us → unpaid, no credit.
 // Without chain access (facilitator mode without X402_RPC_URL) nothing can be checked and purchases stay
 // pending for the operator.
-import type { Address, Hex } from 'viem';
+import type { Address, Hash, Hex } from 'viem';
 import { generateApiKey } from '../../auth/api-key.js';
 import { API_KEY_PREFIX } from '../api-keys.js';
 import { newId } from '../../ids.js';
@@ -17,7 +19,7 @@ import type { SqlRunner } from '../../db/sql-runner.js';
 import type { TaskStore } from '../../store/port.js';
 import type { ChainAccess } from './chain.js';
 import { pendingKeyPurchases, type PendingPurchase } from './pending-purchases.js';
-import { asPaymentRecord } from './payment-record.js';
+import { asPaymentRecord, type PaymentRecord } from './payment-record.js';
 import type { X402Settings } from './settings.js';
 
 /** After validBefore, how long to wait so a transfer submitted just before it has been mined or reverted. */
@@ -71,22 +73,30 @@ export class PurchaseReconciler {
   async resolve(p: PendingPurchase, now = Date.now()): Promise<Resolution> {
     const record = asPaymentRecord(p.payment);
     if (!record) return 'unchecked';
-    if (now < Number(record.authorization.validBefore) * 1000 + AFTER_EXPIRY_MS) return 'waiting';
     const { chain } = this.d;
+    // A transfer this service submitted and saw mined is final at once; anything else waits for validBefore.
+    const mined = chain && record.transaction ? await chain.receiptOf(record.transaction as Hash) : null;
+    if (mined?.succeeded) return this.settle(p, record, mined.transaction, now);
+    if (now < Number(record.authorization.validBefore) * 1000 + AFTER_EXPIRY_MS) return 'waiting';
     if (!chain) return 'unchecked';
     const token = this.d.settings.token.address;
     const state = await chain.payerState(token, record.authorization.from as Address, record.authorization.nonce as Hex);
-    const transaction = state.nonceUsed ? await chain.findTransfer(token, record.authorization) : null;
+    const fromBlock = record.from_block !== undefined && /^\d+$/.test(record.from_block) ? BigInt(record.from_block) : undefined;
+    const transaction = state.nonceUsed ? await chain.findTransfer(token, record.authorization, fromBlock) : null;
     if (!transaction) {
       const reason = state.nonceUsed
         ? 'The authorization was used on chain without a transfer to this service (the payer cancelled it).'
         : 'The payment was never settled and its authorization has expired, so no credit was granted.';
-      await this.d.store.markKeyPurchaseUnpaid(p.id, { ...record, status: 'unpaid', reason, reconciled_at: new Date(now).toISOString() });
+      await this.d.store.markKeyPurchaseUnpaid(p.id, { ...p.payment, status: 'unpaid', reason, reconciled_at: new Date(now).toISOString() });
       this.log.warn('pending key purchase resolved unpaid', { purchase: p.id, wallet: p.wallet, reason });
       return 'unpaid';
     }
-    const payment = { ...record, status: 'settled', transaction, reconciled_at: new Date(now).toISOString() };
-    const newKey = p.kind === 'create' ? this.unseenKey(p.wallet) : undefined;
+    return this.settle(p, record, transaction, now);
+  }
+
+  private async settle(p: PendingPurchase, record: PaymentRecord, transaction: string, now: number): Promise<Resolution> {
+    const payment = { ...p.payment, status: 'settled', transaction, reconciled_at: new Date(now).toISOString() };
+    const newKey = p.kind === 'create' ? (keyGivenOut(p.payment.new_key) ?? this.unseenKey(p.wallet)) : undefined;
     const settled = await this.d.store.settleKeyPurchase(p.id, { payment, ...(newKey ? { newKey } : {}), now });
     if (!settled) return 'unchecked';
     this.log.warn('pending key purchase found paid on chain: credit granted', {
@@ -94,6 +104,7 @@ export class PurchaseReconciler {
       kind: p.kind,
       key: settled.key.id,
       wallet: p.wallet,
+      payer: record.payer,
       transaction,
     });
     return 'settled';
@@ -105,4 +116,12 @@ export class PurchaseReconciler {
     const { hash, prefix } = generateApiKey(API_KEY_PREFIX);
     return { id: newId('key', 6), hash, prefix, label: `bought by ${wallet} (recovered after a crash; ask the operator for a replacement)` };
   }
+}
+
+/** The key a purchase's answer gave out (its secret went to the buyer; only its hash is kept). */
+function keyGivenOut(v: unknown): { id: string; hash: string; prefix: string; label: string | null } | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const k = v as Record<string, unknown>;
+  if (typeof k.id !== 'string' || typeof k.hash !== 'string' || typeof k.prefix !== 'string') return undefined;
+  return { id: k.id, hash: k.hash, prefix: k.prefix, label: typeof k.label === 'string' ? k.label : null };
 }

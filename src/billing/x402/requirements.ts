@@ -76,8 +76,8 @@ export function bazaarExtension(tool: AnyTool): Record<string, unknown> {
             type: { type: 'string' },
             example: created,
             result: {
+              ...(withoutDescriptions(jsonSchemaOf(tool.output, 'output')) as Record<string, unknown>),
               description: 'GET poll_url (Bearer poll_token) until status is complete; result then has this shape.',
-              ...jsonSchemaOf(tool.output, 'output'),
             },
           },
           required: ['type'],
@@ -88,6 +88,21 @@ export function bazaarExtension(tool: AnyTool): Record<string, unknown> {
   };
   bazaarCache.set(tool, ext);
   return ext;
+}
+
+/**
+ * The result's shape without its field descriptions: the whole extension rides in the PAYMENT-REQUIRED
+ * header (and is echoed in PAYMENT-SIGNATURE), which must stay within what HTTP servers accept; the
+ * descriptions are in /v1/tools and OpenAPI. Property names called "description" are kept.
+ */
+function withoutDescriptions(schema: unknown, isProperties = false): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => withoutDescriptions(s));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => isProperties || key !== 'description')
+      .map(([key, value]) => [key, withoutDescriptions(value, !isProperties && key === 'properties')]),
+  );
 }
 
 export function paymentRequiredFor(

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import type { TaskStore } from '../../store/port.js';
+import { StoreUnavailable } from '../../errors.js';
 
 export async function openStore(config: Config, log?: Logger): Promise<TaskStore> {
   const store = config.databaseUrl
@@ -13,9 +14,13 @@ export async function openStore(config: Config, log?: Logger): Promise<TaskStore
         connectionString: config.databaseUrl,
         schema: config.database.schema,
         poolSize: config.database.poolSize,
-        onError: (err) => log?.warn('PostgreSQL connection problem; reconnecting', { err }),
+        // Outages are logged once each, below; anything else a connection reports, as it comes.
+        onError: (err) => {
+          if (!(err instanceof StoreUnavailable)) log?.warn('PostgreSQL connection problem; reconnecting', { err });
+        },
       })
     : new (await import('./sqlite-store.js')).SqliteStore(path.join(config.dataDir, 'agent-utility.db'));
+  if (log) logOutages(store, log);
   try {
     await store.migrate();
   } catch (err) {
@@ -23,4 +28,13 @@ export async function openStore(config: Config, log?: Logger): Promise<TaskStore
     throw err;
   }
   return store;
+}
+
+/** One line when the database becomes unavailable, one when it answers again: never one per request. */
+function logOutages(store: TaskStore, log: Logger): void {
+  store.faults?.onChange((change) => {
+    const { reason, detail, since } = change.state;
+    if (change.kind === 'down') log.error('store unavailable; answering 503 STORE_UNAVAILABLE until it recovers', { reason, detail });
+    else log.warn('store available again', { reason, down_ms: Date.now() - since, errors: change.errors });
+  });
 }

@@ -34,4 +34,5 @@ export { consoleSessionEpoch, endConsoleSessions } from './console-sessions.js';
 export { reserveKeyPurchase } from './reserve-key-purchase.js';
 export { settleKeyPurchase } from './settle-key-purchase.js';
 export { markKeyPurchaseUnpaid } from './mark-key-purchase-unpaid.js';
+export { noteKeyPurchasePayment } from './note-key-purchase-payment.js';
 export { listKeyPurchases } from './list-key-purchases.js';

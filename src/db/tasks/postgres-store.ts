@@ -17,7 +17,11 @@ export class PostgresStore extends SqlTaskStore<PostgresDb> {
   constructor(o: PostgresConnectionOptions) {
     const db = new PostgresDb(o);
     const config = { ...clientConfig(o), application_name: `${o.applicationName ?? 'agent-utility'}:listen` };
-    const notifier = new PostgresNotifier(config, (sql, params) => db.pool.query(sql, params), o.onError);
+    const notifier = new PostgresNotifier(
+      config,
+      (sql, params) => db.pool.query(sql, params),
+      (err) => o.onError?.(db.faults.fault(err) as Error),
+    );
     super(
       db,
       {

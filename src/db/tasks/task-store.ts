@@ -47,6 +47,11 @@ export class SqlTaskStore<D extends PlanDb = PlanDb> extends withOperations<Plan
 
   migrate = () => migrate(this.db, taskMigrations(this.dialect));
 
+  /** Outages of the database under this store: logged once each (open-store.ts), shown by /healthz and /metrics. */
+  get faults() {
+    return this.db.faults;
+  }
+
   async close() {
     await this.db.close();
   }

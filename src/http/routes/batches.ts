@@ -8,7 +8,7 @@ import type { PollTokens } from '../../auth/poll-token.js';
 import { batchDone, submitBatch, validateBatch } from '../../engine/batches.js';
 import type { Engine } from '../../engine/engine.js';
 import { resolveSecret } from '../../auth/secret.js';
-import { resultsLinkQuery, resultsLinkSignature } from '../../auth/results-link.js';
+import { crawlResultsLinkSignature, resultsLinkQuery, resultsLinkSignature } from '../../auth/results-link.js';
 import { Forbidden, Gone, InvalidInput, NotFound, PaymentRequired, Unauthorized } from '../../errors.js';
 import { microsToUsd } from '../../registry/registry.js';
 import type { BatchCounts, BatchRow } from '../../store/port.js';
@@ -17,14 +17,14 @@ import { batchFormatOf, readBatchInputs } from '../batch-input.js';
 import { planResultsPage, writeResultsPage } from '../batch-results-page.js';
 import { toCrawlLine } from '../crawl-results.js';
 import { childBatchId } from '../../registry/child-tasks.js';
-import { applyRateLimit, type RateLimiter } from '../../web/rate-limit.js';
+import { applyRateLimit, type Limiter } from '../../web/rate-limit.js';
 import { netGuardService } from '../../net/guard.js';
 import { parseWebhookOptions } from '../../webhooks/options.js';
 
 export interface BatchRoutesDeps {
   engine: Engine;
   pollTokens: PollTokens;
-  keyLimiter: RateLimiter;
+  keyLimiter: Limiter;
   x402Enabled: boolean;
 }
 
@@ -62,7 +62,7 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
         'BATCH_NEEDS_API_KEY',
       );
     }
-    applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
+    await applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
     // The body may be NDJSON or CSV, so a batch's webhook comes as query parameters (?webhook_url=…).
     const webhook = parseWebhookOptions(
       { webhook_url: req.query.webhook_url, webhook_events: req.query.webhook_events },
@@ -70,7 +70,7 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
       await d.engine.scope.use(netGuardService),
     );
     // Every input is checked before the key is charged, so a bad upload costs nothing.
-    const inputs = await validateBatch(d.engine, toolName, await readBody(req, res));
+    const inputs = await validateBatch(d.engine, toolName, await readBody(req, res), { chargeKeyId: credential.key.id });
     const batch = await submitBatch(d.engine, toolName, inputs, {
       payer: { kind: 'key', id: credential.key.id },
       chargeKeyId: credential.key.id,
@@ -140,9 +140,20 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
     }
     if (q.data.format !== 'jsonl') throw new InvalidInput("format: a crawl's results are JSONL only.", 'format');
     const taskId = String(req.params.id);
-    const credential = q.data.token ? { kind: 'poll-token' as const, token: q.data.token } : await readCredential(req, d.engine.store);
-    if (credential.kind === 'poll-token') await d.pollTokens.verifyFor(credential.token, taskId);
-    else if (credential.kind !== 'key') throw new Unauthorized('Send the results_url token or the API key that created the crawl.', 'MISSING_CREDENTIAL');
+    // results_url is a signed read-only link; ?token=<poll token> is still accepted for links made before it.
+    const signed = q.data.sig !== undefined || q.data.expires !== undefined;
+    const credential = signed
+      ? { kind: 'link' as const }
+      : q.data.token
+        ? { kind: 'poll-token' as const, token: q.data.token }
+        : await readCredential(req, d.engine.store);
+    if (credential.kind === 'link') {
+      const check = crawlResultsLinkSignature.check(secret(), taskId, q.data.expires, q.data.sig);
+      if (check === 'invalid') throw new Forbidden('This results link is not valid: use results_url exactly as returned.', 'INVALID_SIGNATURE');
+      if (check === 'expired')
+        throw new Gone('This results link has expired (links last 24 hours): read the pages with the API key that created the crawl.', 'LINK_EXPIRED');
+    } else if (credential.kind === 'poll-token') await d.pollTokens.verifyFor(credential.token, taskId);
+    else if (credential.kind !== 'key') throw new Unauthorized('Send the results_url link or the API key that created the crawl.', 'MISSING_CREDENTIAL');
     const task = await d.engine.store.getTask(taskId);
     if (!task || task.tool !== 'site.crawl') throw new NotFound(`No crawl ${taskId}.`, 'TASK_NOT_FOUND');
     if (credential.kind === 'key' && (task.payer.kind !== 'key' || task.payer.id !== credential.key.id)) {
@@ -155,7 +166,7 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
         format: 'jsonl',
         cursor: String(next),
         limit: String(q.data.limit),
-        ...(q.data.token ? { token: q.data.token } : {}),
+        ...(signed ? { expires: q.data.expires!, sig: q.data.sig! } : q.data.token ? { token: q.data.token } : {}),
       });
       res.setHeader('Link', `</v1/crawls/${taskId}/results?${link}>; rel="next"`);
       res.setHeader('X-Next-Cursor', String(next));
@@ -200,7 +211,7 @@ export function batchRoutes(d: BatchRoutesDeps): Router {
   async function authorize(req: Request, id: string, queryToken?: string): Promise<BatchRow> {
     const credential = queryToken ? { kind: 'poll-token' as const, token: queryToken } : await readCredential(req, d.engine.store);
     if (credential.kind === 'poll-token') await d.pollTokens.verifyFor(credential.token, id);
-    else if (credential.kind === 'key') applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, req.res!);
+    else if (credential.kind === 'key') await applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, req.res!);
     else if (credential.kind === 'bearer')
       throw new Unauthorized('Unrecognised bearer token: use the poll token (pt_…) or the API key (sk_…).', 'INVALID_TOKEN');
     else throw new Unauthorized('Send "Authorization: Bearer <poll_token>" (returned when the batch was created).', 'MISSING_CREDENTIAL');

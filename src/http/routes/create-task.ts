@@ -11,7 +11,7 @@ import type { PaymentGate } from '../../billing/payment-gate.js';
 import type { ApiKeyCache } from '../../web/api-key-cache.js';
 import { readCredential } from '../../web/credential.js';
 import { flatHeaders, headerValue } from '../../web/headers.js';
-import { applyRateLimit, type RateLimiter } from '../../web/rate-limit.js';
+import { applyRateLimit, type Limiter } from '../../web/rate-limit.js';
 import { sendJson } from '../../web/send-json.js';
 import { netGuardService } from '../../net/guard.js';
 import { needsApiKey, parseWebhookOptions, takeWebhookOptions, topicOfTool } from '../../webhooks/options.js';
@@ -19,7 +19,7 @@ import { needsApiKey, parseWebhookOptions, takeWebhookOptions, topicOfTool } fro
 export interface CreateTaskDeps {
   engine: Engine;
   pollTokens: PollTokens;
-  keyLimiter: RateLimiter;
+  keyLimiter: Limiter;
   paymentGate: PaymentGate | undefined;
   publicUrl: string;
   /** Key rows trusted for up to a second (see api-key-cache.ts). */
@@ -44,10 +44,11 @@ export async function createTaskFromRequest(
   if (credential.kind === 'poll-token')
     throw new Unauthorized('A poll token only reads its task; create tasks with an API key or an x402 payment.', 'WRONG_CREDENTIAL');
   if (credential.kind === 'bearer') throw new Unauthorized('Unrecognised bearer token: API keys start with sk_.', 'INVALID_API_KEY');
-  if (credential.kind === 'key') applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
+  if (credential.kind === 'key') await applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
   const { input: body, options: webhookOptions } = takeWebhookOptions(await readBody());
-  // Unknown tool (404) and bad input (400) are answered before anyone is asked to pay.
-  const input = await d.engine.validate(toolName, body ?? {});
+  // Unknown tool (404) and bad input (400) are answered before anyone is asked to pay; the tool's precheck
+  // (403 for a private target) only once the caller can pay, so it is no free oracle (engine.validate).
+  const input = await d.engine.validate(toolName, body ?? {}, credential.kind === 'key' ? { chargeKeyId: credential.key.id } : { precheck: false });
   const webhook = parseWebhookOptions(webhookOptions, topicOfTool(toolName), await d.engine.scope.use(netGuardService));
   if (webhook && credential.kind !== 'key') throw needsApiKey();
   const idempotencyKey = parseIdempotencyKey(headerValue(headers, 'idempotency-key'));
@@ -62,6 +63,8 @@ export async function createTaskFromRequest(
     if (gate && paid) {
       const verified = await gate.verify(tool, flatHeaders(headers), resourceUrl);
       opts = { payer: verified.payer, nonce: verified.nonce, payment: verified.payment };
+      // Verified, not settled: a refused target costs nothing (no task, the authorization lapses).
+      await d.engine.precheck(toolName, input);
     } else {
       const reqs = gate?.requirements(tool, resourceUrl);
       throw new PaymentRequired(

@@ -6,6 +6,7 @@ import type { Engine } from '../../engine/engine.js';
 import type { TaskMetrics } from '../../engine/metrics.js';
 import { buildAgentCard } from '../../web/agent-card.js';
 import { buildOpenApi } from '../openapi.js';
+import { healthReport } from '../health.js';
 import { VERSION } from '../../version.js';
 
 export interface DiscoveryDeps {
@@ -93,12 +94,8 @@ export function discoveryRoutes(d: DiscoveryDeps): Router {
   r.use('/docs/assets', express.static(swaggerDir, { index: false, maxAge: '1h' }));
 
   r.get('/healthz', async (_req, res) => {
-    try {
-      const stats = await d.engine.store.stats();
-      res.json({ status: 'ok', version: VERSION, store: d.engine.store.dialect, workers: d.engine.hasWorkers, queue_depth: stats.queueDepth });
-    } catch {
-      res.status(503).json({ status: 'unavailable', error: 'The store does not answer.' });
-    }
+    const report = await healthReport(d.engine);
+    res.status(report.status).json(report.body);
   });
   r.get('/metrics', async (_req, res) => {
     res.type('text/plain; version=0.0.4').send(await d.metrics.render(d.engine.store));

@@ -99,7 +99,7 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
       return;
     }
     if (credential.kind === 'key') {
-      applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, req.res!);
+      await applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, req.res!);
       const task = await d.engine.get(id);
       if (!task) throw new NotFound(`No task ${id}.`, 'TASK_NOT_FOUND');
       if (task.payer.kind !== 'key' || task.payer.id !== credential.key.id) {

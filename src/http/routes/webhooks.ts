@@ -7,13 +7,13 @@ import type { Engine } from '../../engine/engine.js';
 import { Forbidden, NotFound, ServiceUnavailable, Unauthorized } from '../../errors.js';
 import type { DeliveryLogEntry } from '../../db/webhooks/webhook-store.js';
 import { readCredential } from '../../web/credential.js';
-import { applyRateLimit, type RateLimiter } from '../../web/rate-limit.js';
+import { applyRateLimit, type Limiter } from '../../web/rate-limit.js';
 import type { Webhooks } from '../../webhooks/service.js';
 
 export interface WebhookRoutesDeps {
   engine: Engine;
   webhooks: Webhooks | undefined;
-  keyLimiter: RateLimiter;
+  keyLimiter: Limiter;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -49,7 +49,7 @@ export function webhookRoutes(d: WebhookRoutesDeps): Router {
         'Send the API key as "Authorization: Bearer sk_…": webhook secrets and delivery logs belong to a key.',
         credential.kind === 'none' ? 'MISSING_CREDENTIAL' : 'WRONG_CREDENTIAL',
       );
-    applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
+    await applyRateLimit(d.keyLimiter, `key:${credential.key.id}`, res);
     return credential.key.id;
   }
 
