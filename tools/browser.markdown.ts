@@ -41,9 +41,7 @@ export default defineBrowserTool({
     markdown: z.string().describe('Main content (body only) as GitHub-flavoured Markdown.'),
     title: z.string().describe('The page title ("" if none).'),
     ...extractedMetadataShape,
-    source: z
-      .enum(['article', 'readability', 'page', 'document'])
-      .describe("'article' found; 'readability' its fallback; 'page' the body (content 'full'); 'document' a file."),
+    source: z.enum(['article', 'readability', 'page', 'document']).describe('Which path won.'),
     bytes: z.number().int().describe('Size of the whole markdown in bytes (UTF-8).'),
     ...boundedOutputShape,
     chunks: chunksOutput,

@@ -27,10 +27,10 @@ export const documentOutputShape = {
 
 /** What is known about the page or file besides its body ("" where nothing is). */
 export const extractedMetadataShape = {
-  byline: z.string().describe('Author(s).'),
-  published_at: z.string().describe('ISO 8601.'),
+  byline: z.string(),
+  published_at: z.string(),
   lang: z.string(),
   site_name: z.string(),
-  excerpt: z.string().describe('Summary.'),
+  excerpt: z.string(),
   word_count: z.number().int(),
 };
