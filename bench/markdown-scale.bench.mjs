@@ -58,7 +58,11 @@ export default {
   title: 'browser.markdown: cost against page size (0.25–4 MB), and against browser.content of a 4 MB page',
   async run() {
     const baselineDir = process.env.BENCH_SCALE_BASELINE;
-    const baseline = baselineDir ? (await import(`${baselineDir}/src/browser/markdown.js`)).htmlToMarkdown : undefined;
+    // The extraction lived in src/browser/ before it became its own module (src/extract/).
+    const baselineModule = baselineDir
+      ? await import(`${baselineDir}/src/extract/markdown.js`).catch(() => import(`${baselineDir}/src/browser/markdown.js`))
+      : undefined;
+    const baseline = baselineModule?.htmlToMarkdown;
     const rows = [];
     for (const size of SIZES) {
       const html = longArticle(size * MB);

@@ -6,7 +6,7 @@ import { actionsOutputShape } from '../src/browser/actions/output.js';
 import { serialiseVisibleDocument } from '../src/browser/page-scripts.js';
 import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape, chunksInput, chunksOutput } from '../src/registry/bounded-result.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
-import { documentInputShape, documentOutputShape } from '../src/browser/document-shape.js';
+import { documentInputShape, documentOutputShape, extractedMetadataShape } from '../src/browser/document-shape.js';
 
 // linkedom, Readability and Turndown: loaded when the first page is converted, not when the tool is listed.
 const markdownModule = lazyModule(() => import('../src/extract/markdown-pool.js'));
@@ -38,11 +38,10 @@ export default defineBrowserTool({
     })
     .superRefine(pageOptionsRefine),
   output: z.object({
-    markdown: z.string().describe('Main content as GitHub-flavoured Markdown.'),
+    markdown: z.string().describe('Main content (body only) as GitHub-flavoured Markdown.'),
     title: z.string().describe('The page title ("" if none).'),
-    source: z
-      .enum(['article', 'page', 'document'])
-      .describe("'article' when an article was found and converted, 'page' when the page body was (always for content 'full'), 'document' for a file."),
+    ...extractedMetadataShape,
+    source: z.enum(['article', 'readability', 'page', 'document']).describe('Which path won.'),
     bytes: z.number().int().describe('Size of the whole markdown in bytes (UTF-8).'),
     ...boundedOutputShape,
     chunks: chunksOutput,
@@ -60,8 +59,8 @@ export default defineBrowserTool({
   async render(page, input, { opened, ctx }) {
     const doc = await page.evaluate(serialiseVisibleDocument, MAX_STYLED_ELEMENTS);
     const { markdownInWorker } = await markdownModule();
-    const { markdown, title, source } = await markdownInWorker(doc.html, doc.title, input.content, ctx.signal);
-    return { markdown, title, source, bytes: Buffer.byteLength(markdown), final_url: opened.url, status_code: opened.status };
+    const result = await markdownInWorker(doc.html, doc.title, input.content, ctx.signal);
+    return { ...result, bytes: Buffer.byteLength(result.markdown), final_url: opened.url, status_code: opened.status };
   },
   async readDocument(input, { ctx, budget }) {
     const { documentMarkdown } = await documentModule();

@@ -29,7 +29,9 @@ export async function loadDefuddle() {
 export async function extractors({ withBaselines = true } = {}) {
   const td = turndown();
   const quiet = new VirtualConsole();
-  const list = [{ name: OURS, run: (doc) => htmlToMarkdown(doc.html, doc.title).markdown }];
+  // BENCH_MARKDOWN_OFF=rule,rule switches pruning rules off (names: PRUNE_RULES), to measure what each is worth.
+  const off = (process.env.BENCH_MARKDOWN_OFF ?? '').split(',').filter(Boolean);
+  const list = [{ name: OURS, run: (doc) => htmlToMarkdown(doc.html, doc.title, 'main', { off }).markdown }];
   if (!withBaselines) return list;
   list.push(
     {

@@ -3,6 +3,7 @@
 import { documentInWorker } from '../extract/markdown-pool.js';
 import type { ToolContext } from '../registry/define-tool.js';
 import { fetchDocument } from './document-fetch.js';
+import { wordCount } from '../extract/metadata.js';
 import type { PageOptions } from './page-options.js';
 
 export interface DocumentMarkdownInput extends PageOptions {
@@ -31,11 +32,13 @@ export async function documentMarkdown(ctx: ToolContext, input: DocumentMarkdown
   ctx.log.debug('document read', { url: fetched.url, bytes: fetched.body.length, ms: Date.now() - started });
   const base = { final_url: fetched.url, status_code: fetched.status };
   if (read.kind === 'page') {
-    const { markdown, title, source } = read.page;
-    return { markdown, title, source, bytes: Buffer.byteLength(markdown), ...base };
+    // A page served with a file's headers: the page pipeline's conversion (scripts do not run).
+    return { ...read.page, bytes: Buffer.byteLength(read.page.markdown), ...base };
   }
   if (read.kind !== 'document') throw new Error('the Markdown view of a document came back as HTML');
   const { type, markdown, title, pages, author, needs_ocr } = read.document;
   const document = { type, ...(pages !== undefined ? { pages } : {}), ...(author !== undefined ? { author } : {}), ...(needs_ocr ? { needs_ocr } : {}) };
-  return { markdown, title, source: 'document' as const, bytes: Buffer.byteLength(markdown), ...base, document };
+  // The same fields as a page's, filled where the file says: a reader of files gets no date or language.
+  const meta = { byline: author ?? '', published_at: '', lang: '', site_name: '', excerpt: '', word_count: wordCount(markdown) };
+  return { markdown, title, ...meta, source: 'document' as const, bytes: Buffer.byteLength(markdown), ...base, document };
 }

@@ -24,3 +24,13 @@ export const documentOutputShape = {
     })
     .optional(),
 };
+
+/** What is known about the page or file besides its body ("" where nothing is). */
+export const extractedMetadataShape = {
+  byline: z.string(),
+  published_at: z.string(),
+  lang: z.string(),
+  site_name: z.string(),
+  excerpt: z.string(),
+  word_count: z.number().int(),
+};

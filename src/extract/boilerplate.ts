@@ -4,16 +4,13 @@
 // names, ARIA roles, link density and how little prose a block holds. Each removal is bounded in size so
 // a misleading class name on a large block cannot take the content with it.
 import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
-import { linkTextLength, textLength, type El } from './dom.js';
+import { elementText, linkTextLength, textLength, type El } from './dom.js';
+import { COMMENT_WORDS, FURNITURE_WORDS, nameTest } from './lexicon/class-names.js';
 import { pruneSiteSections, prunePromos } from './promos.js';
 import { pruneTeaserCards } from './teasers.js';
 
-/** Comment threads and forms to comment. */
-const COMMENTS =
-  /(^|[\s_-])(comments?|commentlist|comment-?(area|list|form|respond|section|thread|s-?block)|respond|replies|disqus|discussion|kommentare?|reactions|talkback|responses)([\s_-]|\d|$)/i;
-/** Site furniture that ends up inside the article container. */
-const FURNITURE =
-  /(^|[\s_-])(share|sharing|sharedaddy|social|socials|shariff|addthis|sociable|related|relatedposts|yarpp|jp-relatedposts|more-stories|read-?more|more-?links?|further-?reading|recommended|recirc|outbrain|taboola|newsletter|subscribe|subscription|signup|breadcrumbs?|pagination|pager|post-?nav|nav-?links|navigation|author-?(bio|box|info)|about-?author|sidebar|sidebox|advert|advertisement|ads?|ad-?(slot|unit|container)|sponsor(ed)?|promo|teaser-?list|tags?|tag-?(list|cloud)|tagcloud|categories|post-?(meta|metadata|tags|footer|categories)|entry-?(meta|metadata|footer|utility)|byline|dateline|timestamp|credits?|photo-?credit|copyright|rating|toolbar|masthead|skip|footer|legal|cookie|consent|popup|modal|overlay|login|signin|register)([\s_-]|\d|$)/i;
+const COMMENTS = nameTest(COMMENT_WORDS);
+const FURNITURE = nameTest(FURNITURE_WORDS);
 /**
  * Sidebar and footer widgets of WordPress ("widget widget_text", "textwidget", "widgettitle"). Not a bare
  * "widget" (Blogger's main column is "widget Blog") nor "…-widget-…" (page builders name every content
@@ -77,14 +74,80 @@ function collapsedText(el: El, len: number): boolean {
   return len >= COLLAPSED_MIN_CHARS && linkTextLength(el) <= COLLAPSED_MAX_LINK_SHARE * len;
 }
 
+/** What one rule removed, for the debug trace: the top element of each removed block and its text. */
+export interface RuleTrace {
+  rule: string;
+  tag: string;
+  text: string;
+}
+
+export interface PruneOptions {
+  /** false: keep blocks whatever their names say (a site that names its entries like furniture). */
+  byName?: boolean;
+  /** false: keep link lists (a page whose content is one: a post of bookmarked links). */
+  byLinks?: boolean;
+  /** Rules switched off by name (for measuring what each rule is worth). */
+  off?: ReadonlySet<string>;
+  /** When given, every removal is listed here with the rule that made it. */
+  trace?: RuleTrace[];
+}
+
+interface PruneRule {
+  name: string;
+  /** What it removes, and why that is not the article. */
+  why: string;
+  /** The option that switches it off for a whole pass, if any. */
+  group?: 'byName' | 'byLinks';
+  run: (root: El, total: number) => void;
+}
+
 /**
- * Removes comment sections, site furniture, and blocks that are mostly links. `byName: false` keeps blocks
- * whatever their names say (for content a site names like furniture: a live ticker's "comment" entries);
- * `byLinks: false` keeps link lists (for a page whose content is one: a post of bookmarked links).
+ * The pruning passes, in the order they run: the one place that orders them. Names come first (cheap and
+ * sure), text next (pitches and labels), link density after the named blocks are gone (a share bar would
+ * otherwise dilute it), and the clean-up of what removals leave behind last.
  */
-export function pruneBoilerplate(root: El, { byName: useNames = true, byLinks = true }: { byName?: boolean; byLinks?: boolean } = {}): void {
+export const PRUNE_RULES: readonly PruneRule[] = [
+  {
+    name: 'names-and-roles',
+    why: 'comment threads, share bars, related links, widgets and menus known by tag, role, class or id',
+    group: 'byName',
+    run: pruneByName,
+  },
+  { name: 'boilerplate-text', why: 'paragraphs that are labels, credits or notices by their wording', run: pruneBoilerplateText },
+  { name: 'promos', why: '"see also" pointers, widget prompts, advert labels and the site speaking of itself', run: (root) => prunePromos(root) },
+  { name: 'teaser-cards', why: 'cards of headline and blurb leading to other pages', group: 'byLinks', run: pruneTeaserCards },
+  { name: 'link-dense', why: 'lists, link rows and small blocks that are nearly all link text', group: 'byLinks', run: pruneLinkDense },
+  { name: 'site-sections', why: "the site's own sections after the article (newsletter, more from the site)", run: (root) => pruneSiteSections(root) },
+  { name: 'empty-tail', why: 'headings and labels left with nothing under them by the removals above', run: (root) => pruneEmptyTail(root) },
+  { name: 'closing-signature', why: "a sign-off line that closes the site's template, not the article", run: (root) => pruneClosingSignature(root) },
+];
+
+/** Every rule name, for options and the bench flag that switch rules off. */
+export const PRUNE_RULE_NAMES = PRUNE_RULES.map((r) => r.name);
+
+/** Removes comment sections, site furniture, and blocks that are mostly links, rule by rule (PRUNE_RULES). */
+export function pruneBoilerplate(root: El, options: PruneOptions = {}): void {
   const total = Math.max(1, textLength(root));
-  for (const el of useNames ? (Array.from(root.querySelectorAll('*')) as El[]) : []) {
+  for (const rule of PRUNE_RULES) {
+    if (options.off?.has(rule.name) || (rule.group && options[rule.group] === false)) continue;
+    if (!options.trace) {
+      rule.run(root, total);
+      continue;
+    }
+    const before = Array.from(root.querySelectorAll('*')) as El[];
+    rule.run(root, total);
+    for (const el of before) {
+      // The top of a removed block: out of the root while its parent (if any) is still in it.
+      if (root.contains(el)) continue;
+      const parent = el.parentElement as El | null;
+      if (parent && !root.contains(parent)) continue;
+      options.trace.push({ rule: rule.name, tag: el.tagName.toLowerCase(), text: elementText(el).slice(0, 120) });
+    }
+  }
+}
+
+function pruneByName(root: El, total: number): void {
+  for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
     if (!el.isConnected || el === root || KEEP_TAGS.has(el.tagName)) continue;
     const role = el.getAttribute('role') ?? '';
     const label = names(el);
@@ -99,13 +162,6 @@ export function pruneBoilerplate(root: El, { byName: useNames = true, byLinks = 
         !proseUnderAdName(el, label));
     if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
-  pruneBoilerplateText(root, total);
-  prunePromos(root);
-  if (byLinks) pruneTeaserCards(root, total);
-  if (byLinks) pruneLinkDense(root, total);
-  pruneSiteSections(root);
-  pruneEmptyTail(root);
-  pruneClosingSignature(root);
 }
 
 /** Lists, link rows and small blocks whose text is nearly all link text are navigation, not prose. */

@@ -10,13 +10,14 @@
 // tables, fenced code blocks that keep their language, and the absolute links the page script produced.
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import TurndownService from 'turndown';
-import { gfm } from 'turndown-plugin-gfm';
-import { pruneBoilerplate } from './boilerplate.js';
-import { stripCredits } from './credits.js';
+import { pruneBoilerplate, type PruneOptions, type RuleTrace } from './boilerplate.js';
 import { collapseSpace as normalisedText, textLength, type Doc, type El } from './dom.js';
-import { relaxEscapes } from './markdown-escapes.js';
+import { readMetadata, withReadabilityGuess, wordCount, type PageMetadata, type ReadabilityGuess } from './metadata.js';
+import { leadParagraphs } from './lead.js';
+import { COOKIE_BANNER_WORDS, nameTest } from './lexicon/class-names.js';
 import { paragraphs, proseContainer, type Paragraph } from './prose-container.js';
+import { elementToMarkdown } from './to-markdown.js';
+import { belowFloor } from './readability-floor.js';
 import { restoreSectionHeadings } from './section-headings.js';
 import { withSiblingBoxes } from './sibling-blocks.js';
 import { TextFinder } from './text-finder.js';
@@ -35,11 +36,18 @@ export const DENSE_MIN_SHARE_OF_PICK = 0.5;
 
 export type MarkdownContent = 'main' | 'full';
 
-export interface MarkdownResult {
+export interface MarkdownResult extends Omit<PageMetadata, 'title'> {
+  /** The body only: no title, byline, date or standfirst put in front (those are the fields). */
   markdown: string;
   title: string;
-  /** Which content was converted: the article found in the page, or the (cleaned) page body. */
-  source: 'article' | 'page';
+  /**
+   * Which path won: the article we found ('article'), Readability's own pick kept because ours held much
+   * less of it ('readability'), or the (cleaned) page body ('page').
+   */
+  source: 'article' | 'readability' | 'page';
+  word_count: number;
+  /** With `debug`: what each pruning rule removed (the trace names rules; the kept block is `source`). */
+  trace?: RuleTrace[];
 }
 
 const ALWAYS_REMOVE = [
@@ -69,12 +77,22 @@ const ALWAYS_REMOVE = [
 ];
 /** A form with less text than this is a search box, a login or a newsletter sign-up; larger ones wrap content. */
 const SMALL_FORM_CHARS = 500;
-const COOKIE_BANNER = /(^|[\s_-])(cookie|cookies|consent|gdpr|ccpa|onetrust|cookiebot|didomi|truste|cmp|cc-window|cc-banner|privacy-banner)([\s_-]|$)/i;
+const COOKIE_BANNER = nameTest(COOKIE_BANNER_WORDS, { digits: false });
 
-export function htmlToMarkdown(input: string, pageTitle: string, content: MarkdownContent = 'main'): MarkdownResult {
+export interface ExtractOptions {
+  /** Pruning rules switched off by name (PRUNE_RULE_NAMES), for measuring what each is worth. */
+  off?: readonly string[];
+  /** Adds `trace`: every block a pruning rule removed, with the rule's name. */
+  debug?: boolean;
+}
+
+export function htmlToMarkdown(input: string, pageTitle: string, content: MarkdownContent = 'main', options: ExtractOptions = {}): MarkdownResult {
+  const trace: RuleTrace[] | undefined = options.debug ? [] : undefined;
+  const rules: PruneOptions = { ...(options.off?.length ? { off: new Set(options.off) } : {}), ...(trace ? { trace } : {}) };
   // linkedom needs a whole document; a serialised page always is one, a fragment gets wrapped.
   const html = /<html[\s>]/i.test(input) ? input : /<body[\s>]/i.test(input) ? `<html>${input}</html>` : `<html><body>${input}</body></html>`;
   const page = parseHTML(html).document;
+  const declared = readMetadata(page);
   removeNoise(page);
   let body = (page.body ?? page.createElement('body')) as unknown as El;
   const h1 = normalisedText(page.querySelector('h1')?.textContent ?? '');
@@ -82,12 +100,16 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
   let container: El = body;
   let source: MarkdownResult['source'] = 'page';
   let articleTitle = '';
+  let guess: ReadabilityGuess | undefined;
+  let standfirst = '';
+  let readabilityPick: El | undefined;
   if (content === 'main') {
     // Readability edits the document it reads, so it gets a copy; the body stays for the fallback.
     const snapshot = page.toString();
     const article = readArticle(snapshot);
     articleTitle = article?.title ?? '';
-    pruneBoilerplate(body);
+    guess = article?.guess;
+    pruneBoilerplate(body, rules);
     let pageChars = textLength(body);
     // A page that pruning leaves nearly empty is one whose content is links (a post of bookmarked links,
     // a link roll): the body is pruned again by names and text alone, keeping its link lists; menus and
@@ -95,7 +117,7 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
     if (pageChars < READABILITY_MIN_CHARS) {
       const again = parseHTML(snapshot).document.body as unknown as El | null;
       if (again) {
-        pruneBoilerplate(again, { byLinks: false });
+        pruneBoilerplate(again, { ...rules, byLinks: false });
         if (textLength(again) >= READABILITY_MIN_CHARS) {
           body = again;
           container = body;
@@ -107,16 +129,20 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
     const dense = proseContainer(body, paras);
     if (article) {
       const unpruned = article.root.cloneNode(true) as El;
-      pruneBoilerplate(article.root);
+      pruneBoilerplate(article.root, rules);
       // Pruning that leaves neither the pick nor the page any prose while the pick was long took the content
       // itself: a site named its entries like furniture (a live ticker's "comment" cards). The pick is then
       // pruned by links and text alone.
       if (textLength(article.root) < READABILITY_MIN_CHARS && (dense?.score ?? 0) < READABILITY_MIN_CHARS && textLength(unpruned) >= READABILITY_SURE_CHARS) {
-        pruneBoilerplate(unpruned, { byName: false });
+        pruneBoilerplate(unpruned, { ...rules, byName: false });
         article.root = unpruned;
       }
+      readabilityPick = article.root;
       const chars = textLength(article.root);
-      if (chars >= READABILITY_MIN_CHARS && (chars >= READABILITY_SURE_CHARS || chars >= READABILITY_MIN_SHARE * pageChars)) {
+      // Against the page, the pick is measured by its prose as well as its length: what pruning leaves of a
+      // page around a short article can be long lists and lines that hold no prose.
+      const share = Math.max(chars / Math.max(1, pageChars), proseShare(article.root, paras));
+      if (chars >= READABILITY_MIN_CHARS && (chars >= READABILITY_SURE_CHARS || share >= READABILITY_MIN_SHARE)) {
         container = article.root;
         source = 'article';
       }
@@ -133,20 +159,50 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
     )
       container = dense.el;
     else if (source === 'article') {
-      // The lead paragraph often sits in the article's header, between the title and the body, where
-      // Readability does not look; it is put back in front.
-      const lead = leadParagraphs(paras, container, [pageTitle, articleTitle]);
-      for (const el of lead.reverse()) container.insertBefore(el.cloneNode(true), container.firstChild);
+      // The standfirst often sits in the article's header, between the title and the body, where
+      // Readability does not look: it is metadata (the excerpt when the page declares none), not body.
+      standfirst = leadParagraphs(paras, container, [pageTitle, articleTitle])
+        .map((el) => normalisedText(el.textContent ?? ''))
+        .join(' ');
       restoreSectionHeadings(container, paras);
       container = withSiblingBoxes(container, body, paras);
     }
+    // The floor: an override that holds less than half of the (pruned) pick's prose lost the article.
+    if (readabilityPick && belowFloor(readabilityPick, container)) {
+      container = readabilityPick;
+      source = 'readability';
+    }
   }
   const title = (pageTitle.trim() || articleTitle.trim() || h1).slice(0, 500);
-  prepareForConversion(container);
-  let markdown = tidy(converter().turndown(container.innerHTML));
-  // A document that does not open with its own heading gets the title as one, so the reader knows what it is.
-  if (title && !opensWithTitle(markdown, title)) markdown = tidy(`# ${escapeHeading(headline(title, articleTitle))}\n\n${markdown}`);
-  return { markdown, title, source };
+  const markdown = elementToMarkdown(container);
+  // A standfirst found in the page ranks after a declared description, before Readability's guess (which is
+  // the body's first paragraph).
+  const meta = withReadabilityGuess({ ...declared, excerpt: declared.excerpt || standfirst.slice(0, 1_000) }, guess);
+  return {
+    markdown,
+    title,
+    source,
+    byline: meta.byline,
+    published_at: meta.published_at,
+    lang: meta.lang,
+    site_name: meta.site_name,
+    excerpt: meta.excerpt,
+    word_count: wordCount(markdown),
+    ...(trace ? { trace } : {}),
+  };
+}
+
+/** The share of the page's prose (its paragraphs' positive weights) that `pick`'s text holds. */
+function proseShare(pick: El, paras: Paragraph[]): number {
+  const text = new TextFinder((pick.textContent ?? '').replace(/\s+/g, ' '));
+  let total = 0;
+  let held = 0;
+  for (const p of paras) {
+    if (p.weight <= 0) continue;
+    total += p.weight;
+    if (text.has(p.text)) held += p.weight;
+  }
+  return total === 0 ? 0 : held / total;
 }
 
 /**
@@ -173,60 +229,7 @@ export function proseCoverage(block: El, paras: Paragraph[], article: El): numbe
   return total === 0 ? 1 : found / total;
 }
 
-/** Paragraphs the reader sees before the article (in document order) between the page's H1 and the article. */
-export const MAX_LEAD_PARAGRAPHS = 3;
-
-/** Share of a paragraph's sentences (by length) the article must hold for the paragraph to count as kept. */
-const KEPT_MIN_SHARE = 0.5;
-
-/** A plain block whose text is the page's title, at least this long, is the headline. */
-const TITLE_MIN_CHARS = 10;
-
-/** A link line this short between the title and the article is a kicker or a section label, not a list. */
-const LABEL_MAX_CHARS = 30;
-
-/**
- * Prose that sits between the article's title and the first paragraph Readability kept, with nothing but
- * short lines (bylines, dates, section labels) around it: the article's lead. The title is the page's H1,
- * a lower heading naming the page (sites that give the H1 to their logo) or a plain block holding the
- * title's words. Empty when no title comes first or a list of links intervenes.
- */
-function leadParagraphs(paras: Paragraph[], article: El, titles: string[]): El[] {
-  const text = new TextFinder((article.textContent ?? '').replace(/\s+/g, ' '));
-  const names = titles.map((t) => normalisedText(t).toLowerCase()).filter(Boolean);
-  const isTitle = (p: Paragraph) =>
-    p.el.tagName === 'H1' ||
-    (/^H[23]$/.test(p.el.tagName) && p.text.length >= 10 && names.some((n) => n.includes(p.text.toLowerCase()))) ||
-    // A headline the site set in a plain block (a div styled as a title) is known by its words: the title's.
-    (p.text.length >= TITLE_MIN_CHARS && names.includes(p.text.toLowerCase()));
-  // Readability may split or trim a paragraph, so the first one it kept is found by its first sentence and
-  // most of the rest: a lead that merely opens with the body's first sentence (a teaser of it) is not kept.
-  const kept = (p: Paragraph) => {
-    const sentences = p.text.split(/(?<=[.!?])\s+/);
-    if (!text.has(sentences[0] ?? p.text)) return false;
-    const found = sentences.reduce((n, s) => n + (text.has(s) ? s.length : 0), 0);
-    return found >= KEPT_MIN_SHARE * p.text.length;
-  };
-  const first = paras.findIndex((p) => p.weight > 0 && kept(p));
-  const lead: El[] = [];
-  // Short lines with no weight (a date, a "listen to this article" label) do not count towards the reach.
-  let seen = 0;
-  // A heading above the lead that is not the title makes it a section's text, not the article's lead.
-  let underHeading = false;
-  let k = first - 1;
-  for (; k >= 0 && seen <= 2 * MAX_LEAD_PARAGRAPHS; k--) {
-    const p = paras[k]!;
-    if (isTitle(p)) return lead.reverse();
-    if ((p.weight < 0 && p.text.length > LABEL_MAX_CHARS) || lead.length > MAX_LEAD_PARAGRAPHS) return [];
-    if (p.weight !== 0) seen++;
-    if (lead.length > 0 && /^H[1-6]$/.test(p.el.tagName)) underHeading = true;
-    if (p.weight > 0 && !text.has(p.text)) lead.push(p.el);
-  }
-  // Nothing but short lines before the lead (pruning took the header and its title): the lead opens the page.
-  return k < 0 && !underHeading ? lead.reverse() : [];
-}
-
-function readArticle(html: string): { root: El; title: string } | null {
+function readArticle(html: string): { root: El; title: string; guess: ReadabilityGuess } | null {
   const copy = parseHTML(html).document;
   try {
     const parsed = new Readability(copy as unknown as Document, { keepClasses: true, maxElemsToParse: 50_000, charThreshold: READABILITY_MIN_CHARS }).parse();
@@ -234,7 +237,7 @@ function readArticle(html: string): { root: El; title: string } | null {
     const root = parseHTML(`<!doctype html><html><body><div id="md-root">${parsed.content}</div></body></html>`).document.getElementById(
       'md-root',
     ) as unknown as El;
-    return { root, title: parsed.title ?? '' };
+    return { root, title: parsed.title ?? '', guess: parsed };
   } catch {
     // Readability gives up on very large documents; the cleaned body is used instead.
     return null;
@@ -264,194 +267,4 @@ function removeNoise(doc: Doc): void {
     // Only small blocks: a class like "cookie-recipe" on a whole article must not take the article with it.
     if (COOKIE_BANNER.test(names) && (el.textContent ?? '').length < 3000) el.remove();
   }
-}
-
-/** Marks code-block languages and gives every table a header row, which GFM tables need. */
-function prepareForConversion(root: El): void {
-  stripCredits(root);
-  for (const pre of Array.from(root.querySelectorAll('pre'))) {
-    const code = pre.querySelector('code');
-    const lang = codeLanguage(pre) ?? (code ? codeLanguage(code) : undefined) ?? (pre.parentElement ? codeLanguage(pre.parentElement, true) : undefined);
-    if (lang) pre.setAttribute('data-md-lang', lang);
-  }
-  // Innermost first: a layout table is unwrapped by copying its cells, so the tables inside them must be
-  // settled (rowless ones unwrapped, header rows added) before they are copied.
-  for (const table of Array.from(root.querySelectorAll('table')).reverse()) {
-    // Layout tables (tables in tables) are unwrapped into their cells' content; a table without rows
-    // (cells pruned, or never there) is just its text.
-    if (!table.querySelector('tr')) {
-      const div = table.ownerDocument.createElement('div');
-      div.innerHTML = table.innerHTML;
-      table.replaceWith(div);
-      continue;
-    }
-    if (table.querySelector('table')) {
-      const div = table.ownerDocument.createElement('div');
-      for (const cell of Array.from(table.querySelectorAll(':scope > * > tr > td, :scope > tr > td'))) {
-        const p = table.ownerDocument.createElement('div');
-        p.innerHTML = cell.innerHTML;
-        div.appendChild(p);
-      }
-      table.replaceWith(div);
-      continue;
-    }
-    const firstRow = table.querySelector('tr');
-    if (!firstRow || firstRow.parentElement?.tagName === 'THEAD') continue;
-    for (const td of Array.from(firstRow.children)) {
-      if (td.tagName !== 'TD') continue;
-      const th = table.ownerDocument.createElement('th');
-      th.innerHTML = td.innerHTML;
-      td.replaceWith(th);
-    }
-  }
-}
-
-const LANGUAGE_PATTERNS = [/(?:^|\s)(?:language|lang)-([\w+#.-]+)/i, /(?:^|\s)highlight-(?:source|text)-([\w+#-]+)/i, /brush:\s*([\w+#-]+)/i];
-
-function codeLanguage(el: El, wrapperOnly = false): string | undefined {
-  const attr = el.getAttribute('data-language') ?? el.getAttribute('data-lang');
-  if (attr && /^[\w+#.-]{1,30}$/.test(attr)) return attr.toLowerCase();
-  const cls = el.getAttribute('class') ?? '';
-  for (const re of wrapperOnly ? LANGUAGE_PATTERNS.slice(1, 2) : LANGUAGE_PATTERNS) {
-    const m = re.exec(cls);
-    if (m?.[1]) return m[1].toLowerCase();
-  }
-  return undefined;
-}
-
-let cached: TurndownService | undefined;
-
-function converter(): TurndownService {
-  if (cached) return cached;
-  const td = new TurndownService({
-    headingStyle: 'atx',
-    hr: '---',
-    bulletListMarker: '-',
-    codeBlockStyle: 'fenced',
-    emDelimiter: '_',
-    strongDelimiter: '**',
-    linkStyle: 'inlined',
-  });
-  td.use(gfm);
-  // Added after the plugin so these take precedence over its rules and the defaults.
-  td.addRule('fencedCodeWithLanguage', {
-    filter: (node) => node.nodeName === 'PRE',
-    replacement: (_content, node) => {
-      const el = node as unknown as El;
-      const code = (el.textContent ?? '').replace(/\n$/, '');
-      const lang = el.getAttribute('data-md-lang') ?? '';
-      const longest = Math.max(2, ...Array.from(code.matchAll(/`{3,}/g), (m) => m[0].length));
-      const fence = '`'.repeat(longest + 1);
-      return `\n\n${fence}${lang}\n${code}\n${fence}\n\n`;
-    },
-  });
-  // "- item" rather than Turndown's "-   item": the same Markdown in fewer tokens.
-  td.addRule('compactListItem', {
-    filter: 'li',
-    replacement: (content, node, options) => {
-      const parent = node.parentNode as unknown as El | null;
-      let prefix = `${options.bulletListMarker ?? '-'} `;
-      if (parent?.nodeName === 'OL') {
-        const start = Number(parent.getAttribute('start') ?? '1');
-        const index = Array.prototype.indexOf.call(parent.children, node);
-        prefix = `${(Number.isFinite(start) ? start : 1) + index}. `;
-      }
-      const body = content
-        .replace(/^\n+/, '')
-        .replace(/\n+$/, '\n')
-        .replace(/\n/gm, `\n${' '.repeat(prefix.length)}`);
-      return `${prefix}${body}${node.nextSibling && !/\n$/.test(body) ? '\n' : ''}`;
-    },
-  });
-  td.addRule('tableCellOnOneLine', {
-    filter: ['th', 'td'],
-    replacement: (content, node) => {
-      const cell = content
-        .replace(/\s*\n+\s*/g, ' ')
-        .replace(/\|/g, '\\|')
-        .trim();
-      const index = Array.prototype.indexOf.call(node.parentNode?.childNodes ?? [], node);
-      return `${index === 0 ? '| ' : ' '}${cell} |`;
-    },
-  });
-  td.addRule('imagesWithoutInlineData', {
-    filter: 'img',
-    replacement: (_content, node) => {
-      const el = node as unknown as El;
-      const src = el.getAttribute('src') ?? '';
-      if (!src || src.startsWith('data:')) return '';
-      const alt = (el.getAttribute('alt') ?? '').replace(/[[\]\n]/g, ' ').trim();
-      return `![${alt}](${src})`;
-    },
-  });
-  td.addRule('linksWithoutHref', {
-    filter: (node) => node.nodeName === 'A' && !(node as unknown as El).getAttribute('href'),
-    replacement: (content) => content,
-  });
-  cached = td;
-  return td;
-}
-
-/** Lines read before the article's first paragraph of prose when looking for its own headline. */
-const HEADLINE_SEARCH_LINES = 8;
-/** A line this long is prose: a headline after it is a section's, not the article's. */
-const PROSE_LINE_CHARS = 200;
-
-/**
- * True when the first line is a top-level heading, or a heading naming the page (titles often add " | Site")
- * comes before the article's first paragraph of prose (after a kicker, a date or the lead picture): the
- * title prepended again would make the headline appear twice.
- */
-function opensWithTitle(markdown: string, title: string): boolean {
-  const name = normalisedText(title).toLowerCase();
-  const lines = markdown.split('\n').filter((l) => l.trim());
-  for (const [i, line] of lines.slice(0, HEADLINE_SEARCH_LINES).entries()) {
-    const m = /^(#{1,6})\s+(.*)$/.exec(line);
-    if (!m) {
-      // Measured without link and image targets: a picture's long URL is no prose.
-      if (line.replace(/\]\([^)]*\)/g, ']').length >= PROSE_LINE_CHARS) return false;
-      continue;
-    }
-    if (i === 0 && (m[1] ?? '').length <= 2) return true;
-    const heading = normalisedText(m[2] ?? '').toLowerCase();
-    // A short section heading the title happens to contain ("Not a flagship") does not name the page.
-    if (heading.length > 0 && name.includes(heading) && (i === 0 || heading.length >= 0.4 * name.length)) return true;
-  }
-  return false;
-}
-
-/**
- * The heading put in front: the page title without the site's name ("Headline | Site"), as Readability cut it,
- * when Readability's title is part of the page title; the page title otherwise.
- */
-function headline(title: string, articleTitle: string): string {
-  const full = normalisedText(title);
-  const cut = normalisedText(articleTitle);
-  if (!cut.includes(' ') || !full.startsWith(cut)) return title;
-  // Only a site's name after a separator goes, not a kicker before the headline nor half a hyphenated word.
-  return SITE_SUFFIX.test(full.slice(cut.length)) ? cut : title;
-}
-
-/** " | Site", " - Site", " – Site", " » Site", " :: Site": the separator spaced, the name short. */
-const SITE_SUFFIX = /^\s+(\||-|–|—|»|·|::)\s+.{1,40}$/;
-
-function escapeHeading(s: string): string {
-  return s.replace(/\s+/g, ' ').replace(/^#+/, '').trim();
-}
-
-/**
- * Characters that render as nothing in running text: soft hyphens (hyphenation hints, shown only at a line
- * break) and zero-width spaces and joiners used as break hints. Left in, they split words for a reader
- * that searches or tokenises the text. The zero-width joiner (U+200D) stays: it binds emoji sequences.
- */
-const INVISIBLE = /[\u00ad\u200b\u200c\u2060\ufeff]/g;
-
-function tidy(md: string): string {
-  return `${relaxEscapes(md)
-    .replace(INVISIBLE, '')
-    // An underscore inside a word cannot start emphasis (CommonMark), so Turndown's escape there is noise.
-    .replace(/(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu, '_')
-    .replace(/[ \t]+$/gm, '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim()}\n`;
 }

@@ -61,7 +61,9 @@ export interface Paragraph {
 /** The page's paragraphs in document order, each with its weight. */
 export function paragraphs(root: El): Paragraph[] {
   const out: Paragraph[] = [];
-  const visit = (el: El): void => {
+  // Text inside a link is link text however it is wrapped: a teaser card (headline and blurb in one <a>)
+  // holds <p>s that are the link's, not prose.
+  const visit = (el: El, inLinkAbove: boolean): void => {
     let text = '';
     // The same text with its <br> line breaks, to weigh line by line; `text` stays as the page reads it
     // (textContent), so that it can be found in other copies of the page.
@@ -76,12 +78,12 @@ export function paragraphs(root: El): Paragraph[] {
           lines += t;
           if (inLink) linkText += t;
         } else if (child.nodeType === 1) {
-          if (BLOCKS.has(child.tagName)) visit(child);
+          if (BLOCKS.has(child.tagName)) visit(child, inLink);
           else walk(child, inLink || child.tagName === 'A');
         }
       }
     };
-    walk(el, false);
+    walk(el, inLinkAbove);
     const clean = text.replace(/\s+/g, ' ').trim();
     if (!clean) return;
     const share = linkText.replace(/\s+/g, ' ').trim().length / clean.length;
@@ -90,7 +92,7 @@ export function paragraphs(root: El): Paragraph[] {
     else if (share <= PROSE_MAX_LINK_SHARE) weight = proseChars(lines) * (1 - share);
     out.push({ el, text: clean, weight });
   };
-  visit(root);
+  visit(root, root.tagName === 'A' || !!root.parentElement?.closest('a'));
   return out;
 }
 

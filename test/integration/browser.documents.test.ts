@@ -132,6 +132,9 @@ describe('browser.markdown on documents', () => {
     expect(out.source).toBe('document');
     expect(out.title).toBe('Society Report');
     expect(out.document).toEqual({ type: 'pdf', pages: 3, author: 'A. Clerk' });
+    // The same fields as a page's, where the file says them.
+    expect(out).toMatchObject({ byline: 'A. Clerk', published_at: '', lang: '', site_name: '', excerpt: '' });
+    expect(out.word_count).toBeGreaterThan(20);
     const md = out.markdown;
     expect(md).toMatch(/^# Introduction$/m);
     expect(md).toMatch(/^# Finances$/m);

@@ -148,13 +148,14 @@ describe('text-density second opinion', () => {
 });
 
 describe('lead paragraph', () => {
-  it('puts back the lead that sits between the headline and the article body', () => {
+  it('gives the lead between the headline and the article body as the excerpt, not as body', () => {
     const lead = 'The village cooperative has saved its hill orchard from the new bypass after a two-year campaign.';
     const body = [0, 1, 2].map(() => PROSE.map((p) => `<p>${p}</p>`).join('')).join('');
     const html = `<html><body><nav><a href="/">Home</a> <a href="/news">News</a></nav><main><header><h1>Orchard saved</h1><div class="standfirst"><p>${lead}</p></div><p>By Ann Lee</p></header><div class="story-text">${body}</div></main><aside><a href="/x">Other story one</a> <a href="/y">Other story two</a></aside></body></html>`;
-    const { markdown } = htmlToMarkdown(html, 'Orchard saved');
-    expect(markdown).toContain(lead);
-    expect(markdown.indexOf(lead)).toBeLessThan(markdown.indexOf(PROSE[0]!));
+    const { markdown, excerpt } = htmlToMarkdown(html, 'Orchard saved');
+    expect(excerpt).toBe(lead);
+    expect(markdown).not.toContain(lead);
+    expect(markdown).toContain(PROSE[0]);
     expect(markdown).not.toContain('Other story');
   });
 });

@@ -33,10 +33,12 @@ describe('htmlToMarkdown main content', () => {
     }
   });
 
-  it('(d) does not prepend the title when the article opens with its heading', () => {
-    const { markdown } = htmlToMarkdown(SKIP_LINK_HTML, 'Pruning apple trees');
-    expect(markdown.match(/Pruning apple trees/g)).toHaveLength(1);
-    expect(markdown).toMatch(/^# Pruning apple trees\n\nApple trees are pruned/);
+  it('(d) puts no title in front of the body: the title is a field', () => {
+    const { markdown, title } = htmlToMarkdown(SKIP_LINK_HTML, 'Pruning apple trees');
+    expect(title).toBe('Pruning apple trees');
+    expect((markdown.match(/Pruning apple trees/g) ?? []).length).toBeLessThanOrEqual(1);
+    expect(markdown).not.toMatch(/^# Pruning apple trees\n\n# /);
+    expect(markdown).toContain('Apple trees are pruned');
   });
 
   it('does not prepend the title when its headline follows a picture and a kicker', () => {
@@ -47,26 +49,28 @@ describe('htmlToMarkdown main content', () => {
     expect(markdown).not.toContain('Orchard News');
   });
 
-  it("prepends the page title without the site's name, and keeps a title whose separator is part of it", () => {
+  it('gives the body alone, whatever the title, and the title as it was as a field', () => {
     const prose = 'Volunteers prune the trees in February, when the sap is low and the branches show their shape without leaves. '.repeat(3);
     const page = (title: string) => `<html><head><title>${title}</title></head><body><main><p>${prose}</p><p>${prose}</p></main></body></html>`;
     const cut = htmlToMarkdown(page('Pruning the old apple trees | Orchard News'), 'Pruning the old apple trees | Orchard News');
-    expect(cut.markdown).toMatch(/^# Pruning the old apple trees\n/);
+    expect(cut.markdown).toMatch(/^Volunteers prune/);
     expect(cut.title).toBe('Pruning the old apple trees | Orchard News');
     const kept = htmlToMarkdown(page('Orchard News: Pruning the old apple trees'), 'Orchard News: Pruning the old apple trees');
-    expect(kept.markdown).toMatch(/^# Orchard News: Pruning the old apple trees\n/);
+    expect(kept.markdown).toMatch(/^Volunteers prune/);
+    expect(kept.title).toBe('Orchard News: Pruning the old apple trees');
   });
 
-  it('prepends the title as a heading when the content has none', () => {
-    const { markdown } = htmlToMarkdown('<body><p>Just a paragraph of text.</p></body>', 'A title');
-    expect(markdown).toBe('# A title\n\nJust a paragraph of text.\n');
+  it('does not make the title a heading when the content has none', () => {
+    const { markdown, title } = htmlToMarkdown('<body><p>Just a paragraph of text.</p></body>', 'A title');
+    expect(markdown).toBe('Just a paragraph of text.\n');
+    expect(title).toBe('A title');
   });
 
   it('keeps tables, fenced code with its language, nested lists, quotes, captions and meaningful images', () => {
     const html = STRUCTURE_HTML.replaceAll('src="/img/', 'src="https://docs.example/img/');
     const { markdown, source } = htmlToMarkdown(html, 'Release notes 2.0');
     expect(source).toBe('article');
-    expect(markdown).toMatch(/^# Release notes 2\.0\n/);
+    expect(markdown).not.toMatch(/^# Release notes 2\.0\n/);
     expect(markdown).toContain('## Changes');
     expect(markdown).toContain('| Area | Before | After |\n| --- | --- | --- |\n| Config | INI | TOML |');
     expect(markdown).toContain('```toml\n[server]\nport = 8080\n```');
@@ -114,6 +118,6 @@ describe('htmlToMarkdown main content', () => {
   it('falls back to the pruned page when Readability finds nothing', () => {
     const { markdown, source } = htmlToMarkdown('<body><nav><a href="/">Home</a></nav><p>Closed today.</p><footer>Shop footer</footer></body>', 'Shop');
     expect(source).toBe('page');
-    expect(markdown).toBe('# Shop\n\nClosed today.\n');
+    expect(markdown).toBe('Closed today.\n');
   });
 });

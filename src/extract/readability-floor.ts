@@ -1,0 +1,36 @@
+// A floor under our extraction: Readability's pick of the same page, pruned of boilerplate like ours.
+// Overrides may choose another block (the densest prose, the whole page, the pick with its sibling boxes);
+// they must not lose the article Readability found. When what we keep holds much less of the pick's prose
+// than the pick has, the override was wrong and the pick is used (pruning itself is judged by its rules:
+// comment threads and pitches are prose, and rightly go).
+import type { El } from './dom.js';
+import { paragraphs } from './prose-container.js';
+import { TextFinder } from './text-finder.js';
+
+/** Our result must hold at least this share of the prose of Readability's pick… */
+export const FLOOR_MIN_SHARE = 0.5;
+/** …when the pick has at least this much prose (below it the pick is too small to say). */
+export const FLOOR_MIN_PROSE = 500;
+
+/** Prose (weighted paragraph length) of `pick` and the share of it that `kept`'s text holds. */
+export function proseKept(pick: El, kept: El): { prose: number; share: number } {
+  const text = new TextFinder((kept.textContent ?? '').replace(/\s+/g, ' '));
+  let prose = 0;
+  let found = 0;
+  for (const p of paragraphs(pick)) {
+    if (p.weight <= 0) continue;
+    prose += p.weight;
+    if (text.has(p.text)) found += p.weight;
+  }
+  return { prose, share: prose === 0 ? 1 : found / prose };
+}
+
+/**
+ * Whether what we kept holds less than the floor's share of the prose of Readability's pick (pruned like
+ * ours): an override that chose another block (a denser one, the page) did not hold the article.
+ */
+export function belowFloor(pick: El, kept: El): boolean {
+  if (pick === kept) return false;
+  const { prose, share } = proseKept(pick, kept);
+  return prose >= FLOOR_MIN_PROSE && share < FLOOR_MIN_SHARE;
+}
