@@ -20,8 +20,8 @@ export default defineBrowserTool({
   name: 'browser.markdown',
   title: 'Web page as Markdown',
   description:
-    'Renders a page in headless Chromium and returns it as Markdown (GFM tables, fenced code, lists, images with alt, absolute links). ' +
-    "content 'main' (default): the article (news, blog, docs, forum post, product) without navigation, comments, share bars, related links or cookie banners, else the body without that chrome; 'full': the whole visible page. " +
+    'Renders a page in headless Chromium and returns it as GitHub-flavoured Markdown (tables, fenced code, absolute links). ' +
+    "content 'main' (default): the article body (else the page body) without navigation, comments, related links or banners, its title, byline and date as fields; 'full': the whole visible page. " +
     'Also reads PDF, DOCX, XLSX, CSV, JSON, text and feed URLs. ' +
     BOUNDED_NOTE +
     ' ' +
@@ -38,11 +38,11 @@ export default defineBrowserTool({
     })
     .superRefine(pageOptionsRefine),
   output: z.object({
-    markdown: z.string().describe('Main content (body only) as GitHub-flavoured Markdown.'),
+    markdown: z.string().describe('The Markdown (body only).'),
     title: z.string().describe('The page title ("" if none).'),
     ...extractedMetadataShape,
     source: z.enum(['article', 'readability', 'page', 'document']).describe('Which path won.'),
-    bytes: z.number().int().describe('Size of the whole markdown in bytes (UTF-8).'),
+    bytes: z.number().int().describe('UTF-8 bytes of the whole markdown.'),
     ...boundedOutputShape,
     chunks: chunksOutput,
     ...documentShape,

@@ -26,10 +26,13 @@ type JsonSchema = Record<string, unknown>;
  * - issue 30's inputs on the six original browser tools (`actions`, `scroll_to_load`, `dismiss_overlays`):
  *   694 each, 4,164 (480 of schema and output, 214 for the one line naming each step's fields, without which
  *   a model cannot write a step), counted in ORIGINAL_BUDGET as a new input is not new words;
+ * - browser.markdown's six metadata output fields (byline, published_at, lang, site_name, excerpt,
+ *   word_count; issue 27), 230 with their `required` entries, also new fields rather than words;
  * - browser.snapshot 3,650.
  */
 const ACTIONS_INPUTS = 4_164;
-const ORIGINAL_BUDGET = 32_000 + ACTIONS_INPUTS;
+const METADATA_FIELDS = 230;
+const ORIGINAL_BUDGET = 32_000 + ACTIONS_INPUTS + METADATA_FIELDS;
 const TOOLS_LIST_BUDGET = ORIGINAL_BUDGET + 5_966 + 3_650;
 /** The tools that existed when the 32,000 budget was set. */
 const ORIGINAL_TOOLS = [
