@@ -46,6 +46,8 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
   app.set('trust proxy', config.http.trustProxy);
   app.set('json spaces', 0);
   const metrics = opts.metrics ?? new TaskMetrics(rt.engine.events);
+  const webhooks = rt.webhooks;
+  if (webhooks) metrics.addCollector(() => webhooks.metricsText());
   const pollTokens = new PollTokens(resolveSecret(config));
   // Shared with MCP and A2A (one budget per key), and across API nodes on PostgreSQL.
   const { perAddress: ipLimiter, perKey: keyLimiter } = requestLimits(rt);

@@ -49,6 +49,18 @@ export class Webhooks {
     return this.store.deliveriesOf(subjectId, keyId);
   }
 
+  /** /metrics lines: outbox messages by status (pending = the backlog); nothing while the store is down. */
+  async metricsText(): Promise<string> {
+    const counts = await this.store.countsByStatus().catch(() => undefined);
+    if (!counts) return '';
+    const by = new Map(counts.map((c) => [c.status, c.count]));
+    return [
+      '# HELP agent_utility_webhook_outbox Webhook messages in the outbox by status (pending is the delivery backlog).',
+      '# TYPE agent_utility_webhook_outbox gauge',
+      ...['pending', 'delivered', 'failed'].map((status) => `agent_utility_webhook_outbox{status="${status}"} ${by.get(status) ?? 0}`),
+    ].join('\n');
+  }
+
   /** Starts delivering from this process (serve and worker; not a client-only process). */
   startDispatcher(post: WebhookPoster): void {
     if (this.dispatcher) return;

@@ -123,6 +123,10 @@ describe.each(['sqlite', 'postgres'] as const)('webhooks on %s', (dialect) => {
     expect(failed[0].log).toHaveLength(3);
     expect(failed[0].last_error).toContain('500');
     expect(always.received).toHaveLength(3);
+    // The outbox's state is on /metrics: at least these two, delivered and failed (other tests add theirs).
+    const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+    expect(Number(/agent_utility_webhook_outbox\{status="delivered"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(Number(/agent_utility_webhook_outbox\{status="failed"\} (\d+)/.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
     await hook.server.close();
     await always.server.close();
   });

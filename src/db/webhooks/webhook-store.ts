@@ -104,6 +104,12 @@ export class WebhookStore {
     return num(r?.due) ?? undefined;
   }
 
+  /** Messages by outbox status (pending ones are the backlog), for /metrics. */
+  async countsByStatus(): Promise<{ status: string; count: number }[]> {
+    const rows = await this.db.all<Row>('SELECT status, COUNT(*) AS n FROM webhook_outbox GROUP BY status');
+    return rows.map((r) => ({ status: String(r.status), count: num(r.n) ?? 0 }));
+  }
+
   /** Written before the request goes out, so an attempt cut short by a crash still shows in the log. */
   async startAttempt(messageId: string, attempt: number, now: number): Promise<void> {
     await this.db.run('INSERT INTO webhook_attempts (message_id, attempt, started_at) VALUES ($1, $2, $3)', [messageId, attempt, now]);
