@@ -213,7 +213,18 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
         if (source.url !== undefined) await checkBotWall(page, opened);
         stage('loaded');
         page.setDefaultTimeout(budget.left());
-        const actions = wantsPreparation(input) ? await (await prepareModule()).preparePage(page, input, { ctx, budget, log: ctx.log }) : undefined;
+        let actions: Awaited<ReturnType<Awaited<ReturnType<typeof prepareModule>>['preparePage']>> | undefined;
+        if (wantsPreparation(input)) {
+          // A step may navigate (a click on a link, a submitted search): a wall reached that way fails the task too.
+          const navigation = source.url !== undefined ? watchMainResponse(page) : undefined;
+          try {
+            actions = await (await prepareModule()).preparePage(page, input, { ctx, budget, log: ctx.log });
+          } finally {
+            navigation?.stop();
+          }
+          const reached = navigation?.last();
+          if (reached) await checkBotWall(page, reached);
+        }
         page.setDefaultTimeout(budget.left());
         stage('rendering');
         const rendered = await def.render(page, input, { ctx, opened, budget, runtime, stage });

@@ -77,6 +77,27 @@ describe('bot walls', () => {
     expect(await balance(id)).toBe(1_000_000);
   }, 180_000);
 
+  it('a wall reached by an action (a click on a link) fails the task too, refunded', async () => {
+    const { key, id } = await svc.createKey(1);
+    const task = await runRest('browser.markdown', { url: `${site.origin}/`, actions: [{ type: 'click', selector: 'a[href="/wall/3"]' }] }, key);
+    expect(task.status, JSON.stringify(task)).toBe('failed');
+    expect(task.error_code).toBe('BLOCKED_BY_SITE');
+    expect(await balance(id)).toBe(1_000_000);
+    // The same click to a look-alike page is read as the page it leads to.
+    const page = await runRest(
+      'browser.markdown',
+      {
+        url: `${site.origin}/`,
+        actions: [
+          { type: 'click', selector: 'a[href="/page/0"]' },
+          { type: 'wait', milliseconds: 200 },
+        ],
+      },
+      key,
+    );
+    expect(page.status, JSON.stringify(page)).toBe('complete');
+  }, 120_000);
+
   it('the look-alike pages come back as pages (charged), with their own status', async () => {
     const { key, id } = await svc.createKey(1);
     for (const [i, f] of PAGE_FIXTURES.entries()) {
