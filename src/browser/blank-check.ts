@@ -80,7 +80,12 @@ export async function waitWhileBlank(page: Page, budget: RenderBudget, scripts: 
   let blank = await viewportLooksBlank(page);
   while (blank && scripts && until - Date.now() > 0) {
     const changed = await page.evaluate(nextMutation, Math.min(CHANGE_WINDOW_MS, until - Date.now()));
-    if (!changed) break;
+    if (!changed) {
+      // The page may have drawn between the last look and the observer starting (a slow capture on a busy
+      // machine): one more look settles it rather than reporting a page that has content as blank.
+      blank = await viewportLooksBlank(page);
+      break;
+    }
     // Let the burst of changes finish (bounded by the same deadline) before looking again.
     while (until - Date.now() > QUIET_MS && (await page.evaluate(nextMutation, QUIET_MS))) {
       // still changing
