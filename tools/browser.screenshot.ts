@@ -2,10 +2,9 @@ import { z } from 'zod';
 import { captureScreenshot } from '../src/browser/capture.js';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
 import { imageSize } from '../src/browser/image-size.js';
-import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
+import { cssSelectorInput, exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { waitWhileBlank } from '../src/browser/blank-check.js';
 import { IMAGES_WAIT_MS, waitForImages } from '../src/browser/actions/scroll-to-load.js';
-import { selectorProblem, SELECTOR_MAX_LENGTH } from '../src/browser/css-selector.js';
 import { cachedShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { actionsOutputShape } from '../src/browser/actions/output.js';
 import { ToolError } from '../src/errors.js';
@@ -29,16 +28,7 @@ const input = z
     format: z.enum(['png', 'jpeg', 'webp']).default('png'),
     quality: z.number().int().min(1).max(100).optional().describe('jpeg/webp only. Default 80.'),
     transparent: z.boolean().default(false).describe('Where the page sets no background; png only.'),
-    selector: z
-      .string()
-      .min(1)
-      .max(SELECTOR_MAX_LENGTH)
-      .superRefine((sel, ctx) => {
-        const problem = selectorProblem(sel);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      })
-      .optional()
-      .describe('CSS selector of the element to capture.'),
+    selector: cssSelectorInput.optional().describe('CSS selector of the element to capture.'),
     clip: z
       .strictObject({
         x: z.number().min(0).max(MAX_CAPTURE_HEIGHT),

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { ToolError } from '../src/errors.js';
 import { actionsOutputShape } from '../src/browser/actions/output.js';
-import { selectorProblem, SELECTOR_MAX_LENGTH } from '../src/browser/css-selector.js';
 import { defineBrowserTool } from '../src/browser/define-browser-tool.js';
-import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
+import { cssSelectorInput, exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/browser/input-schemas.js';
 import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape } from '../src/registry/bounded-result.js';
 
@@ -23,16 +22,7 @@ export default defineBrowserTool({
     .strictObject({
       url: pageUrlInput.optional(),
       html: htmlInput.optional(),
-      selector: z
-        .string()
-        .min(1)
-        .max(SELECTOR_MAX_LENGTH)
-        .superRefine((sel, ctx) => {
-          const problem = selectorProblem(sel);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        })
-        .optional()
-        .describe('Only the tree under this element.'),
+      selector: cssSelectorInput.optional().describe('Only the tree under this element.'),
       wait: waitInput,
       ...boundedInputShape,
       ...pageOptionsShape,

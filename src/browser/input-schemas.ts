@@ -1,5 +1,6 @@
 // Input pieces shared by the six browser tools.
 import { z } from 'zod';
+import { selectorProblem, SELECTOR_MAX_LENGTH } from './css-selector.js';
 
 /** Most bytes of `html` a task may render (the HTTP body limit may be lower). */
 export const HTML_MAX_BYTES = 2_000_000;
@@ -17,6 +18,16 @@ export const htmlInput = z
   .describe('At most 2 MB; relative URLs do not resolve.');
 
 export const waitInput = z.enum(['load', 'dom', 'idle']).default('load').describe('dom: DOMContentLoaded; idle: network quiet 0.5 s.');
+
+/** A CSS selector Playwright can use, checked up front (the 400 says what is wrong with it). */
+export const cssSelectorInput = z
+  .string()
+  .min(1)
+  .max(SELECTOR_MAX_LENGTH)
+  .superRefine((s, ctx) => {
+    const problem = selectorProblem(s);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 export type WaitMode = z.infer<typeof waitInput>;
 

@@ -5,7 +5,7 @@
 import type { BrowserContextOptions } from 'playwright-core';
 import { z } from 'zod';
 import { actionsRefine, pageActionsShape, type PageActionOptions } from './actions/schema.js';
-import { selectorProblem, SELECTOR_MAX_LENGTH } from './css-selector.js';
+import { cssSelectorInput } from './input-schemas.js';
 import { playwright } from './playwright.js';
 
 export const MAX_DELAY_MS = 10_000;
@@ -59,16 +59,7 @@ const cookieInput = z
 
 /** Spread into each browser tool's input object. */
 export const pageOptionsShape = {
-  wait_for: z
-    .string()
-    .min(1)
-    .max(SELECTOR_MAX_LENGTH)
-    .superRefine((s, ctx) => {
-      const problem = selectorProblem(s);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    .optional()
-    .describe('CSS selector to await.'),
+  wait_for: cssSelectorInput.optional().describe('CSS selector to await.'),
   delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).default(0).describe('Wait after ready, ms.'),
   timeout_ms: z.number().int().min(1000).max(90_000).optional().describe('Page budget, ms.'),
   headers: z

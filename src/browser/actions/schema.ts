@@ -4,7 +4,7 @@
 // strict schema of its type, so a bad step is a 400 naming it, e.g. `actions.2.selector`.
 import { z } from 'zod';
 import { plainIssueMessage } from '../../registry/input-errors.js';
-import { selectorProblem, SELECTOR_MAX_LENGTH } from '../css-selector.js';
+import { cssSelectorInput } from '../input-schemas.js';
 
 export const MAX_ACTIONS = 50;
 /** Longest single wait step, ms. */
@@ -17,14 +17,7 @@ export const MAX_EXPRESSION_CHARS = 10_000;
 export const ACTION_TYPES = ['wait', 'click', 'fill', 'press', 'select', 'hover', 'scroll', 'screenshot', 'evaluate'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
-const selector = z
-  .string()
-  .min(1)
-  .max(SELECTOR_MAX_LENGTH)
-  .superRefine((s, ctx) => {
-    const problem = selectorProblem(s);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+const selector = cssSelectorInput;
 
 const type = <T extends ActionType>(t: T) => z.literal(t);
 
