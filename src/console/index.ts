@@ -9,6 +9,7 @@ import { artifactLinkVerifier } from '../artifacts/verified-link.js';
 import { resolveSecret } from '../auth/secret.js';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/engine.js';
+import { baseMap } from './base-map.js';
 import { consoleAuthRoutes, signedIn, logoutRoute, requireConsoleSession } from './auth.js';
 import { keyPages } from './keys.js';
 import { leadPages, type LeadDirectory } from './leads.js';
@@ -113,6 +114,14 @@ export function consoleRouter(d: ConsoleDeps): Router | undefined {
     if (!file) return res.status(404).type('text').send('Not found');
     res.setHeader('Cache-Control', 'public, max-age=300');
     res.sendFile(file);
+  });
+
+  // The geo plots' outlines: public data, asked for by the playground's script (see base-map.ts).
+  r.get('/assets/base-map.json', (_req, res, next) => {
+    baseMap().then((m) => {
+      res.setHeader('Cache-Control', 'public, max-age=86400');
+      res.json(m);
+    }, next);
   });
 
   r.use(consoleAuthRoutes(authDeps));

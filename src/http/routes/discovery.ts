@@ -9,6 +9,9 @@ import { buildOpenApi } from '../openapi.js';
 import { healthReport } from '../health.js';
 import { VERSION } from '../../version.js';
 
+/** The console's icon (src/console/html.ts writes the same one inline). */
+const FAVICON_SVG = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><rect width='16' height='16' rx='3' fill='#1f6feb'/></svg>";
+
 export interface DiscoveryDeps {
   engine: Engine;
   metrics: TaskMetrics;
@@ -92,6 +95,13 @@ export function discoveryRoutes(d: DiscoveryDeps): Router {
     res.type('application/javascript').send(DOCS_INIT);
   });
   r.use('/docs/assets', express.static(swaggerDir, { index: false, maxAge: '1h' }));
+
+  // Tools that ask for /favicon.ico without reading the pages (the pages carry an inline icon) get the same
+  // small square instead of a 404 in the log.
+  r.get('/favicon.ico', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.type('image/svg+xml').send(FAVICON_SVG);
+  });
 
   r.get('/healthz', async (_req, res) => {
     const report = await healthReport(d.engine);
