@@ -32,16 +32,24 @@ async function captures() {
     const cdp = await page.context().newCDPSession(page);
     const probe = async () =>
       Buffer.from(
-        (await cdp.send('Page.captureScreenshot', { format: 'png', clip: { x: 0, y: 0, width: 1280, height: 800, scale: 0.25 }, optimizeForSpeed: true })).data,
+        (
+          await cdp.send('Page.captureScreenshot', {
+            format: 'png',
+            clip: { x: 0, y: 0, width: 1280, height: 800, scale: 0.25 },
+            captureBeyondViewport: false,
+            optimizeForSpeed: true,
+          })
+        ).data,
         'base64',
       );
     await page.setContent('<body style="background:#fff"></body>');
+    await page.screenshot(); // a first frame exists before the protocol capture
     const blankProbe = await probe();
     await page.setContent(BUSY);
     const busyProbe = await probe();
     const busyFull = await page.screenshot({ type: 'png' });
     const busyJpeg = await page.screenshot({ type: 'jpeg', quality: 80 });
-    const busyWebp = Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'webp', quality: 80 })).data, 'base64');
+    const busyWebp = Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'webp', quality: 80, captureBeyondViewport: false })).data, 'base64');
     return { blankProbe, busyProbe, busyFull, busyJpeg, busyWebp };
   } finally {
     await browser.close();
