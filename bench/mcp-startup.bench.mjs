@@ -119,6 +119,12 @@ export default {
     const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`);
     const [mine, theirs] = builds.map((b) => rows.get(b.label));
     const lines = [
+      ...(INSTALLED
+        ? [
+            'Both run from a global install of their packed tarball (`npm install -g --prefix`), each start with an empty HOME (no per-user cache: the gazetteer builds its name keys on its first call) and an empty data directory.',
+            '',
+          ]
+        : []),
       `Load average at the end: ${os
         .loadavg()
         .map((l) => l.toFixed(1))
