@@ -107,6 +107,15 @@ export function consoleRouter(d: ConsoleDeps): Router | undefined {
   const r = Router();
   r.use(securityHeaders(consoleCsp(d.config)));
 
+  // The geo plots' outlines: public data, asked for by the playground's script (see base-map.ts); before the
+  // asset files' wildcard, which would answer 404.
+  r.get('/assets/base-map.json', (_req, res, next) => {
+    baseMap().then((m) => {
+      res.setHeader('Cache-Control', 'public, max-age=86400');
+      res.json(m);
+    }, next);
+  });
+
   const assets = assetFiles();
   r.get('/assets/*file', (req, res) => {
     const name = ([] as string[]).concat((req.params as { file: string | string[] }).file).join('/');
@@ -114,14 +123,6 @@ export function consoleRouter(d: ConsoleDeps): Router | undefined {
     if (!file) return res.status(404).type('text').send('Not found');
     res.setHeader('Cache-Control', 'public, max-age=300');
     res.sendFile(file);
-  });
-
-  // The geo plots' outlines: public data, asked for by the playground's script (see base-map.ts).
-  r.get('/assets/base-map.json', (_req, res, next) => {
-    baseMap().then((m) => {
-      res.setHeader('Cache-Control', 'public, max-age=86400');
-      res.json(m);
-    }, next);
   });
 
   r.use(consoleAuthRoutes(authDeps));
