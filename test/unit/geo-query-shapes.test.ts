@@ -106,6 +106,17 @@ describe('postal codes without a table', () => {
     expect(r.confidence).toBeGreaterThanOrEqual(0.7);
   });
 
+  it('a Canadian FSA beside its country is its district, not the whole country', () => {
+    const r = locate('M5V, Canada');
+    expect(where(r)).toMatchObject({ precision: 'postal_code', country_code: 'CA' });
+    expect(r.components.postal_code).toBe('M5V');
+  });
+
+  it("a French code's town is looked for in its département's region, not anywhere in France (57420 is Fleury, Moselle)", () => {
+    expect(where(locate('57420, France'))).toMatchObject({ city: 'Fleury', country_code: 'FR' });
+    expect(locate('57420, France').components.state).toBe('Grand Est');
+  });
+
   it('a postal district after the town keeps the town', () => {
     expect(where(locate('London SW1A'))).toMatchObject({ precision: 'locality', city: 'London', country_code: 'GB' });
   });

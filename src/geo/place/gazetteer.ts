@@ -87,6 +87,7 @@ export class Gazetteer {
   private readonly regionsByDesignatedName = new Map<string, Subdivision[]>();
   private readonly regionByAdmin1 = new Map<string, Subdivision>();
   private readonly regionByIso = new Map<string, Subdivision>();
+  private readonly minorRegionByIso = new Map<string, MinorRegion>();
   /** Subdivisions known only from CLDR, looked up only where nothing else has the name (see `regions`). */
   private readonly minorRegionsByName = new Map<string, MinorRegion[]>();
   private readonly minorRegionPoints = new Map<Subdivision, AreaPoint>();
@@ -323,6 +324,13 @@ export class Gazetteer {
     return [...keys].flatMap((k) => this.localities(k, { country: s.country, admin1: s.admin1 })).sort(byImportance)[0];
   }
 
+  /** The first-level region an ISO 3166-2 code stands for, or that the second-level unit of that code lies in
+   * ("FR", "57": Moselle, in Grand Est). */
+  regionOfIsoCode(country: string, iso: string): Subdivision | undefined {
+    const s = this.regionByIso.get(`${country}|${iso}`) ?? this.minorRegionByIso.get(`${country}|${iso}`);
+    return (s as Partial<MinorRegion> | undefined)?.within ?? s;
+  }
+
   /** The region a place's GeoNames admin1 code stands for. */
   region(country: string, admin1: string): Subdivision | undefined {
     return this.regionByAdmin1.get(`${country}|${admin1}`);
@@ -492,6 +500,7 @@ export class Gazetteer {
    * in), else at that region's point; one with neither is left out, as it could not be placed. */
   private buildMinorRegions(minorRegions: MinorRegion[]): void {
     for (const s of minorRegions) {
+      if (s.iso) this.minorRegionByIso.set(`${s.country}|${s.iso}`, s);
       const key = normaliseName(s.name);
       const town = this.localities(s.name, { country: s.country, admin1: s.within?.admin1 ?? null })[0];
       const regionPoint = s.within ? this.regionPoints.get(s.within) : undefined;
