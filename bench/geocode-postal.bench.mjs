@@ -84,7 +84,9 @@ export default {
         if (right) high[h].right++;
       }
       if (!right && h === 'tuning')
-        wrong.push(`"${c.query}" (${c.place}) → ${r ? `${r.formatted_address} (${r.precision}, ${r.confidence}, ${Math.round(distanceKm(r, c))} km)` : 'no match'}`);
+        wrong.push(
+          `"${c.query}" (${c.place}) → ${r ? `${r.formatted_address} (${r.precision}, ${r.confidence}, ${Math.round(distanceKm(r, c))} km)` : 'no match'}`,
+        );
     }
     if (process.env.GEOCODE_POSTAL_WRONG) process.stderr.write(`${wrong.join('\n')}\n`);
     const total = (h) => [...table.values()].reduce((s, row) => ({ n: s.n + row[h].n, right: s.right + row[h].right }), { n: 0, right: 0 });

@@ -8,7 +8,25 @@ useShippedGazetteer();
 
 // Names with places in one or many countries, other (alternate) names, ZIP-only US towns, a region's name,
 // and nonsense: each asked with no filter, a country, and a country and region.
-const NAMES = ['Springfield', 'Paris', 'London', 'Westminster', 'Williamsport', 'Milano', 'München', 'Bombay', 'Kent', 'Georgia', 'Sydney', 'Zzyzx', 'Qwertyville', 'Saint Louis', 'Hoffmeister', 'Manchester', 'Alliance'];
+const NAMES = [
+  'Springfield',
+  'Paris',
+  'London',
+  'Westminster',
+  'Williamsport',
+  'Milano',
+  'München',
+  'Bombay',
+  'Kent',
+  'Georgia',
+  'Sydney',
+  'Zzyzx',
+  'Qwertyville',
+  'Saint Louis',
+  'Hoffmeister',
+  'Manchester',
+  'Alliance',
+];
 const FILTERS: [string | null, string | null][] = [
   [null, null],
   ['US', null],

@@ -125,7 +125,10 @@ export function buildPostalTable(): PostalTable {
     for (const r of data) t.add('DE', String(r.plz).padStart(5, '0'), r.ort, r.bundesland);
   }
   if (installed['codes-postaux']) {
-    const rows = readJson<{ codePostal: string; codeCommune: string; nomCommune: string; libelleAcheminement: string }[]>('codes-postaux', 'codes-postaux.json');
+    const rows = readJson<{ codePostal: string; codeCommune: string; nomCommune: string; libelleAcheminement: string }[]>(
+      'codes-postaux',
+      'codes-postaux.json',
+    );
     // The commune, then the mail routing label: the town a letter goes to ("PARIS" for "Paris 8e Arrondissement").
     // The commune's INSEE code opens with its département's ISO 3166-2 code ("57" Moselle, "2A", "971"), so a
     // town name shared across France ("Fleury") is looked for in the right part of it.
