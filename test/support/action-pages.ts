@@ -111,6 +111,16 @@ const CONTROLS = page(`
   document.getElementById('name').addEventListener('keydown', (e) => e.stopPropagation());
 </script>`);
 
+/** A page with a link to another page (an action's navigation). */
+const LINK_START = page(`<h1>Start</h1><p><a id="go" href="/link-target?from=start">Go on</a></p>`);
+const LINK_TARGET = page(`<h1>Target page</h1><p>The page the link led to.</p>`);
+
+/** A full-width solid red image the server sends only after a delay (still loading when DOMContentLoaded fires). */
+const SLOW_IMAGE = page(`<h1>Slow image</h1><img id="slow" src="/slow-image.svg" width="400" height="300" style="display:block">`);
+const RED_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#ff0000"/></svg>';
+/** How long the server holds the slow image back, ms. */
+export const SLOW_IMAGE_DELAY_MS = 2500;
+
 export function actionPagesHandler(req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://fixture');
   const html = (body: string) => {
@@ -138,6 +148,18 @@ export function actionPagesHandler(req: IncomingMessage, res: ServerResponse): v
       return html(MODAL_WALL);
     case '/controls':
       return html(CONTROLS);
+    case '/link-start':
+      return html(LINK_START);
+    case '/link-target':
+      return html(LINK_TARGET);
+    case '/slow-image':
+      return html(SLOW_IMAGE);
+    case '/slow-image.svg':
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'image/svg+xml' });
+        res.end(RED_SVG);
+      }, SLOW_IMAGE_DELAY_MS);
+      return;
     case '/api/search':
       res.writeHead(200, { 'content-type': 'text/plain' });
       return void res.end(`Results for ${url.searchParams.get('q')}: the rye bread recipe.`);
