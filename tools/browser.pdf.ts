@@ -77,7 +77,7 @@ export default defineBrowserTool({
   name: 'browser.pdf',
   title: 'Print a web page to PDF',
   description:
-    'Renders a page (url) or HTML (html; exactly one) in headless Chromium and prints it to PDF (print styles); returns a signed link and the page count. ' +
+    'Renders url or html (one) in headless Chromium and prints it to PDF (print styles); returns a signed link and the page count. ' +
     'header_html/footer_html fill pageNumber/totalPages spans. ' +
     PAGE_OPTIONS_REF,
   input,

@@ -90,8 +90,8 @@ const actionsInput = z
     });
   })
   .describe(
-    'In order before capture, e.g. {"type":"click","selector":"#more"}; wait: milliseconds|selector,state:hidden; fill: selector?,text; ' +
-      'press: key; select: selector,value; scroll: amount|selector|to:"bottom"; evaluate: expression. Max 50.',
+    'Before capture, e.g. {"type":"click","selector":"#more"}; wait: milliseconds|selector,state:hidden; fill: selector?,text; ' +
+      'press: key; select: selector,value; scroll: amount|selector|to:"bottom"; evaluate: expression; pdf: size?,landscape?.',
   );
 
 /** Spread into pageOptionsShape: every browser tool takes them. */
