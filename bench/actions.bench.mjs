@@ -16,7 +16,8 @@ import { CpuMeter } from './lib/proc-cpu.mjs';
 const BATCHES = 8;
 const PER_BATCH = 5;
 const IMAGES = 10;
-const BLOCKS = 16;
+// BENCH_ACTIONS_BLOCKS shortens a run; BENCH_ACTIONS_SAME=1 switches nothing off (an A/A check of the set-up).
+const BLOCKS = Number(process.env.BENCH_ACTIONS_BLOCKS ?? 16);
 const BLOCK = 5;
 
 const page = (body) => `<!doctype html><html><head><meta charset="utf-8"><title>Bench</title></head><body>${body}</body></html>`;
@@ -141,7 +142,7 @@ export default {
       const release = buildRelease('HEAD');
       const plainRoot = tempDir('au-actions-plain-');
       fs.cpSync(path.dirname(path.dirname(path.dirname(release.cli))), plainRoot, { recursive: true, verbatimSymlinks: true });
-      switchOffActionsPath(path.join(plainRoot, 'dist'));
+      if (process.env.BENCH_ACTIONS_SAME !== '1') switchOffActionsPath(path.join(plainRoot, 'dist'));
       const withPath = await loadBuild(path.join(path.dirname(path.dirname(release.cli))), dataDirs[1]);
       const without = await loadBuild(path.join(plainRoot, 'dist'), tempDir('au-actions-plain-data-'));
       try {

@@ -39,7 +39,10 @@ export async function overlayRangeNumbers(page: Page, content: Uint8Array, t: Ra
     headerTemplate: header,
     footerTemplate: footer,
   });
-  const embedded = await doc.embedPdf(overlay, pages.map((_, i) => i));
+  const embedded = await doc.embedPdf(
+    overlay,
+    pages.map((_, i) => i),
+  );
   pages.forEach((p, i) => {
     const sheet = embedded[i];
     if (sheet) p.drawPage(sheet, { x: 0, y: 0, width, height });

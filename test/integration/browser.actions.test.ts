@@ -174,7 +174,13 @@ describe('scrape and pdf steps', () => {
 
 describe('final_url after an action navigates', () => {
   it('is the page a clicked link led to, and the capture is that page', async () => {
-    const out = await h.run(content, { url: at('/link-start'), actions: [{ type: 'click', selector: '#go' }, { type: 'wait', selector: 'h1' }] });
+    const out = await h.run(content, {
+      url: at('/link-start'),
+      actions: [
+        { type: 'click', selector: '#go' },
+        { type: 'wait', selector: 'h1' },
+      ],
+    });
     expect(out.final_url).toBe(at('/link-target?from=start'));
     expect(out.status_code).toBe(200);
     expect(out.html).toContain('The page the link led to.');
@@ -249,7 +255,15 @@ describe('validation before the task is accepted', () => {
     );
     expect(problem({ url, actions: ['click'] })?.field).toBe('actions.0');
     expect(problem({ url, actions: [{ type: 'scrape', selector: 'main' }] })?.field).toBe('actions.0.selector');
-    expect(problem({ url, actions: [{ type: 'wait', milliseconds: 1 }, { type: 'pdf', size: 'tabloid' }] })?.field).toBe('actions.1.size');
+    expect(
+      problem({
+        url,
+        actions: [
+          { type: 'wait', milliseconds: 1 },
+          { type: 'pdf', size: 'tabloid' },
+        ],
+      })?.field,
+    ).toBe('actions.1.size');
   });
 
   it('accepts every action type in its documented shape', () => {

@@ -262,7 +262,7 @@ describe('PDF header, footer and page ranges', () => {
     pages.forEach((p, i) => expect(p.text).toContain(`Printed page ${i + 2}.`));
   });
 
-  it('without page_ranges the header and footer are Chromium\'s own numbering of the whole document', async () => {
+  it("without page_ranges the header and footer are Chromium's own numbering of the whole document", async () => {
     const out = await h.run(pdf, {
       url: h.siteUrl('/print?pages=3'),
       margins: '1in',

@@ -116,7 +116,8 @@ const LINK_START = page(`<h1>Start</h1><p><a id="go" href="/link-target?from=sta
 const LINK_TARGET = page(`<h1>Target page</h1><p>The page the link led to.</p>`);
 
 /** A solid red image whose loading starts once the page has loaded, and which the server sends only after a delay. */
-const SLOW_IMAGE = page(`<h1 style="background:#0033cc;color:#fff;font-size:64px">Slow image</h1><p>${'Text drawn at once, so the page is not blank while the image loads. '.repeat(20)}</p><img id="slow" width="400" height="300" style="display:block">
+const SLOW_IMAGE =
+  page(`<h1 style="background:#0033cc;color:#fff;font-size:64px">Slow image</h1><p>${'Text drawn at once, so the page is not blank while the image loads. '.repeat(20)}</p><img id="slow" width="400" height="300" style="display:block">
 <script>addEventListener('load', () => { document.getElementById('slow').src = '/slow-image.svg'; });</script>`);
 const RED_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#ff0000"/></svg>';
 /** How long the server holds the slow image back, ms. */
