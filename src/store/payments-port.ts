@@ -49,9 +49,12 @@ export interface PaymentStore {
   reserveKeyPurchase(p: NewKeyPurchase): Promise<{ kind: 'reserved'; purchase: KeyPurchaseRow } | { kind: 'nonce_used'; usedBy: string }>;
   /**
    * Pending → settled, granting the credit once: a 'create' purchase inserts `newKey` with the amount as its
-   * balance, a 'topup' credits its key. Null when the purchase is not pending (already settled or unpaid).
+   * balance, a 'topup' credits its key if it is still live. Null when the purchase is not pending (already
+   * settled or unpaid). `credited` false: the top-up's key was revoked (in the same transaction's view, so
+   * a revocation racing it either comes first and wins, or comes after the credit); the purchase is settled
+   * with `refund_due: true` in its payment record and nothing was credited.
    */
-  settleKeyPurchase(id: string, o: SettleKeyPurchase): Promise<{ purchase: KeyPurchaseRow; key: ApiKeyRow } | null>;
+  settleKeyPurchase(id: string, o: SettleKeyPurchase): Promise<{ purchase: KeyPurchaseRow; key: ApiKeyRow; credited: boolean } | null>;
   /** Pending → unpaid (the payment could not be settled); no credit is granted. */
   markKeyPurchaseUnpaid(id: string, payment: Record<string, unknown>): Promise<void>;
   /** Replaces a still-pending purchase's payment record (its transaction hash once submitted); no-op otherwise. */
