@@ -72,7 +72,7 @@ describe('top-up of a revoked key: PostgreSQL', () => {
 
   /** Waits until some backend of this schema's store waits on a row lock (the settlement blocked by the revocation). */
   async function blockedOnLock(c: pg.Client) {
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 400; i++) {
       const { rows } = await c.query(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE api_keys SET balance_micros%' AND datname = current_database()`,
       );
