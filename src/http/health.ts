@@ -2,6 +2,7 @@
 // DATA_DIR nearly full, the store recovering from an outage) with the reasons; or "unavailable" (503:
 // the store does not answer, so nothing can be created or read).
 import fs from 'node:fs/promises';
+import { currentBrowserSandbox } from '../browser/sandbox-status.js';
 import type { Engine } from '../engine/engine.js';
 import { VERSION } from '../version.js';
 
@@ -18,6 +19,12 @@ async function freeBytes(dir: string): Promise<{ free: number; total: number } |
   } catch {
     return undefined;
   }
+}
+
+/** Whether this process's Chromium runs with its sandbox, and why (decided once at start; sandbox-status.ts). */
+function sandboxPart(): { browser_sandbox?: { enabled: boolean; reason: string } } {
+  const d = currentBrowserSandbox();
+  return d ? { browser_sandbox: { enabled: d.enabled, reason: d.reason } } : {};
 }
 
 const mb = (bytes: number) => `${Math.floor(bytes / (1024 * 1024))} MB`;
@@ -44,6 +51,7 @@ export async function healthReport(engine: Engine): Promise<{ status: number; bo
         store: store.dialect,
         workers: engine.hasWorkers,
         queue_depth: stats.queueDepth,
+        ...sandboxPart(),
         ...(problems.length > 0 ? { problems } : {}),
       },
     };
