@@ -54,7 +54,7 @@ function sysctlBlocker(f: SandboxFacts): string | undefined {
 export function decideSandbox(f: SandboxFacts): SandboxDecision {
   const root = f.processUid === 0;
   const runAsUid = root ? f.sandboxUid : undefined;
-  const as = root ? `as uid ${f.sandboxUid} (CHROMIUM_SANDBOX_UID; this service runs as root)` : `as uid ${f.processUid ?? '?'}`;
+  const as = `as uid ${root ? f.sandboxUid : (f.processUid ?? '?')}`;
   if (f.setting === 'off') return { enabled: false, runAsUid: undefined, reason: 'CHROMIUM_SANDBOX=off.' };
   if (root && !f.setpriv) {
     const reason =
@@ -73,7 +73,8 @@ export function decideSandbox(f: SandboxFacts): SandboxDecision {
     refusal = cause ?? `whether unprivileged user namespaces work could not be tried (${f.probe.detail})`;
   }
   if (refusal === undefined) {
-    return { enabled: true, runAsUid, reason: `Unprivileged user namespaces work here (tried ${as}), so Chromium runs with its sandbox.` };
+    const who = root ? `${as}, CHROMIUM_SANDBOX_UID, since this service runs as root` : as;
+    return { enabled: true, runAsUid, reason: `Unprivileged user namespaces work here, so Chromium runs with its sandbox (${who}).` };
   }
   if (f.setting === 'on') {
     return { enabled: true, runAsUid, reason: `CHROMIUM_SANDBOX=on forces the sandbox although ${refusal}; Chromium may fail to start.` };

@@ -21,16 +21,16 @@ const refused = { outcome: 'refused', detail: 'unshare failed: Operation not per
 describe('decideSandbox', () => {
   it('turns the sandbox on where the try worked: as CHROMIUM_SANDBOX_UID for root, as itself otherwise', () => {
     expect(decideSandbox(base)).toMatchObject({ enabled: true, runAsUid: 65534 });
-    expect(decideSandbox(base).reason).toContain('tried as uid 65534');
+    expect(decideSandbox(base).reason).toContain('as uid 65534, CHROMIUM_SANDBOX_UID');
     expect(decideSandbox({ ...base, processUid: 1000 })).toMatchObject({ enabled: true, runAsUid: undefined });
-    expect(decideSandbox({ ...base, processUid: 1000 }).reason).toContain('tried as uid 1000');
+    expect(decideSandbox({ ...base, processUid: 1000 }).reason).toContain('(as uid 1000)');
   });
 
   it('keeps it off, with the reason, where the try was refused', () => {
     const d = decideSandbox({ ...base, probe: refused });
     expect(d).toMatchObject({ enabled: false, runAsUid: undefined });
     expect(d.impossible).toBeUndefined();
-    expect(d.reason).toContain('Operation not permitted');
+    expect(d.reason).toContain('as uid 65534 was refused (unshare failed: Operation not permitted)');
     expect(d.reason).toContain('seccomp profile');
     expect(decideSandbox({ ...base, probe: refused, maxUserNamespaces: 0 }).reason).toContain('user.max_user_namespaces is 0');
     expect(decideSandbox({ ...base, probe: refused, unprivilegedUsernsClone: 0 }).reason).toContain('kernel.unprivileged_userns_clone is 0');
