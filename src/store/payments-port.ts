@@ -3,6 +3,9 @@
 import type { ApiKeyRow, NewApiKey } from './keys-port.js';
 import type { TaskRow } from './task-row.js';
 
+/** A task as the settlement sweep sees it: everything but its input and result (which it never uses). */
+export type UnsettledTask = Omit<TaskRow, 'input' | 'result'>;
+
 /** A self-serve key purchase or top-up paid with x402 (see docs/payments.md, "Buying an API key"). */
 export interface KeyPurchaseRow {
   id: string;
@@ -33,8 +36,8 @@ export interface SettleKeyPurchase {
 
 export interface PaymentStore {
   setPayment(id: string, payment: Record<string, unknown>): Promise<void>;
-  /** Tasks that finished before `finishedBefore` with their payment still `pending` (to settle or void). */
-  listUnsettledPayments(finishedBefore: number, limit: number): Promise<TaskRow[]>;
+  /** Tasks that finished before `finishedBefore` with their payment still `pending` (to settle or void); never their input or result. */
+  listUnsettledPayments(finishedBefore: number, limit: number): Promise<UnsettledTask[]>;
   /**
    * SIWX: records a sign-in nonce as used; false when it was used before (a replay). Kept in payment_nonces
    * under network 'siwx' (the single-use table x402 nonces live in); entries created before `forgetBefore`

@@ -70,26 +70,29 @@ describe('top-up of a revoked key: PostgreSQL', () => {
     return { store, client, schema };
   }
 
-  /** Waits until some backend of this schema's store waits on a row lock (the settlement blocked by the revocation). */
-  async function blockedOnLock(c: pg.Client) {
+  /**
+   * Waits until some backend waits on a lock in UPDATE api_keys (the settlement blocked by the revocation).
+   * Asked on a connection of its own: inside the revoker's open transaction pg_stat_activity is a snapshot.
+   */
+  async function blockedOnLock(s: TestSchema) {
     for (let i = 0; i < 400; i++) {
-      const { rows } = await c.query(
+      const rows = await s.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE api_keys SET balance_micros%' AND datname = current_database()`,
       );
-      if (rows[0].n > 0) return;
+      if (rows[0]!.n > 0) return;
       await new Promise((r) => setTimeout(r, 25));
     }
     throw new Error('the settlement never waited for the revocation');
   }
 
   it('a revocation in flight wins over the credit that waits for it', async () => {
-    const { store, client } = await open();
+    const { store, client, schema } = await open();
     const { row } = await createApiKey(store, { creditsMicros: 1_000_000 });
     const id = await topup(store, row.id, 2_000_000);
     await client.query('BEGIN');
     await client.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2', [Date.now(), row.id]);
     const settling = settle(store, id);
-    await blockedOnLock(client);
+    await blockedOnLock(schema);
     await client.query('COMMIT');
     const settled = await settling;
     expect(settled).toMatchObject({ credited: false, purchase: { status: 'settled', payment: { refund_due: true } } });
@@ -98,13 +101,13 @@ describe('top-up of a revoked key: PostgreSQL', () => {
   });
 
   it('a revocation rolled back leaves the credit to the live key', async () => {
-    const { store, client } = await open();
+    const { store, client, schema } = await open();
     const { row } = await createApiKey(store, { creditsMicros: 1_000_000 });
     const id = await topup(store, row.id, 2_000_000);
     await client.query('BEGIN');
     await client.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2', [Date.now(), row.id]);
     const settling = settle(store, id);
-    await blockedOnLock(client);
+    await blockedOnLock(schema);
     await client.query('ROLLBACK');
     expect(await settling).toMatchObject({ credited: true, key: { balanceMicros: 3_000_000 } });
     expect((await store.listKeyPurchases('0xabc', 10)).find((p) => p.id === id)?.payment.refund_due).toBeUndefined();
