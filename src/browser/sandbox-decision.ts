@@ -57,8 +57,7 @@ export function decideSandbox(f: SandboxFacts): SandboxDecision {
   const as = `as uid ${root ? f.sandboxUid : (f.processUid ?? '?')}`;
   if (f.setting === 'off') return { enabled: false, runAsUid: undefined, reason: 'CHROMIUM_SANDBOX=off.' };
   if (root && !f.setpriv) {
-    const reason =
-      'This service runs as root, where Chromium must be started as an unprivileged uid, and setpriv (util-linux) is not installed to do that.';
+    const reason = 'This service runs as root, where Chromium must be started as an unprivileged uid, and setpriv (util-linux) is not installed to do that.';
     return f.setting === 'on' ? { enabled: false, runAsUid, reason, impossible: true } : { enabled: false, runAsUid: undefined, reason };
   }
   let refusal: string | undefined;
@@ -66,7 +65,7 @@ export function decideSandbox(f: SandboxFacts): SandboxDecision {
   else if (f.probe.outcome === 'refused') {
     const cause = sysctlBlocker(f);
     refusal = `creating user, PID and network namespaces ${as} was refused (${f.probe.detail})${
-      cause ? `: ${cause}` : ': most likely a container seccomp profile that refuses them (Docker\'s default does for unprivileged containers)'
+      cause ? `: ${cause}` : ": most likely a container seccomp profile that refuses them (Docker's default does for unprivileged containers)"
     }`;
   } else if (f.probe.outcome === 'not_tried') {
     const cause = sysctlBlocker(f);

@@ -1,5 +1,6 @@
 // This process's Chromium sandbox decision, made once (the try spawns a process) and said once: logged at
-// start, and shown on /healthz and /metrics. Every browser runtime of the process uses the same decision.
+// start, and shown on /healthz and /metrics by the front doors (server/front-doors.ts). Every browser
+// runtime of the process uses the same decision.
 import type { Logger } from '../logger.js';
 import { decideSandbox, type SandboxDecision, type SandboxSetting } from './sandbox-decision.js';
 import { gatherSandboxFacts } from './sandbox-facts.js';
@@ -17,11 +18,6 @@ export function browserSandboxDecision(o: { setting: SandboxSetting; uid: number
   else if (o.setting === 'off') log?.info('Chromium sandbox off', fields);
   else log?.warn('Chromium sandbox off (docs/network.md says what isolates pages then)', fields);
   return decision;
-}
-
-/** The decision made in this process, if one was. */
-export function currentBrowserSandbox(): SandboxDecision | undefined {
-  return decided?.decision;
 }
 
 /** /metrics: 1 with the sandbox, 0 without, and why as a label. */

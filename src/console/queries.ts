@@ -99,7 +99,9 @@ export interface RecentPurchase {
 }
 
 export async function recentKeyPurchases(sql: SqlRunner, limit: number): Promise<RecentPurchase[]> {
-  const rows = await sql.all('SELECT id, kind, key_id, wallet, micros, status, payment, created_at FROM key_purchases ORDER BY created_at DESC LIMIT ?', [limit]);
+  const rows = await sql.all('SELECT id, kind, key_id, wallet, micros, status, payment, created_at FROM key_purchases ORDER BY created_at DESC LIMIT ?', [
+    limit,
+  ]);
   return rows.map((r) => ({
     id: String(r.id),
     kind: String(r.kind),

@@ -2,7 +2,6 @@
 // DATA_DIR nearly full, the store recovering from an outage) with the reasons; or "unavailable" (503:
 // the store does not answer, so nothing can be created or read).
 import fs from 'node:fs/promises';
-import { currentBrowserSandbox } from '../browser/sandbox-status.js';
 import type { Engine } from '../engine/engine.js';
 import { VERSION } from '../version.js';
 
@@ -21,15 +20,12 @@ async function freeBytes(dir: string): Promise<{ free: number; total: number } |
   }
 }
 
-/** Whether this process's Chromium runs with its sandbox, and why (decided once at start; sandbox-status.ts). */
-function sandboxPart(): { browser_sandbox?: { enabled: boolean; reason: string } } {
-  const d = currentBrowserSandbox();
-  return d ? { browser_sandbox: { enabled: d.enabled, reason: d.reason } } : {};
-}
+/** A part of the body another layer adds (the front doors: whether Chromium runs with its sandbox, and why). */
+export type HealthPart = () => Record<string, unknown>;
 
 const mb = (bytes: number) => `${Math.floor(bytes / (1024 * 1024))} MB`;
 
-export async function healthReport(engine: Engine): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function healthReport(engine: Engine, parts: readonly HealthPart[] = []): Promise<{ status: number; body: Record<string, unknown> }> {
   const { store, config } = engine;
   const problems: HealthProblem[] = [];
   const disk = config.diskMinFreeBytes > 0 ? await freeBytes(config.dataDir) : undefined;
@@ -51,7 +47,7 @@ export async function healthReport(engine: Engine): Promise<{ status: number; bo
         store: store.dialect,
         workers: engine.hasWorkers,
         queue_depth: stats.queueDepth,
-        ...sandboxPart(),
+        ...Object.assign({}, ...parts.map((part) => part())),
         ...(problems.length > 0 ? { problems } : {}),
       },
     };

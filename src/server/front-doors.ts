@@ -47,7 +47,8 @@ export async function buildFrontDoors(baseConfig: Config, log: Logger, opts: { w
       // the start whether Chromium will run sandboxed here, and why.
       const sandbox = browserSandboxDecision(rt.config.browser.sandbox, rt.log);
       metrics.addCollector(() => renderSandboxMetric(sandbox));
-      const options: HttpAppOptions = { metrics, mounts: [], readAuthorizers: [] };
+      const healthParts = [() => ({ browser_sandbox: { enabled: sandbox.enabled, reason: sandbox.reason } })];
+      const options: HttpAppOptions = { metrics, mounts: [], readAuthorizers: [], healthParts };
       // Signed artifact downloads (screenshots, PDFs).
       options.mounts = [
         ...(options.mounts ?? []),

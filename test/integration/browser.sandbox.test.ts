@@ -115,7 +115,11 @@ describe.runIf(process.platform === 'linux')('the default: the sandbox where thi
   });
 
   it('says so, with the reason, on /healthz and /metrics', async () => {
-    const { rt: svc, server, doors } = await onFreePort(async (port) => {
+    const {
+      rt: svc,
+      server,
+      doors,
+    } = await onFreePort(async (port) => {
       const config = testConfig({ PORT: String(port), LEADS_PORT: '0' });
       const doors = await buildFrontDoors(config, log);
       const svc = await createRuntime(doors.config, { log });

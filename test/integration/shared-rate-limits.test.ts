@@ -97,7 +97,7 @@ describe('a node that stops', () => {
     await schema?.drop();
   });
 
-  it('closes the limiters\' own PostgreSQL pool: none of its connections is left open', async () => {
+  it("closes the limiters' own PostgreSQL pool: none of its connections is left open", async () => {
     schema = await createTestSchema();
     const node = await startMcpService({ ...schema.env, RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_IP: '50', RATE_LIMIT_WINDOW_S: '3600' }, { tools: testTools });
     const pool = requestLimits(node.rt).ownPool!;
@@ -107,7 +107,9 @@ describe('a node that stops', () => {
     const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     const pid = rows[0]!.pid;
     const open = async () =>
-      (await schema.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1 AND application_name = 'agent-utility-limits'", [pid]))[0]!.n;
+      (
+        await schema.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1 AND application_name = 'agent-utility-limits'", [pid])
+      )[0]!.n;
     expect(await open()).toBe(1);
     await node.close();
     expect(pool.ended).toBe(true);

@@ -177,7 +177,12 @@ describe.each(backends)('self-serve keys ($name)', ({ env }) => {
     expect(revoked?.revokedAt).not.toBeNull();
     expect(revoked?.balanceMicros).toBe(1_000_000);
     const [purchase] = await store.listKeyPurchases(p.account.address.toLowerCase(), 10);
-    expect(purchase).toMatchObject({ id: answer.purchase_id, kind: 'topup', status: 'settled', payment: { refund_due: true, transaction: answer.transaction } });
+    expect(purchase).toMatchObject({
+      id: answer.purchase_id,
+      kind: 'topup',
+      status: 'settled',
+      payment: { refund_due: true, transaction: answer.transaction },
+    });
   });
 
   describe('key purchases a crash left pending', () => {

@@ -11,7 +11,8 @@ import { creditKey } from './credit-key.js';
 import { findKey } from './find-key.js';
 import { PURCHASE_COLUMNS, toPurchase, type PurchaseRecord } from './records.js';
 
-export const REFUND_DUE_REASON = 'The key was revoked after the payment was collected and before it was credited: nothing was credited, and the payment is owed back to the payer.';
+export const REFUND_DUE_REASON =
+  'The key was revoked after the payment was collected and before it was credited: nothing was credited, and the payment is owed back to the payer.';
 
 export function settleKeyPurchase(db: Sql, id: string, o: SettleKeyPurchase) {
   const d = db.dialect;
