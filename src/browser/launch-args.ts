@@ -43,7 +43,7 @@ const DISABLED_FEATURES = [
 export function chromiumArgs(proxyUrl: string | undefined, sandbox = false): string[] {
   const args = [
     '--headless',
-    // Without CHROMIUM_SANDBOX=on (sandbox.ts); docs/network.md says what isolates pages then.
+    // Where the sandbox cannot work here or CHROMIUM_SANDBOX=off (sandbox-decision.ts); docs/network.md says what isolates pages then.
     ...(sandbox ? [] : ['--no-sandbox']),
     '--disable-gpu',
     '--disable-dev-shm-usage',

@@ -6,7 +6,7 @@ import type { Engine } from '../../engine/engine.js';
 import type { TaskMetrics } from '../../engine/metrics.js';
 import { buildAgentCard } from '../../web/agent-card.js';
 import { buildOpenApi } from '../openapi.js';
-import { healthReport } from '../health.js';
+import { healthReport, type HealthPart } from '../health.js';
 import { VERSION } from '../../version.js';
 
 /** The console's icon (src/console/html.ts writes the same one inline). */
@@ -18,6 +18,8 @@ export interface DiscoveryDeps {
   publicUrl: string;
   x402Enabled: boolean;
   leadsBaseUrl: string | undefined;
+  /** More of /healthz from the front doors. */
+  healthParts?: HealthPart[];
 }
 
 const DOCS_HTML = `<!doctype html>
@@ -104,7 +106,7 @@ export function discoveryRoutes(d: DiscoveryDeps): Router {
   });
 
   r.get('/healthz', async (_req, res) => {
-    const report = await healthReport(d.engine);
+    const report = await healthReport(d.engine, d.healthParts);
     res.status(report.status).json(report.body);
   });
   r.get('/metrics', async (_req, res) => {
