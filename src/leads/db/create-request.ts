@@ -1,5 +1,6 @@
 // Writes a request, its notification outbox rows (webhook_outbox: the service's one outbox), its access row and its idempotency record in ONE
-// transaction, so a crash can never leave a request without its notifications. A duplicate (same account,
+// transaction, so a crash can never leave a request without its notifications (on SQLite the outbox is in the
+// attached task database: WAL commits each file atomically, see docs/webhooks.md). A duplicate (same account,
 // phone, pro and category since dedupSince) writes nothing new and returns the existing request. Only the
 // account's own requests count: matching another account's would tell it who contacted whom.
 import type { DialectName } from '../../db/dialect.js';
