@@ -79,7 +79,7 @@ export class EngineA2AHandler implements A2ARequestHandler {
     try {
       // Webhook options ride in the request's metadata (or its message's), never in the tool's input.
       const input = await this.engine.validate(call.tool, call.input, { chargeKeyId: submitOptions(caller).chargeKeyId });
-      const webhook = await webhookBesideCall([params.metadata, params.message?.metadata], call.tool, caller, this.engine);
+      const webhook = await webhookBesideCall([params.metadata, params.message?.metadata], call.tool, caller.chargeKeyId, this.engine);
       task = (await this.engine.submitValidated(call.tool, input, { ...submitOptions(caller), ...(webhook ? { webhook } : {}) })).task;
     } catch (err) {
       throw toA2AError(err, this.log);

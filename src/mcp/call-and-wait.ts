@@ -47,7 +47,7 @@ export async function callAndWait(d: CallDeps, spec: string, args: unknown, ctx:
   let webhook: TaskWebhook | null;
   try {
     input = await engine.validate(spec, args ?? {}, { chargeKeyId: submitOptions(caller).chargeKeyId });
-    webhook = await webhookBesideCall([ctx.meta], spec, caller, engine);
+    webhook = await webhookBesideCall([ctx.meta], spec, caller.chargeKeyId, engine);
   } catch (err) {
     return appErrorResult(err, log);
   }

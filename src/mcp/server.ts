@@ -138,7 +138,7 @@ function installHandlers(server: Server, lateTaskStore: LateTaskStore, d: McpSer
       const spec = toolFor(String(params.name));
       try {
         const input = await engine.validate(spec, params.arguments ?? {}, { chargeKeyId: submitOptions(caller).chargeKeyId });
-        const webhook = await webhookBesideCall([params._meta], spec, caller, engine);
+        const webhook = await webhookBesideCall([params._meta], spec, caller.chargeKeyId, engine);
         return (await engine.submitValidated(spec, input, { ...submitOptions(caller), ...(webhook ? { webhook } : {}) })).task;
       } catch (err) {
         throw toMcpError(err, log);

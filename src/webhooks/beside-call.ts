@@ -6,17 +6,20 @@
 import type { Engine } from '../engine/engine.js';
 import { netGuardService } from '../net/guard.js';
 import type { TaskWebhook } from '../store/task-row.js';
-import type { Caller } from '../web/caller.js';
 import { needsApiKey, parseWebhookOptions, topicOfTool } from './options.js';
 
-/** The options of the first carrier (object) that names either one; the others are not looked at. */
-export async function webhookBesideCall(carriers: unknown[], tool: string, caller: Caller, engine: Engine): Promise<TaskWebhook | null> {
+/** The options of the first carrier (`chargeKeyId`: the caller's API key, which signs them) (object) that names either one; the others are not looked at. */
+export async function webhookBesideCall(carriers: unknown[], tool: string, chargeKeyId: string | undefined, engine: Engine): Promise<TaskWebhook | null> {
   const carrier = carriers.find(
     (c): c is Record<string, unknown> => c !== null && typeof c === 'object' && (Object.hasOwn(c, 'webhook_url') || Object.hasOwn(c, 'webhook_events')),
   );
   if (!carrier) return null;
-  const webhook = parseWebhookOptions({ webhook_url: carrier.webhook_url, webhook_events: carrier.webhook_events }, topicOfTool(tool), await engine.scope.use(netGuardService));
+  const webhook = parseWebhookOptions(
+    { webhook_url: carrier.webhook_url, webhook_events: carrier.webhook_events },
+    topicOfTool(tool),
+    await engine.scope.use(netGuardService),
+  );
   // Signed with the creating key's secret: a local (uncharged) caller has none.
-  if (webhook && !caller.chargeKeyId) throw needsApiKey();
+  if (webhook && !chargeKeyId) throw needsApiKey();
   return webhook;
 }

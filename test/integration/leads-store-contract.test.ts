@@ -11,7 +11,7 @@ import { proIdFor, sha256Hex } from '../../src/leads/ids.js';
 import { WebhookStore, type OutboxMessage } from '../../src/db/webhooks/webhook-store.js';
 import { openPostgresLeadStore, openSqliteLeadStore, type SqlLeadStore } from '../../src/leads/db/lead-store.js';
 import { searchDirectory } from '../../src/leads/search.js';
-import type { LeadStore, NewRequest } from '../../src/leads/store.js';
+import type { NewRequest } from '../../src/leads/store.js';
 import type { DeliveryRecord, ProInput, QuotaLimits, RequestRecord } from '../../src/leads/types.js';
 import { createTestSchema, TEST_DATABASE_URL, type TestSchema } from '../support/postgres.js';
 

@@ -227,7 +227,14 @@ for (const c of cases) {
       // Claimed and then "crashed": the lease (ending at T0 + 90 s) runs out, and the service below takes it over.
       const due = await outbox.claimDue('upgrade-test', T0 + 30_000, 60_000, 10, ['lead_request']);
       expect(due).toMatchObject([
-        { subjectId: 'req_fixture_one', channel: 'webhook', attempts: 2, signingSecret: 'whsec_fixture_secret', maxAttempts: 8, payload: { type: 'request.created' } },
+        {
+          subjectId: 'req_fixture_one',
+          channel: 'webhook',
+          attempts: 2,
+          signingSecret: 'whsec_fixture_secret',
+          maxAttempts: 8,
+          payload: { type: 'request.created' },
+        },
       ]);
     });
 

@@ -94,7 +94,10 @@ describe('webhook options over MCP', () => {
   it('bad options are refused with the REST sentence (an error result, as bad arguments are)', async () => {
     const client = await svc.connect({ key });
     for (const options of BAD) {
-      const result = (await client.callTool({ name: 'test_echo', arguments: { value: 'x' }, _meta: options })) as { isError?: boolean; content: { text: string }[] };
+      const result = (await client.callTool({ name: 'test_echo', arguments: { value: 'x' }, _meta: options })) as {
+        isError?: boolean;
+        content: { text: string }[];
+      };
       expect(result.isError, JSON.stringify(options)).toBe(true);
       expect(result.content[0]!.text).toContain(await restSentence(options));
     }

@@ -98,7 +98,13 @@ const toSecrets = (r: Row): KeySecrets => ({
 const MESSAGE_COLUMNS = 'id, key_id, url, subject_kind, subject_id, event, attempts, created_at, channel, payload, signing_secret, max_attempts';
 
 /** The messages of these kinds only (a dispatcher claims what it can send); the words are our own constants. */
-const ofKinds = (kinds: readonly SubjectKind[]) => `subject_kind IN (${kinds.filter((k) => SUBJECT_KINDS.includes(k)).map((k) => `'${k}'`).join(', ') || 'NULL'})`;
+const ofKinds = (kinds: readonly SubjectKind[]) =>
+  `subject_kind IN (${
+    kinds
+      .filter((k) => SUBJECT_KINDS.includes(k))
+      .map((k) => `'${k}'`)
+      .join(', ') || 'NULL'
+  })`;
 
 export class WebhookStore {
   constructor(readonly db: Sql) {}
