@@ -9,6 +9,8 @@ import type { Logger } from '../logger.js';
 import type { TaskRow } from '../store/port.js';
 import { toCallToolResult, type CallResultDeps } from './call-result.js';
 import { callerKey, submitOptions, type Caller } from '../web/caller.js';
+import type { TaskWebhook } from '../store/task-row.js';
+import { webhookBesideCall } from '../webhooks/beside-call.js';
 import { appErrorResult, rpcError } from './errors.js';
 import type { InFlightCalls } from './in-flight.js';
 import { ProgressRelay } from './progress.js';
@@ -29,6 +31,8 @@ export interface CallDeps {
 }
 
 export interface CallContext {
+  /** The call's `_meta`: may carry `webhook_url` / `webhook_events` (src/webhooks/beside-call.ts). */
+  meta?: unknown;
   requestId: string | number;
   signal: AbortSignal;
   progressToken?: string | number;
@@ -41,8 +45,10 @@ export interface CallContext {
 export async function callAndWait(d: CallDeps, spec: string, args: unknown, ctx: CallContext): Promise<CallToolResult> {
   const { engine, caller, log } = d;
   let input: unknown;
+  let webhook: TaskWebhook | null;
   try {
     input = await engine.validate(spec, args ?? {}, { chargeKeyId: submitOptions(caller).chargeKeyId });
+    webhook = await webhookBesideCall([ctx.meta], spec, caller.chargeKeyId, engine);
   } catch (err) {
     return appErrorResult(err, log);
   }
@@ -63,7 +69,7 @@ export async function callAndWait(d: CallDeps, spec: string, args: unknown, ctx:
   const taskLog = new TaskLogRelay(engine.events, ctx.wantsLog, notify, (err) => log.debug('log notification not sent', { err }));
   let task: TaskRow;
   try {
-    task = (await engine.submitValidated(spec, input, submitOptions(caller))).task;
+    task = (await engine.submitValidated(spec, input, { ...submitOptions(caller), ...(webhook ? { webhook } : {}) })).task;
   } catch (err) {
     relay?.stop();
     taskLog.stop();

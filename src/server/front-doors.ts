@@ -40,6 +40,8 @@ export async function buildFrontDoors(baseConfig: Config, log: Logger, opts: { w
   return {
     config,
     httpOptions: async (rt) => {
+      // One outbox loop per process: the runtime's dispatcher (when it runs here) sends the lead service's notifications too.
+      if (leads && rt.webhooks) await leads.shareDispatcher(rt.webhooks);
       // One metrics instance, so every door can add its own lines to /metrics.
       const metrics = new TaskMetrics(rt.engine.events);
       metrics.addCollector(async () => renderBrowserMetrics((await rt.scope.peek(browserPoolService)?.catch(() => undefined))?.pool.stats()));

@@ -5,7 +5,7 @@ import { overallDelivery } from '../../src/leads/routes/requests.js';
 import { CATEGORY_SLUGS, categoriesMentioned, findCategory, resolveCategory } from '../../src/leads/categories.js';
 import { parseCsv } from '../../src/leads/csv.js';
 import { DEMO_METROS, DEMO_PROS_PER_CATEGORY, DEMO_SPREAD_MILES, demoPros } from '../../src/leads/demo-data.js';
-import { backoffMs } from '../../src/leads/dispatcher.js';
+import { backoffMs } from '../../src/webhooks/post.js';
 import { boundingBox, haversineMiles, requireZip, zipCentroid } from '../../src/leads/geo.js';
 import { proIdFor } from '../../src/leads/ids.js';
 import { toE164 } from '../../src/leads/phone.js';
