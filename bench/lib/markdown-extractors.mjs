@@ -72,7 +72,8 @@ export async function extractors({ withBaselines = true } = {}) {
       },
     },
   );
-  const { Defuddle } = await loadDefuddle();
+  // BENCH_MARKDOWN_SKIP_DEFUDDLE=1: defuddle in jsdom takes seconds a page on a loaded machine; a quick run skips it.
+  const { Defuddle } = process.env.BENCH_MARKDOWN_SKIP_DEFUDDLE === '1' ? {} : await loadDefuddle();
   if (Defuddle) {
     list.push({
       name: 'defuddle (markdown)',
