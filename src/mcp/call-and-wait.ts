@@ -12,6 +12,7 @@ import { callerKey, submitOptions, type Caller } from '../web/caller.js';
 import { appErrorResult, rpcError } from './errors.js';
 import type { InFlightCalls } from './in-flight.js';
 import { ProgressRelay } from './progress.js';
+import { keepNotificationGap } from './notification-gap.js';
 import { TaskLogRelay, type LogLevelName } from './task-log.js';
 
 /** Long calls re-check their task at least this often even without a settle event (another process). */
@@ -46,15 +47,20 @@ export async function callAndWait(d: CallDeps, spec: string, args: unknown, ctx:
     return appErrorResult(err, log);
   }
   const { progressToken } = ctx;
+  let lastNotifiedAt = 0;
+  const notify: CallContext['notify'] = async (n) => {
+    await ctx.notify(n);
+    lastNotifiedAt = Date.now();
+  };
   const relay =
     progressToken === undefined
       ? undefined
       : new ProgressRelay(
           engine.events,
-          (p) => ctx.notify({ method: 'notifications/progress', params: { progressToken, ...p } }),
+          (p) => notify({ method: 'notifications/progress', params: { progressToken, ...p } }),
           (err) => log.debug('progress notification not sent', { err }),
         );
-  const taskLog = new TaskLogRelay(engine.events, ctx.wantsLog, ctx.notify, (err) => log.debug('log notification not sent', { err }));
+  const taskLog = new TaskLogRelay(engine.events, ctx.wantsLog, notify, (err) => log.debug('log notification not sent', { err }));
   let task: TaskRow;
   try {
     task = (await engine.submitValidated(spec, input, submitOptions(caller))).task;
@@ -76,7 +82,9 @@ export async function callAndWait(d: CallDeps, spec: string, args: unknown, ctx:
     // MCP drops progress that arrives after the result, and so does the client: send it first.
     await relay?.finish();
     await taskLog.finish();
-    return await toCallToolResult(settled, d.resultDeps);
+    const result = await toCallToolResult(settled, d.resultDeps);
+    await keepNotificationGap(lastNotifiedAt);
+    return result;
   } finally {
     taskLog.stop();
     ctx.signal.removeEventListener('abort', onAbort);
