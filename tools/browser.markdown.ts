@@ -61,7 +61,12 @@ export default defineBrowserTool({
   async render(page, input, { opened, ctx }) {
     const doc = await page.evaluate(serialiseVisibleDocument, MAX_STYLED_ELEMENTS);
     const { markdownInWorker } = await markdownModule();
-    let result: Omit<MarkdownResult, 'source'> & { source: MarkdownResult['source'] | 'server' } = await markdownInWorker(doc.html, doc.title, input.content, ctx.signal);
+    let result: Omit<MarkdownResult, 'source'> & { source: MarkdownResult['source'] | 'server' } = await markdownInWorker(
+      doc.html,
+      doc.title,
+      input.content,
+      ctx.signal,
+    );
     // A page script that blanked the page (an error notice swapped in for the article) leaves the server's
     // HTML as the last good copy of it.
     const serverHtml = renderedIsThin(result) ? await opened.serverHtml?.() : null;

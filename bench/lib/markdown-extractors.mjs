@@ -34,7 +34,10 @@ export async function loadDefuddle() {
     let dir = process.env.BENCH_DEFUDDLE_DIR;
     if (!dir) {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-defuddle-'));
-      execFileSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', DEFUDDLE], { stdio: 'ignore', timeout: 300_000 });
+      execFileSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', DEFUDDLE], {
+        stdio: 'ignore',
+        timeout: 300_000,
+      });
       process.env.BENCH_DEFUDDLE_DIR = dir;
     }
     const entry = path.join(dir, 'node_modules', 'defuddle', 'dist', 'node.js');

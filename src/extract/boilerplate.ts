@@ -40,7 +40,10 @@ const SLUG_MIN_SHARE = 0.6;
  * "conducting-ad-hoc-analysis"): its words are the text's, and say nothing of what kind of block it is.
  */
 function slugOfOwnText(el: El, id: string): boolean {
-  const words = id.toLowerCase().split(/[^a-z\p{L}]+/u).filter((w) => w.length >= 2);
+  const words = id
+    .toLowerCase()
+    .split(/[^a-z\p{L}]+/u)
+    .filter((w) => w.length >= 2);
   if (words.length < SLUG_MIN_WORDS) return false;
   const prefix = textPrefix(el, 300);
   return words.filter((w) => prefix.includes(w)).length >= SLUG_MIN_SHARE * words.length;
