@@ -71,7 +71,8 @@ export default defineBrowserTool({
     // HTML as the last good copy of it.
     const serverHtml = renderedIsThin(result) ? await opened.serverHtml?.() : null;
     if (serverHtml) {
-      const server = await markdownInWorker(serverHtml, doc.title, input.content, ctx.signal);
+      // Its links are as the server wrote them: resolved against the page's URL here.
+      const server = await markdownInWorker(serverHtml, doc.title, input.content, ctx.signal, opened.url);
       if (preferServerHtml(result, server)) result = { ...server, source: 'server' };
     }
     return { ...result, bytes: Buffer.byteLength(result.markdown), final_url: opened.url, status_code: opened.status };

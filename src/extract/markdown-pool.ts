@@ -29,8 +29,8 @@ function sharedPool(): WorkerPool {
 }
 
 /** htmlToMarkdown in a worker thread; rejects with the signal's reason when the caller gives up. */
-export function markdownInWorker(html: string, title: string, content: MarkdownContent, signal?: AbortSignal): Promise<MarkdownResult> {
-  const job: ExtractionJob = { kind: 'page', html, title, content };
+export function markdownInWorker(html: string, title: string, content: MarkdownContent, signal?: AbortSignal, baseUrl?: string): Promise<MarkdownResult> {
+  const job: ExtractionJob = { kind: 'page', html, title, content, ...(baseUrl ? { baseUrl } : {}) };
   return sharedPool().run<MarkdownResult>(job, signal);
 }
 

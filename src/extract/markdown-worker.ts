@@ -12,13 +12,15 @@ export interface MarkdownJob {
   html: string;
   title: string;
   content: MarkdownContent;
+  /** Set for HTML whose links are still relative (the server's copy of a page). */
+  baseUrl?: string;
 }
 
 export type ExtractionJob = MarkdownJob | ({ kind: 'document' } & DocumentJob);
 
 async function run(job: ExtractionJob): Promise<unknown> {
   if (job.kind === 'document') return convertDocument(job);
-  return htmlToMarkdown(job.html, job.title, job.content);
+  return htmlToMarkdown(job.html, job.title, job.content, job.baseUrl ? { baseUrl: job.baseUrl } : {});
 }
 
 parentPort?.on('message', (job: ExtractionJob) => {

@@ -10,6 +10,7 @@
 // tables, fenced code blocks that keep their language, and the absolute links the page script produced.
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import { makeLinksAbsolute } from './absolute-links.js';
 import { pruneBoilerplate, type PruneOptions, type RuleTrace } from './boilerplate.js';
 import { collapseSpace as normalisedText, textLength, type Doc, type El } from './dom.js';
 import { readMetadata, withReadabilityGuess, wordCount, type PageMetadata, type ReadabilityGuess } from './metadata.js';
@@ -84,6 +85,8 @@ export interface ExtractOptions {
   off?: readonly string[];
   /** Adds `trace`: every block a pruning rule removed, with the rule's name. */
   debug?: boolean;
+  /** The page's URL, for HTML whose links are still relative (not serialised by the page script). */
+  baseUrl?: string;
 }
 
 export function htmlToMarkdown(input: string, pageTitle: string, content: MarkdownContent = 'main', options: ExtractOptions = {}): MarkdownResult {
@@ -92,6 +95,7 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
   // linkedom needs a whole document; a serialised page always is one, a fragment gets wrapped.
   const html = /<html[\s>]/i.test(input) ? input : /<body[\s>]/i.test(input) ? `<html>${input}</html>` : `<html><body>${input}</body></html>`;
   const page = parseHTML(html).document;
+  if (options.baseUrl) makeLinksAbsolute(page, options.baseUrl);
   const declared = readMetadata(page);
   removeNoise(page);
   let body = (page.body ?? page.createElement('body')) as unknown as El;

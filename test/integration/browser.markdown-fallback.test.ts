@@ -20,6 +20,9 @@ describe('browser.markdown falls back to the server HTML', () => {
     expect(out.markdown).toContain('the old apple trees are pruned in the cold months');
     expect(out.markdown).toContain('Paragraph 4');
     expect(out.markdown).not.toContain('Something went wrong');
+    // The server's links are as written; they come back absolute, as a rendered page's do.
+    expect(out.markdown).toContain(`[pruning guide](${h.siteUrl('/controls/pruning/guide')})`);
+    expect(out.markdown).toContain(`![The orchard](${h.siteUrl('/img/orchard.png')})`);
   });
 
   it('keeps the rendered page when the server sent no more than it shows', async () => {

@@ -85,7 +85,9 @@ const CONTROL_PAGES: Record<string, string> = {
       { length: 4 },
       (_, i) =>
         `<p>Paragraph ${i + 1}: the old apple trees are pruned in the cold months, when the sap is down and the shape of each branch is easy to see; the cuttings are stacked by the wall for the spring fire.</p>`,
-    ).join('')}</article>
+    ).join(
+      '',
+    )}<p>Our <a href="pruning/guide">pruning guide</a> explains how each cut is made, which branches go first, and why the centre of the tree is kept open to the light and the air all summer long.</p><figure><img src="/img/orchard.png" alt="The orchard" width="600" height="400"><figcaption>The orchard after pruning.</figcaption></figure></article>
 <script>window.addEventListener('load', () => { document.body.innerHTML = '<p>Something went wrong. Please try again later.</p>'; });</script>`,
   ),
   '/controls/noscript': page('No script', '<p id="state">static</p><script>document.getElementById("state").textContent = "scripted";</script>'),
