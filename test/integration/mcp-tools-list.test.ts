@@ -18,11 +18,11 @@ import { ToolRegistry } from '../../src/registry/registry.js';
 type JsonSchema = Record<string, unknown>;
 
 /**
-/**
  * Budget for the whole tools/list result (output schemas included), in characters: the 13 tools that came
  * before the site tools within 32,000 (ORIGINAL_BUDGET; descriptions made terser to get there, issue 28:
  * 32,559 -> 31,908), plus what later inputs and tools add, never more words:
- * - the three site tools 5,966 (site_map 1,754, site_page 1,724, site_crawl 2,485, and their commas);
+ * - the three site tools 6,366 (site_map 2,154 with its bounded-result inputs and fields, site_page 1,724,
+ *   site_crawl 2,485, and their commas);
  * - issue 30's inputs on the six original browser tools (`actions` with its eleven step types,
  *   `scroll_to_load`, `dismiss_overlays`, and the `actions` output): 714 each, 4,284, counted in
  *   ORIGINAL_BUDGET as a new input is not new words. Terser shared words (the bounded-result note, the
@@ -36,7 +36,7 @@ type JsonSchema = Record<string, unknown>;
 const ACTIONS_INPUTS = 3_990;
 const METADATA_FIELDS = 230;
 const ORIGINAL_BUDGET = 32_000 + ACTIONS_INPUTS + METADATA_FIELDS;
-const TOOLS_LIST_BUDGET = ORIGINAL_BUDGET + 5_966 + 3_650;
+const TOOLS_LIST_BUDGET = ORIGINAL_BUDGET + 6_366 + 3_650;
 /** The tools that existed when the 32,000 budget was set. */
 const ORIGINAL_TOOLS = [
   'email_verify',

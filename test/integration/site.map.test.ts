@@ -7,6 +7,8 @@ import { createCrawlSite } from '../../bench/lib/crawl-site.mjs';
 import { startKnot, type KnotServer } from '../support/knot.js';
 import { startLocalServer, type LocalServer } from '../support/local-http.js';
 import { makeToolContext, type TestToolContext } from '../support/tool-context.js';
+import { boundedResult } from '../../src/engine/result-view.js';
+import { ToolRegistry } from '../../src/registry/registry.js';
 
 const ZONE = 'sitemap.test';
 const HOSTS = [`www.${ZONE}`, `blog.${ZONE}`];
@@ -75,6 +77,27 @@ describe('site.map', () => {
     expect(limited.count).toBe(5);
     const onlySitemap = await map({ url: start, sitemap: 'only' });
     expect(onlySitemap.urls.every((u) => u.source === 'sitemap')).toBe(true);
+  });
+
+  it('comes in parts a caller can hold, read back whole from the stored result', async () => {
+    const whole = await map({ url: `http://${HOSTS[0]}:${server.port}/`, same_site: true, subdomains: true });
+    // What a front door does with the stored task: one window per read, the next one from next_offset.
+    const registry = new ToolRegistry([tool]);
+    const task = { status: 'complete' as const, tool: tool.name, result: whole, input: {} };
+    type Part = { urls: { url: string }[]; count: number; truncated: boolean; next_offset: number | null; total_chars: number };
+    const read: string[] = [];
+    let offset: number | null = 0;
+    let parts = 0;
+    while (offset !== null) {
+      const part = boundedResult(task, { registry, maxChars: 1_000, range: { offset } }) as Part;
+      expect(JSON.stringify(part.urls).length).toBeLessThan(1_000 + 300);
+      expect(part.count).toBe(whole.count);
+      read.push(...part.urls.map((u) => u.url));
+      offset = part.next_offset;
+      parts++;
+    }
+    expect(parts).toBeGreaterThan(3);
+    expect(read).toEqual(whole.urls.map((u) => u.url));
   });
 
   it('refuses a name that resolves to loopback when the allowlist does not open it', async () => {
