@@ -32,7 +32,7 @@ export const LAYERS = {
   // Maps and crawls: robots.txt, sitemaps, URL normalisation; pages rendered through the browser domain.
   crawl: ['net', 'registry', 'browser', 'extract'],
   // The lead service is a service of its own on the platform's parts.
-  leads: ['net', 'registry', 'store', 'db', 'auth', 'billing', 'engine', 'web', 'webhooks'],
+  leads: ['net', 'registry', 'store', 'db', 'auth', 'billing', 'engine', 'web', 'webhooks', 'geo'],
   // HTTP plumbing the front doors share (credentials, error mapping, rate limits, callers).
   web: ['auth', 'billing', 'engine', 'registry', 'store', 'db', 'artifacts', 'runtime'],
   // Front doors: each on the platform and web/, never on another front door.

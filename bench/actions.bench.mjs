@@ -1,11 +1,12 @@
 // Issue 30: what scroll_to_load brings into a capture of a lazy-loading page (an infinite list fetched as
 // its end comes into view, and images with loading=lazy far below the fold): list items in the Markdown and
 // images fetched for a full-page screenshot, with and without it. And what the actions code costs a task
-// that does not use it: CPU per screenshot and per Markdown task (Node and Chromium together) of this
-// tree against main's build (built into a temp folder at bench time), alternating rounds in one run.
+// that does not use it: CPU time per screenshot and per Markdown task (Node and Chromium together) of this
+// tree's build against a copy with that per-task code switched off, interleaved blocks in one run.
 // Loopback only.
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildRelease } from './lib/release-build.mjs';
@@ -15,8 +16,9 @@ import { CpuMeter } from './lib/proc-cpu.mjs';
 const BATCHES = 8;
 const PER_BATCH = 5;
 const IMAGES = 10;
-const TASKS_PER_ROUND = 30;
-const ROUNDS = 3;
+// BENCH_ACTIONS_BLOCKS shortens a run; BENCH_ACTIONS_SAME=1 switches nothing off (an A/A check of the set-up).
+const BLOCKS = Number(process.env.BENCH_ACTIONS_BLOCKS ?? 16);
+const BLOCK = 5;
 
 const page = (body) => `<!doctype html><html><head><meta charset="utf-8"><title>Bench</title></head><body>${body}</body></html>`;
 const INFINITE = page(`<main><h1>Feed</h1><ol id="list"></ol><div id="end" style="height:1px"></div></main>
@@ -89,6 +91,20 @@ async function loadBuild(dist, dataDir) {
   return { screenshot, markdown, run, close: () => scope.close() };
 }
 
+/** Switches the per-task code of the actions work off in a compiled tree, failing loudly if it moved. */
+function switchOffActionsPath(dist) {
+  const file = path.join(dist, 'src/browser/define-browser-tool.js');
+  let js = fs.readFileSync(file, 'utf8');
+  for (const [from, to] of [
+    [/if \(wantsPreparation\(input\)\)/, 'if (false)'],
+    [/if \(source\.url !== undefined\)\s+await checkBotWall\(page, opened\);/, ''],
+  ]) {
+    if (!from.test(js)) throw new Error(`switchOffActionsPath: ${from} not found in ${file}`);
+    js = js.replace(from, to);
+  }
+  fs.writeFileSync(file, js);
+}
+
 const countItems = (md) => new Set(md.match(/item \d+/g) ?? []).size;
 
 export default {
@@ -120,39 +136,61 @@ export default {
         '',
       );
 
-      // CPU per task with actions unused: this tree against main's build, alternating rounds.
-      const release = buildRelease('main');
-      const main = await loadBuild(path.join(path.dirname(path.dirname(release.cli))), dataDirs[1]);
+      // CPU per task with actions unused: this tree's build against a copy of it with the per-task code the
+      // actions work added switched off (the preparation check and the bot-wall check), so nothing else
+      // differs. Same Chromium binary; the two alternate in blocks of BLOCK tasks (ABBA order against drift).
+      const release = buildRelease('HEAD');
+      const plainRoot = tempDir('au-actions-plain-');
+      fs.cpSync(path.dirname(path.dirname(path.dirname(release.cli))), plainRoot, { recursive: true, verbatimSymlinks: true });
+      if (process.env.BENCH_ACTIONS_SAME !== '1') switchOffActionsPath(path.join(plainRoot, 'dist'));
+      const withPath = await loadBuild(path.join(path.dirname(path.dirname(release.cli))), dataDirs[1]);
+      const without = await loadBuild(path.join(plainRoot, 'dist'), tempDir('au-actions-plain-data-'));
       try {
         const url = `${site.origin}/article`;
-        const builds = { main, 'this tree': here };
-        const cpu = { main: { screenshot: [], markdown: [] }, 'this tree': { screenshot: [], markdown: [] } };
+        const builds = { without, with: withPath };
+        const perTask = { without: { screenshot: [], markdown: [] }, with: { screenshot: [], markdown: [] } };
         // Warm each: Chromium launched, modules loaded, first-task costs out of the measurement.
-        for (const b of Object.values(builds)) for (let i = 0; i < 3; i++) await Promise.all([b.run(b.screenshot, { url }), b.run(b.markdown, { url })]);
-        for (let round = 0; round < ROUNDS; round++) {
-          for (const [label, b] of Object.entries(builds)) {
-            for (const kind of ['screenshot', 'markdown']) {
-              const meter = new CpuMeter();
+        for (const b of Object.values(builds)) for (let i = 0; i < 5; i++) await Promise.all([b.run(b.screenshot, { url }), b.run(b.markdown, { url })]);
+        const loadBefore = os.loadavg()[0];
+        for (let block = 0; block < BLOCKS; block++) {
+          const order = block % 2 === 0 ? ['without', 'with'] : ['with', 'without'];
+          for (const kind of ['screenshot', 'markdown']) {
+            for (const label of order) {
+              const b = builds[label];
+              const meter = new CpuMeter(50);
               meter.start();
-              for (let i = 0; i < TASKS_PER_ROUND; i++) await b.run(b[kind], { url });
-              cpu[label][kind].push(meter.stop().total / TASKS_PER_ROUND);
+              for (let i = 0; i < BLOCK; i++) await b.run(b[kind], { url });
+              perTask[label][kind].push(meter.stop().total / BLOCK);
             }
           }
         }
-        const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+        const loadAfter = os.loadavg()[0];
+        const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+        const sd = (xs) => Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1));
         lines.push(
-          `| CPU ms per task (Node + Chromium, median of ${ROUNDS} rounds of ${TASKS_PER_ROUND}, alternating) | main | this tree | change |`,
-          '|---|---:|---:|---:|',
+          `| CPU ms per task with actions unused (Node + Chromium; ${BLOCKS} blocks of ${BLOCK} tasks each, interleaved) | without the path: mean ± sd | with it: mean ± sd | difference, paired blocks: mean ± 95% CI | change |`,
+          '|---|---:|---:|---:|---:|',
         );
         for (const kind of ['screenshot', 'markdown']) {
-          const a = median(cpu.main[kind]);
-          const b = median(cpu['this tree'][kind]);
-          lines.push(`| browser.${kind}, actions unused | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(((b - a) / a) * 100).toFixed(1)}% |`);
+          const a = perTask.without[kind];
+          const b = perTask.with[kind];
+          const diffs = b.map((x, i) => x - a[i]);
+          const ci = (1.96 * sd(diffs)) / Math.sqrt(diffs.length);
+          lines.push(
+            `| browser.${kind} | ${mean(a).toFixed(1)} ± ${sd(a).toFixed(1)} | ${mean(b).toFixed(1)} ± ${sd(b).toFixed(1)} | ${mean(diffs).toFixed(1)} ± ${ci.toFixed(1)} | ${((mean(diffs) / mean(a)) * 100).toFixed(1)}% (95% CI ${(((mean(diffs) - ci) / mean(a)) * 100).toFixed(1)}% to ${(((mean(diffs) + ci) / mean(a)) * 100).toFixed(1)}%) |`,
+          );
         }
-        lines.push('', `Rounds (ms/task): ${JSON.stringify(cpu)}`);
+        lines.push(
+          '',
+          `"Without the path" is the same build with \`wantsPreparation(input)\` and the bot-wall check switched off in its compiled define-browser-tool.js; everything else (schemas, pool, Chromium binary) is the same. CPU is read from /proc for this process and every process it started (CPU time, not wall time). Load average (1 min) ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after, on ${os.cpus().length} CPUs.`,
+          '',
+          `Blocks (ms/task): ${JSON.stringify(perTask, (_, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}`,
+        );
       } finally {
-        await main.close();
+        await without.close();
+        await withPath.close();
         release.cleanup();
+        fs.rmSync(plainRoot, { recursive: true, force: true });
       }
     } finally {
       await here.close();

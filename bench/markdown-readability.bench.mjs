@@ -105,7 +105,7 @@ export default {
       const ok = cases.map((_, i) => i).filter((i) => rendered[i]);
       const truths = cases.map((c) => truthTokens(c.expectedHtml));
       const only = process.env.BENCH_MARKDOWN_ONLY === 'ours';
-      if (!only) {
+      if (!only && process.env.BENCH_MARKDOWN_SKIP_DEFUDDLE !== '1') {
         const { reason } = await loadDefuddle();
         if (reason) process.stderr.write(`  defuddle not available (${reason}); baseline skipped\n`);
       }

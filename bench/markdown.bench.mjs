@@ -82,7 +82,7 @@ export default {
       const ok = cases.map((_, i) => i).filter((i) => rendered[i]);
       const rows = [];
       const only = process.env.BENCH_MARKDOWN_ONLY === 'ours';
-      if (!only) {
+      if (!only && process.env.BENCH_MARKDOWN_SKIP_DEFUDDLE !== '1') {
         const { reason } = await loadDefuddle();
         if (reason) process.stderr.write(`  defuddle not available (${reason}); baseline skipped\n`);
       }

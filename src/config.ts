@@ -135,7 +135,7 @@ const envSchema = z.object({
   // Browser
   CHROMIUM_PATH: z.string().min(1).optional(),
   BROWSER_CONCURRENCY: intFrom(1, 64).optional(),
-  CHROMIUM_SANDBOX: z.enum(['off', 'on']).default('off'),
+  CHROMIUM_SANDBOX: z.enum(['auto', 'off', 'on']).default('auto'),
   CHROMIUM_SANDBOX_UID: intFrom(1, 2_147_483_647).default(65534),
 
   // Artifacts
@@ -280,7 +280,7 @@ export interface Config {
     /** PEM file of extra trusted CA certificates, added to Node's bundled roots for outbound TLS. */
     tlsCaFile: string | undefined;
   };
-  browser: { chromiumPath: string | undefined; concurrency: number; sandbox: { enabled: boolean; uid: number } };
+  browser: { chromiumPath: string | undefined; concurrency: number; sandbox: { setting: 'auto' | 'off' | 'on'; uid: number } };
   storageUrl: string | undefined;
   /** Where artifacts live: local disk (one machine), PostgreSQL or S3 (shared by every node). */
   artifacts: {
@@ -429,7 +429,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     browser: {
       chromiumPath: e.CHROMIUM_PATH,
       concurrency: e.BROWSER_CONCURRENCY ?? Math.max(2, os.availableParallelism() * 2),
-      sandbox: { enabled: e.CHROMIUM_SANDBOX === 'on', uid: e.CHROMIUM_SANDBOX_UID },
+      sandbox: { setting: e.CHROMIUM_SANDBOX, uid: e.CHROMIUM_SANDBOX_UID },
     },
     storageUrl: e.STORAGE_URL?.replace(/\/+$/, ''),
     artifacts: {

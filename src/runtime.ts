@@ -15,6 +15,7 @@ import { createChildTasks } from './engine/child-tasks.js';
 import { childTasksService } from './registry/child-tasks.js';
 import { Webhooks } from './webhooks/service.js';
 import { lazyGuardedPoster } from './webhooks/post.js';
+import { closeRequestLimits } from './web/request-limits.js';
 
 export interface Runtime {
   config: Config;
@@ -85,6 +86,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await webhooks?.stop();
       await engine.stop(config.engine.shutdownGraceMs);
       await scope.close();
+      // The rate limiters' own PostgreSQL pool, if the front doors made one (web/request-limits.ts).
+      await closeRequestLimits(store);
       await store.close();
     },
   };

@@ -6,6 +6,8 @@ import { actionsOutputShape } from '../src/browser/actions/output.js';
 import { serialiseVisibleDocument } from '../src/browser/page-scripts.js';
 import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape, chunksInput, chunksOutput } from '../src/registry/bounded-result.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
+import type { MarkdownResult } from '../src/extract/markdown.js';
+import { preferServerHtml, renderedIsThin } from '../src/extract/server-fallback.js';
 import { documentInputShape, documentOutputShape, extractedMetadataShape } from '../src/browser/document-shape.js';
 
 // linkedom, Readability and Turndown: loaded when the first page is converted, not when the tool is listed.
@@ -41,7 +43,7 @@ export default defineBrowserTool({
     markdown: z.string().describe('The Markdown (body only).'),
     title: z.string().describe('The page title ("" if none).'),
     ...extractedMetadataShape,
-    source: z.enum(['article', 'readability', 'page', 'document']).describe('Which path won.'),
+    source: z.enum(['article', 'readability', 'page', 'server', 'document']).describe('Which path won.'),
     bytes: z.number().int().describe('UTF-8 bytes of the whole markdown.'),
     ...boundedOutputShape,
     chunks: chunksOutput,
@@ -59,7 +61,19 @@ export default defineBrowserTool({
   async render(page, input, { opened, ctx }) {
     const doc = await page.evaluate(serialiseVisibleDocument, MAX_STYLED_ELEMENTS);
     const { markdownInWorker } = await markdownModule();
-    const result = await markdownInWorker(doc.html, doc.title, input.content, ctx.signal);
+    let result: Omit<MarkdownResult, 'source'> & { source: MarkdownResult['source'] | 'server' } = await markdownInWorker(
+      doc.html,
+      doc.title,
+      input.content,
+      ctx.signal,
+    );
+    // A page script that blanked the page (an error notice swapped in for the article) leaves the server's
+    // HTML as the last good copy of it.
+    const serverHtml = renderedIsThin(result) ? await opened.serverHtml?.() : null;
+    if (serverHtml) {
+      const server = await markdownInWorker(serverHtml, doc.title, input.content, ctx.signal);
+      if (preferServerHtml(result, server)) result = { ...server, source: 'server' };
+    }
     return { ...result, bytes: Buffer.byteLength(result.markdown), final_url: opened.url, status_code: opened.status };
   },
   async readDocument(input, { ctx, budget }) {

@@ -5,12 +5,13 @@ import { exactlyOneSource, htmlInput, pageUrlInput, waitInput } from '../src/bro
 import { cachedShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { actionsOutputShape } from '../src/browser/actions/output.js';
 import { pdfPageCount } from '../src/browser/pdf-pages.js';
-import { usesTotalPages, withTotalPages } from '../src/browser/print-totals.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 import { artifactLinkShape } from '../src/artifacts/artifact-link.js';
 
 // The artifact store (local files, PostgreSQL or S3): loaded with the first file stored.
 const publishModule = lazyModule(() => import('../src/artifacts/publish.js'));
+// Numbering a printed range in itself: loaded with the first such print.
+const rangeNumbersModule = lazyModule(() => import('../src/browser/print-range-numbers.js'));
 
 const FORMATS = { letter: 'Letter', a4: 'A4', legal: 'Legal', a3: 'A3', a5: 'A5' } as const;
 // Chromium takes px, in, cm and mm; pt and pc are converted. At most 2 inches so some page remains.
@@ -76,7 +77,7 @@ export default defineBrowserTool({
   name: 'browser.pdf',
   title: 'Print a web page to PDF',
   description:
-    'Renders a page (url) or HTML (html; exactly one) in headless Chromium and prints it to PDF (print styles); returns a signed link and the page count. ' +
+    'Renders url or html (one) in headless Chromium and prints it to PDF (print styles); returns a signed link and the page count. ' +
     'header_html/footer_html fill pageNumber/totalPages spans. ' +
     PAGE_OPTIONS_REF,
   input,
@@ -107,18 +108,27 @@ export default defineBrowserTool({
           if (/page range/i.test((err as Error).message)) throw new ToolError(`page_ranges: "${i.page_ranges}" is outside the document's pages.`, 'input');
           throw err;
         });
-    let pdf = await print(i.header_html, i.footer_html);
+    // A range with a header or footer is numbered in itself ("1 of 3"), which Chromium does not do: the
+    // range is printed bare and the header and footer are laid over it.
+    const numberRange = i.page_ranges !== undefined && (i.header_html !== undefined || i.footer_html !== undefined);
+    let pdf = numberRange ? await print(undefined, undefined) : await print(i.header_html, i.footer_html);
     let pages: number;
     try {
       pages = await pdfPageCount(pdf);
+      if (numberRange) {
+        pdf = await (
+          await rangeNumbersModule()
+        ).overlayRangeNumbers(page, pdf, {
+          header: i.header_html ?? EMPTY_TEMPLATE,
+          footer: i.footer_html ?? EMPTY_TEMPLATE,
+          margin: { top: margin, right: margin, bottom: margin, left: margin },
+          title: await page.title(),
+          url: page.url(),
+        });
+      }
     } catch (err) {
+      if (err instanceof ToolError) throw err;
       throw new ToolError(`Chromium produced a PDF that could not be read back: ${(err as Error).message}`, 'transient');
-    }
-    // A range's total is the pages printed, which Chromium does not know: printed again with the count as
-    // text (the same layout, so the same number of pages).
-    if (i.page_ranges !== undefined && (usesTotalPages(i.header_html) || usesTotalPages(i.footer_html))) {
-      const [header, footer] = await Promise.all([i.header_html, i.footer_html].map((t) => (t === undefined ? undefined : withTotalPages(t, pages))));
-      pdf = await print(header, footer);
     }
     stage('storing');
     const link = await (await publishModule()).publishArtifact(ctx, pdf, 'application/pdf');

@@ -66,7 +66,7 @@ export default defineBrowserTool({
   name: 'browser.screenshot',
   title: 'Screenshot a web page',
   description:
-    'Renders a page (url) or HTML (html; exactly one) in headless Chromium; returns a signed image link. ' +
+    'Renders url or html (one) in headless Chromium; returns a signed image link. ' +
     'selector: one element; clip: a rectangle. Pixels = CSS px × device scale. blank: still one colour after waiting. ' +
     PAGE_OPTIONS_REF,
   input,

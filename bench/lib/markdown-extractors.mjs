@@ -1,6 +1,11 @@
 // The extractors the markdown bench compares, each a function of one rendered page ({ html, title, url }):
 // ours = htmlToMarkdown (what browser.markdown's render() calls); baselines = plain @mozilla/readability in
-// jsdom + turndown, the whole body through turndown, and defuddle (markdown mode) when it installs.
+// jsdom + turndown, the whole body through turndown, and defuddle (markdown mode), installed into a temp folder at bench time.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
@@ -16,10 +21,27 @@ function turndown() {
   return td;
 }
 
-/** defuddle's constructor, or undefined (with the reason) when the package is missing or fails to load. */
+/** The defuddle version the bench installs: a baseline only, never a dependency of the project. */
+const DEFUDDLE = 'defuddle@0.19.4';
+
+/**
+ * defuddle's constructor, or the reason it is not there. It is installed with npm into a temp folder at
+ * bench time (BENCH_DEFUDDLE_DIR names a folder where it is installed already); the folder is then put in
+ * BENCH_DEFUDDLE_DIR, so the worker threads (which inherit the environment) load it without installing again.
+ */
 export async function loadDefuddle() {
   try {
-    return { Defuddle: (await import('defuddle/node')).Defuddle };
+    let dir = process.env.BENCH_DEFUDDLE_DIR;
+    if (!dir) {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-defuddle-'));
+      execFileSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', DEFUDDLE], {
+        stdio: 'ignore',
+        timeout: 300_000,
+      });
+      process.env.BENCH_DEFUDDLE_DIR = dir;
+    }
+    const entry = path.join(dir, 'node_modules', 'defuddle', 'dist', 'node.js');
+    return { Defuddle: (await import(pathToFileURL(entry).href)).Defuddle };
   } catch (err) {
     return { reason: err.message };
   }
@@ -53,7 +75,8 @@ export async function extractors({ withBaselines = true } = {}) {
       },
     },
   );
-  const { Defuddle } = await loadDefuddle();
+  // BENCH_MARKDOWN_SKIP_DEFUDDLE=1: defuddle in jsdom takes seconds a page on a loaded machine; a quick run skips it.
+  const { Defuddle } = process.env.BENCH_MARKDOWN_SKIP_DEFUDDLE === '1' ? {} : await loadDefuddle();
   if (Defuddle) {
     list.push({
       name: 'defuddle (markdown)',

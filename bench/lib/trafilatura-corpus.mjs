@@ -181,7 +181,8 @@ export function normaliseForMatch(s) {
       // Soft hyphens and zero-width break hints are invisible where they do not fall at a line end.
       .replace(/[\u00ad\u200b\u200c\u2060\ufeff]/g, '')
       .replace(/!\[((?:\\.|[^\]\\])*)\]\((?:\\.|[^)\s\\])*(?:\s+"[^"]*")?\)/g, ' ')
-      .replace(/\[((?:\\.|[^\]\\])*)\]\((?:\\.|[^)\s\\])*(?:\s+"[^"]*")?\)/g, '$1')
+      // Link text may hold brackets in balanced pairs ("[[1]](…#cite_note-1)", CommonMark's footnote links).
+      .replace(/(?<!\\)\[((?:\\.|\[(?:\\.|[^\]\\])*\](?!\()|[^\]\\])*)\]\((?:\\.|[^)\s\\])*(?:\s+"[^"]*")?\)/g, '$1')
       // An escaped character is that character, never syntax: it is set aside before emphasis marks are
       // stripped (else the backslash of "\\*" is read as the word boundary of an emphasis mark).
       .replace(/\\([\\`*_{}[\]()#+\-.!|>])/g, (_, c) => String.fromCharCode(ESCAPED + c.charCodeAt(0)))

@@ -30,6 +30,7 @@ import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { TaskRow } from '../store/port.js';
 import { keyCaller, ownsTask, submitOptions, type Caller } from '../web/caller.js';
+import { webhookBesideCall } from '../webhooks/beside-call.js';
 import { MessageNotUnderstood, toolCallOf } from './message-input.js';
 import { toA2ATask } from './task-mapping.js';
 
@@ -76,7 +77,10 @@ export class EngineA2AHandler implements A2ARequestHandler {
     }
     let task: TaskRow;
     try {
-      task = (await this.engine.submit(call.tool, call.input, submitOptions(caller))).task;
+      // Webhook options ride in the request's metadata (or its message's), never in the tool's input.
+      const input = await this.engine.validate(call.tool, call.input, { chargeKeyId: submitOptions(caller).chargeKeyId });
+      const webhook = await webhookBesideCall([params.metadata, params.message?.metadata], call.tool, caller.chargeKeyId, this.engine);
+      task = (await this.engine.submitValidated(call.tool, input, { ...submitOptions(caller), ...(webhook ? { webhook } : {}) })).task;
     } catch (err) {
       throw toA2AError(err, this.log);
     }

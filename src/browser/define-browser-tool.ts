@@ -223,7 +223,11 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
             navigation?.stop();
           }
           const reached = navigation?.last();
-          if (reached) await checkBotWall(page, reached);
+          if (reached) {
+            await checkBotWall(page, reached);
+            // final_url and status_code describe the page captured, the one a click or a search led to.
+            opened = { ...reached, url: page.url() };
+          } else if (source.url !== undefined) opened = { ...opened, url: page.url() };
         }
         page.setDefaultTimeout(budget.left());
         stage('rendering');

@@ -46,7 +46,7 @@ export const PAGE_HEAP_MB = 512;
 export function chromiumArgs(proxyUrl: string | undefined, sandbox = false): string[] {
   const args = [
     '--headless',
-    // Without CHROMIUM_SANDBOX=on (sandbox.ts); docs/network.md says what isolates pages then.
+    // Where the sandbox cannot work here or CHROMIUM_SANDBOX=off (sandbox-decision.ts); docs/network.md says what isolates pages then.
     ...(sandbox ? [] : ['--no-sandbox']),
     '--disable-gpu',
     '--disable-dev-shm-usage',

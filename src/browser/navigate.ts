@@ -52,6 +52,27 @@ export interface OpenedPage {
   contentType: string | null;
   /** The main document's response headers (names in lower case; empty for html). */
   headers: Record<string, string>;
+  /**
+   * The HTML the server sent for the main document, before any script ran (null for html input, a body that
+   * is not HTML, or one the browser no longer holds): the fallback when a page script blanked the page.
+   */
+  serverHtml?: () => Promise<string | null>;
+}
+
+/** A server's HTML larger than this is not read back for the fallback. */
+const SERVER_HTML_MAX_BYTES = 8 * 1024 * 1024;
+
+function serverHtmlOf(response: Response | null): (() => Promise<string | null>) | undefined {
+  if (!response || !/html/i.test(response.headers()['content-type'] ?? '')) return undefined;
+  return async () => {
+    try {
+      const body = await response.body();
+      return body.length <= SERVER_HTML_MAX_BYTES ? body.toString('utf8') : null;
+    } catch {
+      // The browser drops a response's body once the page navigates on; there is then nothing to fall back to.
+      return null;
+    }
+  };
 }
 
 const RENDERABLE = new Set(['http:', 'https:', 'about:']);
@@ -102,7 +123,8 @@ export async function openPage(
   if (!RENDERABLE.has(protocol))
     throw new BlockedTargetError(`Blocked target: the page navigated to a ${protocol} URL; only http and https pages are rendered.`, url);
   const headers = response?.headers() ?? {};
-  return { url, status: response?.status() ?? null, contentType: headers['content-type'] ?? null, headers };
+  const serverHtml = serverHtmlOf(response);
+  return { url, status: response?.status() ?? null, contentType: headers['content-type'] ?? null, headers, ...(serverHtml ? { serverHtml } : {}) };
 }
 
 /** Opens the url (refusing a main document the proxy refused) or sets the html; returns the first response. */

@@ -1,5 +1,5 @@
-// Chromium with its sandbox (CHROMIUM_SANDBOX=on): renderers in their own user, PID and network namespaces
-// under a seccomp-BPF filter, so a renderer exploit run by a hostile page stays inside them. Chromium will not
+// Chromium with its sandbox (where sandbox-decision.ts finds it can work, or CHROMIUM_SANDBOX=on): renderers
+// in their own user, PID and network namespaces under a seccomp-BPF filter, so a renderer exploit run by a hostile page stays inside them. Chromium will not
 // start sandboxed as root, and Playwright launches it as the Node process's uid; a service running as root
 // therefore launches it through a small wrapper that hands Playwright's temporary profile to an unprivileged
 // uid and then becomes that uid (setpriv, util-linux) before exec'ing Chromium. The wrapper keeps the
@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { dropTo, findSetpriv } from './sandbox-facts.js';
 
 export interface BrowserSandbox {
   /** What Playwright launches: Chromium itself, or the wrapper that drops to `uid` first. */
@@ -17,16 +18,15 @@ export interface BrowserSandbox {
   remove(): void;
 }
 
-const SETPRIV_CANDIDATES = ['/usr/bin/setpriv', '/bin/setpriv', '/usr/sbin/setpriv'];
-
 /** Single-quoted for sh. */
 const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-export function browserSandbox(chromium: string, o: { enabled: boolean; uid: number }): BrowserSandbox {
+export function browserSandbox(chromium: string, o: { enabled: boolean; runAsUid: number | undefined }): BrowserSandbox {
   if (!o.enabled) return { executablePath: chromium, enabled: false, remove: () => undefined };
-  if (process.getuid?.() !== 0) return { executablePath: chromium, enabled: true, remove: () => undefined };
-  const setpriv = SETPRIV_CANDIDATES.find((p) => fs.existsSync(p));
-  if (!setpriv) throw new Error('CHROMIUM_SANDBOX=on while running as root needs setpriv (util-linux) to start Chromium as an unprivileged user.');
+  if (o.runAsUid === undefined || process.getuid?.() !== 0) return { executablePath: chromium, enabled: true, remove: () => undefined };
+  const uid = o.runAsUid;
+  const setpriv = findSetpriv();
+  if (!setpriv) throw new Error('Chromium with its sandbox while running as root needs setpriv (util-linux) to start it as an unprivileged user.');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'au-chromium-'));
   fs.chmodSync(dir, 0o755);
   const wrapper = path.join(dir, 'chromium');
@@ -35,8 +35,8 @@ export function browserSandbox(chromium: string, o: { enabled: boolean; uid: num
     '# Written by agent-utility (src/browser/sandbox.ts): Chromium as an unprivileged user, with its sandbox.',
     'profile=',
     'for arg in "$@"; do case "$arg" in --user-data-dir=*) profile="${arg#--user-data-dir=}";; esac; done',
-    `if [ -n "$profile" ]; then chown -R ${o.uid}:${o.uid} "$profile" || exit 1; fi`,
-    `exec ${sh(setpriv)} --reuid=${o.uid} --regid=${o.uid} --clear-groups --inh-caps=-all --bounding-set=-all env HOME="\${profile:-/tmp}" ${sh(chromium)} "$@"`,
+    `if [ -n "$profile" ]; then chown -R ${uid}:${uid} "$profile" || exit 1; fi`,
+    `exec ${sh(setpriv)} ${dropTo(uid).join(' ')} env HOME="\${profile:-/tmp}" ${sh(chromium)} "$@"`,
     '',
   ].join('\n');
   fs.writeFileSync(wrapper, script, { mode: 0o755 });

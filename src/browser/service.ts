@@ -7,6 +7,8 @@ import { findChromium } from './chromium-path.js';
 import { GuardedProxy, type AddressGuard } from './guarded-proxy.js';
 import { BrowserPool } from './pool.js';
 import { browserSandbox, type BrowserSandbox } from './sandbox.js';
+import type { SandboxSetting } from './sandbox-decision.js';
+import { browserSandboxDecision } from './sandbox-status.js';
 
 export interface BrowserRuntime {
   pool: BrowserPool;
@@ -16,8 +18,11 @@ export interface BrowserRuntime {
 
 export interface BrowserRuntimeOptions {
   executablePath: string;
-  /** CHROMIUM_SANDBOX=on: Chromium with its sandbox, as an unprivileged uid when this process is root. */
-  sandbox?: { enabled: boolean; uid: number };
+  /**
+   * CHROMIUM_SANDBOX and CHROMIUM_SANDBOX_UID: Chromium with its sandbox where it can work ('auto'), always
+   * ('on') or never ('off', also when omitted), as that uid when this process is root (sandbox-decision.ts).
+   */
+  sandbox?: { setting: SandboxSetting; uid: number };
   concurrency: number;
   guard: AddressGuard;
   log: Logger;
@@ -26,7 +31,9 @@ export interface BrowserRuntimeOptions {
 }
 
 export async function startBrowserRuntime(opts: BrowserRuntimeOptions): Promise<BrowserRuntime> {
-  const sandbox = browserSandbox(opts.executablePath, opts.sandbox ?? { enabled: false, uid: 0 });
+  const decision = browserSandboxDecision(opts.sandbox ?? { setting: 'off', uid: 0 }, opts.log);
+  if (decision.impossible) throw new Error(`CHROMIUM_SANDBOX=on cannot work here: ${decision.reason}`);
+  const sandbox = browserSandbox(opts.executablePath, decision);
   const proxy = await GuardedProxy.start(opts.guard, opts.log.child({ component: 'browser-proxy' }));
   const pool = new BrowserPool({
     executablePath: sandbox.executablePath,

@@ -9,6 +9,7 @@ import { artifactLinkVerifier } from '../artifacts/verified-link.js';
 import { resolveSecret } from '../auth/secret.js';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/engine.js';
+import { baseMap } from './base-map.js';
 import { consoleAuthRoutes, signedIn, logoutRoute, requireConsoleSession } from './auth.js';
 import { keyPages } from './keys.js';
 import { leadPages, type LeadDirectory } from './leads.js';
@@ -105,6 +106,15 @@ export function consoleRouter(d: ConsoleDeps): Router | undefined {
   const verifyArtifact = artifactLinkVerifier(resolveSecret(d.config));
   const r = Router();
   r.use(securityHeaders(consoleCsp(d.config)));
+
+  // The geo plots' outlines: public data, asked for by the playground's script (see base-map.ts); before the
+  // asset files' wildcard, which would answer 404.
+  r.get('/assets/base-map.json', (_req, res, next) => {
+    baseMap().then((m) => {
+      res.setHeader('Cache-Control', 'public, max-age=86400');
+      res.json(m);
+    }, next);
+  });
 
   const assets = assetFiles();
   r.get('/assets/*file', (req, res) => {

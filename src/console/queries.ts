@@ -99,16 +99,29 @@ export interface RecentPurchase {
 }
 
 export async function recentKeyPurchases(sql: SqlRunner, limit: number): Promise<RecentPurchase[]> {
-  const rows = await sql.all('SELECT id, kind, key_id, wallet, micros, status, created_at FROM key_purchases ORDER BY created_at DESC LIMIT ?', [limit]);
+  const rows = await sql.all('SELECT id, kind, key_id, wallet, micros, status, payment, created_at FROM key_purchases ORDER BY created_at DESC LIMIT ?', [
+    limit,
+  ]);
   return rows.map((r) => ({
     id: String(r.id),
     kind: String(r.kind),
     keyId: r.key_id === null ? null : String(r.key_id),
     wallet: String(r.wallet),
     micros: Number(r.micros),
-    status: String(r.status),
+    // A top-up whose key was revoked before the credit: collected, nothing credited, for the operator to refund.
+    status: refundDue(r.payment) ? `${String(r.status)}, refund due` : String(r.status),
     createdAt: Number(r.created_at),
   }));
+}
+
+/** The payment record's refund_due flag (jsonb on PostgreSQL, JSON text on SQLite). */
+function refundDue(payment: unknown): boolean {
+  try {
+    const p = typeof payment === 'string' ? (JSON.parse(payment) as unknown) : payment;
+    return typeof p === 'object' && p !== null && (p as { refund_due?: unknown }).refund_due === true;
+  } catch {
+    return false;
+  }
 }
 
 export interface LeadRequestSummary {

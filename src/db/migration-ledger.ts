@@ -44,10 +44,13 @@ async function appliedVersions(c: Sql, set: MigrationSet): Promise<Set<number>> 
   return new Set((await c.all<{ version: number }>(`SELECT version FROM ${LEDGER} WHERE component = $1`, [set.component])).map((r) => Number(r.version)));
 }
 
+/** The ledger's table, created when missing (a connection that attaches another database creates its own first, so the name resolves to it). */
+export const CREATE_LEDGER = `CREATE TABLE IF NOT EXISTS ${LEDGER} (component text NOT NULL, version integer NOT NULL, name text NOT NULL,
+    applied_at bigint NOT NULL, PRIMARY KEY (component, version))`;
+
 /** Runs under the migration lock: `atomically` is a transaction of its own on PostgreSQL (SQLite is already in one). */
 export async function applyPending(c: Sql, set: MigrationSet, script: (sql: string) => Promise<unknown>, atomically = (fn: () => Promise<void>) => fn()) {
-  await script(`CREATE TABLE IF NOT EXISTS ${LEDGER} (component text NOT NULL, version integer NOT NULL, name text NOT NULL,
-    applied_at bigint NOT NULL, PRIMARY KEY (component, version))`);
+  await script(CREATE_LEDGER);
   const legacy = set.legacyLedger && assertSchemaName(set.legacyLedger);
   if (legacy && (await c.one(TABLE_EXISTS[c.dialect.name], [legacy]))) {
     await atomically(async () => {

@@ -58,12 +58,24 @@ export class SqliteDb implements Sql {
     transaction: (fn) => fn(this.tx),
   };
 
-  constructor(file: string) {
+  /** How a statement meets another connection's write lock: see the constructor. */
+  private readonly watch: <T>(call: () => Promise<T>) => Promise<T>;
+
+  /**
+   * `busy: 'wait'` (the default) waits for another connection's write lock inside SQLite, blocking the
+   * thread up to 5 s: right when the other writer is another process. `busy: 'yield'` is for a second
+   * connection to a file this process already writes through another connection (the lead store, which
+   * attaches the task database): a blocking wait there could never end, because the holder's transaction
+   * needs this thread to finish. It fails fast instead, and the call is tried again after a timer (the
+   * lock was never taken, so nothing ran), for up to the same 5 s.
+   */
+  constructor(file: string, opts: { busy?: 'wait' | 'yield' } = {}) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     this.raw = new Database(file);
     this.raw.pragma('journal_mode = WAL');
     this.raw.pragma('synchronous = NORMAL');
-    this.raw.pragma('busy_timeout = 5000');
+    this.raw.pragma(opts.busy === 'yield' ? 'busy_timeout = 0' : 'busy_timeout = 5000');
+    this.watch = opts.busy === 'yield' ? (call) => this.faults.watch(() => retryWhileBusy(call)) : (call) => this.faults.watch(call);
     this.raw.pragma('foreign_keys = ON');
     this.runInTransaction = this.raw.transaction((fn: () => unknown) => fn());
   }
@@ -83,11 +95,11 @@ export class SqliteDb implements Sql {
    * Runs the synchronous `fn` in one BEGIN IMMEDIATE transaction, after any asynchronous transaction
    * in progress on this connection.
    */
-  immediate = <T>(fn: () => T): Promise<T> => this.faults.watch(() => this.whenFree(() => this.runInTransaction.immediate(fn) as T));
+  immediate = <T>(fn: () => T): Promise<T> => this.watch(() => this.whenFree(() => this.runInTransaction.immediate(fn) as T));
 
-  one = <R>(text: string, values?: readonly unknown[]): Promise<R | undefined> => this.faults.watch(() => this.whenFree(() => this.sql(text).get<R>(values)));
-  all = <R>(text: string, values?: readonly unknown[]): Promise<R[]> => this.faults.watch(() => this.whenFree(() => this.sql(text).all<R>(values)));
-  run = (text: string, values?: readonly unknown[]): Promise<number> => this.faults.watch(() => this.whenFree(() => this.sql(text).run(values)));
+  one = <R>(text: string, values?: readonly unknown[]): Promise<R | undefined> => this.watch(() => this.whenFree(() => this.sql(text).get<R>(values)));
+  all = <R>(text: string, values?: readonly unknown[]): Promise<R[]> => this.watch(() => this.whenFree(() => this.sql(text).all<R>(values)));
+  run = (text: string, values?: readonly unknown[]): Promise<number> => this.watch(() => this.whenFree(() => this.sql(text).run(values)));
 
   /**
    * An asynchronous transaction for shared code written against `Sql`. The connection is one per
@@ -95,7 +107,7 @@ export class SqliteDb implements Sql {
    * wait until it ends (they would otherwise run inside it).
    */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
-    return this.faults.watch(() => this.transactionUnwatched(fn));
+    return this.watch(() => this.transactionUnwatched(fn));
   }
 
   private transactionUnwatched<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
@@ -127,5 +139,23 @@ export class SqliteDb implements Sql {
 
   close(): void {
     if (this.raw.open) this.raw.close();
+  }
+}
+
+/** SQLITE_BUSY from a connection that does not wait: the write lock is another connection's right now. */
+function isBusy(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
+}
+
+/** Tries `call` again after a short timer while it meets a held lock, up to 5 s in all (then the error goes on). */
+async function retryWhileBusy<T>(call: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 5_000;
+  for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+    try {
+      return await call();
+    } catch (err) {
+      if (!isBusy(err) || Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 }

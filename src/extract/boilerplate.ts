@@ -4,7 +4,7 @@
 // names, ARIA roles, link density and how little prose a block holds. Each removal is bounded in size so
 // a misleading class name on a large block cannot take the content with it.
 import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
-import { elementText, linkTextLength, textLength, type El } from './dom.js';
+import { elementText, linkTextLength, textLength, textPrefix, type El } from './dom.js';
 import { COMMENT_WORDS, FURNITURE_WORDS, nameTest } from './lexicon/class-names.js';
 import { pruneSiteSections, prunePromos } from './promos.js';
 import { pruneTeaserCards } from './teasers.js';
@@ -26,7 +26,42 @@ const MAX_SHARE_BY_NAME = 0.5;
 function names(el: El): string {
   // A BEM modifier ("Section--Ads", "teaser--share") says what a block carries or how it looks, not what it is.
   const classes = (el.getAttribute('class') ?? '').replace(/--[\w-]+/g, '');
-  return `${el.getAttribute('id') ?? ''} ${classes} ${el.getAttribute('itemprop') ?? ''}`;
+  const id = el.getAttribute('id') ?? '';
+  return `${slugOfOwnText(el, id) ? '' : id} ${classes} ${el.getAttribute('itemprop') ?? ''}`;
+}
+
+/** An id of at least this many words… */
+const SLUG_MIN_WORDS = 3;
+/** …this share of which open the element's own text is its heading made a slug, not a component's name. */
+const SLUG_MIN_SHARE = 0.6;
+
+/**
+ * Whether the id is the element's heading turned into a slug ("gmail-predictable-scriptable-responses",
+ * "conducting-ad-hoc-analysis"): its words are the text's, and say nothing of what kind of block it is.
+ */
+function slugOfOwnText(el: El, id: string): boolean {
+  const words = id
+    .toLowerCase()
+    .split(/[^a-z\p{L}]+/u)
+    .filter((w) => w.length >= 2);
+  if (words.length < SLUG_MIN_WORDS) return false;
+  const prefix = textPrefix(el, 300);
+  return words.filter((w) => prefix.includes(w)).length >= SLUG_MIN_SHARE * words.length;
+}
+
+/** Tags of phrases: set inside a sentence, never a block of their own. */
+const PHRASE_TAGS = new Set(['A', 'SPAN', 'EM', 'STRONG', 'B', 'I', 'U', 'ABBR', 'CITE', 'Q', 'SMALL', 'MARK', 'DFN', 'SUB', 'SUP']);
+/** Blocks of running text whose phrases are words of their sentences. */
+const RUNNING_TEXT = new Set(['P', 'LI', 'DD', 'BLOCKQUOTE', 'TD']);
+
+/**
+ * A phrase of a sentence (a glossed word given a "popup" class, a linked name) is part of the sentence,
+ * whatever its class says: removing it would cut words out of the text. Its block holds more words
+ * besides it than it holds itself.
+ */
+function phraseOfSentence(el: El, len: number): boolean {
+  const parent = el.parentElement as El | null;
+  return PHRASE_TAGS.has(el.tagName) && parent !== null && RUNNING_TEXT.has(parent.tagName) && textLength(parent) - len > 2 * len;
 }
 
 /**
@@ -152,6 +187,7 @@ function pruneByName(root: El, total: number): void {
     const role = el.getAttribute('role') ?? '';
     const label = names(el);
     const len = textLength(el);
+    if (phraseOfSentence(el, len)) continue;
     const byName =
       ROLES.has(role) ||
       ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) ||

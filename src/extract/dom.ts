@@ -67,3 +67,22 @@ export function trimmedLengthAtMost(el: El, limit: number): boolean {
   };
   return walk(el) && text.trim().length <= limit;
 }
+
+/**
+ * The first `limit` characters of the element's text (whitespace collapsed, lower-cased): the walk stops
+ * there, so asking it of a whole article costs a heading.
+ */
+export function textPrefix(el: El, limit: number): string {
+  let text = '';
+  const walk = (node: El): boolean => {
+    for (let c = node.firstChild as El | null; c; c = c.nextSibling as El | null) {
+      if (c.nodeType === 3 || c.nodeType === 4) {
+        text += c.textContent ?? '';
+        if (text.length > limit) return false;
+      } else if (c.nodeType === 1 && !walk(c)) return false;
+    }
+    return true;
+  };
+  walk(el);
+  return collapseSpace(text).slice(0, limit).toLowerCase();
+}

@@ -249,13 +249,22 @@ function removeNoise(doc: Doc): void {
   for (const a of Array.from(doc.querySelectorAll('a[href*="#"]'))) {
     if (/^\s*(skip|jump|go)\s+to\b/i.test(a.textContent ?? '') || /^\s*skip\b/i.test(a.textContent ?? '')) a.remove();
   }
-  for (const el of Array.from(doc.querySelectorAll(ALWAYS_REMOVE.join(',')))) el.remove();
   // The page script drops <noscript> when scripts ran (it is hidden then); one still here was shown to the
   // reader (javascript: false), often holding the page's text or its real images. Its "enable JavaScript"
-  // notice is not content.
+  // notice is not content. A browser that parsed the page with scripting on kept its markup as text
+  // ("&lt;img …&gt;"), which is read as the markup it is, not as words.
   for (const el of Array.from(doc.querySelectorAll('noscript'))) {
     if (textLength(el as unknown as El) < 400 && /javascript|\bjs\b|browser/i.test(el.textContent ?? '')) el.remove();
-    else el.replaceWith(...Array.from(el.childNodes));
+    else if (el.children.length === 0 && /<[a-z!/]/i.test(el.textContent ?? '')) {
+      const parsed = doc.createElement('div');
+      parsed.innerHTML = el.textContent ?? '';
+      el.replaceWith(...Array.from(parsed.childNodes));
+    } else el.replaceWith(...Array.from(el.childNodes));
+  }
+  for (const el of Array.from(doc.querySelectorAll(ALWAYS_REMOVE.join(',')))) el.remove();
+  // Tracking pixels: an image declared one pixel wide or high shows nothing.
+  for (const img of Array.from(doc.querySelectorAll('img'))) {
+    if (/^[01]$/.test(img.getAttribute('width') ?? '') || /^[01]$/.test(img.getAttribute('height') ?? '')) img.remove();
   }
   // Sites that wrap the whole page in one form (ASP.NET) keep it; small forms are widgets.
   for (const form of Array.from(doc.querySelectorAll('form')).reverse()) {

@@ -42,6 +42,9 @@ function prepareForConversion(root: El): void {
       table.replaceWith(div);
       continue;
     }
+    // Column widths carry no text, and GFM's table rule reads a <colgroup> before the rows as "no header
+    // row" and keeps the whole table as raw HTML.
+    for (const col of Array.from(table.querySelectorAll('colgroup, col'))) col.remove();
     const firstRow = table.querySelector('tr');
     if (!firstRow || firstRow.parentElement?.tagName === 'THEAD') continue;
     for (const td of Array.from(firstRow.children)) {

@@ -14,6 +14,7 @@ import { ApiKeyCache } from '../web/api-key-cache.js';
 import { batchRoutes } from './routes/batches.js';
 import { withFastLane } from './fast-lane.js';
 import { discoveryRoutes } from './routes/discovery.js';
+import type { HealthPart } from './health.js';
 import { taskRoutes, type TaskRoutesDeps } from './routes/tasks.js';
 import { keyPurchaseRoutes } from './routes/key-purchases.js';
 import { usageRoutes } from './routes/usage.js';
@@ -29,6 +30,8 @@ export interface HttpAppOptions {
   metrics?: TaskMetrics;
   /** x402 payments, when on: wallets sign in to list their tasks. */
   x402?: X402Payments;
+  /** More of /healthz from the front doors (e.g. whether Chromium runs with its sandbox). */
+  healthParts?: HealthPart[];
 }
 
 export interface HttpApp {
@@ -76,6 +79,7 @@ export function createHttpApp(rt: Runtime, opts: HttpAppOptions = {}): HttpApp {
       publicUrl: config.publicUrl,
       x402Enabled: opts.paymentGate !== undefined,
       leadsBaseUrl: config.leads.baseUrl,
+      healthParts: opts.healthParts ?? [],
     }),
   );
   for (const m of opts.mounts ?? []) app.use(m.path, m.router);

@@ -12,10 +12,9 @@ import type { TrustProxy } from '../config.js';
 import type { Logger } from '../logger.js';
 import { sendError } from '../web/errors.js';
 import { applyAddressLimit, type Limiter } from '../web/rate-limit.js';
-import { toTaskView } from '../engine/task-view.js';
 import { sendJson } from '../web/send-json.js';
 import { createTaskFromRequest, type CreateTaskDeps } from './routes/create-task.js';
-import { restBound, taskToPoll } from './routes/tasks.js';
+import { pollView, taskToPoll } from './routes/tasks.js';
 
 export interface FastLaneOptions {
   deps: CreateTaskDeps;
@@ -53,7 +52,7 @@ export function withFastLane(app: RequestListener, o: FastLaneOptions): RequestL
     if (read !== undefined) {
       void answer(req, res, o, async () => {
         await o.deps.pollTokens.verifyFor(read.token, read.id);
-        sendJson(res, 200, toTaskView(await taskToPoll(o.deps.engine, read.id), restBound(o.deps.engine.registry)));
+        sendJson(res, 200, await pollView(o.deps.engine, await taskToPoll(o.deps.engine, read.id)));
       });
       return;
     }

@@ -20,9 +20,12 @@ async function freeBytes(dir: string): Promise<{ free: number; total: number } |
   }
 }
 
+/** A part of the body another layer adds (the front doors: whether Chromium runs with its sandbox, and why). */
+export type HealthPart = () => Record<string, unknown>;
+
 const mb = (bytes: number) => `${Math.floor(bytes / (1024 * 1024))} MB`;
 
-export async function healthReport(engine: Engine): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function healthReport(engine: Engine, parts: readonly HealthPart[] = []): Promise<{ status: number; body: Record<string, unknown> }> {
   const { store, config } = engine;
   const problems: HealthProblem[] = [];
   const disk = config.diskMinFreeBytes > 0 ? await freeBytes(config.dataDir) : undefined;
@@ -44,6 +47,7 @@ export async function healthReport(engine: Engine): Promise<{ status: number; bo
         store: store.dialect,
         workers: engine.hasWorkers,
         queue_depth: stats.queueDepth,
+        ...Object.assign({}, ...parts.map((part) => part())),
         ...(problems.length > 0 ? { problems } : {}),
       },
     };

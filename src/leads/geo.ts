@@ -1,16 +1,7 @@
-// US ZIP centroids (from the `zipcodes` package) and great-circle distances. The package also carries
-// Canadian postal codes and a few hundred US entries at 0,0 (no known location): both are skipped.
-import { createRequire } from 'node:module';
+// US ZIP centroids (from the `zipcodes` package, through the geo domain's table of it) and great-circle
+// distances. A few hundred US entries sit at 0,0 (military codes, no known location): they are skipped.
 import { InvalidInput } from '../errors.js';
-
-interface ZipEntry {
-  zip: string;
-  latitude: number;
-  longitude: number;
-  city: string;
-  state: string;
-  country: string;
-}
+import { usZips } from '../geo/place/us-zips.js';
 
 export interface ZipCentroid {
   zip: string;
@@ -20,19 +11,18 @@ export interface ZipCentroid {
   state: string;
 }
 
-const require = createRequire(import.meta.url);
 let centroids: Map<string, ZipCentroid> | undefined;
 
 function loadCentroids(): Map<string, ZipCentroid> {
   if (!centroids) {
-    const { codes } = require('zipcodes') as { codes: Record<string, ZipEntry> };
     centroids = new Map();
-    for (const [zip, e] of Object.entries(codes)) {
-      if (!/^\d{5}$/.test(zip) || e.country !== 'US') continue;
+    // The geo domain's table of the same package: JSON shipped or cached, not the package's slow object literal.
+    for (const e of usZips()) {
+      if (!/^\d{5}$/.test(e.zip)) continue;
       const lat = Number(e.latitude);
       const lng = Number(e.longitude);
       if (!Number.isFinite(lat) || !Number.isFinite(lng) || (lat === 0 && lng === 0)) continue;
-      centroids.set(zip, { zip, lat, lng, city: e.city, state: e.state });
+      centroids.set(e.zip, { zip: e.zip, lat, lng, city: e.city, state: e.state });
     }
   }
   return centroids;

@@ -3,11 +3,10 @@
 // at DATA_DIR/leads.db otherwise. The SQL is in src/leads/db/.
 import path from 'node:path';
 import type { Config } from '../config.js';
-import { openPostgresLeadStore, openSqliteLeadStore } from './db/lead-store.js';
+import { openPostgresLeadStore, openSqliteLeadStore, type SqlLeadStore } from './db/lead-store.js';
 import type { Logger } from '../logger.js';
-import type { LeadStore } from './store.js';
 
-export async function openLeadStore(config: Config, log: Logger): Promise<LeadStore> {
+export async function openLeadStore(config: Config, log: Logger): Promise<SqlLeadStore> {
   if (config.databaseUrl) {
     return openPostgresLeadStore({
       connectionString: config.databaseUrl,

@@ -1,5 +1,6 @@
-// Starts the lead service: store (seeded with the demo directory when empty), mailer, notification
-// dispatcher and the HTTP app on its own port. `agent-utility serve` and `agent-utility leads serve` call this.
+// Starts the lead service: store (seeded with the demo directory when empty), mailer, the sender of its
+// notifications and the HTTP app on its own port. Notifications leave from the service's one outbox
+// (webhook_outbox): a dispatcher loop of its own until shareDispatcher() hands them to the runtime's. `agent-utility serve` and `agent-utility leads serve` call this.
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -9,9 +10,16 @@ import { ServiceScope } from '../registry/services.js';
 import { createLeadsApp, type LeadsAppDeps } from './app.js';
 import { newApiKey } from './auth.js';
 import { demoPros } from './demo-data.js';
-import { DeliveryDispatcher, type DispatcherOptions, type WebhookPoster } from './dispatcher.js';
+import { WebhookStore } from '../db/webhooks/webhook-store.js';
+import { WebhookDispatcher, type WebhookDispatcherOptions } from '../webhooks/dispatcher.js';
+import type { WebhookPoster } from '../webhooks/post.js';
+import type { Webhooks } from '../webhooks/service.js';
+import { startRequesterErasure } from './erasure.js';
+import { leadNotificationSender } from './outbox-sender.js';
 import { createMailer, type Mailer } from './mailer.js';
+import { sameOutbox } from './db/lead-store.js';
 import { openLeadStore } from './open-store.js';
+import type { SqlLeadStore } from './db/lead-store.js';
 import type { LeadStore } from './store.js';
 import { webhookPosterFor } from './webhook-poster.js';
 import { createLimitedServer } from '../web/http-server-limits.js';
@@ -25,7 +33,7 @@ export interface StartLeadsOptions {
   host?: string;
   /** Test and tuning hooks. */
   overrides?: Partial<Pick<LeadsAppDeps, 'limits' | 'registrationLimits' | 'retry' | 'now'>> & {
-    dispatcher?: Partial<Omit<DispatcherOptions, 'store' | 'mailer' | 'postWebhook' | 'log'>>;
+    dispatcher?: Partial<Pick<WebhookDispatcherOptions, 'baseBackoffMs' | 'maxBackoffMs' | 'leaseMs' | 'timeoutMs' | 'pollIntervalMs' | 'now'>>;
     postWebhook?: WebhookPoster;
     mailer?: Mailer;
   };
@@ -36,9 +44,14 @@ export interface RunningLeadsService {
   url: string;
   /** An operator key (no quota) for the homeservices tools: LEADS_API_KEY, or one generated for this run. */
   internalApiKey: string;
-  store: LeadStore;
+  store: SqlLeadStore;
   /** Resolves when running searches and background mail sends are done (tests, orderly shutdown). */
   idle(): Promise<void>;
+  /**
+   * Hands the notifications to the runtime's outbox dispatcher when it drains the same outbox (same
+   * database), so the process runs one loop; answers whether it did.
+   */
+  shareDispatcher(webhooks: Webhooks): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -61,7 +74,25 @@ export async function startLeadsService(opts: StartLeadsOptions): Promise<Runnin
   try {
     await ensureDirectory(store, log);
     const postWebhook = o.postWebhook ?? webhookPosterFor(await scope.use(httpClientService));
-    const dispatcher = new DeliveryDispatcher({ store, mailer, postWebhook, log, ...o.dispatcher });
+    const w = config.webhooks;
+    const sender = leadNotificationSender({ mailer, postWebhook, webhookTimeoutMs: o.dispatcher?.timeoutMs ?? w.timeoutMs });
+    // Lead messages only (no task store here): the runtime's dispatcher, where there is one, sends the rest.
+    let dispatcher: { wake(): void; stop(): Promise<void> } = new WebhookDispatcher({
+      webhooks: new WebhookStore(store.db),
+      leads: sender,
+      post: postWebhook,
+      log,
+      publicUrl: '',
+      maxAttempts: w.maxAttempts,
+      baseBackoffMs: w.baseBackoffMs,
+      maxBackoffMs: w.maxBackoffMs,
+      timeoutMs: w.timeoutMs,
+      leaseMs: w.leaseMs,
+      pollIntervalMs: 1_000,
+      ...o.dispatcher,
+    });
+    const ownDispatcher = dispatcher as WebhookDispatcher;
+    const stopErasure = startRequesterErasure(store, log);
     const internalApiKey = config.leads.apiKey ?? newApiKey().key;
     let url = '';
     const leads = createLeadsApp({
@@ -90,7 +121,7 @@ export async function startLeadsService(opts: StartLeadsOptions): Promise<Runnin
     const addr = server.address() as AddressInfo;
     const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     url = `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost === '[::]' ? '[::1]' : shownHost}:${addr.port}`;
-    dispatcher.start();
+    ownDispatcher.start();
     await leads.searches.resume();
     log.info('lead service listening', { url, mail: mailer.destination, operatorKey: config.leads.apiKey ? 'LEADS_API_KEY' : 'generated' });
 
@@ -100,6 +131,13 @@ export async function startLeadsService(opts: StartLeadsOptions): Promise<Runnin
       internalApiKey,
       store,
       idle: () => leads.idle(),
+      shareDispatcher: async (webhooks) => {
+        if (!sameOutbox(webhooks.store.db, store.db) || !webhooks.addLeadSender(sender)) return false;
+        await ownDispatcher.stop();
+        dispatcher = { wake: () => webhooks.wake(), stop: async () => undefined };
+        log.info('lead notifications are sent by the runtime outbox dispatcher');
+        return true;
+      },
       close: () =>
         (closed ??= (async () => {
           await new Promise<void>((resolve) => {
@@ -109,7 +147,9 @@ export async function startLeadsService(opts: StartLeadsOptions): Promise<Runnin
             setTimeout(() => server.closeAllConnections(), 5_000).unref();
           });
           await leads.idle();
+          stopErasure();
           await dispatcher.stop();
+          await ownDispatcher.stop();
           mailer.close();
           await scope.close();
           await store.close();

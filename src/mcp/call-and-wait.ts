@@ -9,9 +9,12 @@ import type { Logger } from '../logger.js';
 import type { TaskRow } from '../store/port.js';
 import { toCallToolResult, type CallResultDeps } from './call-result.js';
 import { callerKey, submitOptions, type Caller } from '../web/caller.js';
+import type { TaskWebhook } from '../store/task-row.js';
+import { webhookBesideCall } from '../webhooks/beside-call.js';
 import { appErrorResult, rpcError } from './errors.js';
 import type { InFlightCalls } from './in-flight.js';
 import { ProgressRelay } from './progress.js';
+import { keepNotificationGap } from './notification-gap.js';
 import { TaskLogRelay, type LogLevelName } from './task-log.js';
 
 /** Long calls re-check their task at least this often even without a settle event (another process). */
@@ -28,6 +31,8 @@ export interface CallDeps {
 }
 
 export interface CallContext {
+  /** The call's `_meta`: may carry `webhook_url` / `webhook_events` (src/webhooks/beside-call.ts). */
+  meta?: unknown;
   requestId: string | number;
   signal: AbortSignal;
   progressToken?: string | number;
@@ -40,24 +45,31 @@ export interface CallContext {
 export async function callAndWait(d: CallDeps, spec: string, args: unknown, ctx: CallContext): Promise<CallToolResult> {
   const { engine, caller, log } = d;
   let input: unknown;
+  let webhook: TaskWebhook | null;
   try {
     input = await engine.validate(spec, args ?? {}, { chargeKeyId: submitOptions(caller).chargeKeyId });
+    webhook = await webhookBesideCall([ctx.meta], spec, caller.chargeKeyId, engine);
   } catch (err) {
     return appErrorResult(err, log);
   }
   const { progressToken } = ctx;
+  let lastNotifiedAt = 0;
+  const notify: CallContext['notify'] = async (n) => {
+    await ctx.notify(n);
+    lastNotifiedAt = Date.now();
+  };
   const relay =
     progressToken === undefined
       ? undefined
       : new ProgressRelay(
           engine.events,
-          (p) => ctx.notify({ method: 'notifications/progress', params: { progressToken, ...p } }),
+          (p) => notify({ method: 'notifications/progress', params: { progressToken, ...p } }),
           (err) => log.debug('progress notification not sent', { err }),
         );
-  const taskLog = new TaskLogRelay(engine.events, ctx.wantsLog, ctx.notify, (err) => log.debug('log notification not sent', { err }));
+  const taskLog = new TaskLogRelay(engine.events, ctx.wantsLog, notify, (err) => log.debug('log notification not sent', { err }));
   let task: TaskRow;
   try {
-    task = (await engine.submitValidated(spec, input, submitOptions(caller))).task;
+    task = (await engine.submitValidated(spec, input, { ...submitOptions(caller), ...(webhook ? { webhook } : {}) })).task;
   } catch (err) {
     relay?.stop();
     taskLog.stop();
@@ -76,7 +88,9 @@ export async function callAndWait(d: CallDeps, spec: string, args: unknown, ctx:
     // MCP drops progress that arrives after the result, and so does the client: send it first.
     await relay?.finish();
     await taskLog.finish();
-    return await toCallToolResult(settled, d.resultDeps);
+    const result = await toCallToolResult(settled, d.resultDeps);
+    await keepNotificationGap(lastNotifiedAt);
+    return result;
   } finally {
     taskLog.stop();
     ctx.signal.removeEventListener('abort', onAbort);

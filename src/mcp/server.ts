@@ -35,6 +35,7 @@ import { readResource, RESOURCE_TEMPLATES } from './resources.js';
 import { ASSIST_CAPABILITIES, registerAssistHandlers } from './assist-handlers.js';
 import { toCallToolResult, type CallResultDeps } from './call-result.js';
 import { callerKey, ownsTask, submitOptions, type Caller } from '../web/caller.js';
+import { webhookBesideCall } from '../webhooks/beside-call.js';
 import { rpcError, toMcpError } from './errors.js';
 import type { InFlightCalls } from './in-flight.js';
 import { logLevels } from './task-log.js';
@@ -133,10 +134,12 @@ function installHandlers(server: Server, lateTaskStore: LateTaskStore, d: McpSer
     resultOf: (task) => toCallToolResult(task, resultDeps),
     async createForCall(request: Request) {
       if (request.method !== 'tools/call') throw rpcError(ErrorCode.InvalidRequest, `Only tools/call can run as a task (got ${request.method}).`);
-      const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
+      const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown; _meta?: unknown };
       const spec = toolFor(String(params.name));
       try {
-        return (await engine.submit(spec, params.arguments ?? {}, submitOptions(caller))).task;
+        const input = await engine.validate(spec, params.arguments ?? {}, { chargeKeyId: submitOptions(caller).chargeKeyId });
+        const webhook = await webhookBesideCall([params._meta], spec, caller.chargeKeyId, engine);
+        return (await engine.submitValidated(spec, input, { ...submitOptions(caller), ...(webhook ? { webhook } : {}) })).task;
       } catch (err) {
         throw toMcpError(err, log);
       }
@@ -166,6 +169,7 @@ function installHandlers(server: Server, lateTaskStore: LateTaskStore, d: McpSer
         return { task: await taskStore.createTask(request.params.task, extra.requestId, request) };
       }
       return callAndWait(callDeps, spec, request.params.arguments, {
+        meta: request.params._meta,
         requestId: extra.requestId,
         signal: extra.signal,
         progressToken: request.params._meta?.progressToken,

@@ -14,6 +14,7 @@ import { startLeadsService, type RunningLeadsService } from '../leads/service.js
 import { createFilesRouter } from '../artifacts/files-router.js';
 import { renderBrowserMetrics } from '../browser/metrics.js';
 import { browserPoolService } from '../browser/service.js';
+import { browserSandboxDecision, renderSandboxMetric } from '../browser/sandbox-status.js';
 import { artifactStoreService } from '../artifacts/service.js';
 import { resolveSecret } from '../auth/secret.js';
 import { consoleRouter } from '../console/index.js';
@@ -39,10 +40,17 @@ export async function buildFrontDoors(baseConfig: Config, log: Logger, opts: { w
   return {
     config,
     httpOptions: async (rt) => {
+      // One outbox loop per process: the runtime's dispatcher (when it runs here) sends the lead service's notifications too.
+      if (leads && rt.webhooks) await leads.shareDispatcher(rt.webhooks);
       // One metrics instance, so every door can add its own lines to /metrics.
       const metrics = new TaskMetrics(rt.engine.events);
       metrics.addCollector(async () => renderBrowserMetrics((await rt.scope.peek(browserPoolService)?.catch(() => undefined))?.pool.stats()));
-      const options: HttpAppOptions = { metrics, mounts: [], readAuthorizers: [] };
+      // Decided (and logged) now rather than with the first browser task, so /healthz and /metrics say from
+      // the start whether Chromium will run sandboxed here, and why.
+      const sandbox = browserSandboxDecision(rt.config.browser.sandbox, rt.log);
+      metrics.addCollector(() => renderSandboxMetric(sandbox));
+      const healthParts = [() => ({ browser_sandbox: { enabled: sandbox.enabled, reason: sandbox.reason } })];
+      const options: HttpAppOptions = { metrics, mounts: [], readAuthorizers: [], healthParts };
       // Signed artifact downloads (screenshots, PDFs).
       options.mounts = [
         ...(options.mounts ?? []),

@@ -3,6 +3,9 @@
 import type { ApiKeyRow, NewApiKey } from './keys-port.js';
 import type { TaskRow } from './task-row.js';
 
+/** A task as the settlement sweep sees it: everything but its input and result (which it never uses). */
+export type UnsettledTask = Omit<TaskRow, 'input' | 'result'>;
+
 /** A self-serve key purchase or top-up paid with x402 (see docs/payments.md, "Buying an API key"). */
 export interface KeyPurchaseRow {
   id: string;
@@ -33,8 +36,8 @@ export interface SettleKeyPurchase {
 
 export interface PaymentStore {
   setPayment(id: string, payment: Record<string, unknown>): Promise<void>;
-  /** Tasks that finished before `finishedBefore` with their payment still `pending` (to settle or void). */
-  listUnsettledPayments(finishedBefore: number, limit: number): Promise<TaskRow[]>;
+  /** Tasks that finished before `finishedBefore` with their payment still `pending` (to settle or void); never their input or result. */
+  listUnsettledPayments(finishedBefore: number, limit: number): Promise<UnsettledTask[]>;
   /**
    * SIWX: records a sign-in nonce as used; false when it was used before (a replay). Kept in payment_nonces
    * under network 'siwx' (the single-use table x402 nonces live in); entries created before `forgetBefore`
@@ -49,9 +52,12 @@ export interface PaymentStore {
   reserveKeyPurchase(p: NewKeyPurchase): Promise<{ kind: 'reserved'; purchase: KeyPurchaseRow } | { kind: 'nonce_used'; usedBy: string }>;
   /**
    * Pending → settled, granting the credit once: a 'create' purchase inserts `newKey` with the amount as its
-   * balance, a 'topup' credits its key. Null when the purchase is not pending (already settled or unpaid).
+   * balance, a 'topup' credits its key if it is still live. Null when the purchase is not pending (already
+   * settled or unpaid). `credited` false: the top-up's key was revoked (in the same transaction's view, so
+   * a revocation racing it either comes first and wins, or comes after the credit); the purchase is settled
+   * with `refund_due: true` in its payment record and nothing was credited.
    */
-  settleKeyPurchase(id: string, o: SettleKeyPurchase): Promise<{ purchase: KeyPurchaseRow; key: ApiKeyRow } | null>;
+  settleKeyPurchase(id: string, o: SettleKeyPurchase): Promise<{ purchase: KeyPurchaseRow; key: ApiKeyRow; credited: boolean } | null>;
   /** Pending → unpaid (the payment could not be settled); no credit is granted. */
   markKeyPurchaseUnpaid(id: string, payment: Record<string, unknown>): Promise<void>;
   /** Replaces a still-pending purchase's payment record (its transaction hash once submitted); no-op otherwise. */

@@ -1,16 +1,23 @@
 // The per-address and per-key limiters of one process, shared by every front door (REST /v1, MCP, A2A),
 // so a key has one budget whichever door it calls. With PostgreSQL they count in a table every API node
-// shares; with SQLite (a single API node) in memory.
+// shares; with SQLite (a single API node) in memory. The runtime closes them (closeRequestLimits) before
+// the store, so a stopped node leaves no connection of the limiters' own pool behind.
 import type pg from 'pg';
+import type { Config } from '../config.js';
 import { createPool } from '../db/postgres-pool.js';
-import type { Runtime } from '../runtime.js';
+import type { Logger } from '../logger.js';
+import type { TaskStore } from '../store/port.js';
 import { RateLimiter, type Limiter } from './rate-limit.js';
 import { SharedRateLimiter } from './shared-rate-limit.js';
 
 export interface RequestLimits {
   perAddress: Limiter;
   perKey: Limiter;
+  /** The limiters' own PostgreSQL pool, when they have one (not the store's, which the store closes). */
+  readonly ownPool: pg.Pool | undefined;
 }
+
+type LimitsRuntime = { config: Config; store: TaskStore; log: Logger };
 
 const byStore = new WeakMap<object, RequestLimits>();
 
@@ -19,7 +26,7 @@ const byStore = new WeakMap<object, RequestLimits>();
  * (synchronous_commit=off; a crash can lose the last few counts, which costs nothing), measured at about 1.5 ms a
  * hit instead of 7.5 ms on the store's pool (bench/RESULTS.md). The store's pool when there is no URL.
  */
-function poolFor(rt: Pick<Runtime, 'config' | 'store' | 'log'>): pg.Pool | undefined {
+function poolFor(rt: LimitsRuntime): pg.Pool | undefined {
   const db = (rt.store as { db?: { dialect?: { name?: string }; pool?: pg.Pool } }).db;
   if (db?.dialect?.name !== 'postgres') return undefined;
   const { databaseUrl, database } = rt.config;
@@ -35,7 +42,7 @@ function poolFor(rt: Pick<Runtime, 'config' | 'store' | 'log'>): pg.Pool | undef
   });
 }
 
-export function requestLimits(rt: Pick<Runtime, 'config' | 'store' | 'log'>): RequestLimits {
+export function requestLimits(rt: LimitsRuntime): RequestLimits {
   let limits = byStore.get(rt.store);
   if (!limits) {
     const { rateLimitPerIp, rateLimitPerKey, rateLimitWindowS } = rt.config.http;
@@ -43,8 +50,19 @@ export function requestLimits(rt: Pick<Runtime, 'config' | 'store' | 'log'>): Re
     const pool = rateLimitPerIp > 0 || rateLimitPerKey > 0 ? poolFor(rt) : undefined;
     const make = (name: string, limit: number): Limiter =>
       pool && limit > 0 ? new SharedRateLimiter(pool, name, limit, windowMs) : new RateLimiter(limit, windowMs);
-    limits = { perAddress: make('ip', rateLimitPerIp), perKey: make('key', rateLimitPerKey) };
+    const storePool = (rt.store as { db?: { pool?: pg.Pool } }).db?.pool;
+    limits = { perAddress: make('ip', rateLimitPerIp), perKey: make('key', rateLimitPerKey), ownPool: pool && pool !== storePool ? pool : undefined };
     byStore.set(rt.store, limits);
   }
   return limits;
+}
+
+/**
+ * Ends the limiters' own pool of this store's runtime, if they made one (at shutdown, before the store
+ * closes). A hit after it counts in memory (the shared limiter's fallback), so nothing fails meanwhile.
+ */
+export async function closeRequestLimits(store: TaskStore): Promise<void> {
+  const limits = byStore.get(store);
+  byStore.delete(store);
+  if (limits?.ownPool && !limits.ownPool.ended) await limits.ownPool.end();
 }

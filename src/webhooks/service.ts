@@ -5,7 +5,7 @@ import type { Sql } from '../db/sql.js';
 import { WebhookStore, type DeliveryLogEntry, type KeySecrets } from '../db/webhooks/webhook-store.js';
 import type { Logger } from '../logger.js';
 import type { TaskStore } from '../store/port.js';
-import { WebhookDispatcher } from './dispatcher.js';
+import { WebhookDispatcher, type FixedMessageSender } from './dispatcher.js';
 import type { WebhookPoster } from './post.js';
 import { signingSecrets } from './secrets.js';
 import { newWebhookSecret } from './signature.js';
@@ -80,6 +80,16 @@ export class Webhooks {
       retentionMs: this.config.engine.retentionMs,
     });
     this.dispatcher.start();
+  }
+
+  /**
+   * The in-process lead service's notifications are sent by this process's dispatcher too (one loop);
+   * false when this process runs none (then the lead service keeps its own).
+   */
+  addLeadSender(send: FixedMessageSender): boolean {
+    if (!this.dispatcher) return false;
+    this.dispatcher.addLeadSender(send);
+    return true;
   }
 
   /** A task settled here: look at the outbox now rather than at the next timed pass. */

@@ -8,6 +8,7 @@ import browserContent from '../../tools/browser.content.js';
 import browserLinks from '../../tools/browser.links.js';
 import browserMarkdown from '../../tools/browser.markdown.js';
 import browserScrape from '../../tools/browser.scrape.js';
+import browserSnapshot from '../../tools/browser.snapshot.js';
 import { startBigPageServer, type BigPageServer } from '../support/big-pages.js';
 import { startKnot, type KnotServer } from '../support/knot.js';
 import { startMcpService, type McpTestService } from '../support/mcp-service.js';
@@ -34,7 +35,7 @@ beforeAll(async () => {
       RATE_LIMIT_PER_KEY: '0',
       ...chromiumPath,
     },
-    { tools: [browserContent, browserLinks, browserMarkdown, browserScrape] },
+    { tools: [browserContent, browserLinks, browserMarkdown, browserScrape, browserSnapshot] },
   );
   key = (await svc.createKey(1)).key;
   client = await svc.connect({ key });
@@ -93,6 +94,37 @@ it('reads the whole Markdown part by part from the stored task (MCP resource and
   expect(markdown).toContain('## Section 200');
   // Continuing loaded nothing again.
   expect(pages.hits.get('/article?bytes=300000&whole')).toBe(loads);
+});
+
+it('splits a large accessibility snapshot into parts read back from the stored task, rendering once', async () => {
+  const url = pageUrl(200_000, 'snapshot');
+  const first = await client.callTool({ name: 'browser_snapshot', arguments: { url, max_chars: 20_000 } });
+  expect(first.isError).toBeFalsy();
+  const taskId = taskIdOf(first);
+  const loads = pages.hits.get('/article?bytes=200000&snapshot');
+  const s = first.structuredContent as { snapshot: string; total_chars: number; truncated: boolean; next_offset: number | null; title: string };
+  expect(s).toMatchObject({ truncated: true, title: 'Big article' });
+  expect(s.snapshot.length).toBeLessThanOrEqual(20_000);
+  expect(JSON.stringify(first).length).toBeLessThan(60_000);
+  let snapshot = s.snapshot;
+  let next = s.next_offset;
+  let parts = 1;
+  while (next !== null) {
+    expect(next).toBe(snapshot.length);
+    const read = await client.readResource({ uri: `agent-utility://tasks/${taskId}/result?offset=${next}&max_chars=20000` });
+    const part = JSON.parse((read.contents[0] as { text: string }).text) as typeof s;
+    snapshot += part.snapshot;
+    next = part.next_offset;
+    parts++;
+  }
+  expect(parts).toBeGreaterThan(2);
+  expect(snapshot.length).toBe(s.total_chars);
+  // The parts join into one whole tree: every section's heading and link, in page order, none twice.
+  const headings = [...snapshot.matchAll(/- heading "Section (\d+)" \[level=2\]/g)].map((m) => Number(m[1]));
+  expect(headings.length).toBeGreaterThan(100);
+  expect(headings).toEqual(headings.map((_, i) => i));
+  expect(snapshot).toContain(`- link "a link to part ${headings.length - 1}"`);
+  expect(pages.hits.get('/article?bytes=200000&snapshot')).toBe(loads);
 });
 
 it('splits Markdown at headings into chunks on request', async () => {

@@ -10,6 +10,9 @@ import scrape from '../../tools/browser.scrape.js';
 import screenshot from '../../tools/browser.screenshot.js';
 import snapshot from '../../tools/browser.snapshot.js';
 import { tools } from '../../tools/index.js';
+import { PDFParse } from 'pdf-parse';
+import { decodePng } from '../../src/browser/png-pixels.js';
+import { artifactStoreService } from '../../src/artifacts/service.js';
 import { actionPagesHandler } from '../support/action-pages.js';
 import { startBrowserHarness, type BrowserHarness } from '../support/browser-harness.js';
 import { startLocalServer, type LocalServer } from '../support/local-http.js';
@@ -26,6 +29,13 @@ afterAll(async () => {
 });
 
 const at = (path: string) => `${site.origin}${path}`;
+/** The stored bytes behind an artifact's signed URL (…/file_<id>.<ext>?expires=…). */
+async function artifact(fileUrl: string): Promise<Buffer> {
+  const id = /\/(file_[^/.?]+)/.exec(fileUrl)?.[1];
+  const got = id ? await (await h.base.use(artifactStoreService)).get(id) : undefined;
+  if (!got) throw new Error(`no artifact behind ${fileUrl}`);
+  return got.body;
+}
 const asked = (prefix: string) => site.requests.filter((r) => r.url.startsWith(prefix)).map((r) => r.url);
 
 describe('a page that needs a click, a typed search and a scroll', () => {
@@ -136,6 +146,71 @@ describe('each action type', () => {
   });
 });
 
+describe('scrape and pdf steps', () => {
+  it('keep the page as it is at that step: its HTML (inline and as a file) and a printed PDF', async () => {
+    const out = await h.run(content, {
+      url: at('/interactive?scrape'),
+      actions: [{ type: 'scrape' }, { type: 'click', selector: '#more' }, { type: 'scrape' }, { type: 'pdf', size: 'a4' }],
+    });
+    const [before, , after, printed] = out.actions!;
+    const html = (step: typeof before) => (step!.result as { html: string }).html;
+    expect(before!.result).toMatchObject({ url: at('/interactive?scrape'), title: 'Fixture' });
+    expect(html(before)).toContain('id="more"');
+    expect(html(before)).toMatch(/<section id="extra" hidden/);
+    expect(html(after)).not.toContain('id="more"');
+    expect(html(after)).not.toMatch(/<section id="extra" hidden/);
+    // The stored file is the same HTML the step reported.
+    expect((await artifact(after!.file_url!)).toString()).toBe(html(after));
+    expect((after!.result as { bytes: number }).bytes).toBe(Buffer.byteLength(html(after)));
+    const pdfBytes = await artifact(printed!.file_url!);
+    expect(pdfBytes.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((printed!.result as { pages: number }).pages).toBeGreaterThanOrEqual(1);
+    const parser = new PDFParse({ data: new Uint8Array(pdfBytes) });
+    const text = (await parser.getText()).text;
+    await parser.destroy();
+    expect(text).toContain('The hidden paragraph about sourdough starters.');
+  });
+});
+
+describe('final_url after an action navigates', () => {
+  it('is the page a clicked link led to, and the capture is that page', async () => {
+    const out = await h.run(content, {
+      url: at('/link-start'),
+      actions: [
+        { type: 'click', selector: '#go' },
+        { type: 'wait', selector: 'h1' },
+      ],
+    });
+    expect(out.final_url).toBe(at('/link-target?from=start'));
+    expect(out.status_code).toBe(200);
+    expect(out.html).toContain('The page the link led to.');
+    const stay = await h.run(content, { url: at('/link-start?stay'), actions: [{ type: 'hover', selector: '#go' }] });
+    expect(stay.final_url).toBe(at('/link-start?stay'));
+  });
+});
+
+describe('full-page screenshots and images still loading', () => {
+  it('wait for an image the server sends late, so it is in the picture', async () => {
+    // The image starts loading at the load event, so the page is ready before it arrives; the capture must
+    // still show it (solid red, 400×300). Without the wait for images this finds white.
+    const out = await h.run(screenshot, { url: at('/slow-image'), full_page: true });
+    const png = decodePng(await artifact(out.file_url));
+    const rgbaAt = (x: number, y: number) => Array.from(png.rgba.subarray((y * png.width + x) * 4, (y * png.width + x) * 4 + 3));
+    const img = await h.run(content, {
+      url: at('/slow-image?where'),
+      actions: [{ type: 'evaluate', expression: "(() => { const r = document.getElementById('slow').getBoundingClientRect(); return [r.left, r.top]; })()" }],
+    });
+    const [left, top] = img.actions![0]!.result as [number, number];
+    for (const [dx, dy] of [
+      [20, 20],
+      [200, 150],
+      [380, 280],
+    ] as const)
+      expect(rgbaAt(Math.round(left + dx), Math.round(top + dy))).toEqual([255, 0, 0]);
+    expect(asked('/slow-image.svg').length).toBe(2);
+  });
+});
+
 describe('validation before the task is accepted', () => {
   const registry = new ToolRegistry(tools);
   const problem = (input: unknown) => {
@@ -152,7 +227,7 @@ describe('validation before the task is accepted', () => {
   it('names the step and field at fault', () => {
     expect(problem({ url, actions: [{ type: 'click', selector: '#a' }, { type: 'click', selector: '#b' }, { type: 'jump' }] })).toEqual({
       field: 'actions.2.type',
-      message: 'actions.2.type: must be one of wait, click, fill, press, select, hover, scroll, screenshot, evaluate',
+      message: 'actions.2.type: must be one of wait, click, fill, press, select, hover, scroll, screenshot, scrape, pdf, evaluate',
     });
     expect(
       problem({
@@ -179,6 +254,16 @@ describe('validation before the task is accepted', () => {
       'actions: must have at most 50 items',
     );
     expect(problem({ url, actions: ['click'] })?.field).toBe('actions.0');
+    expect(problem({ url, actions: [{ type: 'scrape', selector: 'main' }] })?.field).toBe('actions.0.selector');
+    expect(
+      problem({
+        url,
+        actions: [
+          { type: 'wait', milliseconds: 1 },
+          { type: 'pdf', size: 'tabloid' },
+        ],
+      })?.field,
+    ).toBe('actions.1.size');
   });
 
   it('accepts every action type in its documented shape', () => {
@@ -201,6 +286,9 @@ describe('validation before the task is accepted', () => {
           { type: 'scroll', to: 'bottom' },
           { type: 'scroll' },
           { type: 'screenshot', full_page: true },
+          { type: 'scrape' },
+          { type: 'pdf' },
+          { type: 'pdf', size: 'a4', landscape: true },
           { type: 'evaluate', expression: 'document.title' },
         ],
       }),

@@ -239,20 +239,39 @@ describe('PDF header, footer and page ranges', () => {
     expect(() => parseOrInvalid(pdf.input, { url: 'https://example.com/', page_ranges: 'two' })).toThrow(/page_ranges/);
   });
 
-  it("the footer's total counts the printed range, not the whole document", async () => {
+  it('a printed range is numbered in itself: "1 of 3" to "3 of 3", header and footer on every page', async () => {
     const out = await h.run(pdf, {
       url: h.siteUrl('/print?pages=5'),
       page_ranges: '2-4',
       margins: '1in',
+      header_html: '<div style="font-size:10px">HEAD <span class="title"></span> <span class="pageNumber"></span></div>',
       footer_html: '<div style="font-size:10px">Page <span class="pageNumber"></span> of <span class="totalPages"></span> RANGE-MARK</div>',
     });
     expect(out.pages).toBe(3);
     const parser = new PDFParse({ data: new Uint8Array(await artifactBytes(out.file_id)) });
+    const pages = (await parser.getText()).pages;
+    await parser.destroy();
+    expect(pages).toHaveLength(3);
+    // Page by page (pdf.js's text of each page), so each footer is on its own page and in order.
+    const footers = pages.map((p) => /Page (\d+) of (\d+) RANGE-MARK/.exec(p.text)?.slice(1).join('/'));
+    expect(footers).toEqual(['1/3', '2/3', '3/3']);
+    const title = /HEAD (.*?) (\d+)\s*$/m;
+    expect(pages.map((p) => title.exec(p.text)?.[2])).toEqual(['1', '2', '3']);
+    expect(title.exec(pages[0]!.text)?.[1]).toBe('Printable');
+    // The content is the document's pages 2 to 4, not the first three.
+    pages.forEach((p, i) => expect(p.text).toContain(`Printed page ${i + 2}.`));
+  });
+
+  it("without page_ranges the header and footer are Chromium's own numbering of the whole document", async () => {
+    const out = await h.run(pdf, {
+      url: h.siteUrl('/print?pages=3'),
+      margins: '1in',
+      footer_html: '<div style="font-size:10px">Page <span class="pageNumber"></span> of <span class="totalPages"></span> RANGE-MARK</div>',
+    });
+    const parser = new PDFParse({ data: new Uint8Array(await artifactBytes(out.file_id)) });
     const text = (await parser.getText()).text;
     await parser.destroy();
-    const footers = [...text.matchAll(/Page (\d+) of (\d+) RANGE-MARK/g)].map((m) => `${m[1]}/${m[2]}`);
-    // The page number stays the page's own in the document (Chromium's); the total is the file's.
-    expect(footers).toEqual(['2/3', '3/3', '4/3']);
+    expect([...text.matchAll(/Page (\d+) of (\d+) RANGE-MARK/g)].map((m) => `${m[1]}/${m[2]}`)).toEqual(['1/3', '2/3', '3/3']);
   });
 });
 

@@ -168,6 +168,10 @@ describe('operator console in Chromium', () => {
     await page.getByRole('button', { name: 'Run' }).click();
     await page.locator('#pg-output[data-status="complete"] figure.map svg circle.point').first().waitFor({ timeout: 60_000 });
     await expect(page.locator('figure.map figcaption').textContent()).resolves.toMatch(/39\.\d+, -89\.\d+/);
+    // …on the offline country outlines, credited.
+    await page.locator('figure.map svg path.base-map').waitFor({ timeout: 30_000 });
+    expect((await page.locator('figure.map svg path.base-map').getAttribute('d'))!.length).toBeGreaterThan(50_000);
+    await expect(page.locator('figure.map figcaption').textContent()).resolves.toMatch(/Natural Earth/);
 
     // browser.markdown of a page on this machine (through Knot): the Markdown is rendered as HTML.
     await page.getByLabel('Tool').selectOption('browser.markdown');
@@ -178,6 +182,9 @@ describe('operator console in Chromium', () => {
     expect(await page.locator('.markdown li').count()).toBe(2);
     // The pages carry their own icon, so a full browser never asks the service for /favicon.ico (a 404).
     expect(await page.locator('head link[rel="icon"][href^="data:"]').count()).toBe(1);
+    // A client that asks anyway gets the icon, not a 404.
+    const icon = await fetch(`${base}/favicon.ico`);
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml; charset=utf-8']);
 
     // Tasks: the runs are found by payer, with their input.
     await page.goto(`${base}/console/tasks?payer=${keyId}`);

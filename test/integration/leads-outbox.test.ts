@@ -3,7 +3,9 @@
 // before a restart are sent by the next process.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebhookStore } from '../../src/db/webhooks/webhook-store.js';
 import { proIdFor } from '../../src/leads/ids.js';
+import { createRuntime } from '../../src/runtime.js';
 import { deliveriesFor } from '../../src/leads/notifications.js';
 import { openSqliteLeadStore, type SqliteLeadStore } from '../../src/leads/db/lead-store.js';
 import type { ProInput, RequestRecord } from '../../src/leads/types.js';
@@ -87,12 +89,14 @@ describe('lead notification outbox', () => {
     const r = requestFor('req_lease', 1_000);
     await store.createRequest({ request: r, deliveries: deliveriesFor(r, pro, RETRY), dedupSince: 0 });
 
-    const claimed = await store.claimDueDeliveries(2_000, 60_000, 10);
+    // Lead notifications are rows of the service's one outbox, claimed by its dispatcher's store.
+    const outbox = new WebhookStore(store.db);
+    const claimed = await outbox.claimDue('first', 2_000, 60_000, 10, ['lead_request']);
     expect(claimed).toHaveLength(1);
     // The claimer "crashes": nothing is marked. Inside the lease nobody else may take it…
-    expect(await store.claimDueDeliveries(30_000, 60_000, 10)).toHaveLength(0);
+    expect(await outbox.claimDue('second', 30_000, 60_000, 10, ['lead_request'])).toHaveLength(0);
     // …after it, the next claimer does.
-    const retaken = await store.claimDueDeliveries(62_001, 60_000, 10);
+    const retaken = await outbox.claimDue('second', 62_001, 60_000, 10, ['lead_request']);
     expect(retaken.map((d) => d.id)).toEqual(claimed.map((d) => d.id));
   });
 
@@ -113,5 +117,38 @@ describe('lead notification outbox', () => {
     services.push(second);
     const mail = await second.mail.waitFor((m) => m.to.includes('outbox@pros.test'), 'mail for the request written before the restart');
     expect(mail.text).toContain('req_restart');
+  });
+
+  it("in one process, the runtime's outbox dispatcher sends the lead notifications (one loop)", async () => {
+    const leads = await startLeadsForTest();
+    services.push(leads);
+    // A runtime on the same DATA_DIR: its task store holds the outbox the lead store writes to.
+    const rt = await createRuntime(leads.config, { workers: true });
+    try {
+      expect(rt.webhooks).toBeDefined();
+      expect(await leads.svc.shareDispatcher(rt.webhooks!)).toBe(true);
+      await leads.svc.store.upsertPros([proInput()], { replace: false, now: Date.now() });
+      const pro = (await leads.svc.store.getPro(proIdFor('outbox-pro')))!;
+      const r = requestFor('req_shared_loop', Date.now());
+      await leads.svc.store.createRequest({ request: r, deliveries: deliveriesFor(r, pro, RETRY), dedupSince: 0 });
+      rt.webhooks!.wake();
+      const mail = await leads.mail.waitFor((m) => m.to.includes('outbox@pros.test'), 'mail sent by the shared loop');
+      expect(mail.text).toContain('req_shared_loop');
+      const [d] = await leads.svc.store.listDeliveries('req_shared_loop');
+      expect(d).toMatchObject({ channel: 'email', status: 'delivered', attempts: 1 });
+    } finally {
+      await rt.close();
+    }
+  });
+
+  it('a runtime on another database does not take the lead notifications over', async () => {
+    const leads = await startLeadsForTest();
+    services.push(leads);
+    const rt = await createRuntime(testConfig(), { workers: true });
+    try {
+      expect(await leads.svc.shareDispatcher(rt.webhooks!)).toBe(false);
+    } finally {
+      await rt.close();
+    }
   });
 });

@@ -38,7 +38,7 @@ describe('lead service on PostgreSQL', () => {
   it('keeps its tables and migrations in the PostgreSQL schema, beside the task store, and no SQLite file', async () => {
     expect(a.svc.store.dialect).toBe('postgres');
     // One ledger for every component.
-    expect(await schema.query("SELECT version FROM db_migrations WHERE component = 'leads'")).toEqual([{ version: 1 }]);
+    expect(await schema.query("SELECT version FROM db_migrations WHERE component = 'leads'")).toEqual([{ version: 1 }, { version: 3 }]);
     // The demo directory was seeded once, although two nodes started on an empty database.
     const pros = await schema.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM pros WHERE is_demo');
     expect(pros[0]!.n).toBeGreaterThan(0);
@@ -100,7 +100,11 @@ describe('lead service on PostgreSQL', () => {
     const sent = [...a.mail.messages, ...b.mail.messages].filter((m) => m.to.includes('pg-near@pros.test'));
     expect(sent).toHaveLength(1);
     expect(sent[0]!.text).toContain(requestId);
-    const rows = await schema.query<{ status: string; attempts: number }>('SELECT status, attempts FROM deliveries WHERE request_id = $1', [requestId]);
+    // The notifications are rows of the service's one outbox (webhook_outbox), next to the task webhooks.
+    const rows = await schema.query<{ status: string; attempts: number }>(
+      "SELECT status, attempts FROM webhook_outbox WHERE subject_kind = 'lead_request' AND subject_id = $1",
+      [requestId],
+    );
     expect(rows.length).toBe(deliveries.length);
     const requests = await schema.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM requests WHERE phone = $1', ['+12015550188']);
     expect(requests[0]!.n).toBe(1);

@@ -8,15 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recentLeadRequests, sqlRunnerOf } from '../../src/console/queries.js';
 import { newApiKey } from '../../src/leads/auth.js';
 import { proIdFor, sha256Hex } from '../../src/leads/ids.js';
-import { openPostgresLeadStore, openSqliteLeadStore } from '../../src/leads/db/lead-store.js';
+import { WebhookStore, type OutboxMessage } from '../../src/db/webhooks/webhook-store.js';
+import { openPostgresLeadStore, openSqliteLeadStore, type SqlLeadStore } from '../../src/leads/db/lead-store.js';
 import { searchDirectory } from '../../src/leads/search.js';
-import type { LeadStore, NewRequest } from '../../src/leads/store.js';
+import type { NewRequest } from '../../src/leads/store.js';
 import type { DeliveryRecord, ProInput, QuotaLimits, RequestRecord } from '../../src/leads/types.js';
 import { createTestSchema, TEST_DATABASE_URL, type TestSchema } from '../support/postgres.js';
 
 interface LeadDatabase {
   /** A store on this database; several may be open at once (as on several nodes). */
-  open(): Promise<LeadStore>;
+  open(): Promise<SqlLeadStore>;
   drop(): Promise<void>;
 }
 
@@ -107,8 +108,8 @@ function newRequest(over: Partial<RequestRecord> & { proId: string }, deliveries
 for (const adapter of adapters) {
   describe(`lead store contract: ${adapter.name}`, () => {
     let db: LeadDatabase;
-    let store: LeadStore;
-    let other: LeadStore;
+    let store: SqlLeadStore;
+    let other: SqlLeadStore;
 
     beforeAll(async () => {
       db = await adapter.create();
@@ -359,11 +360,15 @@ for (const adapter of adapters) {
       expect(await store.getSearch('srch_missing')).toBeUndefined();
     });
 
-    it('leases each due delivery to one claimer only, and hands lapsed leases over', async () => {
-      // Claims are global, so this case runs on a database of its own.
+    it('leases each due notification to one claimer only (on the shared outbox), and hands lapsed leases over', async () => {
+      // Claims are global, so this case runs on a database of its own. The lead notifications are rows of
+      // the service's one outbox: the webhook dispatcher's claims (src/db/webhooks/webhook-store.ts) take them.
       const own = await adapter.create();
       const a = await own.open();
       const b = await own.open();
+      const outboxA = new WebhookStore(a.db);
+      const outboxB = new WebhookStore(b.db);
+      const LEADS = ['lead_request'] as const;
       try {
         const now = Date.now();
         const ids: string[] = [];
@@ -375,33 +380,38 @@ for (const adapter of adapters) {
         const future = newRequest({ proId: 'pro_claim_future', createdAt: now }, 1);
         future.deliveries[0]!.nextAttemptAt = now + 3_600_000;
         await a.createRequest(future);
-        expect(await a.nextDeliveryDueAt()).toBe(now - 10);
+        expect(await outboxA.nextDueAt(LEADS)).toBe(now - 10);
+        // A dispatcher that sends only task messages never takes a lead notification.
+        expect(await outboxB.claimDue('tasks-only', now, 60_000, 100, ['task', 'batch'])).toEqual([]);
 
         // Two claimers on two connections (two nodes), several rounds each, racing.
-        const claimed: DeliveryRecord[] = [];
-        const claimer = async (s: LeadStore) => {
-          for (let round = 0; round < 6; round++) claimed.push(...(await s.claimDueDeliveries(now, 60_000, 4)));
+        const claimed: (OutboxMessage & { owner: string })[] = [];
+        const claimer = async (o: WebhookStore, owner: string) => {
+          for (let round = 0; round < 6; round++) claimed.push(...(await o.claimDue(owner, now, 60_000, 4, LEADS)).map((m) => ({ ...m, owner })));
         };
-        await Promise.all([claimer(a), claimer(b), claimer(a), claimer(b)]);
+        await Promise.all([claimer(outboxA, 'a1'), claimer(outboxB, 'b1'), claimer(outboxA, 'a2'), claimer(outboxB, 'b2')]);
         expect(claimed.map((d) => d.id).sort()).toEqual([...ids].sort());
-        expect(claimed.every((d) => d.status === 'sending')).toBe(true);
-        expect(await b.claimDueDeliveries(now, 60_000, 100)).toEqual([]);
-        expect(await a.nextDeliveryDueAt()).toBe(now + 60_000);
+        expect(claimed.every((d) => d.attempts === 1 && d.subjectKind === 'lead_request')).toBe(true);
+        expect((await a.listDeliveries(claimed[0]!.subjectId)).find((d) => d.id === claimed[0]!.id)?.status).toBe('sending');
+        expect(await outboxB.claimDue('b3', now, 60_000, 100, LEADS)).toEqual([]);
+        expect(await outboxA.nextDueAt(LEADS)).toBe(now + 60_000);
 
         // Settle some; after the lease lapses, the rest are handed over again (the claimer died).
         const [d0, d1, d2] = claimed;
-        await a.markDelivered(d0!.id, now + 1);
-        await a.markRetry(d1!.id, 1, now + 500, 'HTTP 503', now + 1);
-        await b.markFailed(d2!.id, 3, 'HTTP 500', now + 1);
+        const settle = (o: WebhookStore, m: (typeof claimed)[number], outcome: { error: string | null; retryAt: number | null }) =>
+          o.finishAttempt(m, m.owner, { durationMs: 1, httpStatus: null, delivered: outcome.error === null, ...outcome }, now + 1);
+        await settle(outboxA, d0!, { error: null, retryAt: null });
+        await settle(outboxA, d1!, { error: 'HTTP 503', retryAt: now + 500 });
+        await settle(outboxB, d2!, { error: 'HTTP 500', retryAt: null });
         const byId = new Map(
-          (await a.listDeliveries(d0!.requestId)).concat(await a.listDeliveries(d1!.requestId), await a.listDeliveries(d2!.requestId)).map((d) => [d.id, d]),
+          (await a.listDeliveries(d0!.subjectId)).concat(await a.listDeliveries(d1!.subjectId), await a.listDeliveries(d2!.subjectId)).map((d) => [d.id, d]),
         );
         expect(byId.get(d0!.id)).toMatchObject({ status: 'delivered', attempts: 1, deliveredAt: now + 1, lastError: null });
         expect(byId.get(d1!.id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: now + 500, lastError: 'HTTP 503' });
-        expect(byId.get(d2!.id)).toMatchObject({ status: 'failed', attempts: 3, lastError: 'HTTP 500' });
-        expect(await a.nextDeliveryDueAt()).toBe(now + 500);
+        expect(byId.get(d2!.id)).toMatchObject({ status: 'failed', attempts: 1, lastError: 'HTTP 500' });
+        expect(await outboxA.nextDueAt(LEADS)).toBe(now + 500);
 
-        const retaken = await Promise.all([a.claimDueDeliveries(now + 60_001, 60_000, 100), b.claimDueDeliveries(now + 60_001, 60_000, 100)]);
+        const retaken = await Promise.all([outboxA.claimDue('a3', now + 60_001, 60_000, 100, LEADS), outboxB.claimDue('b4', now + 60_001, 60_000, 100, LEADS)]);
         const retakenIds = retaken.flat().map((d) => d.id);
         expect(new Set(retakenIds).size).toBe(retakenIds.length);
         expect(retakenIds.sort()).toEqual(ids.filter((id) => id !== d0!.id && id !== d2!.id).sort());
@@ -414,8 +424,13 @@ for (const adapter of adapters) {
 
     it('erases requester details of old requests and the payloads of finished deliveries', async () => {
       const old = newRequest({ proId: 'pro_erase', phone: '+12015550444', createdAt: 1_000 }, 2);
+      old.deliveries[1]!.nextAttemptAt = 5_000;
       await store.createRequest(old);
-      await store.markDelivered(old.deliveries[0]!.id, 2_000);
+      // The first notification is sent (claimed and settled through the shared outbox); the second is still pending.
+      const outbox = new WebhookStore(store.db);
+      const [first] = await outbox.claimDue('eraser', 1_000, 60_000, 1, ['lead_request']);
+      expect(first?.id).toBe(old.deliveries[0]!.id);
+      await outbox.finishAttempt(first!, 'eraser', { durationMs: 1, httpStatus: null, error: null, delivered: true, retryAt: null }, 2_000);
       const erased = await other.eraseRequesterDetails(10_000);
       expect(erased).toBeGreaterThanOrEqual(1);
       expect(await store.getRequest(old.request.id)).toMatchObject({

@@ -9,7 +9,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { WebhookStore } from '../../src/db/webhooks/webhook-store.js';
 import { openPostgresLeadStore, openSqliteLeadStore, type SqlLeadStore } from '../../src/leads/db/lead-store.js';
+import { verifyWebhook } from '../../src/leads/webhook-signature.js';
+import { startLeadsForTest } from '../support/leads-harness.js';
+import { startLocalServer } from '../support/local-http.js';
 import { types } from '../../src/db/postgres-pool.js';
 import { proIdFor } from '../../src/leads/ids.js';
 import { LeadRequests, type RequestBody } from '../../src/leads/requests.js';
@@ -36,6 +40,8 @@ const T0 = Date.UTC(2026, 10, 20, 12, 0, 0);
 
 interface Upgraded {
   store: SqlLeadStore;
+  /** The environment a lead service on this same database starts with. */
+  env: Record<string, string>;
   rows(table: string): Promise<Row[]>;
   /** Opens (so migrates) the same database once more, and closes it. */
   reopen(): Promise<void>;
@@ -56,6 +62,7 @@ async function sqliteFromRelease(): Promise<Upgraded> {
   cleanups.push(async () => void raw.close());
   return {
     store,
+    env: { DATA_DIR: dir },
     rows: async (table) => raw.prepare(`SELECT * FROM ${table}`).all() as Row[],
     reopen: async () => (await openSqliteLeadStore(path.join(dir, 'leads.db'))).close(),
   };
@@ -75,14 +82,15 @@ async function postgresFromRelease(): Promise<Upgraded> {
   cleanups.push(() => store.close());
   return {
     store,
+    env: { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema },
     rows: async (table) => (await client.query<Row>(`SELECT * FROM ${schema}.${table}`)).rows,
     reopen: async () => (await open()).close(),
   };
 }
 
 const cases = [
-  { dialect: 'sqlite', open: sqliteFromRelease, written: manifest.sqlite, legacyLedger: 'lead_schema_migrations', migrations: [1, 2] },
-  { dialect: 'postgres', open: postgresFromRelease, written: manifest.postgres, legacyLedger: 'leads_schema_migrations', migrations: [1] },
+  { dialect: 'sqlite', open: sqliteFromRelease, written: manifest.sqlite, legacyLedger: 'lead_schema_migrations', migrations: [1, 2, 3] },
+  { dialect: 'postgres', open: postgresFromRelease, written: manifest.postgres, legacyLedger: 'leads_schema_migrations', migrations: [1, 3] },
 ] as const;
 
 for (const c of cases) {
@@ -93,8 +101,36 @@ for (const c of cases) {
     it('migrates in place: every row kept, in the tables of the current schema, the old ledger moved into db_migrations', async () => {
       db = await c.open();
       for (const [table, rows] of Object.entries(c.written.rows)) {
+        if (table === 'deliveries') continue;
         expect(sorted(await db.rows(RENAMED[table] ?? table)), table).toEqual(rows);
       }
+      // The notification outbox rows moved to the service's one outbox (lead migration 003, task migration
+      // 013), every field kept; the old table is left empty (an old process sends only what it writes there).
+      expect(await db.rows('deliveries')).toEqual([]);
+      const moved = await db.store.db.all<Row>(`SELECT * FROM webhook_outbox WHERE subject_kind = 'lead_request' ORDER BY id`);
+      const json = (v: unknown) => (typeof v === 'string' ? (JSON.parse(v) as Record<string, unknown>) : (v as Record<string, unknown>));
+      const expected = c.written.rows.deliveries!.map((d) => ({
+        id: d.id,
+        key_id: `leads:${String(c.written.rows.requests!.find((r) => r.id === d.request_id)!.account_id)}`,
+        url: json(d.target).address,
+        subject_kind: 'lead_request',
+        subject_id: d.request_id,
+        event: 'created',
+        status: d.status === 'sending' ? 'pending' : d.status,
+        attempts: d.attempts,
+        next_attempt_at: d.next_attempt_at,
+        lease_owner: null,
+        lease_until: d.status === 'sending' ? d.lease_until : null,
+        last_error: d.last_error,
+        delivered_at: d.delivered_at,
+        created_at: d.created_at,
+        channel: d.channel,
+        payload: json(d.payload),
+        signing_secret: json(d.target).secret ?? null,
+        max_attempts: d.max_attempts,
+      }));
+      expect(moved.map((m) => ({ ...m, payload: json(m.payload) }))).toEqual(sorted(expected).sort((a, b) => String(a.id).localeCompare(String(b.id))));
+      expect(moved.length).toBeGreaterThan(0);
       const ledger = (await db.rows('db_migrations')).filter((r) => r.component === 'leads').map((r) => Number(r.version));
       expect(ledger.sort()).toEqual([...c.migrations]);
       // Read, never written: a process of the old release restarting during the upgrade still finds its version.
@@ -185,10 +221,61 @@ for (const c of cases) {
         webhook: { status: 'pending', attempts: 1, lastError: 'webhook answered HTTP 503', target: { secret: 'whsec_fixture_secret' } },
       });
       expect(await db.store.listDeliveries('req_fixture_old')).toMatchObject([{ status: 'delivered', payload: {} }]);
-      expect(await db.store.nextDeliveryDueAt()).toBe(T0 + 30_000);
-      expect(await db.store.claimDueDeliveries(T0, 60_000, 10)).toEqual([]);
-      const due = await db.store.claimDueDeliveries(T0 + 30_000, 60_000, 10);
-      expect(due).toMatchObject([{ requestId: 'req_fixture_one', channel: 'webhook', status: 'sending', attempts: 1, payload: { type: 'request.created' } }]);
+      const outbox = new WebhookStore(db.store.db);
+      expect(await outbox.nextDueAt(['lead_request'])).toBe(T0 + 30_000);
+      expect(await outbox.claimDue('upgrade-test', T0, 60_000, 10, ['lead_request'])).toEqual([]);
+      // Claimed and then "crashed": the lease (ending at T0 + 90 s) runs out, and the service below takes it over.
+      const due = await outbox.claimDue('upgrade-test', T0 + 30_000, 60_000, 10, ['lead_request']);
+      expect(due).toMatchObject([
+        {
+          subjectId: 'req_fixture_one',
+          channel: 'webhook',
+          attempts: 2,
+          signingSecret: 'whsec_fixture_secret',
+          maxAttempts: 8,
+          payload: { type: 'request.created' },
+        },
+      ]);
+    });
+
+    it('sends the moved notification from the one outbox, signed as before (X-Leads-Signature with the pro secret)', async () => {
+      const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+      const receiver = await startLocalServer({
+        handler: (req, res) => {
+          let body = '';
+          req.on('data', (c: Buffer) => (body += c.toString()));
+          req.on('end', () => {
+            received.push({ headers: req.headers, body });
+            res.end('ok');
+          });
+        },
+      });
+      cleanups.push(() => receiver.close());
+      // The fixture's receiver is a .test name; the migrated row is pointed at a loopback receiver instead.
+      const [row] = await db.store.db.all<Row>(`SELECT id, payload FROM webhook_outbox WHERE subject_id = 'req_fixture_one' AND channel = 'webhook'`);
+      await db.store.db.run('UPDATE webhook_outbox SET url = $1 WHERE id = $2', [`${receiver.origin}/leads`, row!.id]);
+      const svc = await startLeadsForTest({ env: db.env });
+      cleanups.push(() => svc.close());
+      for (let i = 0; received.length === 0; i++) {
+        if (i > 1_000) throw new Error('the moved notification was never sent');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const [hit] = received;
+      expect(hit!.headers['x-leads-delivery']).toBe(row!.id);
+      expect(hit!.headers['x-leads-event']).toBe('request.created');
+      expect(JSON.parse(hit!.body)).toEqual(JSON.parse(String(row!.payload)));
+      const headers = { timestamp: String(hit!.headers['x-leads-timestamp']), signature: String(hit!.headers['x-leads-signature']) };
+      expect(verifyWebhook('whsec_fixture_secret', headers, hit!.body)).toBe(true);
+      expect(verifyWebhook('whsec_other_secret', headers, hit!.body)).toBe(false);
+      for (;;) {
+        const [d] = (await db.store.listDeliveries('req_fixture_one')).filter((x) => x.channel === 'webhook');
+        if (d!.status === 'delivered') {
+          expect(d).toMatchObject({ attempts: 3, deliveredAt: expect.any(Number) });
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(received).toHaveLength(1);
     });
   });
 }

@@ -19,6 +19,7 @@ import { eraScenarios, text as resultText, type EraProfile } from '../support/mc
 import { startKnot, type KnotServer } from '../support/knot.js';
 import { startLocalServer, type LocalServer } from '../support/local-http.js';
 import { startSmtpPeers, type SmtpPeerGroup } from '../support/smtp-peers.js';
+import { inArrivalOrder } from '../support/mcp-arrival-order.js';
 
 const SMTP_HOST = '127.25.3.1';
 
@@ -57,7 +58,7 @@ async function connectStdio(extraEnv: Record<string, string> = {}): Promise<Clie
   transport.stderr?.on('data', (chunk: Buffer) => stderrChunks.push(chunk.toString()));
   const c = new Client({ name: 'agent-utility-stdio-test', version: '1.0.0' });
   c.onerror = (err) => clientErrors.push(err);
-  await c.connect(transport);
+  await c.connect(inArrivalOrder(transport));
   return c;
 }
 

@@ -3,6 +3,7 @@
 // whichever node and whichever door (/v1, /mcp, /a2a) a request reaches. On SQLite (one API node) the
 // doors of the node share the key's budget.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestLimits } from '../../src/web/request-limits.js';
 import { startMcpService, type McpTestService } from '../support/mcp-service.js';
 import { createTestSchema, type TestSchema } from '../support/postgres.js';
 import { testTools } from '../support/test-tools.js';
@@ -87,6 +88,39 @@ describe('two API nodes on one PostgreSQL database, per address', () => {
     for (const node of [a, b, a, b, a]) answers.push(await fetch(`${node.url}/v1/tools`));
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429, 429]);
     expect(answers.map(remaining)).toEqual(['2', '1', '0', '0', '0']);
+  });
+});
+
+describe('a node that stops', () => {
+  let schema: TestSchema;
+  afterAll(async () => {
+    await schema?.drop();
+  });
+
+  it("closes the limiters' own PostgreSQL pool: none of its connections is left open", async () => {
+    schema = await createTestSchema();
+    const node = await startMcpService({ ...schema.env, RATE_LIMIT_PER_KEY: '0', RATE_LIMIT_PER_IP: '50', RATE_LIMIT_WINDOW_S: '3600' }, { tools: testTools });
+    const pool = requestLimits(node.rt).ownPool!;
+    expect(pool).toBeDefined();
+    expect((await fetch(`${node.url}/v1/tools`)).status).toBe(200);
+    // The backend of one of the pool's connections (idle connections stay open for 30 s unless the pool ends).
+    const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const pid = rows[0]!.pid;
+    const open = async () =>
+      (
+        await schema.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1 AND application_name = 'agent-utility-limits'", [pid])
+      )[0]!.n;
+    expect(await open()).toBe(1);
+    await node.close();
+    expect(pool.ended).toBe(true);
+    expect(pool.totalCount).toBe(0);
+    // The server notices the client's Terminate message right away; wait for the backend to leave.
+    let left = await open();
+    for (let i = 0; i < 100 && left > 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      left = await open();
+    }
+    expect(left).toBe(0);
   });
 });
 

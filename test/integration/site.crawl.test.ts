@@ -160,6 +160,32 @@ describe.each(backends)('site.crawl ($name)', ({ env }) => {
     await server.close();
   }, 60_000);
 
+  it('GET /v1/tasks/{id} of a running crawl shows its pages done, queued, running and failed', async () => {
+    const { server, start } = await startSite(1);
+    const { key } = await svc.createKey(1);
+    const created = await api(svc.url, 'POST', '/v1/tools/site.crawl/tasks', { token: key, body: { url: start, limit: 4, sources: 'links' } });
+    // With a 1 s Crawl-delay the crawl runs for seconds: look until a page is done while it still runs.
+    let seen: any;
+    for (let i = 0; i < 400 && !seen; i++) {
+      const t = await api(svc.url, 'GET', `/v1/tasks/${created.body.task_id}`, { token: created.body.poll_token });
+      if (t.body.status === 'running' && t.body.progress?.pages_done >= 1) seen = t.body;
+      else if (t.body.status !== 'running' && t.body.status !== 'pending') throw new Error(`the crawl ended before its progress was seen: ${t.body.status}`);
+      else await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(seen.progress).toEqual({
+      pages_done: expect.any(Number),
+      pages_queued: expect.any(Number),
+      pages_running: expect.any(Number),
+      pages_failed: 0,
+    });
+    expect(seen.progress.pages_done + seen.progress.pages_queued + seen.progress.pages_running).toBeLessThanOrEqual(4);
+    const done = await waitTask(created.body.task_id, created.body.poll_token);
+    expect(done.result.counts.complete).toBe(done.result.pages);
+    // A finished crawl's view has no progress: its result has the counts.
+    expect(done.progress).toBeUndefined();
+    await server.close();
+  }, 60_000);
+
   it('cancelling the crawl cancels the pages not yet fetched and refunds them', async () => {
     const { server, start } = await startSite(2);
     const { key, id: keyId } = await svc.createKey(1);

@@ -144,6 +144,47 @@ describe.each(backends)('self-serve keys ($name)', ({ env }) => {
     expect((await fetch(`${svc.url}/v1/keys`)).status).toBe(401);
   });
 
+  it('does not credit a key revoked between the transfer and the credit: the payment is kept on record as owed back', async () => {
+    const p = await payer(10_000_000n);
+    const { row, key } = await createApiKey(svc.rt.store, { creditsMicros: 1_000_000 });
+    const store = svc.rt.store;
+    const before = await chain.usdcBalance(svc.payTo);
+    // The operator revokes the key right after the transfer is submitted (the route records the
+    // transaction hash then), i.e. after the route's own check that the key is live.
+    const note = store.noteKeyPurchasePayment.bind(store);
+    store.noteKeyPurchasePayment = async (id, payment) => {
+      await note(id, payment);
+      await store.revokeKey(row.id, Date.now());
+    };
+    let topped: Response;
+    try {
+      topped = await p.pay(`${svc.url}/v1/keys/current/credits`, {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${key}` },
+        body: JSON.stringify({ usd: '3' }),
+      });
+    } finally {
+      store.noteKeyPurchasePayment = note;
+    }
+    expect(topped.status).toBe(409);
+    const answer = (await topped.json()) as Record<string, string>;
+    expect(answer).toMatchObject({ code: 'API_KEY_REVOKED_REFUND_DUE', refund_due_usd: '3' });
+    expect(answer.error).toContain('nothing was credited');
+    expect(answer.error).toContain(answer.purchase_id);
+    // The transfer happened; the dead key got nothing; the purchase says what is owed.
+    expect(await chain.usdcBalance(svc.payTo)).toBe(before + 3_000_000n);
+    const revoked = await store.findKey(row.id);
+    expect(revoked?.revokedAt).not.toBeNull();
+    expect(revoked?.balanceMicros).toBe(1_000_000);
+    const [purchase] = await store.listKeyPurchases(p.account.address.toLowerCase(), 10);
+    expect(purchase).toMatchObject({
+      id: answer.purchase_id,
+      kind: 'topup',
+      status: 'settled',
+      payment: { refund_due: true, transaction: answer.transaction },
+    });
+  });
+
   describe('key purchases a crash left pending', () => {
     /** What the route records before settling: a verified payment and a pending purchase holding its nonce. */
     async function pendingPurchase(kind: 'create' | 'topup', key: { id: string; secret: string } | null, usd: string) {

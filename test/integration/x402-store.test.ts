@@ -57,7 +57,7 @@ for (const factory of factories) {
         if (finish) {
           const [claimed] = await s.claimTasks({ owner: 'w', limit: 1, leaseMs: 10_000, now });
           expect(claimed?.id).toBe(id);
-          if (finish === 'complete') await s.completeTask(id, 'w', {}, now + 1);
+          if (finish === 'complete') await s.completeTask(id, 'w', { body: 'x'.repeat(1000) }, now + 1);
           else await s.failTask(id, 'w', { error: 'x', kind: 'permanent', refund: false }, now + 1);
         }
         return id;
@@ -68,7 +68,14 @@ for (const factory of factories) {
       await mk(null, 'key', 'complete', 500);
       const recent = await mk({ status: 'pending', scheme: 'exact' }, 'x402', 'complete', 10_000);
       await mk({ status: 'pending', scheme: 'exact' }, 'x402', null, 11_000); // not finished yet
-      expect((await s.listUnsettledPayments(5_000, 10)).map((t) => t.id)).toEqual([completed, failed]);
+      const unsettled = await s.listUnsettledPayments(5_000, 10);
+      expect(unsettled.map((t) => t.id)).toEqual([completed, failed]);
+      // The sweep never reads a task's input or result (a page of large results would cost their size).
+      for (const t of unsettled) {
+        expect(t).not.toHaveProperty('input');
+        expect(t).not.toHaveProperty('result');
+        expect(t.payment).toMatchObject({ status: 'pending' });
+      }
       expect((await s.listUnsettledPayments(20_000, 10)).map((t) => t.id)).toEqual([completed, failed, recent]);
       expect((await s.listUnsettledPayments(20_000, 1)).map((t) => t.id)).toEqual([completed]);
       await s.setPayment(completed, { status: 'settled', scheme: 'exact' });

@@ -111,6 +111,18 @@ const CONTROLS = page(`
   document.getElementById('name').addEventListener('keydown', (e) => e.stopPropagation());
 </script>`);
 
+/** A page with a link to another page (an action's navigation). */
+const LINK_START = page(`<h1>Start</h1><p><a id="go" href="/link-target?from=start">Go on</a></p>`);
+const LINK_TARGET = page(`<h1>Target page</h1><p>The page the link led to.</p>`);
+
+/** A solid red image whose loading starts once the page has loaded, and which the server sends only after a delay. */
+const SLOW_IMAGE =
+  page(`<h1 style="background:#0033cc;color:#fff;font-size:64px">Slow image</h1><p>${'Text drawn at once, so the page is not blank while the image loads. '.repeat(20)}</p><img id="slow" width="400" height="300" style="display:block">
+<script>addEventListener('load', () => { document.getElementById('slow').src = '/slow-image.svg'; });</script>`);
+const RED_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#ff0000"/></svg>';
+/** How long the server holds the slow image back, ms. */
+export const SLOW_IMAGE_DELAY_MS = 3500;
+
 export function actionPagesHandler(req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://fixture');
   const html = (body: string) => {
@@ -138,6 +150,18 @@ export function actionPagesHandler(req: IncomingMessage, res: ServerResponse): v
       return html(MODAL_WALL);
     case '/controls':
       return html(CONTROLS);
+    case '/link-start':
+      return html(LINK_START);
+    case '/link-target':
+      return html(LINK_TARGET);
+    case '/slow-image':
+      return html(SLOW_IMAGE);
+    case '/slow-image.svg':
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'image/svg+xml' });
+        res.end(RED_SVG);
+      }, SLOW_IMAGE_DELAY_MS);
+      return;
     case '/api/search':
       res.writeHead(200, { 'content-type': 'text/plain' });
       return void res.end(`Results for ${url.searchParams.get('q')}: the rye bread recipe.`);

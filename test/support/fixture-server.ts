@@ -78,6 +78,16 @@ const CONTROL_PAGES: Record<string, string> = {
     `<a class="x" href="/first">First</a> <a class="x" href="https://example.org/second">Second</a> <a class="x">No href</a>
 <img id="logo" src="/logo.png" alt="Logo"> <p class="one">Only one</p>`,
   ),
+  // An article whose script swaps in a short error notice at load: the server's HTML still holds it.
+  '/controls/blanked': page(
+    'Blanked article',
+    `<article><h1>The orchard in winter</h1>${Array.from(
+      { length: 4 },
+      (_, i) =>
+        `<p>Paragraph ${i + 1}: the old apple trees are pruned in the cold months, when the sap is down and the shape of each branch is easy to see; the cuttings are stacked by the wall for the spring fire.</p>`,
+    ).join('')}</article>
+<script>window.addEventListener('load', () => { document.body.innerHTML = '<p>Something went wrong. Please try again later.</p>'; });</script>`,
+  ),
   '/controls/noscript': page('No script', '<p id="state">static</p><script>document.getElementById("state").textContent = "scripted";</script>'),
 };
 

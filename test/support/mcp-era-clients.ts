@@ -7,6 +7,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { inArrivalOrder } from './mcp-arrival-order.js';
 
 export type ClientKind = 'v1' | 'v2-pinned' | 'v2-auto';
 export const CLIENT_KINDS: ClientKind[] = ['v1', 'v2-pinned', 'v2-auto'];
@@ -45,11 +46,11 @@ export async function connectEraClient(kind: ClientKind, endpoint: Endpoint): Pr
     const client = new V1Client(info);
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
     if ('http' in endpoint) {
-      await client.connect(new V1HttpTransport(new URL(endpoint.http), { requestInit: { headers: endpoint.headers ?? {} } }));
+      await client.connect(inArrivalOrder(new V1HttpTransport(new URL(endpoint.http), { requestInit: { headers: endpoint.headers ?? {} } })));
     } else {
       const t = new V1StdioTransport({ command: endpoint.command, args: endpoint.args, env: endpoint.env, stderr: 'pipe' });
       t.stderr?.on('data', (c: Buffer) => endpoint.stderr?.(c.toString()));
-      await client.connect(t);
+      await client.connect(inArrivalOrder(t));
     }
     return {
       kind,
@@ -77,11 +78,11 @@ export async function connectEraClient(kind: ClientKind, endpoint: Endpoint): Pr
   const client = new V2Client(info, { versionNegotiation: { mode: kind === 'v2-pinned' ? { pin: '2026-07-28' } : 'auto' } });
   client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params as LogMessage));
   if ('http' in endpoint) {
-    await client.connect(new V2HttpTransport(new URL(endpoint.http), { requestInit: { headers: endpoint.headers ?? {} } }));
+    await client.connect(inArrivalOrder(new V2HttpTransport(new URL(endpoint.http), { requestInit: { headers: endpoint.headers ?? {} } })));
   } else {
     const t = new V2StdioTransport({ command: endpoint.command, args: endpoint.args, env: endpoint.env, stderr: 'pipe' });
     t.stderr?.on('data', (c: Buffer) => endpoint.stderr?.(c.toString()));
-    await client.connect(t);
+    await client.connect(inArrivalOrder(t));
   }
   return {
     kind,

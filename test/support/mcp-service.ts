@@ -9,6 +9,7 @@ import { createMcpRouter } from '../../src/mcp/http.js';
 import type { AnyTool } from '../../src/registry/define-tool.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { onFreePort } from './free-port.js';
+import { inArrivalOrder } from './mcp-arrival-order.js';
 import { testConfig } from './tool-context.js';
 
 export interface McpTestService {
@@ -50,7 +51,7 @@ export async function startMcpService(env: Record<string, string | undefined> = 
     async connect(o = {}) {
       const headers = { ...(o.key ? { authorization: `Bearer ${o.key}` } : {}), ...o.headers };
       const client = new Client({ name: 'agent-utility-test', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers } }));
+      await client.connect(inArrivalOrder(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers } })));
       clients.push(client);
       return client;
     },

@@ -91,6 +91,32 @@ describe('postal codes without a table', () => {
     expect(r.components.postal_code).toBe('SW1A');
   });
 
+  it('a full UK postcode alone (no open UK table is packaged) is the UK at low confidence, saying only the country is known', () => {
+    for (const q of ['SW1A 2AA', 'EH1 1YZ', 'M1 1AE']) {
+      const r = locate(q);
+      expect(where(r)).toMatchObject({ precision: 'country', country_code: 'GB' });
+      expect(r.confidence).toBeLessThan(0.5);
+      expect(r.notes.join(' ')).toMatch(/only its country is known/);
+    }
+  });
+
+  it('a full UK postcode after its town keeps the town at its usual confidence', () => {
+    const r = locate('London SW1A 2AA, UK');
+    expect(where(r)).toMatchObject({ precision: 'locality', city: 'London', country_code: 'GB' });
+    expect(r.confidence).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it('a Canadian FSA beside its country is its district, not the whole country', () => {
+    const r = locate('M5V, Canada');
+    expect(where(r)).toMatchObject({ precision: 'postal_code', country_code: 'CA' });
+    expect(r.components.postal_code).toBe('M5V');
+  });
+
+  it("a French code's town is looked for in its département's region, not anywhere in France (57420 is Fleury, Moselle)", () => {
+    expect(where(locate('57420, France'))).toMatchObject({ city: 'Fleury', country_code: 'FR' });
+    expect(locate('57420, France').components.state).toBe('Grand Est');
+  });
+
   it('a postal district after the town keeps the town', () => {
     expect(where(locate('London SW1A'))).toMatchObject({ precision: 'locality', city: 'London', country_code: 'GB' });
   });
@@ -199,5 +225,16 @@ describe('the likely other intents of a name alone are offered', () => {
     const r = locate('New York');
     expect(where(r)).toMatchObject({ precision: 'locality', city: 'New York City' });
     expect(r.alternatives).toContainEqual(expect.objectContaining({ precision: 'region', formatted_address: 'New York, United States' }));
+  });
+});
+
+describe('second-level units written with their kind in their own language', () => {
+  it.each([
+    ['Pest megye', 'HU'],
+    ['Pest vármegye', 'HU'],
+    ['Województwo mazowieckie', 'PL'],
+    ['Județul Cluj', 'RO'],
+  ])('%s is the region of %s', (q, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'region', country_code: country });
   });
 });

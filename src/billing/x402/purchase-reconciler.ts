@@ -33,7 +33,8 @@ export interface PurchaseReconcilerDeps {
   log: Logger;
 }
 
-export type Resolution = 'settled' | 'unpaid' | 'waiting' | 'unchecked';
+/** 'refund_due': paid on chain, but the top-up's key was revoked first, so nothing was credited. */
+export type Resolution = 'settled' | 'refund_due' | 'unpaid' | 'waiting' | 'unchecked';
 
 export class PurchaseReconciler {
   private timer: NodeJS.Timeout | undefined;
@@ -99,6 +100,15 @@ export class PurchaseReconciler {
     const newKey = p.kind === 'create' ? (keyGivenOut(p.payment.new_key) ?? this.unseenKey(p.wallet)) : undefined;
     const settled = await this.d.store.settleKeyPurchase(p.id, { payment, ...(newKey ? { newKey } : {}), now });
     if (!settled) return 'unchecked';
+    if (!settled.credited) {
+      this.log.warn('pending key purchase found paid on chain, but its key was revoked: nothing credited, refund due', {
+        purchase: p.id,
+        key: settled.key.id,
+        wallet: p.wallet,
+        transaction,
+      });
+      return 'refund_due';
+    }
     this.log.warn('pending key purchase found paid on chain: credit granted', {
       purchase: p.id,
       kind: p.kind,

@@ -10,7 +10,7 @@
 import type { Hash } from 'viem';
 import type { EngineEvents } from '../../engine/events.js';
 import type { Logger } from '../../logger.js';
-import type { TaskRow, TaskStore } from '../../store/port.js';
+import type { TaskRow, TaskStore, UnsettledTask } from '../../store/port.js';
 import type { ChainAccess } from './chain.js';
 import type { FacilitatorClient } from './facilitator.js';
 import type { X402Metrics } from './metrics.js';
@@ -105,7 +105,7 @@ export class Settler {
     }
   }
 
-  private take(task: TaskRow): void {
+  private take(task: UnsettledTask): void {
     if (this.stopped || task.payer.kind !== 'x402' || this.inFlight.has(task.id)) return;
     const record = asPaymentRecord(task.payment);
     if (!record || record.status !== 'pending') return;
@@ -115,7 +115,7 @@ export class Settler {
     this.inFlight.set(task.id, run);
   }
 
-  private async voidPayment(task: TaskRow, record: PaymentRecord): Promise<void> {
+  private async voidPayment(task: UnsettledTask, record: PaymentRecord): Promise<void> {
     const reason = `The task ${task.status === 'cancelled' ? 'was cancelled' : 'failed'}, so the payment was not collected; the authorization was never submitted and lapses at ${record.valid_before}.`;
     await this.finish(task.id, { ...record, status: 'void', reason }, 'void');
   }

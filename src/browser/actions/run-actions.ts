@@ -5,6 +5,7 @@ import { ToolError } from '../../errors.js';
 import type { ToolContext } from '../../registry/define-tool.js';
 import { lazyModule } from '../../registry/lazy-module.js';
 import { captureScreenshot } from '../capture.js';
+import { pdfPageCount } from '../pdf-pages.js';
 import type { ActionOutcome } from './output.js';
 import type { Action } from './schema.js';
 import { scrollToLoad } from './scroll-to-load.js';
@@ -17,6 +18,8 @@ export const MAX_EVALUATE_JSON_CHARS = 16_000;
 /** Most elements one click step with all: true clicks. */
 export const MAX_CLICK_ALL = 100;
 const MAX_CAPTURE_HEIGHT = 16_384;
+/** Largest HTML a scrape step keeps, bytes (browser.content's limit). */
+export const MAX_SCRAPE_BYTES = 10_000_000;
 
 export interface ActionEnv {
   ctx: Pick<ToolContext, 'config' | 'use'>;
@@ -96,8 +99,40 @@ async function runStep(page: Page, a: Action, timeout: number, env: ActionEnv): 
       const link = await (await publishModule()).publishArtifact(env.ctx, image, 'image/png');
       return { file_url: link.file_url };
     }
+    case 'scrape': {
+      const html = await withinStep(page.content(), timeout, 'the page');
+      const bytes = Buffer.byteLength(html);
+      if (bytes > MAX_SCRAPE_BYTES) throw new ToolError(`the page's HTML is ${bytes} bytes, more than the ${MAX_SCRAPE_BYTES}-byte limit.`, 'permanent');
+      const link = await (await publishModule()).publishArtifact(env.ctx, Buffer.from(html), 'text/html; charset=utf-8');
+      // Short HTML comes inline too, as Firecrawl returns it; longer HTML only through the link.
+      const inline = html.length <= MAX_EVALUATE_JSON_CHARS ? { html } : {};
+      return { result: { url: page.url(), title: await page.title(), bytes, ...inline }, file_url: link.file_url };
+    }
+    case 'pdf': {
+      const pdf = await withinStep(
+        page.pdf({ format: a.size === 'a4' ? 'A4' : 'Letter', landscape: a.landscape ?? false, printBackground: true }),
+        timeout,
+        'printing',
+      );
+      const link = await (await publishModule()).publishArtifact(env.ctx, pdf, 'application/pdf');
+      return { result: { pages: await pdfPageCount(pdf) }, file_url: link.file_url };
+    }
     case 'evaluate':
       return { result: await evaluateJson(page, a.expression, timeout) };
+  }
+}
+
+/** Work that takes no timeout of its own, bounded by what is left of the actions' time. */
+async function withinStep<T>(work: Promise<T>, timeout: number, what: string): Promise<T> {
+  let t: NodeJS.Timeout | undefined;
+  const timer = new Promise<never>((_, reject) => {
+    t = setTimeout(() => reject(new ToolError(`${what} did not finish within ${Math.round(timeout / 100) / 10} s.`, 'permanent')), timeout);
+    t.unref();
+  });
+  try {
+    return await Promise.race([work, timer]);
+  } finally {
+    clearTimeout(t);
   }
 }
 

@@ -14,7 +14,7 @@ export const MAX_FILL_CHARS = 10_000;
 /** Longest expression an evaluate step runs, characters. */
 export const MAX_EXPRESSION_CHARS = 10_000;
 
-export const ACTION_TYPES = ['wait', 'click', 'fill', 'press', 'select', 'hover', 'scroll', 'screenshot', 'evaluate'] as const;
+export const ACTION_TYPES = ['wait', 'click', 'fill', 'press', 'select', 'hover', 'scroll', 'screenshot', 'scrape', 'pdf', 'evaluate'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 const selector = cssSelectorInput;
@@ -66,6 +66,10 @@ export const STEP_SCHEMAS = {
       if (given.length > 1) ctx.addIssue({ code: 'custom', path: [given[1]!], message: `cannot be combined with ${given[0]}` });
     }),
   screenshot: z.strictObject({ type: type('screenshot'), full_page: z.boolean().optional() }),
+  // The page's HTML at this point (Firecrawl's scrape action), kept as an artifact.
+  scrape: z.strictObject({ type: type('scrape') }),
+  // The page printed at this point (Firecrawl's pdf action), an intermediate PDF like screenshot's image.
+  pdf: z.strictObject({ type: type('pdf'), landscape: z.boolean().optional(), size: z.enum(['letter', 'a4']).optional() }),
   evaluate: z.strictObject({ type: type('evaluate'), expression: z.string().min(1).max(MAX_EXPRESSION_CHARS) }),
 } satisfies Record<ActionType, z.ZodType>;
 
@@ -86,8 +90,8 @@ const actionsInput = z
     });
   })
   .describe(
-    'In order before capture, e.g. {"type":"click","selector":"#more"}; wait: milliseconds|selector,state:hidden; fill: selector?,text; ' +
-      'press: key; select: selector,value; scroll: amount|selector|to:"bottom"; evaluate: expression. Max 50.',
+    'Before capture, e.g. {"type":"click","selector":"#more"}; wait: milliseconds|selector,state:hidden; fill: selector?,text; ' +
+      'press: key; select: selector,value; scroll: amount|selector|to:"bottom"; evaluate: expression; pdf: size?,landscape?.',
   );
 
 /** Spread into pageOptionsShape: every browser tool takes them. */

@@ -194,7 +194,22 @@
     return n;
   }
 
-  /** An equirectangular plot around the points, with a 10° (or 1°) graticule; no tiles, so it works offline. */
+  // Country outlines behind the plots (GET /console/assets/base-map.json, served from an npm package, so it
+  // works offline), fetched once; a plot drawn before they arrive gets them when they do.
+  var baseMapPromise = null;
+  function withBaseMap(fn) {
+    baseMapPromise =
+      baseMapPromise ||
+      fetch('/console/assets/base-map.json', { credentials: 'same-origin' }).then(function (r) {
+        if (!r.ok) throw new Error('base map: ' + r.status);
+        return r.json();
+      });
+    baseMapPromise.then(fn, function () {
+      baseMapPromise = null; // the grid alone; asked again next time
+    });
+  }
+
+  /** An equirectangular plot around the points on the country outlines, with a 10° (or 1°) graticule; no tiles, so it works offline. */
   function plotPoints(pts) {
     var minLat = Math.min.apply(
       null,
@@ -234,12 +249,14 @@
       root.appendChild(svg('line', { x1: g, x2: g, y1: y0, y2: y0 + h, stroke: '#c9d6e6', 'stroke-width': sw }));
     for (var k = Math.ceil(y0 / step) * step; k <= y0 + h; k += step)
       root.appendChild(svg('line', { y1: k, y2: k, x1: x0, x2: x0 + w, stroke: '#c9d6e6', 'stroke-width': sw }));
+    var firstPoint = null;
     pts.forEach(function (p) {
       var c = svg('circle', { cx: p.lng, cy: -p.lat, r: w / 90, fill: '#c2410c', stroke: '#fff', 'stroke-width': sw * 2, class: 'point' });
       var t = svg('title', {});
       t.textContent = (p.label ? p.label + ': ' : '') + p.lat.toFixed(5) + ', ' + p.lng.toFixed(5);
       c.appendChild(t);
       root.appendChild(c);
+      firstPoint = firstPoint || c;
     });
     var list = el(
       'ul',
@@ -248,7 +265,13 @@
         return el('li', { text: (p.label ? p.label + ': ' : '') + p.lat.toFixed(5) + ', ' + p.lng.toFixed(5) });
       }),
     );
-    return el('figure', { class: 'map' }, [root, el('figcaption', {}, [list])]);
+    var credit = el('small', { class: 'map-credit' });
+    withBaseMap(function (m) {
+      var outline = svg('path', { d: m.path, fill: 'none', stroke: '#7f8fa6', 'stroke-width': sw * 1.5, 'stroke-linejoin': 'round', class: 'base-map' });
+      root.insertBefore(outline, firstPoint);
+      credit.textContent = m.attribution;
+    });
+    return el('figure', { class: 'map' }, [root, el('figcaption', {}, [list, credit])]);
   }
 
   function markdownIn(result) {

@@ -2,18 +2,35 @@
 // claiming due messages under a lease, recording each attempt, the per-key signing secrets, and the
 // sweep that queues a batch's event once every one of its tasks has finished. Both dialects.
 import type { Sql } from '../sql.js';
+// Type only: a PostgreSQL process never loads better-sqlite3.
+import type { SqliteDb } from '../sqlite.js';
+
+/**
+ * What a message is about. Tasks and batches get bodies built from their settled rows; a lead request's
+ * notifications (the lead service's, migration 013) carry their fixed message on the row.
+ */
+export type SubjectKind = 'task' | 'batch' | 'lead_request';
+export const SUBJECT_KINDS: readonly SubjectKind[] = ['task', 'batch', 'lead_request'];
 
 export interface OutboxMessage {
   id: string;
   keyId: string;
+  /** Where it goes: an http(s) URL, or the e-mail address of an 'email' message. */
   url: string;
-  subjectKind: 'task' | 'batch';
+  subjectKind: SubjectKind;
   subjectId: string;
   /** Status word: completed, failed, cancelled. */
   event: string;
   /** Attempts started, this one included (claiming counts it, so a message that kills its sender still runs out). */
   attempts: number;
   createdAt: number;
+  channel: 'webhook' | 'email';
+  /** The fixed message (lead notifications), parsed; null when the body is built at each attempt. */
+  payload: Record<string, unknown> | null;
+  /** A lead webhook's own signing secret (the pro's); null for messages signed with the key's whsec_ secret. */
+  signingSecret: string | null;
+  /** This message's attempt budget; null means the configured one. */
+  maxAttempts: number | null;
 }
 
 export interface DeliveryAttempt {
@@ -53,11 +70,15 @@ const toMessage = (r: Row): OutboxMessage => ({
   id: String(r.id),
   keyId: String(r.key_id),
   url: String(r.url),
-  subjectKind: r.subject_kind === 'batch' ? 'batch' : 'task',
+  subjectKind: SUBJECT_KINDS.find((k) => k === r.subject_kind) ?? 'task',
   subjectId: String(r.subject_id),
   event: String(r.event),
   attempts: Number(r.attempts),
   createdAt: Number(r.created_at),
+  channel: r.channel === 'email' ? 'email' : 'webhook',
+  payload: typeof r.payload === 'string' ? (JSON.parse(r.payload) as Record<string, unknown>) : null,
+  signingSecret: (r.signing_secret as string | null) ?? null,
+  maxAttempts: num(r.max_attempts),
 });
 const toAttempt = (r: Row): DeliveryAttempt => ({
   messageId: String(r.message_id),
@@ -74,7 +95,16 @@ const toSecrets = (r: Row): KeySecrets => ({
   createdAt: Number(r.created_at),
 });
 
-const MESSAGE_COLUMNS = 'id, key_id, url, subject_kind, subject_id, event, attempts, created_at';
+const MESSAGE_COLUMNS = 'id, key_id, url, subject_kind, subject_id, event, attempts, created_at, channel, payload, signing_secret, max_attempts';
+
+/** The messages of these kinds only (a dispatcher claims what it can send); the words are our own constants. */
+const ofKinds = (kinds: readonly SubjectKind[]) =>
+  `subject_kind IN (${
+    kinds
+      .filter((k) => SUBJECT_KINDS.includes(k))
+      .map((k) => `'${k}'`)
+      .join(', ') || 'NULL'
+  })`;
 
 export class WebhookStore {
   constructor(readonly db: Sql) {}
@@ -83,11 +113,12 @@ export class WebhookStore {
    * Takes up to `limit` due messages for `owner` until `now + leaseMs`, counting the attempt. A message
    * whose lease ran out (its sender died mid-request) is due again: at least once, never lost.
    */
-  async claimDue(owner: string, now: number, leaseMs: number, limit: number): Promise<OutboxMessage[]> {
+  async claimDue(owner: string, now: number, leaseMs: number, limit: number, kinds: readonly SubjectKind[] = SUBJECT_KINDS): Promise<OutboxMessage[]> {
     const skipLocked = this.db.dialect.name === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
     const rows = await this.db.all<Row>(
       `UPDATE webhook_outbox SET lease_owner = $1, lease_until = $2, attempts = attempts + 1
        WHERE id IN (SELECT id FROM webhook_outbox WHERE status = 'pending' AND next_attempt_at <= $3 AND (lease_until IS NULL OR lease_until < $3)
+                      AND ${ofKinds(kinds)}
                     ORDER BY next_attempt_at LIMIT $4${skipLocked})
        RETURNING ${MESSAGE_COLUMNS}`,
       [owner, now + leaseMs, now, limit],
@@ -96,10 +127,10 @@ export class WebhookStore {
   }
 
   /** When the next pending message falls due (its retry time, or its lease's end), or undefined. */
-  async nextDueAt(): Promise<number | undefined> {
+  async nextDueAt(kinds: readonly SubjectKind[] = SUBJECT_KINDS): Promise<number | undefined> {
     const r = await this.db.one<Row>(
       `SELECT MIN(CASE WHEN lease_until IS NOT NULL AND lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END) AS due
-       FROM webhook_outbox WHERE status = 'pending'`,
+       FROM webhook_outbox WHERE status = 'pending' AND ${ofKinds(kinds)}`,
     );
     return num(r?.due) ?? undefined;
   }
@@ -125,20 +156,36 @@ export class WebhookStore {
     outcome: { durationMs: number; httpStatus: number | null; error: string | null; delivered: boolean; retryAt: number | null },
     now: number,
   ): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.run('UPDATE webhook_attempts SET duration_ms = $3, http_status = $4, error = $5 WHERE message_id = $1 AND attempt = $2', [
-        m.id,
-        m.attempts,
-        outcome.durationMs,
-        outcome.httpStatus,
-        outcome.error,
-      ]);
-      const status = outcome.delivered ? 'delivered' : outcome.retryAt === null ? 'failed' : 'pending';
-      await tx.run(
+    const status = outcome.delivered ? 'delivered' : outcome.retryAt === null ? 'failed' : 'pending';
+    await this.atomically([
+      [
+        'UPDATE webhook_attempts SET duration_ms = $3, http_status = $4, error = $5 WHERE message_id = $1 AND attempt = $2',
+        [m.id, m.attempts, outcome.durationMs, outcome.httpStatus, outcome.error],
+      ],
+      [
         `UPDATE webhook_outbox SET status = $3, next_attempt_at = $4, last_error = $5, delivered_at = $6, lease_owner = NULL, lease_until = NULL
          WHERE id = $1 AND lease_owner = $2`,
         [m.id, owner, status, outcome.retryAt ?? now, outcome.error, outcome.delivered ? now : null],
-      );
+      ],
+    ]);
+  }
+
+  /**
+   * Statements in one transaction. On SQLite it runs synchronously (BEGIN IMMEDIATE to COMMIT with no
+   * await between), so the write lock is never held while other code of this process runs: the lead
+   * store's connection shares this file with the task store's (src/db/sqlite.ts, busy: 'yield').
+   */
+  private async atomically(statements: [string, unknown[]][]): Promise<void> {
+    const db = this.db as Partial<SqliteDb>;
+    if (db.immediate && db.sql) {
+      const sql = db.sql.bind(db);
+      await db.immediate(() => {
+        for (const [text, values] of statements) sql(text).run(values);
+      });
+      return;
+    }
+    await this.db.transaction(async (tx) => {
+      for (const [text, values] of statements) await tx.run(text, values);
     });
   }
 
@@ -167,11 +214,16 @@ export class WebhookStore {
     });
   }
 
-  /** Finished messages (and their attempts) older than `cutoff`: kept as long as the tasks they are about. */
+  /**
+   * Finished messages (and their attempts) older than `cutoff`: kept as long as the tasks they are about.
+   * A lead request's notifications stay with the request (its view lists them; their copies of the
+   * message are erased with the requester's details instead).
+   */
   async deleteFinishedBefore(cutoff: number): Promise<number> {
+    const old = `status <> 'pending' AND created_at < $1 AND subject_kind <> 'lead_request'`;
     return this.db.transaction(async (tx) => {
-      await tx.run(`DELETE FROM webhook_attempts WHERE message_id IN (SELECT id FROM webhook_outbox WHERE status <> 'pending' AND created_at < $1)`, [cutoff]);
-      return tx.run(`DELETE FROM webhook_outbox WHERE status <> 'pending' AND created_at < $1`, [cutoff]);
+      await tx.run(`DELETE FROM webhook_attempts WHERE message_id IN (SELECT id FROM webhook_outbox WHERE ${old})`, [cutoff]);
+      return tx.run(`DELETE FROM webhook_outbox WHERE ${old}`, [cutoff]);
     });
   }
 

@@ -398,6 +398,9 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
     if (lastTwo && CA_POSTCODE.test(lastTwo)) return { rest: tokens.slice(0, -2), postalCode: lastTwo.toUpperCase(), zip5: null, impliedCountry: 'CA' };
     if (CA_POSTCODE.test(last.text)) return { rest: tokens.slice(0, -1), postalCode: spacedPostcode(last.text, 3), zip5: null, impliedCountry: 'CA' };
   }
+  // "T0A, Canada", "SW1A, UK": the first half of a postcode alone beside its country is that code.
+  if (tokens.length === 1 && country === 'CA' && CA_FSA.test(last.text)) return { rest: [], postalCode: last.text, zip5: null, impliedCountry: 'CA' };
+  if (tokens.length === 1 && country === 'GB' && UK_OUTWARD_CODE.test(last.text)) return { rest: [], postalCode: last.text, zip5: null, impliedCountry: 'GB' };
   // "Toronto M5V", "London SW1A", "Manchester M1": the first half of a postcode after a town, in capitals.
   const before = tokens[tokens.length - 2];
   if (before && !/\d/.test(before.text) && !UNIT_WORDS.has(foldText(before.text).replace(/\.$/, ''))) {

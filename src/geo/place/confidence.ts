@@ -37,6 +37,9 @@ export const FACTOR = {
   otherMeaning: 0.8,
   /** A full postal code answered at the centroid of its district (a Canadian forward sortation area). */
   postalDistrict: 0.9,
+  /** A postal code whose form names its country, with no table of that country's codes (a full UK postcode):
+   * answered for the whole country, while the code stood for a street, so the answer is mostly not what was meant. */
+  postalCodeOnlyCountry: 0.5,
   /** Five digits and nothing else: a US ZIP, or another country's postal code the data has no table of. */
   bareFiveDigits: 0.85,
 } as const;

@@ -390,9 +390,10 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   }
   if (r.postalCode && !r.zip5 && !region) {
     // The postal code's form names the country, but the embedded data has no table of that country's codes
-    // (or does not have this code).
-    factor *= FACTOR.unmatchedPart;
-    notes.push(`postal code ${r.postalCode} is not in the embedded data: answered at country level`);
+    // (or does not have this code). With nothing else given, the country is all that is known ("SW1A 2AA":
+    // no open UK postcode table is packaged), so the answer says so in its confidence, not only in a note.
+    factor *= r.locality === null && r.street === null ? FACTOR.postalCodeOnlyCountry : FACTOR.unmatchedPart;
+    notes.push(`postal code ${r.postalCode} is not in the embedded data: only its country is known from its form, answered at country level`);
   }
   if (country) {
     const point = g.countryPoint(country);

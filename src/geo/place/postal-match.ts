@@ -29,7 +29,9 @@ export function placePostalCodes(g: Gazetteer, codes: PostalCode[]): PostalMatch
 }
 
 function placeOne(g: Gazetteer, code: PostalCode): PostalMatch | null {
-  const written = code.region ? (subdivisionByCode(code.country, code.region) ?? g.regions(code.region, false, code.country)[0] ?? null) : null;
+  const written = code.region
+    ? (subdivisionByCode(code.country, code.region) ?? g.regions(code.region, false, code.country)[0] ?? g.regionOfIsoCode(code.country, code.region) ?? null)
+    : null;
   const town = townOf(g, code, written);
   const region = written ?? (town ? (g.region(town.country, town.admin1) ?? null) : null);
   const point = code.point ?? (town ? { lat: town.lat, lng: town.lng } : null);

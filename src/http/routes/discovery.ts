@@ -6,8 +6,11 @@ import type { Engine } from '../../engine/engine.js';
 import type { TaskMetrics } from '../../engine/metrics.js';
 import { buildAgentCard } from '../../web/agent-card.js';
 import { buildOpenApi } from '../openapi.js';
-import { healthReport } from '../health.js';
+import { healthReport, type HealthPart } from '../health.js';
 import { VERSION } from '../../version.js';
+
+/** The console's icon (src/console/html.ts writes the same one inline). */
+const FAVICON_SVG = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><rect width='16' height='16' rx='3' fill='#1f6feb'/></svg>";
 
 export interface DiscoveryDeps {
   engine: Engine;
@@ -15,6 +18,8 @@ export interface DiscoveryDeps {
   publicUrl: string;
   x402Enabled: boolean;
   leadsBaseUrl: string | undefined;
+  /** More of /healthz from the front doors. */
+  healthParts?: HealthPart[];
 }
 
 const DOCS_HTML = `<!doctype html>
@@ -93,8 +98,15 @@ export function discoveryRoutes(d: DiscoveryDeps): Router {
   });
   r.use('/docs/assets', express.static(swaggerDir, { index: false, maxAge: '1h' }));
 
+  // Tools that ask for /favicon.ico without reading the pages (the pages carry an inline icon) get the same
+  // small square instead of a 404 in the log.
+  r.get('/favicon.ico', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.type('image/svg+xml').send(FAVICON_SVG);
+  });
+
   r.get('/healthz', async (_req, res) => {
-    const report = await healthReport(d.engine);
+    const report = await healthReport(d.engine, d.healthParts);
     res.status(report.status).json(report.body);
   });
   r.get('/metrics', async (_req, res) => {

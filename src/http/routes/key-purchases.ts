@@ -14,7 +14,7 @@ import { PaymentRefusal, verifyPayment } from '../../billing/x402/verify.js';
 import { decodePaymentHeader } from '../../billing/x402/wire.js';
 import type { Config } from '../../config.js';
 import type { Engine } from '../../engine/engine.js';
-import { InvalidInput, PaymentRequired, ServiceUnavailable, Unauthorized } from '../../errors.js';
+import { AppError, InvalidInput, PaymentRequired, ServiceUnavailable, Unauthorized } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import type { AnyTool } from '../../registry/define-tool.js';
@@ -145,6 +145,17 @@ export function keyPurchaseRoutes(d: KeyPurchaseDeps): Router {
       ...(newKey ? { newKey } : {}),
     });
     if (!settled) throw new ServiceUnavailable('The purchase was settled elsewhere; list your keys by signing in with your wallet.', 'PURCHASE_CONFLICT');
+    if (!settled.credited) {
+      // Revoked after the transfer and before the credit: the money is collected, the key is dead. Said as
+      // such, with what the payer needs to claim it back; the purchase is on record with refund_due.
+      log.warn('top-up of a key revoked meanwhile: payment collected, nothing credited, refund due', { purchase: id, key: keyId, transaction });
+      throw new AppError(
+        409,
+        'API_KEY_REVOKED_REFUND_DUE',
+        `This API key was revoked while the payment settled, so nothing was credited to it. The payment was collected (transaction ${transaction}) and is recorded as owed back to you as purchase ${id}: ask the operator for a refund.`,
+        { extra: { purchase_id: id, transaction, refund_due_usd: microsToUsd(micros), payer: record.payer } },
+      );
+    }
     return { kind: 'settled', settled, transaction };
   };
 
@@ -205,6 +216,8 @@ export function keyPurchaseRoutes(d: KeyPurchaseDeps): Router {
         key_id: p.keyId,
         usd: microsToUsd(p.micros),
         status: p.status,
+        // A settled top-up whose key was revoked before the credit: paid, nothing credited, owed back.
+        ...(p.payment.refund_due === true ? { refund_due: true } : {}),
         created_at: new Date(p.createdAt).toISOString(),
       })),
     });

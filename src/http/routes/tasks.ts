@@ -1,4 +1,5 @@
 // REST tasks: create (POST /v1/tools/{tool}/tasks), read and wait (GET /v1/tasks/{id}), cancel.
+import { crawlProgress } from '../../engine/crawl-progress.js';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { Engine } from '../../engine/engine.js';
@@ -42,6 +43,12 @@ export async function taskToPoll(engine: Engine, id: string): Promise<TaskRow> {
   return task;
 }
 
+/** A polled task as REST shows it: the task view, and a running crawl's progress (pages done, queued, failed). */
+export async function pollView(engine: Engine, task: TaskRow): Promise<Record<string, unknown>> {
+  const progress = await crawlProgress(engine.store, task);
+  return { ...toTaskView(task, restBound(engine.registry)), ...(progress ? { progress } : {}) };
+}
+
 export function taskRoutes(d: TaskRoutesDeps): Router {
   const r = Router();
 
@@ -66,7 +73,7 @@ export function taskRoutes(d: TaskRoutesDeps): Router {
       res.on('close', () => ac.abort());
       task = (await d.engine.waitFor(id, q.data.wait * 1000, ac.signal)) ?? task;
     }
-    sendJson(res, 200, toTaskView(task, restBound(d.engine.registry)));
+    sendJson(res, 200, await pollView(d.engine, task));
   });
 
   // One window of a finished task's result, read from the store: no second render and no charge.

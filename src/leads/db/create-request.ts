@@ -1,12 +1,13 @@
-// Writes a request, its notification outbox rows, its access row and its idempotency record in ONE
-// transaction, so a crash can never leave a request without its notifications. A duplicate (same account,
+// Writes a request, its notification outbox rows (webhook_outbox: the service's one outbox), its access row and its idempotency record in ONE
+// transaction, so a crash can never leave a request without its notifications (on SQLite the outbox is in the
+// attached task database: WAL commits each file atomically, see docs/webhooks.md). A duplicate (same account,
 // phone, pro and category since dedupSince) writes nothing new and returns the existing request. Only the
 // account's own requests count: matching another account's would tell it who contacted whom.
 import type { DialectName } from '../../db/dialect.js';
 import { one, run, runPlan, type PlanDb } from '../../db/plan.js';
 import type { NewRequest } from '../store-shapes.js';
 import type { RequestRecord } from '../types.js';
-import { jsonParam, REQUEST_COLUMNS, toRequest, type RequestRow } from './rows.js';
+import { jsonParam, LEAD_SUBJECT, REQUEST_COLUMNS, toRequest, type RequestRow } from './rows.js';
 
 /**
  * Two identical requests arriving together would both miss each other's uncommitted row. SQLite's BEGIN
@@ -45,24 +46,28 @@ export function createRequest(db: PlanDb, n: NewRequest): Promise<{ request: Req
         [r.id, r.accountId, r.proId, r.proName, r.category, r.zip, r.name, r.phone, r.email, r.notes, jsonParam(d, r.consent), d.bool(r.isDemo), r.createdAt],
       );
       yield* run('INSERT INTO request_access (request_id, account_id) VALUES ($1, $2)', [r.id, r.accountId]);
+      // The notifications go to the service's one outbox (webhook_outbox), in this same transaction.
       for (const x of n.deliveries) {
         yield* run(
-          `INSERT INTO deliveries (id, request_id, channel, target, payload, status, attempts, max_attempts, next_attempt_at, last_error, delivered_at, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+          `INSERT INTO webhook_outbox (id, key_id, url, subject_kind, subject_id, event, status, attempts, next_attempt_at, last_error, delivered_at,
+                                       created_at, channel, payload, signing_secret, max_attempts)
+           VALUES ($1, $2, $3, $4, $5, 'created', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
           [
             x.id,
+            `leads:${r.accountId}`,
+            t(x.target.address),
+            LEAD_SUBJECT,
             x.requestId,
-            x.channel,
-            jsonParam(d, x.target),
-            jsonParam(d, x.payload),
             x.status,
             x.attempts,
-            x.maxAttempts,
             x.nextAttemptAt,
             t(x.lastError),
             x.deliveredAt,
             x.createdAt,
-            x.updatedAt,
+            x.channel,
+            jsonParam(d, x.payload),
+            x.target.secret ?? null,
+            x.maxAttempts,
           ],
         );
       }

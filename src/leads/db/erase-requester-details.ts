@@ -2,6 +2,7 @@
 // of their finished deliveries (unfinished ones keep theirs until they end). Returns how many requests.
 import type { DialectName } from '../../db/dialect.js';
 import { run, all, runPlan, type PlanDb } from '../../db/plan.js';
+import { LEAD_SUBJECT } from './rows.js';
 
 /** The consent record keeps what was agreed and when; only the requester's address is dropped. */
 const CONSENT_WITHOUT_IP: Record<DialectName, string> = {
@@ -18,9 +19,10 @@ export function eraseRequesterDetails(db: PlanDb, before: number): Promise<numbe
     );
     const ids = erased.map((r) => String(r.id));
     if (ids.length > 0) {
-      yield* run(`UPDATE deliveries SET payload = '{}' WHERE ${d.inArray('request_id', '$1')} AND status IN ('delivered', 'failed', 'skipped')`, [
-        d.array(ids),
-      ]);
+      yield* run(
+        `UPDATE webhook_outbox SET payload = '{}' WHERE subject_kind = $2 AND ${d.inArray('subject_id', '$1')} AND status IN ('delivered', 'failed', 'skipped')`,
+        [d.array(ids), LEAD_SUBJECT],
+      );
     }
     return ids.length;
   });

@@ -30,8 +30,43 @@ export const REQUEST_COLUMNS = camelColumns('id, account_id, pro_id, pro_name, c
 export type RequestRow = Raw<RequestRecord, 'consent' | 'isDemo'>;
 export const toRequest = (d: Dialect, r: RequestRow): RequestRecord => ({ ...r, consent: d.fromJson(r.consent), isDemo: d.fromBool(r.isDemo) });
 
-export const DELIVERY_COLUMNS = camelColumns(
-  'id, request_id, channel, target, payload, status, attempts, max_attempts, next_attempt_at, last_error, delivered_at, created_at, updated_at',
-);
-export type DeliveryRow = Raw<DeliveryRecord, 'target' | 'payload'>;
-export const toDelivery = (d: Dialect, r: DeliveryRow): DeliveryRecord => ({ ...r, target: d.fromJson(r.target), payload: d.fromJson(r.payload) });
+/**
+ * A request's notifications are rows of the service's one outbox, webhook_outbox (task migration 013):
+ * subject 'lead_request', the address in `url`, the fixed message in `payload` (JSON text on both
+ * dialects), the pro's signing secret beside it. A pending row under a lease is being sent right now.
+ */
+export const LEAD_SUBJECT = 'lead_request';
+export const DELIVERY_COLUMNS =
+  'id, subject_id, channel, url, signing_secret, payload, status, lease_owner, attempts, max_attempts, next_attempt_at, last_error, delivered_at, created_at';
+export interface DeliveryRow {
+  id: string;
+  subject_id: string;
+  channel: string;
+  url: string;
+  signing_secret: string | null;
+  payload: string | null;
+  status: string;
+  lease_owner: string | null;
+  attempts: unknown;
+  max_attempts: unknown;
+  next_attempt_at: unknown;
+  last_error: string | null;
+  delivered_at: unknown;
+  created_at: unknown;
+}
+export const toDelivery = (r: DeliveryRow): DeliveryRecord => ({
+  id: r.id,
+  requestId: r.subject_id,
+  channel: r.channel === 'email' ? 'email' : 'webhook',
+  target: r.signing_secret === null ? { address: r.url } : { address: r.url, secret: r.signing_secret },
+  payload: r.payload === null ? {} : (JSON.parse(r.payload) as Record<string, unknown>),
+  status: r.status === 'pending' && r.lease_owner !== null ? 'sending' : (r.status as DeliveryRecord['status']),
+  attempts: Number(r.attempts),
+  maxAttempts: Number(r.max_attempts),
+  nextAttemptAt: Number(r.next_attempt_at),
+  lastError: r.last_error,
+  deliveredAt: numOrNull(r.delivered_at),
+  createdAt: Number(r.created_at),
+  // The outbox keeps no update time: the last change that matters is the delivery (or the creation).
+  updatedAt: numOrNull(r.delivered_at) ?? Number(r.created_at),
+});
