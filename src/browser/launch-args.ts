@@ -40,6 +40,9 @@ const DISABLED_FEATURES = [
   'AutofillServerCommunication',
 ];
 
+/** The V8 heap limit of each renderer, in MB. */
+export const PAGE_HEAP_MB = 512;
+
 export function chromiumArgs(proxyUrl: string | undefined, sandbox = false): string[] {
   const args = [
     '--headless',
@@ -62,6 +65,9 @@ export function chromiumArgs(proxyUrl: string | undefined, sandbox = false): str
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--webrtc-ip-handling-policy=disable_non_proxied_udp',
     `--disable-features=${DISABLED_FEATURES.join(',')}`,
+    // A page's script heap is capped: a script allocating without end crashes its own renderer (its task
+    // fails) at this size instead of taking the machine's memory from everything else.
+    `--js-flags=--max-old-space-size=${PAGE_HEAP_MB}`,
   ];
   if (proxyUrl) {
     args.push(

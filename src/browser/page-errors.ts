@@ -4,6 +4,7 @@ import { playwright } from './playwright.js';
 import { ToolError } from '../errors.js';
 import { BlockedTargetError } from '../net/errors.js';
 import type { GuardedProxy } from './guarded-proxy.js';
+import { BrowserClosedError } from './pool.js';
 
 /** The main document was a file download (Chromium's downloads are off): a document reader may take over. */
 export class DownloadError extends ToolError {
@@ -16,7 +17,9 @@ export class DownloadError extends ToolError {
   }
 }
 
-const CLOSED = /Target page, context or browser has been closed|Browser has been closed|Target closed|browser has disconnected|Page crashed/i;
+const CLOSED = /Target page, context or browser has been closed|Browser has been closed|Target closed|browser has disconnected/i;
+// The page's renderer process died (killed, or out of memory) while Playwright waited on it.
+const CRASHED = /Page crashed|Target crashed/i;
 
 /** Explains a failed main-frame navigation, using what the proxy remembers about the host. */
 export function navigationError(err: unknown, failedUrl: string, proxy: GuardedProxy | undefined): Error {
@@ -42,6 +45,7 @@ export function navigationError(err: unknown, failedUrl: string, proxy: GuardedP
   if (/ERR_TOO_MANY_REDIRECTS/.test(message)) return new ToolError(`Too many redirects: ${failedUrl}`, 'input');
   if (/ERR_INVALID_URL|ERR_UNSAFE_PORT|ERR_BLOCKED_BY_CLIENT|ERR_DISALLOWED_URL_SCHEME/.test(message))
     return new ToolError(`The browser refused ${failedUrl} (${netCode(message)}).`, 'input');
+  if (CRASHED.test(message)) return new ToolError('The page crashed while loading (its renderer process died); the task will be retried.', 'transient');
   if (CLOSED.test(message)) return new ToolError('The browser closed while loading the page; the task will be retried.', 'transient');
   if (/net::ERR_/.test(message)) return new ToolError(`Could not load ${failedUrl} (${netCode(message)}).`, 'transient');
   return err instanceof Error ? err : new Error(message);
@@ -52,7 +56,10 @@ export function pageError(err: unknown): Error {
   if (err instanceof ToolError) return err;
   if (err instanceof playwright().errors.TimeoutError) return new ToolError('The page did not finish rendering within the time limit.', 'transient');
   const message = err instanceof Error ? err.message : String(err);
-  if (CLOSED.test(message)) return new ToolError('The browser closed while rendering the page; the task will be retried.', 'transient');
+  // The pool's own word that the browser went away (killed or crashed) while the task waited for a page.
+  if (CRASHED.test(message)) return new ToolError('The page crashed while rendering (its renderer process died); the task will be retried.', 'transient');
+  if (err instanceof BrowserClosedError || CLOSED.test(message))
+    return new ToolError('The browser closed while rendering the page; the task will be retried.', 'transient');
   return err instanceof Error ? err : new Error(message);
 }
 

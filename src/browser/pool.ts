@@ -89,14 +89,65 @@ class Generation {
   retiring = false;
   closed = false;
   closing: Promise<void> | undefined;
+  /** Rejects once the browser is gone (see until()). */
+  private readonly gone: Promise<never>;
+  private markGone!: (err: Error) => void;
 
   constructor(
     readonly id: number,
     readonly browser: Browser,
-  ) {}
+  ) {
+    this.gone = new Promise<never>((_, reject) => (this.markGone = reject));
+    this.gone.catch(() => undefined);
+  }
+
+  /**
+   * `work`, or a BrowserClosedError as soon as this browser is gone. Playwright leaves a newContext() or
+   * newPage() pending for good when Chromium is killed in the middle of it (seen in the crash-storm test),
+   * and a task awaiting one would hold its slot for ever.
+   */
+  until<T>(work: Promise<T>): Promise<T> {
+    work.catch(() => undefined);
+    return Promise.race([work, this.gone]);
+  }
+
+  end(): void {
+    this.closed = true;
+    this.markGone(new BrowserClosedError('The browser closed while preparing a page.'));
+  }
 
   get usable(): boolean {
     return !this.closed && !this.retiring && this.browser.isConnected();
+  }
+}
+
+/** Waits for a tab handed back by a wipe (or null when the generation ends); an abort withdraws the wait. */
+function waitForTab(gen: Generation, signal: AbortSignal | undefined): Promise<Tab | null> {
+  return new Promise<Tab | null>((resolve, reject) => {
+    const waiter = (tab: Tab | null) => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(tab);
+    };
+    const onAbort = () => {
+      const i = gen.tabWaiters.indexOf(waiter);
+      if (i >= 0) gen.tabWaiters.splice(i, 1);
+      reject(signal!.reason);
+    };
+    if (signal?.aborted) return reject(signal.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    gen.tabWaiters.push(waiter);
+  });
+}
+
+/** `work` (which never rejects), or the abort's reason as soon as `signal` aborts. */
+async function untilAborted(work: Promise<void> | undefined, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return work;
+  signal.throwIfAborted();
+  let onAbort: (() => void) | undefined;
+  try {
+    await Promise.race([work, new Promise<never>((_, reject) => signal.addEventListener('abort', (onAbort = () => reject(signal.reason)), { once: true }))]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }
 
@@ -170,7 +221,7 @@ export class BrowserPool {
     let lease: Lease;
     try {
       signal?.throwIfAborted();
-      lease = await this.lease(opts.contextOptions);
+      lease = await this.lease(opts.contextOptions, signal);
     } catch (err) {
       this.slots.release();
       throw err;
@@ -197,16 +248,16 @@ export class BrowserPool {
     await Promise.allSettled([...this.generations].map((g) => this.closeGeneration(g)));
   }
 
-  private async lease(contextOptions: BrowserContextOptions | undefined): Promise<Lease> {
+  private async lease(contextOptions: BrowserContextOptions | undefined, signal: AbortSignal | undefined): Promise<Lease> {
     // A browser can die between handing out a tab and using it; one retry on a fresh one is enough.
     for (let attempt = 1; ; attempt++) {
-      const gen = await this.generation();
+      const gen = await this.generation(signal);
       gen.served++;
       gen.active++;
       this.served++;
       try {
         if (contextOptions) return { ...(await this.prepare(gen, contextOptions)), gen, tab: undefined };
-        const tab = await this.takeTab(gen);
+        const tab = await this.takeTab(gen, signal);
         if (tab.uses++ > 0) this.reused++;
         return { context: tab.context, page: tab.page, gen, tab };
       } catch (err) {
@@ -217,9 +268,14 @@ export class BrowserPool {
     }
   }
 
-  /** A ready tab, a new one while there may be more, or the next one a wipe gives back. */
-  private async takeTab(gen: Generation): Promise<Tab> {
+  /**
+   * A ready tab, a new one while there may be more, or the next one a wipe gives back. Never waits on a
+   * browser that is gone (nobody would hand it a tab: the task's slot would be held for good), and gives
+   * up when the task is aborted.
+   */
+  private async takeTab(gen: Generation, signal: AbortSignal | undefined): Promise<Tab> {
     for (;;) {
+      if (!gen.usable) throw new BrowserClosedError('The browser closed while waiting for a page.');
       const ready = gen.idle.shift();
       if (ready && !ready.broken && !ready.page.isClosed()) {
         this.refill(gen);
@@ -230,9 +286,8 @@ export class BrowserPool {
         continue;
       }
       if (gen.tabs < this.tabCap) return this.makeTab(gen);
-      const handed = await new Promise<Tab | null>((resolve) => gen.tabWaiters.push(resolve));
+      const handed = await waitForTab(gen, signal);
       if (handed) return handed;
-      if (!gen.usable) throw new BrowserClosedError('The browser closed while waiting for a page.');
     }
   }
 
@@ -290,7 +345,7 @@ export class BrowserPool {
   }
 
   /** The generation to serve from: the current one, its standby once it is due, or a new launch. */
-  private async generation(): Promise<Generation> {
+  private async generation(signal?: AbortSignal): Promise<Generation> {
     for (;;) {
       if (this.closed) throw new BrowserClosedError();
       const cur = this.current;
@@ -307,7 +362,7 @@ export class BrowserPool {
         return this.current;
       }
       this.startLaunch();
-      await this.launching;
+      await untilAborted(this.launching, signal);
       if (!this.standby?.usable && this.launchError !== undefined) {
         const err = this.launchError;
         this.launchError = undefined;
@@ -363,7 +418,7 @@ export class BrowserPool {
       this.crashes++;
       this.opts.log.warn('browser disconnected; the next task relaunches it', { generation: gen.id });
     }
-    gen.closed = true;
+    gen.end();
     for (const waiter of gen.tabWaiters.splice(0)) waiter(null);
     this.generations.delete(gen);
     if (this.current === gen) this.current = undefined;
@@ -416,9 +471,9 @@ export class BrowserPool {
   }
 
   private async prepare(gen: Generation, extra?: BrowserContextOptions): Promise<Prepared> {
-    const context = await gen.browser.newContext(extra ? { ...CONTEXT_OPTIONS, ...extra } : CONTEXT_OPTIONS);
+    const context = await gen.until(gen.browser.newContext(extra ? { ...CONTEXT_OPTIONS, ...extra } : CONTEXT_OPTIONS));
     try {
-      const page = await context.newPage();
+      const page = await gen.until(context.newPage());
       page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
       page.on('crash', () => void this.crashedPages++);
       // Popups and window.open() targets are closed: a task renders exactly one page.
@@ -444,7 +499,7 @@ export class BrowserPool {
 
   private closeGeneration(gen: Generation): Promise<void> {
     gen.closing ??= (async () => {
-      gen.closed = true;
+      gen.end();
       for (const waiter of gen.tabWaiters.splice(0)) waiter(null);
       const idle = gen.idle.splice(0);
       await Promise.allSettled(idle.map((t) => t.context.close()));

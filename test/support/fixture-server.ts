@@ -202,6 +202,10 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     const p = url.pathname;
 
     if (p === '/article') return html(ARTICLE_HTML);
+    // Pages that never stop: one allocates memory without end, one spins the CPU (browser.runaway.test.ts).
+    if (p === '/runaway/memory')
+      return html(page('Memory', `<p>eating</p><script>const kept = []; for (;;) kept.push(new Array(1e6).fill(kept.length));</script>`));
+    if (p === '/runaway/cpu') return html(page('CPU', `<p>spinning</p><script>for (;;) {}</script>`));
     if (p === '/controls/third-party') {
       // Sub-resources on the origins the test names (another host, another port): an image, a script and a frame.
       const at = (name: string) => encodeURI(url.searchParams.get(name) ?? '');

@@ -1,0 +1,304 @@
+// Soak (issue #31; not in CI): task creation at a steady rate for a long time from several API keys, with
+// workers draining dns.lookup (a local Knot), ip.geolocate (shipped data) and url.status (a local HTTP
+// server), on SQLite (one `serve` process with its workers) and on PostgreSQL (2 `serve --no-workers` API
+// nodes and 2 `worker` processes). Every SOAK_SAMPLE_S each process reports (bench/lib/soak-probe.mjs,
+// preloaded) RSS, event-loop delay, active handles and open fds; the bench records database/WAL size,
+// queue depth (pending + running), p50/p99 creation latency and errors over the interval. Writes
+// bench/soak/<store>.json and bench/soak/<store>.svg. The issue's size is 1,000 req/s for 600 s:
+// SOAK_RATE and SOAK_SECONDS set it (defaults are what this shared 2-core machine carries; RESULTS says
+// what ran). x402 payers are not driven (API keys only). Loopback only; the built CLI (dist/) runs.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createApiKey } from '../dist/src/billing/api-keys.js';
+import { PostgresStore } from '../dist/src/db/tasks/postgres-store.js';
+import { SqliteStore } from '../dist/src/db/tasks/sqlite-store.js';
+import { startKnot } from '../dist/test/support/knot.js';
+import { svgLines } from './lib/svg-lines.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(ROOT, 'dist/src/cli.js');
+const PROBE = path.join(ROOT, 'bench/lib/soak-probe.mjs');
+const OUT = path.join(ROOT, 'bench/soak');
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const RATE = Number(process.env.SOAK_RATE ?? 100);
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
+const SAMPLE_S = Number(process.env.SOAK_SAMPLE_S ?? 10);
+const KEYS = 4;
+const STORES = (process.env.SOAK_STORES ?? 'sqlite,postgres').split(',');
+
+function spawnNode(args, env, name, probeFile) {
+  const child = spawn(process.execPath, ['--import', PROBE, CLI, ...args], {
+    env: { ...process.env, ...env, SOAK_NAME: name, SOAK_PROBE_FILE: probeFile, SOAK_PROBE_MS: String(SAMPLE_S * 1000) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let out = '';
+  const ready = new Promise((resolve, reject) => {
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk) => {
+      if (out.length < 200_000) out += chunk;
+      const m = /"msg":"agent-utility is serving".*?"url":"([^"]+)"/.exec(out) ?? (/worker started/.test(out) ? [null, 'worker'] : null);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`${name} exited ${code}: ${out.slice(-2000)}`)));
+  });
+  return { child, ready, name };
+}
+
+function startUrlServer() {
+  const server = http.createServer((req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+function percentile(sorted, p) {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
+}
+
+function dirSizeMb(dir) {
+  let bytes = 0;
+  for (const f of fs.readdirSync(dir)) {
+    const st = fs.statSync(path.join(dir, f));
+    if (st.isFile()) bytes += st.size;
+  }
+  return bytes / 2 ** 20;
+}
+
+async function runOne(store) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `au-soak-${store}-`));
+  const probeFile = path.join(dataDir, 'probe.jsonl');
+  const knot = await startKnot([{ origin: 'soak.test', records: ['* 300 IN A 127.0.0.1'] }]);
+  const target = await startUrlServer();
+  const targetUrl = `http://127.0.0.1:${target.address().port}/`;
+  const schema = `soak_${process.pid}`;
+  const base = {
+    DATA_DIR: dataDir,
+    DNS_SERVERS: knot.server,
+    NETWORK_ALLOWLIST: '127.0.0.1/32',
+    LOG_LEVEL: 'info',
+    LEADS_PORT: '0',
+    SECRET: 's'.repeat(40),
+    RATE_LIMIT_PER_IP: '0',
+    RATE_LIMIT_PER_KEY: '0',
+    WORKER_CONCURRENCY: '16',
+    POLL_INTERVAL_MS: '100',
+  };
+  let env = base;
+  let storeObj;
+  let admin;
+  if (store === 'sqlite') {
+    storeObj = new SqliteStore(path.join(dataDir, 'agent-utility.db'));
+  } else {
+    admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    env = { ...base, DATABASE_URL, DATABASE_SCHEMA: schema };
+    storeObj = new PostgresStore({ connectionString: DATABASE_URL, schema, poolSize: 2 });
+  }
+  await storeObj.migrate();
+  const keys = [];
+  for (let i = 0; i < KEYS; i++) keys.push((await createApiKey(storeObj, { creditsMicros: 1e12, label: `soak ${i}` })).key);
+
+  const procs =
+    store === 'sqlite'
+      ? [spawnNode(['serve', '--port', '0'], env, 'serve', probeFile)]
+      : [
+          spawnNode(['serve', '--no-workers', '--port', '0'], env, 'api-1', probeFile),
+          spawnNode(['serve', '--no-workers', '--port', '0'], env, 'api-2', probeFile),
+          spawnNode(['worker'], env, 'worker-1', probeFile),
+          spawnNode(['worker'], env, 'worker-2', probeFile),
+        ];
+  const urls = (await Promise.all(procs.map((p) => p.ready))).filter((u) => u !== 'worker');
+
+  const bodies = [
+    ['dns.lookup', (i) => ({ domain: `h${i % 500}.soak.test`, record_type: 'A' })],
+    ['ip.geolocate', (i) => ({ ip: `8.8.${i % 250}.${(i >> 8) % 250}` })],
+    ['url.status', () => ({ url: targetUrl, timeout_ms: 5000 })],
+  ];
+  let sent = 0;
+  let latencies = [];
+  let errors = 0;
+  const errorKinds = new Map();
+  const inflight = new Set();
+  const started = Date.now();
+  const samples = [];
+  const agentOpts = { keepAlive: true, maxSockets: 64 };
+  const agents = urls.map(() => new http.Agent(agentOpts));
+  const post = (i) => {
+    const [tool, body] = bodies[i % bodies.length];
+    const which = i % urls.length;
+    const u = new URL(`${urls[which]}/v1/tools/${tool}/tasks`);
+    const payload = JSON.stringify(body(i));
+    const t0 = performance.now();
+    return new Promise((resolve) => {
+      const req = http.request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: u.pathname,
+          method: 'POST',
+          agent: agents[which],
+          headers: { authorization: `Bearer ${keys[i % KEYS]}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - t0);
+            if (res.statusCode !== 202) {
+              errors++;
+              errorKinds.set(res.statusCode, (errorKinds.get(res.statusCode) ?? 0) + 1);
+            }
+            resolve();
+          });
+        },
+      );
+      req.on('error', (err) => {
+        errors++;
+        errorKinds.set(err.code ?? 'error', (errorKinds.get(err.code ?? 'error') ?? 0) + 1);
+        resolve();
+      });
+      req.end(payload);
+    });
+  };
+
+  const queueDepth = async () => {
+    if (store === 'sqlite') return (await storeObj.db.all("SELECT count(*) AS n FROM tasks WHERE status IN ('pending','running')", []))[0].n;
+    return (await admin.query(`SELECT count(*)::int AS n FROM ${schema}.tasks WHERE status IN ('pending','running')`)).rows[0].n;
+  };
+  const dbSizeMb = async () => {
+    if (store === 'sqlite') return dirSizeMb(dataDir);
+    const r = await admin.query(
+      `SELECT sum(pg_total_relation_size(c.oid))::bigint AS b FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1`,
+      [schema],
+    );
+    return Number(r.rows[0].b) / 2 ** 20;
+  };
+  let walStart;
+  if (admin) walStart = (await admin.query('SELECT pg_current_wal_lsn() AS l')).rows[0].l;
+
+  // Open loop: requests are started on schedule whatever the answers do (a slow server shows as latency
+  // and queue depth, not as a lower rate).
+  const total = RATE * SECONDS;
+  const sampler = setInterval(async () => {
+    const lat = latencies.sort((a, b) => a - b);
+    latencies = [];
+    const s = {
+      t: Math.round((Date.now() - started) / 1000),
+      sent,
+      created: lat.length,
+      p50Ms: +percentile(lat, 50).toFixed(1),
+      p99Ms: +percentile(lat, 99).toFixed(1),
+      errors,
+      queue: await queueDepth(),
+      dbMb: +(await dbSizeMb()).toFixed(1),
+      load1: os.loadavg()[0].toFixed(1),
+    };
+    if (admin) s.walMb = +(Number((await admin.query('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1) AS d', [walStart])).rows[0].d) / 2 ** 20).toFixed(1);
+    samples.push(s);
+    process.stderr.write(`${store} ${JSON.stringify(s)}\n`);
+  }, SAMPLE_S * 1000);
+  await new Promise((resolve) => {
+    const tick = setInterval(() => {
+      const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * RATE));
+      while (sent < due) {
+        const p = post(sent++);
+        inflight.add(p);
+        void p.then(() => inflight.delete(p));
+      }
+      if (sent >= total) {
+        clearInterval(tick);
+        resolve();
+      }
+    }, 5);
+  });
+  await Promise.all(inflight);
+  // Let the workers drain, bounded.
+  for (let i = 0; i < 120 && (await queueDepth()) > 0; i++) await new Promise((r) => setTimeout(r, 500));
+  await new Promise((r) => setTimeout(r, SAMPLE_S * 1000 + 500));
+  clearInterval(sampler);
+  const drained = await queueDepth();
+
+  for (const p of procs) p.child.kill('SIGTERM');
+  await Promise.all(procs.map((p) => new Promise((r) => (p.child.exitCode !== null ? r() : p.child.once('exit', r)))));
+  for (const a of agents) a.destroy();
+  await storeObj.close();
+  if (admin) {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  }
+  await knot.stop();
+  target.close();
+  const probes = fs.existsSync(probeFile)
+    ? fs
+        .readFileSync(probeFile, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const result = { store, rate: RATE, seconds: SECONDS, sent, errors, errorKinds: Object.fromEntries(errorKinds), drained, samples, probes };
+  fs.mkdirSync(OUT, { recursive: true });
+  fs.writeFileSync(path.join(OUT, `${store}.json`), JSON.stringify(result, null, 1));
+  const byName = new Map();
+  for (const p of probes) byName.set(p.name, [...(byName.get(p.name) ?? []), [Math.round((p.t - started) / 1000), p.rssMb]]);
+  fs.writeFileSync(
+    path.join(OUT, `${store}.svg`),
+    svgLines({
+      title: `Soak on ${store}: RSS per process and p99 creation latency (${RATE} req/s, ${SECONDS} s)`,
+      xLabel: 'seconds',
+      yLabel: 'MB / ms',
+      series: [
+        ...[...byName].map(([name, points]) => ({ name: `${name} RSS MB`, points })),
+        { name: 'p99 create ms', points: samples.map((s) => [s.t, s.p99Ms]) },
+      ],
+    }),
+  );
+  return result;
+}
+
+function summarise(r) {
+  const steady = r.samples.filter((s) => s.created > 0);
+  const p99s = steady.map((s) => s.p99Ms).sort((a, b) => a - b);
+  const procs = [...new Set(r.probes.map((p) => p.name))];
+  const rows = procs.map((name) => {
+    const ps = r.probes.filter((p) => p.name === name);
+    const first = ps[Math.min(1, ps.length - 1)];
+    const last = ps[ps.length - 1];
+    return `| ${r.store} | ${name} | ${first?.rssMb} → ${last?.rssMb} | ${Math.max(...ps.map((p) => p.eldP99Ms)).toFixed(1)} | ${Math.max(...ps.map((p) => p.eldMaxMs)).toFixed(0)} | ${Math.max(...ps.map((p) => p.handles))} | ${Math.max(...ps.map((p) => p.fds))} |`;
+  });
+  const loads = r.samples.map((s) => s.load1).join(', ');
+  return {
+    line: `| ${r.store} | ${r.rate} | ${r.seconds} | ${r.sent} | ${r.errors} ${JSON.stringify(r.errorKinds)} | ${percentile(
+      steady.map((s) => s.p50Ms).sort((a, b) => a - b),
+      50,
+    )} | ${p99s[p99s.length - 1] ?? 0} | ${Math.max(...r.samples.map((s) => s.queue))} | ${r.drained} | ${r.samples.at(-1)?.dbMb}${r.samples.at(-1)?.walMb !== undefined ? ` (WAL ${r.samples.at(-1).walMb})` : ''} | ${loads} |`,
+    rows,
+  };
+}
+
+export default {
+  name: 'soak',
+  title: 'Soak: steady task creation with workers draining (issue #31)',
+  async run() {
+    const results = [];
+    for (const store of STORES) results.push(await runOne(store));
+    const s = results.map(summarise);
+    return [
+      `Open-loop creation of dns.lookup, ip.geolocate and url.status tasks (a third each) from ${KEYS} API keys (no x402 payers), workers draining against a local Knot and a local HTTP server. SQLite: one \`serve\` process with its workers; PostgreSQL: 2 \`serve --no-workers\` API nodes (requests alternate) and 2 \`worker\` processes. Sampled every ${SAMPLE_S} s; per-sample figures in bench/soak/<store>.json, plots in bench/soak/<store>.svg. The issue's size is 1,000 req/s for 600 s (\`SOAK_RATE=1000 SOAK_SECONDS=600\`); what ran is in the table.`,
+      '',
+      '| store | req/s | s | sent | errors | p50 create ms (median of samples) | worst sample p99 ms | max queue | queue left | DB MB | load avg (1 min) per sample |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
+      ...s.map((x) => x.line),
+      '',
+      '| store | process | RSS MB (2nd sample → last) | worst ELD p99 ms | worst ELD max ms | max handles | max fds |',
+      '|---|---|---|---|---|---|---|',
+      ...s.flatMap((x) => x.rows),
+      '',
+      ...STORES.map((st) => `![soak on ${st}](soak/${st}.svg)`),
+    ].join('\n');
+  },
+};

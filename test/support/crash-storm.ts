@@ -1,0 +1,86 @@
+// Pieces of the Chromium crash-storm test and bench: a killer that SIGKILLs a random Chromium process
+// (the browser itself or a renderer) every few hundred milliseconds, a poll that waits for a task to end,
+// and each task's charges and refunds read from the ledger.
+import type { TaskStore } from '../../src/store/port.js';
+import { api } from './service.js';
+import type { ChromiumTracker } from './processes.js';
+
+export interface StormKills {
+  browser: number;
+  renderer: number;
+}
+
+export interface CrashStorm {
+  /** Stops killing and says how many of each kind were killed. */
+  stop(): Promise<StormKills>;
+}
+
+/**
+ * Kills one live Chromium process the tracker follows at random intervals in `everyMs`: the browser
+ * process with probability `browserShare`, otherwise a renderer.
+ */
+export function startCrashStorm(tracker: ChromiumTracker, opts: { everyMs: [number, number]; browserShare: number }): CrashStorm {
+  const kills: StormKills = { browser: 0, renderer: 0 };
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let wake: (() => void) | undefined;
+  const loop = (async () => {
+    while (!stopped) {
+      const [lo, hi] = opts.everyMs;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(resolve, lo + Math.random() * (hi - lo));
+      });
+      if (stopped) break;
+      const live = tracker.scan().filter((p) => !p.zombie);
+      const browsers = live.filter((p) => !p.cmdline.includes('--type='));
+      const renderers = live.filter((p) => p.cmdline.includes('--type=renderer'));
+      const kind = Math.random() < opts.browserShare ? 'browser' : 'renderer';
+      const pool = kind === 'browser' ? browsers : renderers;
+      const victim = pool[Math.floor(Math.random() * pool.length)];
+      if (!victim) continue;
+      try {
+        process.kill(victim.pid, 'SIGKILL');
+        kills[kind]++;
+      } catch {
+        // it went away by itself in the meantime
+      }
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      wake?.();
+      await loop;
+      return kills;
+    },
+  };
+}
+
+export interface EndedTask {
+  id: string;
+  status: string;
+  body: any;
+}
+
+/** Long-polls a task until it is neither pending nor running. */
+export async function settleTask(base: string, t: { id: string; token: string }): Promise<EndedTask> {
+  for (;;) {
+    const polled = await api(base, 'GET', `/v1/tasks/${t.id}?wait=20`, { token: t.token });
+    if (polled.status === 200 && polled.body.status !== 'pending' && polled.body.status !== 'running')
+      return { id: t.id, status: polled.body.status, body: polled.body };
+  }
+}
+
+/** Per task: how many charge and refund rows the key's ledger holds. */
+export async function ledgerByTask(store: TaskStore, keyId: string): Promise<Map<string, Record<string, number>>> {
+  const db = (store as unknown as { db: { all<R>(sql: string, v: unknown[]): Promise<R[]> } }).db;
+  const rows = await db.all<{ task_id: string; reason: string; n: number }>(
+    'SELECT task_id, reason, count(*) AS n FROM credit_ledger WHERE key_id = $1 AND task_id IS NOT NULL GROUP BY task_id, reason',
+    [keyId],
+  );
+  const out = new Map<string, Record<string, number>>();
+  for (const r of rows) out.set(r.task_id, { ...out.get(r.task_id), [r.reason]: Number(r.n) });
+  return out;
+}
