@@ -39,6 +39,9 @@ beforeAll(async () => {
   svc = await startTestService({
     NETWORK_ALLOWLIST: '127.0.0.1/32',
     BROWSER_CONCURRENCY: '3',
+    // Sandboxed, Chromium's zygotes are re-parented and its renderers never show up under the browser,
+    // so the tracker could not find them to kill; the pool's recovery is the same either way.
+    CHROMIUM_SANDBOX: 'off',
     RATE_LIMIT_PER_IP: '0',
     RATE_LIMIT_PER_KEY: '0',
     ...chromiumPath,
@@ -61,16 +64,13 @@ it('every task ends once, the pool recovers by itself, and nothing of Chromium i
     return { id: r.body.task_id as string, token: r.body.poll_token as string };
   };
   const tasks = await Promise.all(Array.from({ length: TASKS }, (_, i) => create(i)));
-  const storm = startCrashStorm(tracker, { everyMs: [200, 700], browserShare: 0.15 });
+  const storm = startCrashStorm(tracker, { everyMs: [200, 700], browserShare: 0.15, atLeast: { browser: 1, renderer: 1 } });
   const ended = await Promise.all(tasks.map((t) => settleTask(svc!.url, t)));
   const kills = await storm.stop();
 
-  // The storm hit both kinds of process, and the pool noticed the browsers it lost.
+  // The storm hit both kinds of process.
   expect(kills.browser).toBeGreaterThan(0);
   expect(kills.renderer).toBeGreaterThan(0);
-  const stats = (await svc!.rt.scope.peek(browserPoolService))!.pool.stats();
-  expect(stats.crashes).toBeGreaterThan(0);
-  expect(stats.launches).toBeGreaterThan(1);
 
   // Every task ended: complete with a result, or failed with a reason.
   for (const t of ended) {
@@ -89,6 +89,10 @@ it('every task ends once, the pool recovers by itself, and nothing of Chromium i
   // After the storm the pool serves again without anybody restarting it.
   const after = await Promise.all(Array.from({ length: 6 }, (_, i) => create(1000 + i)));
   for (const t of await Promise.all(after.map((a) => settleTask(svc!.url, a)))) expect(t.status).toBe('complete');
+  // The last kill may come as the storm stops; by the time later tasks have run, the pool has seen it.
+  const stats = (await svc!.rt.scope.peek(browserPoolService))!.pool.stats();
+  expect(stats.crashes).toBeGreaterThan(0);
+  expect(stats.launches).toBeGreaterThan(1);
 
   await svc!.close();
   svc = undefined;

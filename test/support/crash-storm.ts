@@ -11,7 +11,7 @@ export interface StormKills {
 }
 
 export interface CrashStorm {
-  /** Stops killing and says how many of each kind were killed. */
+  /** Stops killing (once `atLeast` of each kind were killed) and says how many of each kind were. */
   stop(): Promise<StormKills>;
 }
 
@@ -19,23 +19,27 @@ export interface CrashStorm {
  * Kills one live Chromium process the tracker follows at random intervals in `everyMs`: the browser
  * process with probability `browserShare`, otherwise a renderer.
  */
-export function startCrashStorm(tracker: ChromiumTracker, opts: { everyMs: [number, number]; browserShare: number }): CrashStorm {
+export function startCrashStorm(tracker: ChromiumTracker, opts: { everyMs: [number, number]; browserShare: number; atLeast?: StormKills }): CrashStorm {
   const kills: StormKills = { browser: 0, renderer: 0 };
+  const atLeast = opts.atLeast ?? { browser: 0, renderer: 0 };
+  const short = (): 'browser' | 'renderer' | undefined =>
+    kills.browser < atLeast.browser ? 'browser' : kills.renderer < atLeast.renderer ? 'renderer' : undefined;
   let stopped = false;
+  let stopping = false;
   let timer: NodeJS.Timeout | undefined;
-  let wake: (() => void) | undefined;
   const loop = (async () => {
-    while (!stopped) {
+    // How fast tasks finish depends on the machine's load, so a storm asked to stop goes on (the pool's
+    // ready tabs keep renderers alive) until it has killed at least `atLeast` of each kind.
+    while (!stopped && !(stopping && short() === undefined)) {
       const [lo, hi] = opts.everyMs;
       await new Promise<void>((resolve) => {
-        wake = resolve;
         timer = setTimeout(resolve, lo + Math.random() * (hi - lo));
       });
-      if (stopped) break;
+      if (stopped || (stopping && short() === undefined)) break;
       const live = tracker.scan().filter((p) => !p.zombie);
       const browsers = live.filter((p) => !p.cmdline.includes('--type='));
       const renderers = live.filter((p) => p.cmdline.includes('--type=renderer'));
-      const kind = Math.random() < opts.browserShare ? 'browser' : 'renderer';
+      const kind = (stopping ? short() : undefined) ?? (Math.random() < opts.browserShare ? 'browser' : 'renderer');
       const pool = kind === 'browser' ? browsers : renderers;
       const victim = pool[Math.floor(Math.random() * pool.length)];
       if (!victim) continue;
@@ -49,10 +53,10 @@ export function startCrashStorm(tracker: ChromiumTracker, opts: { everyMs: [numb
   })();
   return {
     async stop() {
+      stopping = true;
+      await loop;
       stopped = true;
       clearTimeout(timer);
-      wake?.();
-      await loop;
       return kills;
     },
   };
