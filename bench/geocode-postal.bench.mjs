@@ -15,6 +15,7 @@ import { Gazetteer } from '../dist/src/geo/place/gazetteer.js';
 import { countryName } from '../dist/src/geo/shared/countries.js';
 import { distanceKm } from '../dist/src/geo/place/gazetteer.js';
 import { gitDir } from './geocode-quality.bench.mjs';
+import { pct, queryHalf } from './lib/query-half.mjs';
 
 const SOURCE = { env: 'GEONAMES_POSTAL_GIT', repo: 'zauberware/postal-codes-json-xml-csv', note: 'GeoNames postal codes' };
 const COUNTRIES = ['CA', 'AU', 'DE', 'FR', 'FI', 'NO'];
@@ -43,15 +44,6 @@ async function countryRows(dir, country) {
   return all.filter((_, i) => i % stride === 0).slice(0, PER_COUNTRY);
 }
 
-/** FNV-1a of the query: which half a query falls in does not depend on the order of the sources. */
-function half(query) {
-  let h = 0x811c9dc5;
-  for (const ch of query) h = Math.imul(h ^ ch.codePointAt(0), 0x01000193) >>> 0;
-  return h % 2 === 0 ? 'tuning' : 'held out';
-}
-
-const pct = (a, b) => (b === 0 ? '—' : `${((100 * a) / b).toFixed(1)}%`);
-
 export default {
   name: 'geocode-postal',
   title: 'geo.locate on postal codes of the countries with postal tables, against GeoNames (tuning and held-out halves)',
@@ -74,7 +66,7 @@ export default {
     for (const c of cases) {
       const r = geocodeEmbedded(gazetteer, c.query);
       const right = r !== null && r.components.country_code === c.country && distanceKm(r, c) <= CITY_KM;
-      const h = half(c.query);
+      const h = queryHalf(c.query);
       const row = table.get(c.category) ?? { tuning: { n: 0, right: 0 }, 'held out': { n: 0, right: 0 } };
       row[h].n++;
       if (right) row[h].right++;

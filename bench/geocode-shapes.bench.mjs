@@ -17,6 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { geocodeEmbedded } from '../dist/src/geo/place/embedded-geocoder.js';
 import { Gazetteer } from '../dist/src/geo/place/gazetteer.js';
 import { cString, geonamesReference, gitDir, gitShow, judge } from './geocode-quality.bench.mjs';
+import { pct, queryHalf } from './lib/query-half.mjs';
 
 const SOURCES = {
   naturalEarth: { env: 'NATURAL_EARTH_GIT', repo: 'ya3ya6/ponisha_globe', note: 'a copy of Natural Earth 1:110m populated places' },
@@ -111,15 +112,6 @@ function postcodeCases(dir, names) {
   return cases;
 }
 
-/** FNV-1a of the query: which half a query falls in does not depend on the order of the sources. */
-function half(query) {
-  let h = 0x811c9dc5;
-  for (const ch of query) h = Math.imul(h ^ ch.codePointAt(0), 0x01000193) >>> 0;
-  return h % 2 === 0 ? 'tuning' : 'held out';
-}
-
-const pct = (a, b) => (b === 0 ? '—' : `${((100 * a) / b).toFixed(1)}%`);
-
 export default {
   name: 'geocode-shapes',
   title: 'geo.locate on query shapes beyond town, region, country (tuning and held-out halves)',
@@ -154,7 +146,7 @@ export default {
     for (const c of cases) {
       const r = geocodeEmbedded(gazetteer, c.query);
       const right = c.judge === 'countryOnly' ? r !== null && r.components.country_code === c.country : judge(c, r, ref).right;
-      const h = half(c.query);
+      const h = queryHalf(c.query);
       const row = table.get(c.category) ?? { tuning: { n: 0, right: 0 }, 'held out': { n: 0, right: 0 } };
       row[h].n++;
       if (right) row[h].right++;

@@ -15,7 +15,7 @@ import { createChildTasks } from './engine/child-tasks.js';
 import { childTasksService } from './registry/child-tasks.js';
 import { Webhooks } from './webhooks/service.js';
 import { lazyGuardedPoster } from './webhooks/post.js';
-import { closeRequestLimits } from './web/request-limits.js';
+import { closeRequestLimits } from './web/request-limits-registry.js';
 
 export interface Runtime {
   config: Config;
@@ -86,7 +86,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
       await webhooks?.stop();
       await engine.stop(config.engine.shutdownGraceMs);
       await scope.close();
-      // The rate limiters' own PostgreSQL pool, if the front doors made one (web/request-limits.ts).
+      // The rate limiters' own PostgreSQL pool, if the front doors made one (web/request-limits-registry.ts).
       await closeRequestLimits(store);
       await store.close();
     },

@@ -10,7 +10,13 @@ export interface Pixels {
   rgba: Uint8Array;
 }
 
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
 export function decodePng(png: Buffer): Pixels {
+  // pngjs reports other bytes with a stream error that names nothing ("read requests waiting on finished stream").
+  if (png.length < PNG_SIGNATURE.length || !png.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) {
+    throw new Error('The image is not a PNG (its first bytes are not the PNG signature).');
+  }
   const { width, height, data } = PNG.sync.read(png);
   return { width, height, rgba: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
 }

@@ -1,6 +1,6 @@
 // The per-address and per-key limiters of one process, shared by every front door (REST /v1, MCP, A2A),
 // so a key has one budget whichever door it calls. With PostgreSQL they count in a table every API node
-// shares; with SQLite (a single API node) in memory. The runtime closes them (closeRequestLimits) before
+// shares; with SQLite (a single API node) in memory. The runtime closes them (closeRequestLimits, request-limits-registry.ts) before
 // the store, so a stopped node leaves no connection of the limiters' own pool behind.
 import type pg from 'pg';
 import type { Config } from '../config.js';
@@ -8,18 +8,12 @@ import { createPool } from '../db/postgres-pool.js';
 import type { Logger } from '../logger.js';
 import type { TaskStore } from '../store/port.js';
 import { RateLimiter, type Limiter } from './rate-limit.js';
+import { limitsOf, rememberLimits, type RequestLimits } from './request-limits-registry.js';
 import { SharedRateLimiter } from './shared-rate-limit.js';
 
-export interface RequestLimits {
-  perAddress: Limiter;
-  perKey: Limiter;
-  /** The limiters' own PostgreSQL pool, when they have one (not the store's, which the store closes). */
-  readonly ownPool: pg.Pool | undefined;
-}
+export type { RequestLimits };
 
 type LimitsRuntime = { config: Config; store: TaskStore; log: Logger };
-
-const byStore = new WeakMap<object, RequestLimits>();
 
 /**
  * Where the counts go on PostgreSQL: a small pool of their own whose commits do not wait for the WAL flush
@@ -43,7 +37,7 @@ function poolFor(rt: LimitsRuntime): pg.Pool | undefined {
 }
 
 export function requestLimits(rt: LimitsRuntime): RequestLimits {
-  let limits = byStore.get(rt.store);
+  let limits = limitsOf(rt.store);
   if (!limits) {
     const { rateLimitPerIp, rateLimitPerKey, rateLimitWindowS } = rt.config.http;
     const windowMs = rateLimitWindowS * 1000;
@@ -52,17 +46,7 @@ export function requestLimits(rt: LimitsRuntime): RequestLimits {
       pool && limit > 0 ? new SharedRateLimiter(pool, name, limit, windowMs) : new RateLimiter(limit, windowMs);
     const storePool = (rt.store as { db?: { pool?: pg.Pool } }).db?.pool;
     limits = { perAddress: make('ip', rateLimitPerIp), perKey: make('key', rateLimitPerKey), ownPool: pool && pool !== storePool ? pool : undefined };
-    byStore.set(rt.store, limits);
+    rememberLimits(rt.store, limits);
   }
   return limits;
-}
-
-/**
- * Ends the limiters' own pool of this store's runtime, if they made one (at shutdown, before the store
- * closes). A hit after it counts in memory (the shared limiter's fallback), so nothing fails meanwhile.
- */
-export async function closeRequestLimits(store: TaskStore): Promise<void> {
-  const limits = byStore.get(store);
-  byStore.delete(store);
-  if (limits?.ownPool && !limits.ownPool.ended) await limits.ownPool.end();
 }

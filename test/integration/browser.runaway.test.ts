@@ -2,47 +2,24 @@
 // Each fails its own task with a clear error within its limits and is refunded; its renderer is gone
 // afterwards (memory returns); other tasks running at the same time complete, and the service answers.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
-import { api, startTestService, type TestService } from '../support/service.js';
-import { ChromiumTracker } from '../support/processes.js';
+import { api } from '../support/service.js';
+import { startTrackedBrowserService, type TrackedBrowserService } from '../support/tracked-browser-service.js';
 import { ledgerByTask, settleTask } from '../support/crash-storm.js';
 
-let fixture: FixtureServer;
-let svc: TestService;
-let tmp: string;
-let tracker: ChromiumTracker;
-const savedTmpdir = process.env.TMPDIR;
+let h: TrackedBrowserService;
 
 beforeAll(async () => {
-  fixture = await startFixtureServer();
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'au-runaway-'));
-  process.env.TMPDIR = tmp;
-  tracker = new ChromiumTracker(`TMPDIR=${tmp}`, 250);
-  const chromiumPath = process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {};
-  svc = await startTestService({
-    NETWORK_ALLOWLIST: '127.0.0.1/32',
-    BROWSER_CONCURRENCY: '3',
-    RATE_LIMIT_PER_IP: '0',
-    RATE_LIMIT_PER_KEY: '0',
-    ...chromiumPath,
-  });
+  h = await startTrackedBrowserService('runaway', 250);
 });
 afterAll(async () => {
-  await svc?.close();
-  tracker?.stop();
-  if (savedTmpdir === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = savedTmpdir;
-  await fixture?.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await h?.close();
 });
 
 /** Resident memory of every live Chromium process of this service, in MB. */
 function chromiumRssMb(): number {
   let kb = 0;
-  for (const p of tracker.scan()) {
+  for (const p of h.tracker.scan()) {
     try {
       kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p.pid}/status`, 'utf8'))?.[1] ?? 0);
     } catch {
@@ -52,7 +29,7 @@ function chromiumRssMb(): number {
   return kb / 1024;
 }
 
-const renderers = () => tracker.scan().filter((p) => !p.zombie && p.cmdline.includes('--type=renderer')).length;
+const renderers = () => h.tracker.scan().filter((p) => !p.zombie && p.cmdline.includes('--type=renderer')).length;
 
 it.each([
   ['memory', /crashed/],
@@ -60,32 +37,32 @@ it.each([
 ])(
   'a page that runs away with %s fails its task alone',
   async (kind, reason) => {
-    const { key, id: keyId } = await svc.createKey(5);
+    const { key, id: keyId } = await h.svc.createKey(5);
     const create = async (url: string, timeout_ms = 20_000) => {
-      const r = await api(svc.url, 'POST', '/v1/tools/browser.content/tasks', { token: key, body: { url, timeout_ms } });
+      const r = await api(h.svc.url, 'POST', '/v1/tools/browser.content/tasks', { token: key, body: { url, timeout_ms } });
       expect(r.status).toBe(202);
       return { id: r.body.task_id as string, token: r.body.poll_token as string };
     };
     // Warm the pool so the baseline includes its browser and ready tabs.
-    expect((await settleTask(svc.url, await create(`${fixture.origin}/article?warm-${kind}`))).status).toBe('complete');
+    expect((await settleTask(h.svc.url, await create(`${h.fixture.origin}/article?warm-${kind}`))).status).toBe('complete');
     const baseline = chromiumRssMb();
 
     // The highest Chromium memory while the page runs (sampled): the renderer heap cap (launch-args.ts,
     // 512 MB) keeps it bounded; uncapped, V8 lets a renderer grow to about 4 GB before it gives up.
     let peak = baseline;
     const sampler = setInterval(() => (peak = Math.max(peak, chromiumRssMb())), 250);
-    const runaway = await create(`${fixture.origin}/runaway/${kind}`, 5_000);
-    const others = await Promise.all(Array.from({ length: 4 }, (_, i) => create(`${fixture.origin}/article?beside-${kind}-${i}`)));
+    const runaway = await create(`${h.fixture.origin}/runaway/${kind}`, 5_000);
+    const others = await Promise.all(Array.from({ length: 4 }, (_, i) => create(`${h.fixture.origin}/article?beside-${kind}-${i}`)));
     // The service answers while the page runs away.
-    expect((await api(svc.url, 'GET', '/healthz')).status).toBe(200);
+    expect((await api(h.svc.url, 'GET', '/healthz')).status).toBe(200);
 
-    const ended = await settleTask(svc.url, runaway);
+    const ended = await settleTask(h.svc.url, runaway);
     clearInterval(sampler);
     expect(peak - baseline).toBeLessThan(1_200);
     expect(ended.status).toBe('failed');
     expect(ended.body.error).toMatch(reason);
-    for (const t of await Promise.all(others.map((o) => settleTask(svc.url, o)))) expect(t.status).toBe('complete');
-    expect((await ledgerByTask(svc.rt.store, keyId)).get(runaway.id)).toEqual({ charge: 1, refund: 1 });
+    for (const t of await Promise.all(others.map((o) => settleTask(h.svc.url, o)))) expect(t.status).toBe('complete');
+    expect((await ledgerByTask(h.svc.rt.store, keyId)).get(runaway.id)).toEqual({ charge: 1, refund: 1 });
 
     // The runaway renderer is gone and its memory with it: back to the pool's ready tabs (each a renderer)
     // and within 150 MB of where it started. Closing takes Chromium a moment: wait for it (bounded).
@@ -97,7 +74,7 @@ it.each([
     expect(renderers()).toBeLessThanOrEqual(5);
     expect(rss).toBeLessThan(baseline + 150);
     // And the next task on the same pool succeeds.
-    expect((await settleTask(svc.url, await create(`${fixture.origin}/article?after-${kind}`))).status).toBe('complete');
+    expect((await settleTask(h.svc.url, await create(`${h.fixture.origin}/article?after-${kind}`))).status).toBe('complete');
   },
   120_000,
 );
