@@ -97,12 +97,16 @@ const text = (r: CallToolResult) =>
     .map((c) => (c as { text: string }).text)
     .join('\n');
 
+/** The base64 blob of a resource, read with whichever client the suite uses. */
+type ReadBlob = (uri: string) => Promise<string>;
+
 /** Calls a tool with whichever client the suite uses; fixtures that need real ids get them this way. */
 type CallFn = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
 interface Fixture {
   args: (call: CallFn) => Record<string, unknown> | Promise<Record<string, unknown>>;
-  check: (result: CallToolResult) => void | Promise<void>;
+  /** `readBlob` reads a resource over the session that made the result (artifacts are per session). */
+  check: (result: CallToolResult, readBlob: ReadBlob) => void | Promise<void>;
 }
 
 // One local fixture per production tool. A tool registered without one fails "has a fixture" below.
@@ -144,12 +148,11 @@ const FIXTURES: Record<string, Fixture> = {
   },
   'browser.screenshot': {
     args: () => ({ html: '<h1>Shot</h1>', width: 320, height: 200 }),
-    check: async (r) => {
+    check: async (r, readBlob) => {
       expect(r.structuredContent).toMatchObject({ content_type: 'image/png', width: 320, height: 200 });
       const link = r.content.find((c) => c.type === 'resource_link') as { uri: string };
-      const read = await client.readResource({ uri: link.uri });
       expect(
-        Buffer.from((read.contents[0] as { blob: string }).blob, 'base64')
+        Buffer.from(await readBlob(link.uri), 'base64')
           .subarray(1, 4)
           .toString(),
       ).toBe('PNG');
@@ -174,12 +177,11 @@ const FIXTURES: Record<string, Fixture> = {
   },
   'browser.pdf': {
     args: () => ({ html: '<h1>Paper</h1>' }),
-    check: async (r) => {
+    check: async (r, readBlob) => {
       expect(r.structuredContent).toMatchObject({ content_type: 'application/pdf', pages: 1 });
       const link = r.content.find((c) => c.type === 'resource_link') as { uri: string };
-      const read = await client.readResource({ uri: link.uri });
       expect(
-        Buffer.from((read.contents[0] as { blob: string }).blob, 'base64')
+        Buffer.from(await readBlob(link.uri), 'base64')
           .subarray(0, 5)
           .toString(),
       ).toBe('%PDF-');
@@ -249,7 +251,7 @@ describe('agent-utility mcp (stdio, built CLI)', () => {
     const result = (await client.callTool({ name: name.replace(/\./g, '_'), arguments: args })) as CallToolResult;
     expect(result.isError, text(result)).toBeFalsy();
     expect(JSON.parse(text(result))).toEqual(result.structuredContent);
-    await fixture.check(result);
+    await fixture.check(result, async (uri) => ((await client.readResource({ uri })).contents[0] as { blob: string }).blob);
   });
 
   it('records local calls under the local principal, free', async () => {
@@ -378,17 +380,27 @@ const STDIO_PROFILE: EraProfile = {
   },
 };
 
-async function connectEra(kind: ClientKind): Promise<EraClient> {
-  return connectEraClient(kind, { command: process.execPath, args: [CLI, 'mcp'], env: env(), stderr: (c) => stderrChunks.push(c) });
+// Each era's server has its own data directory: on a shared one the main session's workers (still
+// running) may claim this session's tasks, and a task's progress events stay in the process that runs it.
+async function connectEra(kind: ClientKind, eraDir: string): Promise<EraClient> {
+  return connectEraClient(kind, {
+    command: process.execPath,
+    args: [CLI, 'mcp'],
+    env: env({ DATA_DIR: eraDir }),
+    stderr: (c) => stderrChunks.push(c),
+  });
 }
 
 describe.each(CLIENT_KINDS)('agent-utility mcp (stdio), %s client', (kind) => {
   let era: EraClient;
+  let eraDir: string;
   beforeAll(async () => {
-    era = await connectEra(kind);
+    eraDir = fs.mkdtempSync(path.join(os.tmpdir(), `au-mcp-stdio-${kind}-`));
+    era = await connectEra(kind, eraDir);
   }, 120_000);
   afterAll(async () => {
     await era?.close();
+    if (eraDir) fs.rmSync(eraDir, { recursive: true, force: true });
   });
 
   eraScenarios(() => era, STDIO_PROFILE);
@@ -402,7 +414,7 @@ describe.each(CLIENT_KINDS)('agent-utility mcp (stdio), %s client', (kind) => {
       const result = await era.callTool(name.replace(/\./g, '_'), args);
       expect(result.isError, resultText(result)).toBeFalsy();
       expect(JSON.parse(resultText(result))).toEqual(result.structuredContent);
-      await fixture.check(result);
+      await fixture.check(result, async (uri) => (await era.readResource(uri))[0]!.blob!);
     });
   }
 });
