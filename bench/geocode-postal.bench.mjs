@@ -15,7 +15,7 @@ import { Gazetteer } from '../dist/src/geo/place/gazetteer.js';
 import { countryName } from '../dist/src/geo/shared/countries.js';
 import { distanceKm } from '../dist/src/geo/place/gazetteer.js';
 import { gitDir } from './geocode-quality.bench.mjs';
-import { pct, queryHalf } from './lib/query-half.mjs';
+import { halvesTable, queryHalf } from './lib/query-half.mjs';
 
 const SOURCE = { env: 'GEONAMES_POSTAL_GIT', repo: 'zauberware/postal-codes-json-xml-csv', note: 'GeoNames postal codes' };
 const COUNTRIES = ['CA', 'AU', 'DE', 'FR', 'FI', 'NO'];
@@ -81,21 +81,10 @@ export default {
         );
     }
     if (process.env.GEOCODE_POSTAL_WRONG) process.stderr.write(`${wrong.join('\n')}\n`);
-    const total = (h) => [...table.values()].reduce((s, row) => ({ n: s.n + row[h].n, right: s.right + row[h].right }), { n: 0, right: 0 });
-    const t = total('tuning');
-    const held = total('held out');
     return [
       `${cases.length} queries from ${SOURCE.repo} (${SOURCE.note}, CC BY 4.0, geonames.org) @ ${rev}: up to ${PER_COUNTRY} codes per country, evenly spaced in GeoNames' list.`,
       '',
-      '| category | tuning: queries | right | held out: queries | right |',
-      '|---|---:|---:|---:|---:|',
-      ...[...table].map(
-        ([name, row]) =>
-          `| ${name} | ${row.tuning.n} | ${pct(row.tuning.right, row.tuning.n)} | ${row['held out'].n} | ${pct(row['held out'].right, row['held out'].n)} |`,
-      ),
-      `| **all** | ${t.n} | **${pct(t.right, t.n)}** | ${held.n} | **${pct(held.right, held.n)}** |`,
-      '',
-      `Right at confidence ≥ 0.7: tuning ${pct(high.tuning.right, high.tuning.n)} of ${high.tuning.n}, held out ${pct(high['held out'].right, high['held out'].n)} of ${high['held out'].n}.`,
+      ...halvesTable(table, high),
       `Right: in the code's country and within ${CITY_KM} km of GeoNames' point for the code. A five-digit code alone that is also a US ZIP is answered as the ZIP (by design: the other country is an alternative), so "code alone" counts those as misses. Halves by FNV-1a of the query text; only the tuning half's misses were looked at.`,
     ].join('\n');
   },

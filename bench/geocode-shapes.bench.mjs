@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { geocodeEmbedded } from '../dist/src/geo/place/embedded-geocoder.js';
 import { Gazetteer } from '../dist/src/geo/place/gazetteer.js';
 import { cString, geonamesReference, gitDir, gitShow, judge } from './geocode-quality.bench.mjs';
-import { pct, queryHalf } from './lib/query-half.mjs';
+import { halvesTable, queryHalf } from './lib/query-half.mjs';
 
 const SOURCES = {
   naturalEarth: { env: 'NATURAL_EARTH_GIT', repo: 'ya3ya6/ponisha_globe', note: 'a copy of Natural Earth 1:110m populated places' },
@@ -158,21 +158,10 @@ export default {
       if (!right && h === 'tuning') wrong.push(`${c.category}: "${c.query}" → ${r ? `${r.formatted_address} (${r.precision}, ${r.confidence})` : 'no match'}`);
     }
     if (process.env.GEOCODE_SHAPES_WRONG) process.stderr.write(`${wrong.join('\n')}\n`);
-    const total = (h) => [...table.values()].reduce((s, row) => ({ n: s.n + row[h].n, right: s.right + row[h].right }), { n: 0, right: 0 });
-    const t = total('tuning');
-    const held = total('held out');
     return [
       `${cases.length} queries from: ${used.join('; ')}.${skipped.length ? ` Skipped: ${skipped.join('; ')}.` : ''}`,
       '',
-      '| category | tuning: queries | right | held out: queries | right |',
-      '|---|---:|---:|---:|---:|',
-      ...[...table].map(
-        ([name, row]) =>
-          `| ${name} | ${row.tuning.n} | ${pct(row.tuning.right, row.tuning.n)} | ${row['held out'].n} | ${pct(row['held out'].right, row['held out'].n)} |`,
-      ),
-      `| **all** | ${t.n} | **${pct(t.right, t.n)}** | ${held.n} | **${pct(held.right, held.n)}** |`,
-      '',
-      `Right at confidence ≥ 0.7: tuning ${pct(high.tuning.right, high.tuning.n)} of ${high.tuning.n}, held out ${pct(high['held out'].right, high['held out'].n)} of ${high['held out'].n}.`,
+      ...halvesTable(table, high),
       'Judged as in geocode-quality (cities within 25 km and in the right country; district queries by the city name or one of the answered place’s GeoNames names); postal codes alone by the country only. Halves by FNV-1a of the query text; only the tuning half’s misses were looked at.',
     ].join('\n');
   },

@@ -10,3 +10,24 @@ export function queryHalf(query) {
 
 /** a of b as a percentage with one decimal, or a dash when b is 0. */
 export const pct = (a, b) => (b === 0 ? '—' : `${((100 * a) / b).toFixed(1)}%`);
+
+/**
+ * The Markdown table of a halves bench: per category, queries and right answers in each half, the totals,
+ * and the share right among answers at confidence ≥ 0.7 (`high`, counted per half).
+ */
+export function halvesTable(table, high) {
+  const total = (h) => [...table.values()].reduce((s, row) => ({ n: s.n + row[h].n, right: s.right + row[h].right }), { n: 0, right: 0 });
+  const t = total('tuning');
+  const held = total('held out');
+  return [
+    '| category | tuning: queries | right | held out: queries | right |',
+    '|---|---:|---:|---:|---:|',
+    ...[...table].map(
+      ([name, row]) =>
+        `| ${name} | ${row.tuning.n} | ${pct(row.tuning.right, row.tuning.n)} | ${row['held out'].n} | ${pct(row['held out'].right, row['held out'].n)} |`,
+    ),
+    `| **all** | ${t.n} | **${pct(t.right, t.n)}** | ${held.n} | **${pct(held.right, held.n)}** |`,
+    '',
+    `Right at confidence ≥ 0.7: tuning ${pct(high.tuning.right, high.tuning.n)} of ${high.tuning.n}, held out ${pct(high['held out'].right, high['held out'].n)} of ${high['held out'].n}.`,
+  ];
+}
