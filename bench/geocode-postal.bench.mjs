@@ -15,7 +15,7 @@ import { Gazetteer } from '../dist/src/geo/place/gazetteer.js';
 import { countryName } from '../dist/src/geo/shared/countries.js';
 import { distanceKm } from '../dist/src/geo/place/gazetteer.js';
 import { gitDir } from './geocode-quality.bench.mjs';
-import { halvesTable, queryHalf } from './lib/query-half.mjs';
+import { halvesTable, halvesTally } from './lib/query-half.mjs';
 
 const SOURCE = { env: 'GEONAMES_POSTAL_GIT', repo: 'zauberware/postal-codes-json-xml-csv', note: 'GeoNames postal codes' };
 const COUNTRIES = ['CA', 'AU', 'DE', 'FR', 'FI', 'NO'];
@@ -60,21 +60,12 @@ export default {
       }
     }
     const gazetteer = await Gazetteer.load();
-    const table = new Map();
-    const high = { tuning: { n: 0, right: 0 }, 'held out': { n: 0, right: 0 } };
+    const tally = halvesTally();
     const wrong = [];
     for (const c of cases) {
       const r = geocodeEmbedded(gazetteer, c.query);
       const right = r !== null && r.components.country_code === c.country && distanceKm(r, c) <= CITY_KM;
-      const h = queryHalf(c.query);
-      const row = table.get(c.category) ?? { tuning: { n: 0, right: 0 }, 'held out': { n: 0, right: 0 } };
-      row[h].n++;
-      if (right) row[h].right++;
-      table.set(c.category, row);
-      if ((r?.confidence ?? 0) >= 0.7) {
-        high[h].n++;
-        if (right) high[h].right++;
-      }
+      const h = tally.count(c.category, c.query, right, r?.confidence ?? 0);
       if (!right && h === 'tuning')
         wrong.push(
           `"${c.query}" (${c.place}) → ${r ? `${r.formatted_address} (${r.precision}, ${r.confidence}, ${Math.round(distanceKm(r, c))} km)` : 'no match'}`,
@@ -84,7 +75,7 @@ export default {
     return [
       `${cases.length} queries from ${SOURCE.repo} (${SOURCE.note}, CC BY 4.0, geonames.org) @ ${rev}: up to ${PER_COUNTRY} codes per country, evenly spaced in GeoNames' list.`,
       '',
-      ...halvesTable(table, high),
+      ...halvesTable(tally.table, tally.high),
       `Right: in the code's country and within ${CITY_KM} km of GeoNames' point for the code. A five-digit code alone that is also a US ZIP is answered as the ZIP (by design: the other country is an alternative), so "code alone" counts those as misses. Halves by FNV-1a of the query text; only the tuning half's misses were looked at.`,
     ].join('\n');
   },

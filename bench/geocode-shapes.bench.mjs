@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { geocodeEmbedded } from '../dist/src/geo/place/embedded-geocoder.js';
 import { Gazetteer } from '../dist/src/geo/place/gazetteer.js';
 import { cString, geonamesReference, gitDir, gitShow, judge } from './geocode-quality.bench.mjs';
-import { halvesTable, queryHalf } from './lib/query-half.mjs';
+import { halvesTable, halvesTally } from './lib/query-half.mjs';
 
 const SOURCES = {
   naturalEarth: { env: 'NATURAL_EARTH_GIT', repo: 'ya3ya6/ponisha_globe', note: 'a copy of Natural Earth 1:110m populated places' },
@@ -140,28 +140,19 @@ export default {
 
     const gazetteer = await Gazetteer.load();
     const ref = await geonamesReference();
-    const table = new Map();
-    const high = { tuning: { n: 0, right: 0 }, 'held out': { n: 0, right: 0 } };
+    const tally = halvesTally();
     const wrong = [];
     for (const c of cases) {
       const r = geocodeEmbedded(gazetteer, c.query);
       const right = c.judge === 'countryOnly' ? r !== null && r.components.country_code === c.country : judge(c, r, ref).right;
-      const h = queryHalf(c.query);
-      const row = table.get(c.category) ?? { tuning: { n: 0, right: 0 }, 'held out': { n: 0, right: 0 } };
-      row[h].n++;
-      if (right) row[h].right++;
-      table.set(c.category, row);
-      if ((r?.confidence ?? 0) >= 0.7) {
-        high[h].n++;
-        if (right) high[h].right++;
-      }
+      const h = tally.count(c.category, c.query, right, r?.confidence ?? 0);
       if (!right && h === 'tuning') wrong.push(`${c.category}: "${c.query}" → ${r ? `${r.formatted_address} (${r.precision}, ${r.confidence})` : 'no match'}`);
     }
     if (process.env.GEOCODE_SHAPES_WRONG) process.stderr.write(`${wrong.join('\n')}\n`);
     return [
       `${cases.length} queries from: ${used.join('; ')}.${skipped.length ? ` Skipped: ${skipped.join('; ')}.` : ''}`,
       '',
-      ...halvesTable(table, high),
+      ...halvesTable(tally.table, tally.high),
       'Judged as in geocode-quality (cities within 25 km and in the right country; district queries by the city name or one of the answered place’s GeoNames names); postal codes alone by the country only. Halves by FNV-1a of the query text; only the tuning half’s misses were looked at.',
     ].join('\n');
   },

@@ -31,3 +31,26 @@ export function halvesTable(table, high) {
     `Right at confidence ≥ 0.7: tuning ${pct(high.tuning.right, high.tuning.n)} of ${high.tuning.n}, held out ${pct(high['held out'].right, high['held out'].n)} of ${high['held out'].n}.`,
   ];
 }
+
+/** Counts of a halves bench: per category and half, queries and right answers; and the same at confidence ≥ 0.7. */
+export function halvesTally() {
+  const table = new Map();
+  const high = { tuning: { n: 0, right: 0 }, 'held out': { n: 0, right: 0 } };
+  return {
+    table,
+    high,
+    /** Counts one answer; returns the query's half. */
+    count(category, query, right, confidence) {
+      const h = queryHalf(query);
+      const row = table.get(category) ?? { tuning: { n: 0, right: 0 }, 'held out': { n: 0, right: 0 } };
+      row[h].n++;
+      if (right) row[h].right++;
+      table.set(category, row);
+      if (confidence >= 0.7) {
+        high[h].n++;
+        if (right) high[h].right++;
+      }
+      return h;
+    },
+  };
+}
