@@ -2,6 +2,7 @@
 // advisory lock per schema, each in its own transaction.
 import type pg from 'pg';
 import { applyPending, upToDate, type MigrationSet } from './migration-ledger.js';
+import { checkOut } from './postgres-pool.js';
 import { postgresSql } from './postgres.js';
 import { assertSchemaName } from './schema-name.js';
 
@@ -14,9 +15,10 @@ export async function migratePostgres(db: { pool: pg.Pool; schema: string }, set
   const schema = assertSchemaName(db.schema);
   // The pool's connections have search_path set to the schema, so this reads the schema's own ledger.
   if (await upToDate(postgresSql(db.pool), set)) return;
-  const client = await db.pool.connect();
+  const held = await checkOut(db.pool);
+  const { client } = held;
   const lock = "(hashtext('agent-utility:migrate'), hashtext($1))";
-  let broken = false;
+  let unlockFailed = false;
   try {
     await client.query(`SELECT pg_advisory_lock${lock}`, [schema]);
     try {
@@ -32,9 +34,9 @@ export async function migratePostgres(db: { pool: pg.Pool; schema: string }, set
       };
       await applyPending(postgresSql(client), set, (sql) => client.query(sql), atomically);
     } finally {
-      await client.query(`SELECT pg_advisory_unlock${lock}`, [schema]).catch(() => (broken = true));
+      await client.query(`SELECT pg_advisory_unlock${lock}`, [schema]).catch(() => (unlockFailed = true));
     }
   } finally {
-    client.release(broken);
+    held.release(unlockFailed);
   }
 }

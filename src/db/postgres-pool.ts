@@ -74,18 +74,53 @@ export function createPool(o: PostgresConnectionOptions): pg.Pool {
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization_failure, deadlock_detected
 
+/** A checked-out connection and whether it broke while we held it. */
+export interface CheckedOut {
+  client: pg.PoolClient;
+  /** True once the connection reported an error; it must then be discarded, not reused. */
+  readonly broken: boolean;
+  /** Gives the connection back (discarding it if it broke, or if `discard`) and stops listening to it. */
+  release(discard?: boolean): void;
+}
+
+/**
+ * Checks a connection out with an 'error' listener attached before anything else can run. A connection
+ * that broke while checked out emits 'error' on the client, not the pool, and without a listener that
+ * crashes the process. `await pool.connect()` leaves a gap: the pool hands a released connection to the
+ * next waiter synchronously, but the waiter's code runs a microtask later, and when the server's last
+ * reply and its "terminating connection" notice arrive in one read (pg_ctl stop, pg_terminate_backend),
+ * the notice is emitted inside that gap (brianc/node-postgres#2762). The callback form has no gap.
+ */
+export function checkOut(pool: pg.Pool): Promise<CheckedOut> {
+  return new Promise((resolve, reject) => {
+    pool.connect((err, client, done) => {
+      if (err || !client) return reject(err ?? new Error('the PostgreSQL pool gave no connection'));
+      let broken = false;
+      const onError = () => {
+        broken = true;
+      };
+      client.on('error', onError);
+      resolve({
+        client,
+        get broken() {
+          return broken;
+        },
+        release(discard = false) {
+          client.off('error', onError);
+          done(broken || discard);
+        },
+      });
+    });
+  });
+}
+
 /** Runs `fn` in one transaction on one connection; commits its result, rolls back on any throw. */
 export async function inTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    const client = await pool.connect();
-    let broken = false;
-    // A checked-out connection that breaks between two of our queries (backend terminated, server restart)
-    // emits 'error' on the client, not the pool: without a listener that would crash the process. The
-    // next query then fails and the transaction throws; the connection is discarded on release.
-    const onError = () => {
-      broken = true;
-    };
-    client.on('error', onError);
+    // The next query on a connection that broke fails, so the transaction throws; checkOut discards it.
+    const held = await checkOut(pool);
+    const { client } = held;
+    let rollbackFailed = false;
     try {
       await client.query('BEGIN');
       const result = await fn(client);
@@ -93,13 +128,12 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (tx: pg.PoolClient) =>
       return result;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {
-        broken = true;
+        rollbackFailed = true;
       });
       if (attempt < 5 && RETRYABLE.has(pgCode(err) ?? '')) continue;
       throw err;
     } finally {
-      client.off('error', onError);
-      client.release(broken);
+      held.release(rollbackFailed);
     }
   }
 }

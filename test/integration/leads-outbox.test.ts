@@ -2,7 +2,7 @@
 // delivery claimed by a process that died is taken over when its lease lapses, and deliveries written
 // before a restart are sent by the next process.
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebhookStore } from '../../src/db/webhooks/webhook-store.js';
 import { proIdFor } from '../../src/leads/ids.js';
 import { createRuntime } from '../../src/runtime.js';
@@ -134,8 +134,14 @@ describe('lead notification outbox', () => {
       rt.webhooks!.wake();
       const mail = await leads.mail.waitFor((m) => m.to.includes('outbox@pros.test'), 'mail sent by the shared loop');
       expect(mail.text).toContain('req_shared_loop');
-      const [d] = await leads.svc.store.listDeliveries('req_shared_loop');
-      expect(d).toMatchObject({ channel: 'email', status: 'delivered', attempts: 1 });
+      // The row is marked after the mail server accepted the message, so it can still read 'sending' here.
+      await vi.waitFor(
+        async () => {
+          const [d] = await leads.svc.store.listDeliveries('req_shared_loop');
+          expect(d).toMatchObject({ channel: 'email', status: 'delivered', attempts: 1 });
+        },
+        { timeout: 20_000, interval: 20 },
+      );
     } finally {
       await rt.close();
     }

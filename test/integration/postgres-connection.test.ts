@@ -4,6 +4,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { taskMigrations } from '../../src/db/tasks/migrations.js';
+import { createPool, inTransaction } from '../../src/db/postgres-pool.js';
 import { PostgresStore } from '../../src/db/tasks/postgres-store.js';
 import { dropTestSchema, newTestSchemaName, TEST_DATABASE_URL } from '../support/postgres.js';
 
@@ -66,6 +67,27 @@ describe('PostgreSQL connections and migrations', () => {
       expect(r.rows[0]).toEqual({ timeout: '4321ms', schema });
     } finally {
       await store.close();
+    }
+  });
+
+  it('survives a connection breaking the moment the pool hands it to a waiting transaction', async () => {
+    // The pool gives a released connection to the next waiter synchronously; the server's "terminating
+    // connection" notice can follow in the same read, before the waiter's code has run. Emitting the
+    // error right after the release replays that read deterministically.
+    const pool = createPool({ connectionString: TEST_DATABASE_URL, schema: 'public', poolSize: 1 });
+    try {
+      const first = await pool.connect();
+      const waiting = inTransaction(pool, (tx) => tx.query('SELECT 1 AS one'));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(pool.waitingCount).toBe(1);
+      first.release();
+      expect(() => first.emit('error', new Error('terminating connection due to administrator command'))).not.toThrow();
+      // The broken connection was not given back for reuse: the transaction failed or ran on a fresh one.
+      await waiting.catch(() => undefined);
+      const after = await inTransaction(pool, (tx) => tx.query('SELECT 2 AS two'));
+      expect(after.rows).toEqual([{ two: 2 }]);
+    } finally {
+      await pool.end();
     }
   });
 });
