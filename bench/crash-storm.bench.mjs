@@ -32,8 +32,8 @@ async function batch(h, key, count, tag) {
   return { created, ended: Promise.all(created.map((t) => settleTask(h.svc.url, t))), t0 };
 }
 
-/** The first words of a failure (up to the first colon or parenthesis): its kind, without the URL. */
-const reasonOf = (error) => String(error).split(/[:(]/)[0].trim();
+/** A failure's message with its URL taken out, so that failures of one kind count together. */
+const reasonOf = (error) => String(error).replace(/https?:\/\/\S+/g, '<url>');
 
 function tally(ended, ledger) {
   const reasons = new Map();

@@ -35,7 +35,7 @@ export function causeOf(report: Report | undefined): CrashCause {
 /** The task error's words for each cause. */
 export function crashMessage(cause: CrashCause): string {
   if (cause === 'memory') return `The page used more memory than the limit of ${PAGE_HEAP_MB} MB for a page's scripts; the browser stopped it.`;
-  if (cause === 'killed') return "The page crashed: its renderer process was killed from outside the browser; the task will be retried.";
+  if (cause === 'killed') return 'The page crashed: its renderer process was killed from outside the browser; the task will be retried.';
   return 'The page crashed (its renderer process died); the task will be retried.';
 }
 
@@ -44,7 +44,7 @@ export class CrashReasons {
   private readonly reports = new Map<string, Report>();
   private readonly arrived = new Set<() => void>();
 
-  private constructor(private readonly session: CDPSession) {
+  private constructor(session: CDPSession) {
     session.on('Target.targetCrashed', (e: { targetId: string; status: string; errorCode: number }) => {
       this.reports.set(e.targetId, { status: e.status, errorCode: e.errorCode });
       for (const wake of this.arrived) wake();

@@ -246,8 +246,7 @@ export class BrowserPool {
       return await fn(lease.page);
     } catch (err) {
       // Whatever the task was awaiting failed because its renderer died: say how it died instead.
-      if (!signal?.aborted && lease.gen.crashed.has(lease.page))
-        throw new PageCrashedError((await lease.gen.crashReasons?.causeFor(lease.page)) ?? 'crashed');
+      if (!signal?.aborted && lease.gen.crashed.has(lease.page)) throw new PageCrashedError((await lease.gen.crashReasons?.causeFor(lease.page)) ?? 'crashed');
       throw err;
     } finally {
       signal?.removeEventListener('abort', onAbort);
