@@ -14,8 +14,7 @@ import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
 const MAX_PAYERS = 64;
 const PAYER = "COALESCE(payer_id, '')";
 // A session's task (migration 014) goes to that session ($7, the claiming worker pool) while its lease lives.
-const OWN_OR_ORPHANED =
-  'AND (session IS NULL OR session = $7 OR NOT EXISTS (SELECT 1 FROM task_sessions s WHERE s.id = tasks.session AND s.expires_at > $1))';
+const OWN_OR_ORPHANED = 'AND (session IS NULL OR session = $7 OR NOT EXISTS (SELECT 1 FROM task_sessions s WHERE s.id = tasks.session AND s.expires_at > $1))';
 
 interface PayerKey {
   payer_kind: string;
@@ -71,15 +70,7 @@ export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
     );
     while (passedOver && chosen.length < o.limit) {
       const full = [...taken].filter(([tool, n]) => n >= (o.toolLimits?.[tool] ?? Infinity)).map(([tool]) => tool);
-      const rows = more.all<Candidate>([
-        o.now,
-        filters[1],
-        filters[2],
-        o.limit - chosen.length,
-        d.array(full),
-        d.array(chosen.map((c) => c.id)),
-        o.owner,
-      ]);
+      const rows = more.all<Candidate>([o.now, filters[1], filters[2], o.limit - chosen.length, d.array(full), d.array(chosen.map((c) => c.id)), o.owner]);
       const next = takeWithinToolLimits(rows, o.limit - chosen.length, o.toolLimits, taken);
       chosen = [...chosen, ...next.took];
       passedOver = next.passedOver;
