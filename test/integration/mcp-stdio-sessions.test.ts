@@ -20,7 +20,8 @@ import { inArrivalOrder } from '../support/mcp-arrival-order.js';
 const SLOW_MS = 1500;
 /** How long /pause takes: long enough for the idle session's poll (50 ms) to find the calls still waiting. */
 const PAUSE_MS = 300;
-const LEASE_MS = 1500;
+/** The kill test's lease: short, so the takeover comes soon, yet well past a renewal delayed by a busy machine. */
+const SHORT_LEASE_MS = 3000;
 
 let web: LocalServer;
 let dataDir: string;
@@ -33,7 +34,8 @@ interface Session {
 }
 const open: Session[] = [];
 
-async function startSession(): Promise<Session> {
+/** A session on the shared data directory; `leaseMs` unset keeps the default (30 s): no takeover in the test's time. */
+async function startSession(leaseMs?: number): Promise<Session> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'mcp'],
@@ -46,7 +48,7 @@ async function startSession(): Promise<Session> {
       NETWORK_ALLOWLIST: '127.0.0.0/8',
       POLL_INTERVAL_MS: '50',
       WORKER_CONCURRENCY: '1',
-      LEASE_MS: String(LEASE_MS),
+      ...(leaseMs ? { LEASE_MS: String(leaseMs) } : {}),
       ...(process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {}),
     },
     stderr: 'pipe',
@@ -141,8 +143,8 @@ describe('two agent-utility mcp sessions on one data directory', () => {
 
   it('a task left by a killed session is completed by the other', async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'au-mcp-sessions-'));
-    const a = await startSession();
-    const b = await startSession();
+    const a = await startSession(SHORT_LEASE_MS);
+    const b = await startSession(SHORT_LEASE_MS);
     await b.client.listTools();
     const submit = async (s: Session, p: string) =>
       (await s.client.request({ method: 'tools/call', params: { ...urlStatus(p), task: {} } }, CreateTaskResultSchema)).task.taskId;
