@@ -6,7 +6,9 @@
 --
 -- claim_tasks keeps its eight arguments and is replaced in place, so every process, including one of the
 -- previous release during a rolling upgrade, claims by the same rule. Only the session filter is new
--- (three places: both candidate reads and the locking scan); 007 explains the rest.
+-- (three places: both candidate reads and the locking scan); 007 explains the rest. The six-argument
+-- claim_tasks of 003 is left as it is: the release that calls it (1d6b9d1) has no sessions, and its
+-- workers may still take a session's task during a rolling upgrade, as every task was taken before.
 ALTER TABLE tasks ADD COLUMN session text;
 CREATE TABLE task_sessions (
   id         text PRIMARY KEY,
