@@ -106,7 +106,7 @@ describe('tools/list of the registered tools', () => {
     const def = registered.find((t) => t.name === name)!;
     expect(tool.title).toContain(`(${name})`);
     expect(tool._meta).toEqual({ 'agent-utility/tool': name });
-    expect(tool.description).toContain(`Price: ${def.price} USD per call.`);
+    expect(tool.description).toContain(`Price: ${def.price} USD per call`);
     expect(tool.inputSchema.type).toBe('object');
     expect(tool.outputSchema?.type).toBe('object');
     expect(tool.execution?.taskSupport).toBe('optional');
