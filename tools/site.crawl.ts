@@ -14,10 +14,10 @@ export default defineTool({
   name: 'site.crawl',
   title: 'Crawl a site',
   description:
-    'Crawls a site breadth-first, each page a site.page task. Result: counts and results_url (JSONL: url, depth, status, result). ' +
-    'limit ≤ 10000 pages (default 100), max_depth (default 3), sources links|sitemaps|both (default), same_site/subdomains/include/exclude as site.map. ' +
-    'Obeys robots.txt and Crawl-delay, fetches each URL once, bounds traps, max_concurrency per host (default 4). ' +
-    'max_cost (USD) caps page costs (x402 too); keys pay pages as created, failures refunded. timeout_ms per page.',
+    'Crawls a site breadth-first, each page a site.page task. Result: counts and results_url (JSONL in crawl order: url, depth, status, result). ' +
+    'same_site/subdomains/include/exclude as site.map. ' +
+    'Obeys robots.txt and Crawl-delay, fetches each URL once, bounds traps, max_concurrency per host. ' +
+    'max_cost (USD) caps page costs; keys pay pages as created. timeout_ms: per page.',
   input: z.strictObject({
     url: pageUrlInput,
     limit: z.number().int().min(1).max(MAX_CRAWL_PAGES).default(100),
@@ -50,7 +50,7 @@ export default defineTool({
   childrenBudget: {
     usd: crawlPagesBudgetUsd,
     max: crawlPagesBudgetUsd({ limit: MAX_CRAWL_PAGES, render: true }),
-    rule: `plus ${PLAIN_PAGE_USD} USD a page, ${RENDERED_PAGE_USD} rendered; x402 prepays limit pages`,
+    rule: `plus ${PLAIN_PAGE_USD} USD a page, ${RENDERED_PAGE_USD} rendered; x402 prepays limit pages or max_cost`,
   },
   annotations: { readOnlyHint: true, openWorldHint: true },
   timeoutMs: 6 * 60 * 60 * 1000,

@@ -102,7 +102,7 @@ export async function submitBatch(engine: Engine, tool: string, inputs: readonly
   }));
   const itemTasks = itemDistinct.map((d) => position[d]!);
   const outcome = await engine.store.createBatch(
-    { id: newId('batch'), tool, payer: opts.payer, now, tasks, itemTasks, webhook: opts.webhook ?? null },
+    { id: newId('batch'), tool, payer: opts.payer, now, tasks, itemTasks, webhook: opts.webhook ?? null, session: engine.session ?? null },
     opts.chargeKeyId ? { chargeKeyId: opts.chargeKeyId } : {},
   );
   switch (outcome.kind) {
