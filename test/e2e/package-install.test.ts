@@ -118,7 +118,7 @@ describe('the packed and installed package', () => {
       ['call', 'geo.locate', '--address', 'Springfield, IL'],
       userEnv({ HOME: path.join(blocker, 'home'), TMPDIR: tmp, DATA_DIR: path.join(work, 'data-ro') }),
     );
-    expect(JSON.parse(out)).toMatchObject({ country_code: 'US' });
+    expect(JSON.parse(out)).toMatchObject({ components: { country_code: 'US', state_code: 'IL' }, precision: 'locality' });
     // Read from dist/data: no keys were built, so none were written to the temporary fallback either.
     expect(fs.existsSync(path.join(tmp, `agent-utility-${process.getuid!()}`, 'cache'))).toBe(false);
   });
