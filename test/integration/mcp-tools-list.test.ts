@@ -26,11 +26,14 @@ type JsonSchema = Record<string, unknown>;
  * grows the total, by its own measured size:
  * - the three site tools 5,904 (site_map 2,001 with its bounded-result inputs and fields, site_page 1,600,
  *   site_crawl 2,300, and their commas);
- * - browser.snapshot 3,140 (3,139 and its comma).
+ * - browser.snapshot 3,140 (3,139 and its comma);
+ * - input-dependent prices (issue 29), a price rather than words: site_page 30 (" (0.003 USD with render:
+ *   true)"), site_crawl 60 (the page prices, and what x402 pays up front, in place of "API key only").
  * The 2026-07-28 list is the same without each tool's `execution` (663 fewer characters in all).
  */
 const ORIGINAL_BUDGET = 32_000;
-const TOOLS_LIST_BUDGET = ORIGINAL_BUDGET + 5_904 + 3_140;
+const INPUT_PRICES = 90;
+const TOOLS_LIST_BUDGET = ORIGINAL_BUDGET + 5_904 + 3_140 + INPUT_PRICES;
 /** The tools that existed when the 32,000 budget was set. */
 const ORIGINAL_TOOLS = [
   'email_verify',
@@ -101,7 +104,7 @@ describe('tools/list of the registered tools', () => {
     // The dotted name once, in _meta; the title is the tool's own.
     expect(tool.title).toBe(def.title);
     expect(tool._meta).toEqual({ 'agent-utility/tool': name });
-    expect(tool.description).toContain(`Price: ${def.price} USD per call.`);
+    expect(tool.description).toContain(`Price: ${def.price} USD per call`);
     expect(tool.inputSchema.type).toBe('object');
     expect(tool.outputSchema?.type).toBe('object');
     expect(tool.execution?.taskSupport).toBe('optional');
