@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { startUrlChecks } from '../src/crawl/url-checks.js';
 import { pageUrlInput } from '../src/browser/input-schemas.js';
 import { pageFormats } from '../src/crawl/input-schemas.js';
+import { PLAIN_PAGE_USD, RENDERED_PAGE_USD, pagePriceUsd } from '../src/crawl/page-prices.js';
 import { defineTool } from '../src/registry/define-tool.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 
@@ -12,7 +13,7 @@ export default defineTool({
   title: 'One page as the crawler reads it',
   description:
     'One page as site.crawl reads it: fetched (render: true renders it in Chromium), with status, links and, per formats, markdown, content (HTML) and metadata. ' +
-    'Redirects are not followed: the target is in redirect. depth is echoed; timeout_ms default 15000.',
+    'Redirects are not followed: the target is in redirect. depth is echoed.',
   input: z.strictObject({
     url: pageUrlInput,
     depth: z.number().int().min(0).max(1000).default(0),
@@ -41,7 +42,9 @@ export default defineTool({
       })
       .optional(),
   }),
-  price: '0.001',
+  price: PLAIN_PAGE_USD,
+  // Rendering runs Chromium: priced like a browser tool's page.
+  priceFor: { usd: (input) => pagePriceUsd(input.render), max: RENDERED_PAGE_USD, rule: `${RENDERED_PAGE_USD} USD with render: true` },
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   timeoutMs: 90_000,
   concurrency: 64,

@@ -14,6 +14,7 @@ import { EngineEvents } from './events.js';
 import { GroupCommit } from './group-commit.js';
 import { assertInputDepth } from './input-depth.js';
 import { Maintenance } from './maintenance.js';
+import { SessionLease } from './session-lease.js';
 import { isTerminal } from './task-view.js';
 import { WorkerPool } from './worker-pool.js';
 import { microsToUsd } from '../registry/registry.js';
@@ -51,6 +52,11 @@ export interface EngineOptions {
   workers?: boolean;
   /** Dedicated worker pool for these tools. */
   workerTools?: readonly string[];
+  /**
+   * A session (stdio MCP, an embedded command): the tasks it creates run in its own workers while it lives
+   * (session-lease.ts). Needs workers; without this any worker runs any task (serve, worker).
+   */
+  ownTasks?: boolean;
 }
 
 export class Engine {
@@ -62,6 +68,7 @@ export class Engine {
   private readonly log: Logger;
   private readonly pool: WorkerPool | undefined;
   private readonly maintenance: Maintenance;
+  private readonly sessionLease: SessionLease | undefined;
   /** Task ids settled in any process (store.onTaskSettled), as events named by id for waitFor. */
   private readonly settledAnywhere = new EventEmitter().setMaxListeners(0);
   private unsubscribeSettled: (() => void) | undefined;
@@ -87,6 +94,17 @@ export class Engine {
       });
     }
     this.maintenance = new Maintenance(o.store, o.config, this.log, () => this.pool?.wake());
+    if (o.ownTasks && this.pool) this.sessionLease = new SessionLease(this.pool.owner, o.store, o.config.engine.leaseMs, this.log);
+  }
+
+  /** The session whose workers alone run the tasks this engine creates, while it lives (EngineOptions.ownTasks). */
+  get session(): string | undefined {
+    return this.sessionLease?.id;
+  }
+
+  /** Settles once the session's lease is open (right away without one); createRuntime waits for it. */
+  async sessionReady(): Promise<void> {
+    await this.sessionLease?.ready();
   }
 
   get hasWorkers(): boolean {
@@ -98,6 +116,7 @@ export class Engine {
   }
 
   start(): void {
+    this.sessionLease?.start();
     this.maintenance.start();
     this.pool?.start();
   }
@@ -107,6 +126,8 @@ export class Engine {
     this.unsubscribeSettled?.();
     this.unsubscribeSettled = undefined;
     await this.pool?.stop(graceMs);
+    // After the pool gave its running tasks back: those and the pending ones go to other workers now.
+    await this.sessionLease?.stop();
   }
 
   /**
@@ -121,7 +142,7 @@ export class Engine {
     assertInputDepth(rawInput);
     const input = this.registry.parseInput(toolName, rawInput);
     if (o.precheck === false) return input;
-    if (o.chargeKeyId !== undefined) await this.assertKeyCanPay(o.chargeKeyId, toolName);
+    if (o.chargeKeyId !== undefined) await this.assertKeyCanPay(o.chargeKeyId, toolName, input);
     await this.precheck(toolName, input);
     return input;
   }
@@ -133,11 +154,11 @@ export class Engine {
   }
 
   /** 401 for a revoked key, 402 for one whose credit is below the tool's price (what creation would answer). */
-  async assertKeyCanPay(keyId: string, toolName: string): Promise<void> {
+  async assertKeyCanPay(keyId: string, toolName: string, input?: unknown): Promise<void> {
     if (!this.registry.get(toolName).precheck) return;
     const key = await this.store.findKey(keyId);
     if (!key || key.revokedAt !== null) throw new Unauthorized('This API key was revoked.', 'API_KEY_REVOKED');
-    const price = this.registry.priceMicros(toolName);
+    const price = this.registry.priceMicros(toolName, input);
     if (key.balanceMicros < price) {
       throw new PaymentRequired(
         `Not enough credits: ${toolName} costs ${microsToUsd(price)} USD and the key has ${microsToUsd(key.balanceMicros)} USD left. Add credits or pay with x402.`,
@@ -160,7 +181,8 @@ export class Engine {
     const tool = this.registry.get(toolName);
     if (tool.admit) await tool.admit({ config: this.config, use: (d) => this.scope.use(d) }, input as never);
     const now = Date.now();
-    const price = opts.free ? 0 : this.registry.priceMicros(toolName);
+    // Paid once (x402): the price includes what the task's children may cost, since the payment cannot grow.
+    const price = opts.free ? 0 : opts.payment ? this.registry.upfrontPriceMicros(toolName, input) : this.registry.priceMicros(toolName, input);
     const outcome = await this.creations.create(
       {
         id: newId('task'),
@@ -173,6 +195,7 @@ export class Engine {
         now,
         payment: opts.payment ?? null,
         webhook: opts.webhook ?? null,
+        session: this.session ?? null,
       },
       {
         ...(opts.chargeKeyId ? { chargeKeyId: opts.chargeKeyId } : {}),
