@@ -29,6 +29,19 @@ function chromiumRssMb(): number {
   return kb / 1024;
 }
 
+/** The largest resident size of any one live Chromium process, in MB. */
+function largestProcessRssMb(): number {
+  let kb = 0;
+  for (const p of h.tracker.scan()) {
+    try {
+      kb = Math.max(kb, Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${p.pid}/status`, 'utf8'))?.[1] ?? 0));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return kb / 1024;
+}
+
 const renderers = () => h.tracker.scan().filter((p) => !p.zombie && p.cmdline.includes('--type=renderer')).length;
 
 it.each([
@@ -65,15 +78,16 @@ it.each([
     for (const t of await Promise.all(others.map((o) => settleTask(h.svc.url, o)))) expect(t.status).toBe('complete');
     expect((await ledgerByTask(h.svc.rt.store, keyId)).get(runaway.id)).toEqual({ charge: 1, refund: 1 });
 
-    // The runaway renderer is gone and its memory with it: back to the pool's ready tabs (each a renderer)
-    // and within 150 MB of where it started. Closing takes Chromium a moment: wait for it (bounded).
-    let rss = chromiumRssMb();
-    for (let i = 0; i < 100 && (renderers() > 5 || rss > baseline + 150); i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      rss = chromiumRssMb();
-    }
+    // The runaway renderer is gone and its memory with it: back to the pool's ready tabs (each a renderer),
+    // no process holds anything near the runaway heap, and the total is far below the peak. (The summed
+    // RSS counts shared pages once per process and grows with the tabs opened beside it, so it is bounded
+    // loosely; the largest single process is the sharp check.) Closing takes Chromium a moment: wait for
+    // it (bounded).
+    const settled = () => renderers() <= 5 && largestProcessRssMb() < 300 && chromiumRssMb() < baseline + 400;
+    for (let i = 0; i < 100 && !settled(); i++) await new Promise((r) => setTimeout(r, 200));
     expect(renderers()).toBeLessThanOrEqual(5);
-    expect(rss).toBeLessThan(baseline + 150);
+    expect(largestProcessRssMb()).toBeLessThan(300);
+    expect(chromiumRssMb()).toBeLessThan(baseline + 400);
     // And the next task on the same pool succeeds.
     expect((await settleTask(h.svc.url, await create(`${h.fixture.origin}/article?after-${kind}`))).status).toBe('complete');
   },

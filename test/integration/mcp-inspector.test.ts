@@ -77,7 +77,12 @@ describe.each([
     const r = await inspector([...target(), '--method', 'tools/list']);
     expect(r.code, r.stderr).toBe(0);
     const dns = r.json.tools.find((t: { name: string }) => t.name === 'dns_lookup');
-    expect(dns).toMatchObject({ title: expect.stringContaining('dns.lookup'), inputSchema: { type: 'object' }, outputSchema: { type: 'object' } });
+    expect(dns).toMatchObject({
+      title: 'DNS lookup',
+      _meta: { 'agent-utility/tool': 'dns.lookup' },
+      inputSchema: { type: 'object' },
+      outputSchema: { type: 'object' },
+    });
   });
 
   it('calls dns_lookup', async () => {
