@@ -39,13 +39,16 @@ type JsonSchema = Record<string, unknown>;
  * - browser.snapshot 3,506;
  * - input-dependent prices (issue 29), a price rather than words: site_page 30 (" (0.003 USD with render:
  *   true)"), site_crawl 60 (the page prices, and what x402 pays up front, in place of "API key only").
+ * - site_page's `metadata.pages` (a PDF's page count, when the plain fetch reads a document), 26: a new
+ *   field rather than words.
  * The 2026-07-28 list is the same without each tool's `execution` (663 fewer characters in all).
  */
 const ACTIONS_INPUTS = 3_160;
 const METADATA_FIELDS = 230;
 const ORIGINAL_BUDGET = 32_000 + ACTIONS_INPUTS + METADATA_FIELDS;
 const INPUT_PRICES = 90;
-const TOOLS_LIST_BUDGET = ORIGINAL_BUDGET + 5_904 + 3_506 + INPUT_PRICES;
+const DOCUMENT_PAGES_FIELD = 26;
+const TOOLS_LIST_BUDGET = ORIGINAL_BUDGET + 5_904 + 3_506 + INPUT_PRICES + DOCUMENT_PAGES_FIELD;
 /** The tools that existed when the 32,000 budget was set. */
 const ORIGINAL_TOOLS = [
   'email_verify',
