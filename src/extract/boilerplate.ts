@@ -4,7 +4,7 @@
 // names, ARIA roles, link density and how little prose a block holds. Each removal is bounded in size so
 // a misleading class name on a large block cannot take the content with it.
 import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
-import { elementText, linkTextLength, textLength, textPrefix, type El } from './dom.js';
+import { closestTag, elementText, linkTextLength, tagNames, tagsInside, textLength, textPrefix, type El } from './dom.js';
 import { COMMENT_WORDS, FURNITURE_WORDS, nameTest } from './lexicon/class-names.js';
 import { pruneSiteSections, prunePromos } from './promos.js';
 import { pruneTeaserCards } from './teasers.js';
@@ -200,11 +200,14 @@ function pruneByName(root: El, total: number): void {
   }
 }
 
+const TABLE = tagNames('table');
+const LINKS = tagNames('a');
+
 /** Lists, link rows and small blocks whose text is nearly all link text are navigation, not prose. */
 function pruneLinkDense(root: El, total: number): void {
   const dataTables = new Set((Array.from(root.querySelectorAll('table')) as El[]).filter(isDataTable));
   for (const el of Array.from(root.querySelectorAll('ul, ol, dl, div, section, p, table, header, span')) as El[]) {
-    const table = el.closest('table') as El | null;
+    const table = closestTag(el, TABLE);
     // A data table's cells (a linked ingredient beside its quantity) are read with their table, not alone.
     if (!el.isConnected || (table && dataTables.has(table))) continue;
     const len = textLength(el);
@@ -236,7 +239,7 @@ function phraseInSentence(el: El, len: number): boolean {
     // A phrase has words: a footnote's "^" back-link is a symbol, not part of the sentence.
     /[\p{L}\p{N}]/u.test(el.textContent ?? '') &&
     // …and is one link: a row of them ("Order Reprints | Today's Paper") is a toolbar, even inside a paragraph.
-    el.querySelectorAll('a').length === 1 &&
+    tagsInside(el, LINKS).length === 1 &&
     textLength(parent) - linkTextLength(parent) > len
   );
 }
@@ -247,7 +250,7 @@ function phraseInSentence(el: El, len: number): boolean {
  */
 function contactLinkLength(el: El): number {
   let n = 0;
-  for (const a of Array.from(el.querySelectorAll('a[href]')) as El[]) if (/^(mailto|tel):/i.test(a.getAttribute('href') ?? '')) n += textLength(a);
+  for (const a of tagsInside(el, LINKS)) if (a.hasAttribute('href') && /^(mailto|tel):/i.test(a.getAttribute('href') ?? '')) n += textLength(a);
   return n;
 }
 
