@@ -20,9 +20,15 @@ beforeAll(async () => {
   });
   files.set('/report.pdf', {
     type: 'application/pdf',
-    body: await makeTextPdf([{ heading: 'Introduction', paragraphs: [PARAGRAPH] }, { heading: 'Outlook', paragraphs: ['Next year the ferry moves.'] }], {
-      title: 'Harbour Report',
-    }),
+    body: await makeTextPdf(
+      [
+        { heading: 'Introduction', paragraphs: [PARAGRAPH] },
+        { heading: 'Outlook', paragraphs: ['Next year the ferry moves.'] },
+      ],
+      {
+        title: 'Harbour Report',
+      },
+    ),
   });
   // A PDF labelled as a generic download: what it is comes from its bytes.
   files.set('/download', { type: 'application/octet-stream', body: files.get('/report.pdf')!.body });
