@@ -39,6 +39,7 @@ export default defineTool({
         language: z.string().nullable(),
         og: z.record(z.string(), z.string()),
         robots: z.string().nullable(),
+        pages: z.number().optional(),
       })
       .optional(),
   }),

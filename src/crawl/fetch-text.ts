@@ -24,6 +24,11 @@ export interface FetchedText {
   headers: Record<string, string | string[] | undefined>;
 }
 
+/** The same response with its body as bytes (site.page reads PDFs and other documents from them). */
+export interface FetchedBytes extends Omit<FetchedText, 'body'> {
+  body: Buffer;
+}
+
 export interface FetchTextOptions {
   signal?: AbortSignal | undefined;
   timeoutMs: number;
@@ -31,6 +36,11 @@ export interface FetchTextOptions {
 }
 
 export async function fetchText(http: HttpClient, url: string, o: FetchTextOptions): Promise<FetchedText> {
+  const got = await fetchBytes(http, url, o);
+  return { ...got, body: got.body.toString('utf8') };
+}
+
+export async function fetchBytes(http: HttpClient, url: string, o: FetchTextOptions): Promise<FetchedBytes> {
   http.guard.checkUrl(url);
   const timeout = AbortSignal.timeout(o.timeoutMs);
   const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
@@ -54,7 +64,7 @@ export async function fetchText(http: HttpClient, url: string, o: FetchTextOptio
     } catch {
       location = null;
     }
-    return { url, status: res.statusCode, location, contentType, body: '', headers: res.headers };
+    return { url, status: res.statusCode, location, contentType, body: Buffer.alloc(0), headers: res.headers };
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -69,7 +79,7 @@ export async function fetchText(http: HttpClient, url: string, o: FetchTextOptio
   let bytes = Buffer.concat(chunks);
   // A .gz sitemap arrives as gzip bytes (not Content-Encoding): unpack it, within the same bound.
   if (bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes, { maxOutputLength: o.maxBytes });
-  return { url, status: res.statusCode, location: null, contentType, body: bytes.toString('utf8'), headers: res.headers };
+  return { url, status: res.statusCode, location: null, contentType, body: bytes, headers: res.headers };
 }
 
 /** GET following at most `maxHops` redirects (robots.txt and sitemaps, which are not pages of the crawl). */

@@ -1,11 +1,13 @@
 // One page as the crawler takes it: fetched plainly (no redirect followed: the target comes back as the
 // page's only link, for the crawl to check and de-duplicate) or rendered in Chromium, then read for its
-// links and, as asked, Markdown, HTML, and metadata.
+// links and, as asked, Markdown, HTML, and metadata. A plainly fetched document (PDF, DOCX, XLSX, CSV, JSON,
+// text) is read to Markdown instead (page-document.ts); images and archives come back with no Markdown.
 import type { HttpClient } from '../net/http-client.js';
 import type { ToolContext } from '../registry/define-tool.js';
 import { ToolError } from '../errors.js';
-import { blockedCause, fetchText } from './fetch-text.js';
+import { blockedCause, fetchBytes } from './fetch-text.js';
 import { parseHtml, type PageMetadata } from './html-page.js';
+import { pageBodyKind, readPageDocument } from './page-document.js';
 import { renderPage } from './rendered-page.js';
 import { assertNoBotWall } from '../extract/bot-wall/index.js';
 
@@ -34,8 +36,9 @@ export interface PageResult {
   /** The links the crawl follows (absolute, in page order); empty when the page says nofollow. */
   links: string[];
   markdown?: string;
+  /** The page's HTML; empty for a document (its text is in `markdown`). */
   content?: string;
-  metadata?: PageMetadata;
+  metadata?: PageMetadata & { pages?: number };
 }
 
 export async function fetchPage(ctx: ToolContext, http: HttpClient, input: PageInput): Promise<PageResult> {
@@ -45,6 +48,7 @@ export async function fetchPage(ctx: ToolContext, http: HttpClient, input: PageI
   let contentType = '';
   let redirect: string | null = null;
   let headers: Record<string, string | string[] | undefined> = {};
+  let documentBytes: Uint8Array | undefined;
   if (input.render) {
     const page = await renderPage(ctx, input.url, input.timeout_ms);
     ({ html, finalUrl } = page);
@@ -52,11 +56,13 @@ export async function fetchPage(ctx: ToolContext, http: HttpClient, input: PageI
     contentType = 'text/html';
   } else {
     try {
-      const got = await fetchText(http, input.url, { signal: ctx.signal, timeoutMs: input.timeout_ms, maxBytes: PAGE_MAX_BYTES });
+      const got = await fetchBytes(http, input.url, { signal: ctx.signal, timeoutMs: input.timeout_ms, maxBytes: PAGE_MAX_BYTES });
       status = got.status;
       contentType = got.contentType;
       redirect = got.location;
-      if (/html|xml/i.test(got.contentType) || got.contentType === '') html = got.body;
+      const kind = pageBodyKind(got.body, got.contentType, input.url);
+      if (kind === 'html') html = got.body.toString('utf8');
+      else if (kind === 'document') documentBytes = got.body;
       headers = got.headers;
     } catch (err) {
       if (ctx.signal.aborted) throw err;
@@ -78,6 +84,7 @@ export async function fetchPage(ctx: ToolContext, http: HttpClient, input: PageI
     redirect,
     links: redirect ? [redirect] : [],
   };
+  if (documentBytes) return withDocument(ctx, result, documentBytes, input.formats);
   if (!html) return withEmptyFormats(result, input.formats);
   const parsed = parseHtml(html, finalUrl);
   if (!parsed.nofollow) result.links = parsed.links.map((l) => l.url);
@@ -87,6 +94,20 @@ export async function fetchPage(ctx: ToolContext, http: HttpClient, input: PageI
     // In the extraction workers, like browser.markdown: a large page never holds the service's thread.
     const { markdownInWorker } = await import('../extract/markdown-pool.js');
     result.markdown = (await markdownInWorker(html, parsed.metadata.title ?? '', 'main', ctx.signal)).markdown;
+  }
+  return result;
+}
+
+/** A document's Markdown, its title (and a PDF's page count) as metadata; no links: the readers give none. */
+async function withDocument(ctx: ToolContext, result: PageResult, bytes: Uint8Array, formats: readonly PageFormat[]): Promise<PageResult> {
+  // `content` is a page's HTML, and a document has none.
+  if (formats.includes('content')) result.content = '';
+  if (!formats.includes('markdown') && !formats.includes('metadata')) return result;
+  const doc = await readPageDocument(ctx, bytes, result.content_type, result.final_url);
+  if (formats.includes('markdown')) result.markdown = doc.markdown;
+  if (formats.includes('metadata')) {
+    result.metadata = { title: doc.title, description: null, canonical: null, language: null, og: {}, robots: null };
+    if (doc.pages !== undefined) result.metadata.pages = doc.pages;
   }
   return result;
 }
