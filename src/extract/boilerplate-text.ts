@@ -3,7 +3,7 @@
 // newsletter pitch or a publication date line are few and recognisable, in every language the site is in.
 // Only short texts are judged (a long paragraph that mentions a newsletter is prose), and a heading only
 // when its whole text is such a phrase.
-import { elementText as text, headingRank as rank, sectionOf, type El } from './dom.js';
+import { elementText as text, headingRank as rank, isProse, sectionOf, type El } from './dom.js';
 
 /**
  * Headings that open a section of links to elsewhere, of comments or of sharing buttons, in the languages
@@ -304,8 +304,6 @@ const DATE_WORDS =
 
 const INLINE = new Set(['SPAN', 'STRONG', 'B', 'A']);
 const LINE_TAGS = new Set(['P', 'DIV', 'CENTER', 'SPAN', 'SMALL', 'TIME', 'LI', 'FIGCAPTION', 'STRONG', 'B', 'EM', 'I', 'CITE', 'ADDRESS', 'H4', 'H5', 'H6']);
-/** Text (outside links) that makes a block running prose. */
-const PROSE_CHARS = 80;
 /** Longest text judged as a line. */
 const MAX_LINE_CHARS = 200;
 
@@ -474,15 +472,6 @@ function isFiledUnder(el: El, s: string): boolean {
   let links = 0;
   for (const a of Array.from(el.querySelectorAll('a'))) links += text(a as El).length;
   return s.length - links <= MAX_LINE_CHARS;
-}
-
-/** Running text: a long stretch with few links. */
-function isProse(el: El): boolean {
-  const all = text(el).length;
-  let links = 0;
-  for (const a of Array.from(el.querySelectorAll('a'))) links += text(a as El).length;
-  if (el.tagName === 'A') links = all;
-  return all - links >= PROSE_CHARS && links <= 0.3 * all;
 }
 
 /** The heading, the wrappers it is alone in, and the siblings after it until a heading that outranks it. */

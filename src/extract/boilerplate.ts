@@ -4,7 +4,8 @@
 // names, ARIA roles, link density and how little prose a block holds. Each removal is bounded in size so
 // a misleading class name on a large block cannot take the content with it.
 import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
-import { elementText, linkTextLength, textLength, textPrefix, type El } from './dom.js';
+import { elementText, isProse, linkTextLength, textLength, textPrefix, type El } from './dom.js';
+import { paragraphs } from './prose-container.js';
 import { COMMENT_WORDS, FURNITURE_WORDS, nameTest } from './lexicon/class-names.js';
 import { pruneSiteSections, prunePromos } from './promos.js';
 import { pruneTeaserCards } from './teasers.js';
@@ -34,10 +35,13 @@ function names(el: El): string {
 const SLUG_MIN_WORDS = 3;
 /** …this share of which open the element's own text is its heading made a slug, not a component's name. */
 const SLUG_MIN_SHARE = 0.6;
+/** An id of this many words is a sentence made a slug whatever the text: components are named in a word or three. */
+const SLUG_SURE_WORDS = 6;
 
 /**
  * Whether the id is the element's heading turned into a slug ("gmail-predictable-scriptable-responses",
- * "conducting-ad-hoc-analysis"): its words are the text's, and say nothing of what kind of block it is.
+ * "conducting-ad-hoc-analysis"): its words are the text's, and say nothing of what kind of block it is. The
+ * heading itself may be gone (Readability drops headings), so a long enough slug is known by its length.
  */
 function slugOfOwnText(el: El, id: string): boolean {
   const words = id
@@ -45,6 +49,7 @@ function slugOfOwnText(el: El, id: string): boolean {
     .split(/[^a-z\p{L}]+/u)
     .filter((w) => w.length >= 2);
   if (words.length < SLUG_MIN_WORDS) return false;
+  if (words.filter((w) => /^\p{L}+$/u.test(w) && /[aeiouy]/.test(w)).length >= SLUG_SURE_WORDS) return true;
   const prefix = textPrefix(el, 300);
   return words.filter((w) => prefix.includes(w)).length >= SLUG_MIN_SHARE * words.length;
 }
@@ -77,37 +82,22 @@ function holdsArticle(el: El): boolean {
 
 /** Names of advert slots; sites also give them to the block around the article that hosts the slots. */
 const ADVERT = /(^|[\s_-])(advert|advertisement|ads?|ad-?(slot|unit|container))(?=[\s_-]|\d|$)/gi;
-/** Paragraphs at least this long… */
-const AD_PROSE_PARAGRAPH_CHARS = 150;
-/** …with at most this share of link text… */
-const AD_PROSE_MAX_LINK_SHARE = 0.2;
-/** …of which a block named only as an advert holds this many is the article that hosts the ads. */
+/** Paragraphs of prose of which a block named only as an advert holds this many are the article that hosts the ads. */
 const AD_PROSE_PARAGRAPHS = 3;
 
 /**
- * A block named only as an advert ("body-ad": the article with its ad slots) that holds several long
- * paragraphs with few links is prose: adverts are pictures and a line or two.
+ * A block named only as an advert ("body-ad": the article with its ad slots) that holds several paragraphs
+ * of prose is the article: adverts are pictures and a line or two.
  */
 function proseUnderAdName(el: El, label: string): boolean {
   if (!label.match(ADVERT) || FURNITURE.test(label.replace(ADVERT, ' '))) return false;
   let n = 0;
-  for (const p of Array.from(el.querySelectorAll('p')) as El[]) {
-    const len = textLength(p);
-    if (len >= AD_PROSE_PARAGRAPH_CHARS && linkTextLength(p) < AD_PROSE_MAX_LINK_SHARE * len) n++;
-  }
-  return n >= AD_PROSE_PARAGRAPHS;
+  for (const p of Array.from(el.querySelectorAll('p')) as El[]) if (isProse(p) && ++n >= AD_PROSE_PARAGRAPHS) return true;
+  return false;
 }
 
 /** "readmore", "read-more", "js_readmore": a name sites give both to links onward and to text shown in part. */
 const READ_MORE = /(^|[\s_-])read-?more(?=[\s_-]|\d|$)/gi;
-/** A block named "read more" holding at least this much text… */
-const COLLAPSED_MIN_CHARS = 200;
-/** …with at most this share of link text is the text itself, collapsed until the reader opens it. */
-const COLLAPSED_MAX_LINK_SHARE = 0.2;
-
-function collapsedText(el: El, len: number): boolean {
-  return len >= COLLAPSED_MIN_CHARS && linkTextLength(el) <= COLLAPSED_MAX_LINK_SHARE * len;
-}
 
 /** What one rule removed, for the debug trace: the top element of each removed block and its text. */
 export interface RuleTrace {
@@ -133,7 +123,13 @@ interface PruneRule {
   why: string;
   /** The option that switches it off for a whole pass, if any. */
   group?: 'byName' | 'byLinks';
-  run: (root: El, total: number) => void;
+  run: (root: El, total: number, start: PruneStart) => void;
+}
+
+/** What the page was before any rule ran, for the rules that clean up after the others. */
+interface PruneStart {
+  /** Headings with nothing under them before pruning: no rule emptied them (a heading over a formula or a picture). */
+  bareHeadings: ReadonlySet<El>;
 }
 
 /**
@@ -153,7 +149,11 @@ export const PRUNE_RULES: readonly PruneRule[] = [
   { name: 'teaser-cards', why: 'cards of headline and blurb leading to other pages', group: 'byLinks', run: pruneTeaserCards },
   { name: 'link-dense', why: 'lists, link rows and small blocks that are nearly all link text', group: 'byLinks', run: pruneLinkDense },
   { name: 'site-sections', why: "the site's own sections after the article (newsletter, more from the site)", run: (root) => pruneSiteSections(root) },
-  { name: 'empty-tail', why: 'headings and labels left with nothing under them by the removals above', run: (root) => pruneEmptyTail(root) },
+  {
+    name: 'empty-tail',
+    why: 'headings and labels left with nothing under them by the removals above',
+    run: (root, _total, start) => pruneEmptyTail(root, start.bareHeadings),
+  },
   { name: 'closing-signature', why: "a sign-off line that closes the site's template, not the article", run: (root) => pruneClosingSignature(root) },
 ];
 
@@ -163,14 +163,15 @@ export const PRUNE_RULE_NAMES = PRUNE_RULES.map((r) => r.name);
 /** Removes comment sections, site furniture, and blocks that are mostly links, rule by rule (PRUNE_RULES). */
 export function pruneBoilerplate(root: El, options: PruneOptions = {}): void {
   const total = Math.max(1, textLength(root));
+  const start: PruneStart = { bareHeadings: options.off?.has('empty-tail') ? new Set() : bareHeadings(root) };
   for (const rule of PRUNE_RULES) {
     if (options.off?.has(rule.name) || (rule.group && options[rule.group] === false)) continue;
     if (!options.trace) {
-      rule.run(root, total);
+      rule.run(root, total, start);
       continue;
     }
     const before = Array.from(root.querySelectorAll('*')) as El[];
-    rule.run(root, total);
+    rule.run(root, total, start);
     for (const el of before) {
       // The top of a removed block: out of the root while its parent (if any) is still in it.
       if (root.contains(el)) continue;
@@ -179,6 +180,12 @@ export function pruneBoilerplate(root: El, options: PruneOptions = {}): void {
       options.trace.push({ rule: rule.name, tag: el.tagName.toLowerCase(), text: elementText(el).slice(0, 120) });
     }
   }
+}
+
+/** A block named as furniture; one named only "read more" that is prose is the text itself, collapsed until the reader opens it. */
+function namedFurniture(el: El, label: string): boolean {
+  if (!FURNITURE.test(label)) return false;
+  return FURNITURE.test(label.replace(READ_MORE, ' ')) || !isProse(el);
 }
 
 function pruneByName(root: El, total: number): void {
@@ -193,7 +200,7 @@ function pruneByName(root: El, total: number): void {
       ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) ||
       COMMENTS.test(label) ||
       WIDGET.test(label) ||
-      (FURNITURE.test(collapsedText(el, len) ? label.replace(READ_MORE, ' ') : label) &&
+      (namedFurniture(el, label) &&
         !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label) &&
         !proseUnderAdName(el, label));
     if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
@@ -211,6 +218,8 @@ function pruneLinkDense(root: El, total: number): void {
     if (len === 0 || len > 0.5 * total || phraseInSentence(el, len)) continue;
     const density = (linkTextLength(el) - contactLinkLength(el)) / len;
     const isList = ['UL', 'OL', 'DL'].includes(el.tagName);
+    // A list with an item of prose is the article's list (notes, each with its links), not a menu.
+    if (isList && density < 1 && paragraphs(el).some((p) => p.weight > 0)) continue;
     // A paragraph with a few links is prose; a block of links with little else is a menu or a "read next".
     // Short lines that are mostly one link ("Read more: …") are pointers elsewhere.
     const threshold = isList ? 0.7 : el.tagName === 'P' ? (len < 150 ? 0.7 : 0.9) : 0.6;
@@ -274,16 +283,26 @@ function isProseHeading(h: El): boolean {
   return text.length >= PROSE_HEADING_CHARS && /[.!?…]["'“”»«]?$/.test(text);
 }
 
+/** Whether nothing of the heading's own section follows it: the end of the root, or a heading of its rank or higher. */
+function headsNothing(h: El, root: El): boolean {
+  const next = nextBlock(h, root);
+  return !next || (/^H[1-6]$/.test(next.tagName) && next.tagName <= h.tagName);
+}
+
+function bareHeadings(root: El): Set<El> {
+  return new Set((Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[]).filter((h) => headsNothing(h, root)));
+}
+
 /**
  * Headings left without a section (what followed them was pruned) announce nothing; a heading that is a
- * sentence of prose says something itself and stays.
+ * sentence of prose says something itself and stays. So does one that headed nothing before pruning: what
+ * it heads is not text (a formula, a chart), and no rule judged it boilerplate.
  */
-function pruneEmptyTail(root: El): void {
+function pruneEmptyTail(root: El, bare: ReadonlySet<El>): void {
   const headings = Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[];
   for (const h of headings.reverse()) {
-    if (isProseHeading(h)) continue;
-    const next = nextBlock(h, root);
-    if (!next || (/^H[1-6]$/.test(next.tagName) && next.tagName <= h.tagName)) h.remove();
+    if (isProseHeading(h) || bare.has(h)) continue;
+    if (headsNothing(h, root)) h.remove();
   }
 }
 
