@@ -123,13 +123,7 @@ interface PruneRule {
   why: string;
   /** The option that switches it off for a whole pass, if any. */
   group?: 'byName' | 'byLinks';
-  run: (root: El, total: number, start: PruneStart) => void;
-}
-
-/** What the page was before any rule ran, for the rules that clean up after the others. */
-interface PruneStart {
-  /** Headings with nothing under them before pruning: no rule emptied them (a heading over a formula or a picture). */
-  bareHeadings: ReadonlySet<El>;
+  run: (root: El, total: number) => void;
 }
 
 /**
@@ -149,11 +143,7 @@ export const PRUNE_RULES: readonly PruneRule[] = [
   { name: 'teaser-cards', why: 'cards of headline and blurb leading to other pages', group: 'byLinks', run: pruneTeaserCards },
   { name: 'link-dense', why: 'lists, link rows and small blocks that are nearly all link text', group: 'byLinks', run: pruneLinkDense },
   { name: 'site-sections', why: "the site's own sections after the article (newsletter, more from the site)", run: (root) => pruneSiteSections(root) },
-  {
-    name: 'empty-tail',
-    why: 'headings and labels left with nothing under them by the removals above',
-    run: (root, _total, start) => pruneEmptyTail(root, start.bareHeadings),
-  },
+  { name: 'empty-tail', why: 'headings and labels left with nothing under them by the removals above', run: (root) => pruneEmptyTail(root) },
   { name: 'closing-signature', why: "a sign-off line that closes the site's template, not the article", run: (root) => pruneClosingSignature(root) },
 ];
 
@@ -163,15 +153,14 @@ export const PRUNE_RULE_NAMES = PRUNE_RULES.map((r) => r.name);
 /** Removes comment sections, site furniture, and blocks that are mostly links, rule by rule (PRUNE_RULES). */
 export function pruneBoilerplate(root: El, options: PruneOptions = {}): void {
   const total = Math.max(1, textLength(root));
-  const start: PruneStart = { bareHeadings: options.off?.has('empty-tail') ? new Set() : bareHeadings(root) };
   for (const rule of PRUNE_RULES) {
     if (options.off?.has(rule.name) || (rule.group && options[rule.group] === false)) continue;
     if (!options.trace) {
-      rule.run(root, total, start);
+      rule.run(root, total);
       continue;
     }
     const before = Array.from(root.querySelectorAll('*')) as El[];
-    rule.run(root, total, start);
+    rule.run(root, total);
     for (const el of before) {
       // The top of a removed block: out of the root while its parent (if any) is still in it.
       if (root.contains(el)) continue;
@@ -283,26 +272,16 @@ function isProseHeading(h: El): boolean {
   return text.length >= PROSE_HEADING_CHARS && /[.!?…]["'“”»«]?$/.test(text);
 }
 
-/** Whether nothing of the heading's own section follows it: the end of the root, or a heading of its rank or higher. */
-function headsNothing(h: El, root: El): boolean {
-  const next = nextBlock(h, root);
-  return !next || (/^H[1-6]$/.test(next.tagName) && next.tagName <= h.tagName);
-}
-
-function bareHeadings(root: El): Set<El> {
-  return new Set((Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[]).filter((h) => headsNothing(h, root)));
-}
-
 /**
  * Headings left without a section (what followed them was pruned) announce nothing; a heading that is a
- * sentence of prose says something itself and stays. So does one that headed nothing before pruning: what
- * it heads is not text (a formula, a chart), and no rule judged it boilerplate.
+ * sentence of prose says something itself and stays.
  */
-function pruneEmptyTail(root: El, bare: ReadonlySet<El>): void {
+function pruneEmptyTail(root: El): void {
   const headings = Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[];
   for (const h of headings.reverse()) {
-    if (isProseHeading(h) || bare.has(h)) continue;
-    if (headsNothing(h, root)) h.remove();
+    if (isProseHeading(h)) continue;
+    const next = nextBlock(h, root);
+    if (!next || (/^H[1-6]$/.test(next.tagName) && next.tagName <= h.tagName)) h.remove();
   }
 }
 
