@@ -131,7 +131,8 @@ function pageText(html) {
  */
 export function markdownReport(cases, docs, rendered, origin, rows, stride) {
   const ours = rows[0];
-  const fmt = (s) => `${s.f1.toFixed(3)} | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${(100 * s.under).toFixed(1)}%`;
+  const fmt = (s, bold = false) =>
+    `${bold ? `**${s.f1.toFixed(3)}**` : s.f1.toFixed(3)} | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${(100 * s.under).toFixed(1)}%`;
   const lines = [
     (stride > 1 ? `Sample run: every ${stride}th page (\`BENCH_MARKDOWN_STRIDE=${stride}\`). ` : '') +
       "Corpus: trafilatura's evaluation set (github.com/adbar/trafilatura, Apache-2.0 — the licence of the repository, which holds the test pages and annotations; " +
@@ -144,7 +145,7 @@ export function markdownReport(cases, docs, rendered, origin, rows, stride) {
     '| extractor | pages | F1 | precision | recall | pages under F1 0.5 | output chars per expected char | ms/page |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.flatMap(({ ex, s, tuning, heldOut, ms, failures }) => [
-      `| ${ex.name}${failures ? ` (${failures} threw)` : ''} | all (${s.pages}) | **${fmt(s)}** | ${(s.outChars / s.expectedChars).toFixed(1)} | ${ms.toFixed(0)} |`,
+      `| ${ex.name}${failures ? ` (${failures} threw)` : ''} | all (${s.pages}) | ${fmt(s, true)} | ${(s.outChars / s.expectedChars).toFixed(1)} | ${ms.toFixed(0)} |`,
       `| | tuning (${tuning.pages}) | ${fmt(tuning)} | | |`,
       `| | held out (${heldOut.pages}) | ${fmt(heldOut)} | | |`,
     ]),
