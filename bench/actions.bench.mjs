@@ -2,23 +2,25 @@
 // its end comes into view, and images with loading=lazy far below the fold): list items in the Markdown and
 // images fetched for a full-page screenshot, with and without it. And what the actions code costs a task
 // that does not use it: CPU time per screenshot and per Markdown task (Node and Chromium together) of this
-// tree's build against a copy with that per-task code switched off, interleaved blocks in one run.
-// Loopback only.
+// tree's build against a copy with that per-task code switched off, in one run: task by task in pairs
+// (one task of each build back to back, the order alternating), so drift in the machine's load falls on
+// both sides of a pair and the interval comes from the paired differences. Loopback only.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { buildRelease } from './lib/release-build.mjs';
 import { tempDir } from './lib/processes.mjs';
-import { CpuMeter } from './lib/proc-cpu.mjs';
+import { pairedCpu, pairedRows } from './lib/paired-cpu.mjs';
+import { loadBrowserTools } from './lib/tool-build.mjs';
 
 const BATCHES = 8;
 const PER_BATCH = 5;
 const IMAGES = 10;
-// BENCH_ACTIONS_BLOCKS shortens a run; BENCH_ACTIONS_SAME=1 switches nothing off (an A/A check of the set-up).
-const BLOCKS = Number(process.env.BENCH_ACTIONS_BLOCKS ?? 16);
-const BLOCK = 5;
+// BENCH_ACTIONS_PAIRS shortens a run; BENCH_ACTIONS_SAME=1 switches nothing off (an A/A check of the set-up).
+// 8 blocks of 5 tasks gave a 95% interval of ±16% of a task's CPU at load 24; pairs of single tasks, many
+// more of them, narrow it by the square root of their number.
+const PAIRS = Number(process.env.BENCH_ACTIONS_PAIRS ?? 150);
 
 const page = (body) => `<!doctype html><html><head><meta charset="utf-8"><title>Bench</title></head><body>${body}</body></html>`;
 const INFINITE = page(`<main><h1>Feed</h1><ol id="list"></ol><div id="end" style="height:1px"></div></main>
@@ -61,36 +63,6 @@ function startServer() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, images, origin: `http://127.0.0.1:${server.address().port}` })));
 }
 
-/** The tools and a task context from one build (its dist folder). */
-async function loadBuild(dist, dataDir) {
-  const imp = (p) => import(pathToFileURL(path.join(dist, p)).href);
-  const [{ default: screenshot }, { default: markdown }, { loadConfig }, { createLogger }, { ServiceScope }] = await Promise.all([
-    imp('tools/browser.screenshot.js'),
-    imp('tools/browser.markdown.js'),
-    imp('src/config.js'),
-    imp('src/logger.js'),
-    imp('src/registry/services.js'),
-  ]);
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', NETWORK_ALLOWLIST: '127.0.0.1/32', BROWSER_CONCURRENCY: '1', SECRET: 'b'.repeat(40) });
-  const scope = new ServiceScope(config, createLogger('silent'));
-  let n = 0;
-  const ctx = () => {
-    const id = `task_actbench${++n}`;
-    return {
-      taskId: id,
-      idempotencyKey: id,
-      attempt: 1,
-      signal: new AbortController().signal,
-      config,
-      log: createLogger('silent'),
-      use: (d) => scope.use(d),
-      progress: () => {},
-    };
-  };
-  const run = (tool, input) => tool.run(ctx(), tool.input.parse(input));
-  return { screenshot, markdown, run, close: () => scope.close() };
-}
-
 /** Switches the per-task code of the actions work off in a compiled tree, failing loudly if it moved. */
 function switchOffActionsPath(dist) {
   const file = path.join(dist, 'src/browser/define-browser-tool.js');
@@ -113,7 +85,7 @@ export default {
   async run() {
     const site = await startServer();
     const dataDirs = [tempDir('au-actions-bench-'), tempDir('au-actions-main-')];
-    const here = await loadBuild(path.resolve('dist'), dataDirs[0]);
+    const here = await loadBrowserTools(path.resolve('dist'), dataDirs[0]);
     const lines = [];
     try {
       // Completeness.
@@ -138,53 +110,31 @@ export default {
 
       // CPU per task with actions unused: this tree's build against a copy of it with the per-task code the
       // actions work added switched off (the preparation check and the bot-wall check), so nothing else
-      // differs. Same Chromium binary; the two alternate in blocks of BLOCK tasks (ABBA order against drift).
+      // differs. Same Chromium binary; the two alternate task by task (see PAIRS).
       const release = buildRelease('HEAD');
       const plainRoot = tempDir('au-actions-plain-');
       fs.cpSync(path.dirname(path.dirname(path.dirname(release.cli))), plainRoot, { recursive: true, verbatimSymlinks: true });
       if (process.env.BENCH_ACTIONS_SAME !== '1') switchOffActionsPath(path.join(plainRoot, 'dist'));
-      const withPath = await loadBuild(path.join(path.dirname(path.dirname(release.cli))), dataDirs[1]);
-      const without = await loadBuild(path.join(plainRoot, 'dist'), tempDir('au-actions-plain-data-'));
+      const withPath = await loadBrowserTools(path.join(path.dirname(path.dirname(release.cli))), dataDirs[1]);
+      const without = await loadBrowserTools(path.join(plainRoot, 'dist'), tempDir('au-actions-plain-data-'));
       try {
         const url = `${site.origin}/article`;
         const builds = { without, with: withPath };
-        const perTask = { without: { screenshot: [], markdown: [] }, with: { screenshot: [], markdown: [] } };
         // Warm each: Chromium launched, modules loaded, first-task costs out of the measurement.
         for (const b of Object.values(builds)) for (let i = 0; i < 5; i++) await Promise.all([b.run(b.screenshot, { url }), b.run(b.markdown, { url })]);
         const loadBefore = os.loadavg()[0];
-        for (let block = 0; block < BLOCKS; block++) {
-          const order = block % 2 === 0 ? ['without', 'with'] : ['with', 'without'];
-          for (const kind of ['screenshot', 'markdown']) {
-            for (const label of order) {
-              const b = builds[label];
-              const meter = new CpuMeter(50);
-              meter.start();
-              for (let i = 0; i < BLOCK; i++) await b.run(b[kind], { url });
-              perTask[label][kind].push(meter.stop().total / BLOCK);
-            }
-          }
-        }
+        const tasks = (b) => ({ screenshot: () => b.run(b.screenshot, { url }), markdown: () => b.run(b.markdown, { url }) });
+        const kinds = ['screenshot', 'markdown'];
+        const measured = await pairedCpu({ a: tasks(without), b: tasks(withPath), kinds, pairs: PAIRS });
         const loadAfter = os.loadavg()[0];
-        const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-        const sd = (xs) => Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1));
         lines.push(
-          `| CPU ms per task with actions unused (Node + Chromium; ${BLOCKS} blocks of ${BLOCK} tasks each, interleaved) | without the path: mean ± sd | with it: mean ± sd | difference, paired blocks: mean ± 95% CI | change |`,
-          '|---|---:|---:|---:|---:|',
+          `| CPU ms per task with actions unused (Node + Chromium; ${PAIRS} pairs of tasks, one of each build back to back, order alternating) | without the path: mean ± sd | with it: mean ± sd | difference, paired: mean ± 95% CI | change (95% CI) | median of paired differences |`,
+          '|---|---:|---:|---:|---:|---:|',
+          ...pairedRows(measured, kinds, (kind) => `browser.${kind}`),
         );
-        for (const kind of ['screenshot', 'markdown']) {
-          const a = perTask.without[kind];
-          const b = perTask.with[kind];
-          const diffs = b.map((x, i) => x - a[i]);
-          const ci = (1.96 * sd(diffs)) / Math.sqrt(diffs.length);
-          lines.push(
-            `| browser.${kind} | ${mean(a).toFixed(1)} ± ${sd(a).toFixed(1)} | ${mean(b).toFixed(1)} ± ${sd(b).toFixed(1)} | ${mean(diffs).toFixed(1)} ± ${ci.toFixed(1)} | ${((mean(diffs) / mean(a)) * 100).toFixed(1)}% (95% CI ${(((mean(diffs) - ci) / mean(a)) * 100).toFixed(1)}% to ${(((mean(diffs) + ci) / mean(a)) * 100).toFixed(1)}%) |`,
-          );
-        }
         lines.push(
           '',
-          `"Without the path" is the same build with \`wantsPreparation(input)\` and the bot-wall check switched off in its compiled define-browser-tool.js; everything else (schemas, pool, Chromium binary) is the same. CPU is read from /proc for this process and every process it started (CPU time, not wall time). Load average (1 min) ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after, on ${os.cpus().length} CPUs.`,
-          '',
-          `Blocks (ms/task): ${JSON.stringify(perTask, (_, v) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}`,
+          `${measured.relaunched} pairs during which a pool relaunched its Chromium (every 200 pages, in both builds alike) are left out. "Without the path" is the same build with \`wantsPreparation(input)\` and the bot-wall check switched off in its compiled define-browser-tool.js; everything else (schemas, pool, Chromium binary) is the same. CPU is read from /proc for this process and every process it started (CPU time, not wall time). Load average (1 min) ${loadBefore.toFixed(1)} before and ${loadAfter.toFixed(1)} after, on ${os.cpus().length} CPUs.`,
         );
       } finally {
         await without.close();

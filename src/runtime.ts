@@ -33,6 +33,8 @@ export interface RuntimeOptions {
   log?: Logger;
   workers?: boolean;
   workerTools?: readonly string[];
+  /** A session that runs the tasks it creates itself (EngineOptions.ownTasks): stdio MCP, embedded commands. */
+  ownTasks?: boolean;
   tools?: readonly AnyTool[];
   store?: TaskStore;
 }
@@ -51,6 +53,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     log,
     ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
     ...(opts.workerTools ? { workerTools: opts.workerTools } : {}),
+    ...(opts.ownTasks ? { ownTasks: true } : {}),
   });
   // Tools that fan out (site.crawl) create their children through the engine; their results link is a
   // read-only signed link, as a batch's is (a poll token in a URL would also cancel the crawl).
@@ -63,6 +66,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     ),
   );
   engine.start();
+  // Before any task is created: a session's task written before its lease would look abandoned.
+  await engine.sessionReady();
   const sql = Webhooks.sqlOf(store);
   const webhooks = sql ? new Webhooks(sql, store, config, log) : undefined;
   // Deliveries leave from every process that runs tasks (serve, worker). The dispatcher looks at the

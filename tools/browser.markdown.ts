@@ -23,7 +23,6 @@ export default defineBrowserTool({
   title: 'Web page as Markdown',
   description:
     'Renders a page in headless Chromium and returns it as GitHub-flavoured Markdown (tables, fenced code, absolute links). ' +
-    "content 'main' (default): the article body (else the page body) without navigation, comments, related links or banners, its title, byline and date as fields; 'full': the whole visible page. " +
     'Also reads PDF, DOCX, XLSX, CSV, JSON, text and feed URLs. ' +
     BOUNDED_NOTE +
     ' ' +
@@ -32,7 +31,12 @@ export default defineBrowserTool({
     .strictObject({
       url: pageUrlInput,
       wait: waitInput,
-      content: z.enum(['main', 'full']).default('main'),
+      content: z
+        .enum(['main', 'full'])
+        .default('main')
+        .describe(
+          'main: the article body (else the page body) without navigation, comments, related links or banners; its title, byline and date as fields. full: the whole visible page.',
+        ),
       chunks: chunksInput,
       ...boundedInputShape,
       ...pageOptionsShape,

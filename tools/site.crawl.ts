@@ -14,9 +14,9 @@ export default defineTool({
   title: 'Crawl a site',
   description:
     'Crawls a site breadth-first; each page is a site.page task. Result: counts and results_url (JSONL in crawl order: url, depth, status, result). ' +
-    'limit ≤ 10000 pages (default 100), max_depth (default 3), sources links|sitemaps|both (default), same_site/subdomains/include/exclude as site.map. ' +
-    'Obeys robots.txt and Crawl-delay, fetches each URL once, bounds traps, max_concurrency per host (default 4). ' +
-    'Per page: 0.001 USD, render: true 0.003; max_cost (USD) caps it. timeout_ms per page. API key only.',
+    'same_site/subdomains/include/exclude as site.map. ' +
+    'Obeys robots.txt and Crawl-delay, fetches each URL once, bounds traps, max_concurrency per host. ' +
+    'Per page: 0.001 USD, render: true 0.003; max_cost (USD) caps it. timeout_ms: per page. API key only.',
   input: z.strictObject({
     url: pageUrlInput,
     limit: z.number().int().min(1).max(MAX_CRAWL_PAGES).default(100),

@@ -14,8 +14,8 @@ export default defineTool({
   title: 'Map the URLs of a site',
   description:
     "A site's URLs without rendering its pages: sitemaps (robots.txt Sitemap lines or /sitemap.xml, indexes, .gz), robots.txt Allow paths and the start page's links " +
-    '(render: true renders it). Normalised, de-duplicated, robots-disallowed ones left out. same_site (default true): start host only; subdomains: its site. ' +
-    'include/exclude: path globs ("/docs/**"). search: words in URL or link text. sitemap: include (default), skip, only. limit ≤ 5000 (default 1000). timeout_ms per request (default 15000). ' +
+    '(render: true renders it). Normalised, de-duplicated, robots-disallowed ones left out. same_site: start host only; subdomains: its site. ' +
+    'include/exclude: path globs ("/docs/**"). search: words in URL or link text. timeout_ms: per request. ' +
     BOUNDED_NOTE,
   input: z.strictObject({
     url: pageUrlInput,

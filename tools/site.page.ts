@@ -12,7 +12,7 @@ export default defineTool({
   title: 'One page as the crawler reads it',
   description:
     'One page as site.crawl reads it: fetched (render: true renders it in Chromium), with status, links and, per formats, markdown, content (HTML) and metadata. ' +
-    'Redirects are not followed: the target is in redirect. depth is echoed; timeout_ms default 15000.',
+    'Redirects are not followed: the target is in redirect. depth is echoed.',
   input: z.strictObject({
     url: pageUrlInput,
     depth: z.number().int().min(0).max(1000).default(0),

@@ -171,7 +171,7 @@ async function batchRemote(config: Config, a: BatchArgs, upload: { type: string;
 async function batchEmbedded(config: Config, a: BatchArgs, inputs: unknown[], progress: BatchProgress, writer: ResultWriter): Promise<void> {
   const { createRuntime } = await import('../runtime.js');
   const { submitBatch, validateBatch, batchDone } = await import('../engine/batches.js');
-  const rt = await createRuntime(config, { log: createLogger('error'), workers: true });
+  const rt = await createRuntime(config, { log: createLogger('error'), workers: true, ownTasks: true });
   try {
     const validated = await validateBatch(rt.engine, a.tool, inputs).catch((err: unknown) => {
       if (err instanceof AppError && err.status < 500) {

@@ -116,7 +116,7 @@ async function callRemote(config: Config, tool: string, input: unknown, spinner:
 async function callEmbedded(config: Config, tool: string, input: unknown, spinner: StatusSpinner, save: Save): Promise<CallOutcome> {
   const { createRuntime } = await import('../runtime.js');
   const { artifactStoreService } = await import('../artifacts/service.js');
-  const rt = await createRuntime(config, { log: createLogger('error'), workers: true });
+  const rt = await createRuntime(config, { log: createLogger('error'), workers: true, ownTasks: true });
   try {
     rt.engine.start();
     let task = (

@@ -109,7 +109,7 @@ async function crawlRemote(config: Config, input: Record<string, unknown>, progr
 
 async function crawlEmbedded(config: Config, input: Record<string, unknown>, progress: BatchProgress, write: (l: CrawlResultLine[]) => void): Promise<void> {
   const { createRuntime } = await import('../runtime.js');
-  const rt = await createRuntime(config, { log: createLogger('error'), workers: true });
+  const rt = await createRuntime(config, { log: createLogger('error'), workers: true, ownTasks: true });
   try {
     const validated = await rt.engine.validate('site.crawl', input).catch((err: unknown) => {
       throw new CliUsageError((err as Error).message);

@@ -39,7 +39,7 @@ export async function startStdioSession(baseConfig: Config, toolsArg: string[] |
         () => resolveSecret(stdioConfig),
       );
   const config: Config = files ? { ...stdioConfig, publicUrl: files.url, sessionFileServer: true } : stdioConfig;
-  const rt: Runtime = await createRuntime(config, { log, workers: true });
+  const rt: Runtime = await createRuntime(config, { log, workers: true, ownTasks: true });
   runtimeReady(rt);
   // Without LEADS_BASE_URL the lead service runs in this process, started by the first homeservices call
   // on an ephemeral port (so a desktop session never collides with a `serve` on the same machine).

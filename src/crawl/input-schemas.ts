@@ -14,4 +14,4 @@ export const pageFormats = z
   .array(z.enum(['markdown', 'links', 'content', 'metadata']))
   .max(4)
   .default(['markdown', 'links'])
-  .describe('markdown (main content), links, content (the HTML), metadata; default markdown and links.');
+  .describe('markdown: the main content; content: the HTML.');

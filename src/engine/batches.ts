@@ -94,7 +94,7 @@ export async function submitBatch(engine: Engine, tool: string, inputs: readonly
   const tasks: NewTask[] = order.map((d, p) => ({ id: ids[p]!, tool, input: distinct[d], payer: opts.payer, priceMicros: price, maxAttempts, now }));
   const itemTasks = itemDistinct.map((d) => position[d]!);
   const outcome = await engine.store.createBatch(
-    { id: newId('batch'), tool, payer: opts.payer, now, tasks, itemTasks, webhook: opts.webhook ?? null },
+    { id: newId('batch'), tool, payer: opts.payer, now, tasks, itemTasks, webhook: opts.webhook ?? null, session: engine.session ?? null },
     opts.chargeKeyId ? { chargeKeyId: opts.chargeKeyId } : {},
   );
   switch (outcome.kind) {

@@ -29,7 +29,7 @@ export function createChildTasks(engine: Engine, signResults: (parentTaskId: str
         now,
       }));
       const outcome = await store.appendBatch(
-        { id: childBatchId(parentTaskId), tool, payer: parent.payer, now, tasks, itemTasks: tasks.map((_, i) => i) },
+        { id: childBatchId(parentTaskId), tool, payer: parent.payer, now, tasks, itemTasks: tasks.map((_, i) => i), session: engine.session ?? null },
         charge && parent.payer.id ? { chargeKeyId: parent.payer.id } : {},
       );
       if (outcome.kind !== 'created') return outcome;

@@ -14,6 +14,7 @@ import { EngineEvents } from './events.js';
 import { GroupCommit } from './group-commit.js';
 import { assertInputDepth } from './input-depth.js';
 import { Maintenance } from './maintenance.js';
+import { SessionLease } from './session-lease.js';
 import { isTerminal } from './task-view.js';
 import { WorkerPool } from './worker-pool.js';
 import { microsToUsd } from '../registry/registry.js';
@@ -51,6 +52,11 @@ export interface EngineOptions {
   workers?: boolean;
   /** Dedicated worker pool for these tools. */
   workerTools?: readonly string[];
+  /**
+   * A session (stdio MCP, an embedded command): the tasks it creates run in its own workers while it lives
+   * (session-lease.ts). Needs workers; without this any worker runs any task (serve, worker).
+   */
+  ownTasks?: boolean;
 }
 
 export class Engine {
@@ -62,6 +68,7 @@ export class Engine {
   private readonly log: Logger;
   private readonly pool: WorkerPool | undefined;
   private readonly maintenance: Maintenance;
+  private readonly sessionLease: SessionLease | undefined;
   /** Task ids settled in any process (store.onTaskSettled), as events named by id for waitFor. */
   private readonly settledAnywhere = new EventEmitter().setMaxListeners(0);
   private unsubscribeSettled: (() => void) | undefined;
@@ -87,6 +94,17 @@ export class Engine {
       });
     }
     this.maintenance = new Maintenance(o.store, o.config, this.log, () => this.pool?.wake());
+    if (o.ownTasks && this.pool) this.sessionLease = new SessionLease(this.pool.owner, o.store, o.config.engine.leaseMs, this.log);
+  }
+
+  /** The session whose workers alone run the tasks this engine creates, while it lives (EngineOptions.ownTasks). */
+  get session(): string | undefined {
+    return this.sessionLease?.id;
+  }
+
+  /** Settles once the session's lease is open (right away without one); createRuntime waits for it. */
+  async sessionReady(): Promise<void> {
+    await this.sessionLease?.ready();
   }
 
   get hasWorkers(): boolean {
@@ -98,6 +116,7 @@ export class Engine {
   }
 
   start(): void {
+    this.sessionLease?.start();
     this.maintenance.start();
     this.pool?.start();
   }
@@ -107,6 +126,8 @@ export class Engine {
     this.unsubscribeSettled?.();
     this.unsubscribeSettled = undefined;
     await this.pool?.stop(graceMs);
+    // After the pool gave its running tasks back: those and the pending ones go to other workers now.
+    await this.sessionLease?.stop();
   }
 
   /**
@@ -173,6 +194,7 @@ export class Engine {
         now,
         payment: opts.payment ?? null,
         webhook: opts.webhook ?? null,
+        session: this.session ?? null,
       },
       {
         ...(opts.chargeKeyId ? { chargeKeyId: opts.chargeKeyId } : {}),

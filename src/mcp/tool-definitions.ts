@@ -1,8 +1,10 @@
-// The tools/list entries, generated from the registry: underscore names, the dotted name in the title and
-// in _meta, JSON Schemas from the zod definitions (made lean), annotations, the price in the description,
+// The tools/list entries, generated from the registry: underscore names, the dotted name in _meta (once:
+// the title is the tool's own, since the name beside it already says which tool it is), JSON Schemas from
+// the zod definitions (made lean), annotations without the spec's defaults, the price in the description,
 // and taskSupport "optional" so plain clients get a normal result and task-aware ones may run it as a task.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRegistry } from '../registry/registry.js';
+import { leanAnnotations } from './lean-annotations.js';
 import { leanSchema } from './lean-schema.js';
 import { mcpNameIndex, mcpToolName } from '../registry/tool-names.js';
 
@@ -14,11 +16,11 @@ export function buildToolDefinitions(registry: ToolRegistry): Tool[] {
     const d = registry.descriptor(name);
     const tool: Tool = {
       name: mcpToolName(name),
-      title: `${d.title} (${name})`,
+      title: d.title,
       description: `${d.description.trim()} Price: ${d.price.usd} USD per call.`,
       inputSchema: leanSchema(d.input_schema, 'input') as Tool['inputSchema'],
       outputSchema: leanSchema(d.output_schema, 'output') as NonNullable<Tool['outputSchema']>,
-      annotations: { ...d.annotations },
+      annotations: leanAnnotations(d.annotations),
       execution: { taskSupport: 'optional' },
       _meta: { [TOOL_META_KEY]: name },
     };

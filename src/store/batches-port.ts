@@ -28,6 +28,8 @@ export interface NewBatch {
   firstIndex?: number;
   /** Where to POST batch.completed once every task has finished (docs/webhooks.md). */
   webhook?: TaskWebhook | null;
+  /** The session that alone runs the batch's tasks while it lives (NewTask.session). */
+  session?: string | null;
 }
 
 export type AppendBatchOutcome =

@@ -81,6 +81,13 @@ export interface QueueStore {
   /** Running tasks whose lease expired (their process died) go back to pending, or fail once out of attempts. */
   recoverExpiredLeases(now: number): Promise<{ requeued: number; failed: number }>;
   deleteFinishedBefore(cutoff: number): Promise<number>;
+  /**
+   * A session's lease (NewTask.session): while it is unexpired, the session's tasks are claimed only by the
+   * worker pool whose owner is `id`. Renewed by that pool's heartbeat; clears leases that ended before `now`.
+   */
+  renewSession(id: string, until: number, now: number): Promise<void>;
+  /** Ends a session's lease (a clean stop): its tasks still pending are claimable by any worker at once. */
+  endSession(id: string): Promise<void>;
 
   // Optional wake-ups across processes (PostgreSQL LISTEN/NOTIFY). They only make things faster: workers
   // and waiters keep polling, so a missed notification costs latency, never a task. Each returns an

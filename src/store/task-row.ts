@@ -40,6 +40,12 @@ export interface NewTask extends Pick<TaskRow, 'id' | 'tool' | 'input' | 'payer'
   payment?: Record<string, unknown> | null;
   /** Where to POST the task's terminal event (docs/webhooks.md), and which status words to send (null: all). */
   webhook?: TaskWebhook | null;
+  /**
+   * The session (its worker pool's lease owner) that alone runs this task while it lives: `agent-utility mcp`
+   * and the embedded commands, whose caller hears progress and fetches artifacts from that process. Absent:
+   * any worker runs it (serve, worker).
+   */
+  session?: string | null;
 }
 
 export interface TaskWebhook {

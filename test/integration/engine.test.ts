@@ -148,6 +148,42 @@ describe.each(backends)('engine ($name)', ({ location }) => {
     await store2.close();
   });
 
+  it("runs a session's tasks in that session while it lives, and hands them over the moment it stops", async () => {
+    const at = await location();
+    const session = async (env: Record<string, string>) => {
+      const rt = await createRuntime(testConfig({ POLL_INTERVAL_MS: '25', WORKER_CONCURRENCY: '1', ...at.env, ...env }), {
+        tools: testTools,
+        workers: true,
+        ownTasks: true,
+      });
+      open.push(rt);
+      return rt;
+    };
+    // A's lease would outlive the test: B can only get A's tasks because A's clean stop ends it.
+    const a = await session({ LEASE_MS: '60000' });
+    const b = await session({ LEASE_MS: '1000' });
+    // Which process started a task: its 'started' event (and so its progress) is emitted there only.
+    const startedIn = (rt: Runtime) => {
+      const ids: string[] = [];
+      rt.engine.events.on('started', (t) => ids.push(t.id));
+      return ids;
+    };
+    const [inA, inB] = [startedIn(a), startedIn(b)];
+    const key = `session-${Math.random()}`;
+    const sleep = async (ms: number) => (await a.engine.submit('test.sleep', { ms, key }, local)).task.id;
+    const first = await sleep(300);
+    const second = await sleep(10);
+    // B is idle and polls every 25 ms while A's one worker is busy; the waiting task is A's all the same.
+    for (const id of [first, second]) expect((await a.engine.waitFor(id, 10_000))!.status).toBe('complete');
+    expect(inA).toEqual([first, second]);
+
+    await sleep(200);
+    const waiting = await sleep(10);
+    await a.close();
+    expect((await b.engine.waitFor(waiting, 5_000))!.status).toBe('complete');
+    expect(inB).toEqual([waiting]);
+  });
+
   it('deletes finished tasks past retention and keeps the rest', async () => {
     const rt = await runtime({}, true);
     const { task } = await rt.engine.submit('test.echo', { value: 'x' }, local);

@@ -85,7 +85,11 @@ describe('top-up of a revoked key: PostgreSQL', () => {
     throw new Error('the settlement never waited for the revocation');
   }
 
-  it('a revocation in flight wins over the credit that waits for it', async () => {
+  /**
+   * A top-up settled while another connection's transaction holds the key's row with a revocation in it;
+   * the revocation then ends as `outcome` says. Returns what the settlement answered.
+   */
+  async function settleDuringRevocation(outcome: 'COMMIT' | 'ROLLBACK') {
     const { store, client, schema } = await open();
     const { row } = await createApiKey(store, { creditsMicros: 1_000_000 });
     const id = await topup(store, row.id, 2_000_000);
@@ -93,23 +97,20 @@ describe('top-up of a revoked key: PostgreSQL', () => {
     await client.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2', [Date.now(), row.id]);
     const settling = settle(store, id);
     await blockedOnLock(schema);
-    await client.query('COMMIT');
-    const settled = await settling;
+    await client.query(outcome);
+    return { store, keyId: row.id, purchaseId: id, settled: await settling };
+  }
+
+  it('a revocation in flight wins over the credit that waits for it', async () => {
+    const { store, keyId, settled } = await settleDuringRevocation('COMMIT');
     expect(settled).toMatchObject({ credited: false, purchase: { status: 'settled', payment: { refund_due: true } } });
-    expect(await store.findKey(row.id)).toMatchObject({ balanceMicros: 1_000_000 });
-    expect((await store.findKey(row.id))?.revokedAt).not.toBeNull();
+    expect(await store.findKey(keyId)).toMatchObject({ balanceMicros: 1_000_000 });
+    expect((await store.findKey(keyId))?.revokedAt).not.toBeNull();
   });
 
   it('a revocation rolled back leaves the credit to the live key', async () => {
-    const { store, client, schema } = await open();
-    const { row } = await createApiKey(store, { creditsMicros: 1_000_000 });
-    const id = await topup(store, row.id, 2_000_000);
-    await client.query('BEGIN');
-    await client.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2', [Date.now(), row.id]);
-    const settling = settle(store, id);
-    await blockedOnLock(schema);
-    await client.query('ROLLBACK');
-    expect(await settling).toMatchObject({ credited: true, key: { balanceMicros: 3_000_000 } });
-    expect((await store.listKeyPurchases('0xabc', 10)).find((p) => p.id === id)?.payment.refund_due).toBeUndefined();
+    const { store, purchaseId, settled } = await settleDuringRevocation('ROLLBACK');
+    expect(settled).toMatchObject({ credited: true, key: { balanceMicros: 3_000_000 } });
+    expect((await store.listKeyPurchases('0xabc', 10)).find((p) => p.id === purchaseId)?.payment.refund_due).toBeUndefined();
   });
 });

@@ -52,12 +52,13 @@ describe('tools/list', () => {
   it('lists every tool with underscore names, the SPEC name, schemas, annotations and the price', async () => {
     const { tools } = await client.listTools();
     const dns = tools.find((t) => t.name === 'dns_lookup')!;
-    expect(dns.title).toContain('dns.lookup');
+    expect(dns.title).toBe(dnsLookup.title);
     expect(dns._meta).toEqual({ 'agent-utility/tool': 'dns.lookup' });
     expect(dns.description).toMatch(/Price: 0\.001 USD per call\.$/);
     expect(dns.inputSchema).toMatchObject({ type: 'object', required: ['domain'] });
     expect(dns.outputSchema).toMatchObject({ type: 'object' });
-    expect(dns.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+    // openWorldHint true is the spec's default, so it is not sent, nor idempotentHint beside readOnlyHint: true.
+    expect(dns.annotations).toEqual({ readOnlyHint: true });
     expect(dns.execution).toEqual({ taskSupport: 'optional' });
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['test_echo', 'test_sleep', 'test_progress', 'dns_lookup']));
   });

@@ -289,7 +289,7 @@ describe('agent-utility mcp (stdio, built CLI)', () => {
     let queries = 0;
     blackhole.on('message', () => queries++);
     await new Promise<void>((resolve) => blackhole.bind(0, '127.0.0.1', () => resolve()));
-    // Its own data dir: the main session's workers must not pick this task up and answer it via Knot.
+    // Its own data dir, so nothing of this hanging session stays in the main session's queue.
     const slowDir = fs.mkdtempSync(path.join(os.tmpdir(), 'au-mcp-stdio-slow-'));
     const slow = await connectStdio({ DNS_SERVERS: `127.0.0.1:${blackhole.address().port}`, DATA_DIR: slowDir });
     try {
@@ -380,8 +380,8 @@ const STDIO_PROFILE: EraProfile = {
   },
 };
 
-// Each era's server has its own data directory: on a shared one the main session's workers (still
-// running) may claim this session's tasks, and a task's progress events stay in the process that runs it.
+// Each era's server has its own data directory, so its task listings hold only its own calls. (Sessions
+// sharing one directory each run their own tasks: mcp-stdio-sessions.test.ts.)
 async function connectEra(kind: ClientKind, eraDir: string): Promise<EraClient> {
   return connectEraClient(kind, {
     command: process.execPath,

@@ -42,6 +42,7 @@ describe('PostgreSQL connections and migrations', () => {
         'key_purchases',
         'payment_nonces',
         'rate_limit_windows',
+        'task_sessions',
         'tasks',
         'webhook_attempts',
         'webhook_outbox',

@@ -503,6 +503,42 @@ for (const factory of factories) {
       expect((await claim(10, {})).map((t) => t.id)).toEqual([ids[2], ids[3], ids[4], ids[5]]);
     });
 
+    it("a session's tasks go only to that session while its lease lives, then to any worker (migration 014)", async () => {
+      const s = await open();
+      const now = Date.now();
+      const claim = (owner: string, at = now) => s.claimTasks({ owner, limit: 10, leaseMs: 10_000, now: at, onlyTools: ['x.sess'] });
+      await s.renewSession('sess-a', now + 1000, now);
+      await s.renewSession('sess-b', now + 1000, now);
+      const ofA = newTask({ tool: 'x.sess', session: 'sess-a', now: now - 30 });
+      const anyone = newTask({ tool: 'x.sess', now: now - 20 });
+      // Another payer's task of A's session: the fair-order path (several payers) filters as well.
+      const ofAOther = newTask({ tool: 'x.sess', session: 'sess-a', payer: { kind: 'key', id: 'key_sess' }, now: now - 10 });
+      await s.createTask(ofA);
+      await s.createTask(anyone);
+      await s.createTask(ofAOther);
+      const batchTasks = [newTask({ tool: 'x.sess', now: now - 5 })];
+      await s.createBatch({ id: 'batch_sess', tool: 'x.sess', payer: ofA.payer, now: now - 5, tasks: batchTasks, itemTasks: [0], session: 'sess-a' });
+      // B (and a server worker with no session) may take only the task nobody owns.
+      expect((await claim('sess-b')).map((t) => t.id)).toEqual([anyone.id]);
+      expect(await claim('serve-worker')).toEqual([]);
+      // A takes its own, single tasks and batch alike.
+      expect((await claim('sess-a')).map((t) => t.id).sort()).toEqual([ofA.id, ofAOther.id, batchTasks[0]!.id].sort());
+
+      // A session that dies leaves its lease to expire: then its tasks are anyone's.
+      const orphan = newTask({ tool: 'x.sess', session: 'sess-a', now: now + 1 });
+      await s.createTask(orphan);
+      expect(await claim('sess-b', now + 999)).toEqual([]);
+      expect((await claim('sess-b', now + 1000)).map((t) => t.id)).toEqual([orphan.id]);
+
+      // A session that stops cleanly hands its pending tasks over at once; renewing clears expired leases.
+      await s.renewSession('sess-c', now + 60_000, now + 1000);
+      const left = newTask({ tool: 'x.sess', session: 'sess-c', now: now + 2 });
+      await s.createTask(left);
+      expect(await claim('sess-b', now + 2000)).toEqual([]);
+      await s.endSession('sess-c');
+      expect((await claim('sess-b', now + 2000)).map((t) => t.id)).toEqual([left.id]);
+    });
+
     it('completions settled together: each only under its lease, answered in the order given', async () => {
       const s = (await open()) as SqlTaskStore;
       const now = Date.now();

@@ -13,6 +13,8 @@ import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
 
 const MAX_PAYERS = 64;
 const PAYER = "COALESCE(payer_id, '')";
+// A session's task (migration 014) goes to that session ($7, the claiming worker pool) while its lease lives.
+const OWN_OR_ORPHANED = 'AND (session IS NULL OR session = $7 OR NOT EXISTS (SELECT 1 FROM task_sessions s WHERE s.id = tasks.session AND s.expires_at > $1))';
 
 interface PayerKey {
   payer_kind: string;
@@ -38,20 +40,21 @@ export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
     const nextKind = db.sql(`SELECT payer_kind, ${PAYER} AS pid FROM tasks WHERE status = 'pending' AND payer_kind > $1 ORDER BY payer_kind, ${PAYER} LIMIT 1`);
     const nextPayer = (p: PayerKey) => nextOfKind.get<PayerKey>([p.payer_kind, p.pid]) ?? nextKind.get<PayerKey>([p.payer_kind]);
     const ofPayer = db.sql(
-      `SELECT ${CANDIDATE_COLUMNS} FROM tasks WHERE status = 'pending' AND payer_kind = $5 AND ${PAYER} = $6 AND run_after <= $1 ${only} ${except}
+      `SELECT ${CANDIDATE_COLUMNS} FROM tasks WHERE status = 'pending' AND payer_kind = $5 AND ${PAYER} = $6 AND run_after <= $1 ${only} ${except} ${OWN_OR_ORPHANED}
        ORDER BY run_after, created_at, id LIMIT $4`,
     );
     const candidates = new Map<string, Candidate>();
     const add = (c: Candidate) => candidates.set(c.id, c);
     let payer = firstPayer.get<PayerKey>([]);
     for (let n = 0; payer && n < MAX_PAYERS; n++) {
-      for (const r of ofPayer.all<Candidate>([...filters, payer.payer_kind, payer.pid])) add(r);
+      for (const r of ofPayer.all<Candidate>([...filters, payer.payer_kind, payer.pid, o.owner])) add(r);
       payer = nextPayer(payer);
     }
     const head = db.sql(
-      `SELECT ${CANDIDATE_COLUMNS} FROM tasks WHERE status = 'pending' AND run_after <= $1 ${only} ${except} ORDER BY run_after, created_at, id LIMIT $4`,
+      `SELECT ${CANDIDATE_COLUMNS} FROM tasks WHERE status = 'pending' AND run_after <= $1 ${only} ${except} ${OWN_OR_ORPHANED}
+       ORDER BY run_after, created_at, id LIMIT $4`,
     );
-    for (const r of head.all<Candidate>(filters)) add(r);
+    for (const r of head.all<Candidate>([...filters, null, null, o.owner])) add(r);
 
     const claim = db.sql(
       `UPDATE tasks SET status = 'running', lease_owner = $1, lease_expires_at = $2, attempts = attempts + 1, started_at = COALESCE(started_at, $3)
@@ -63,11 +66,11 @@ export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
     // of the tools at their limit.
     const more = db.sql(
       `SELECT ${CANDIDATE_COLUMNS} FROM tasks WHERE status = 'pending' AND run_after <= $1 ${only} ${except}
-         AND NOT ${d.inArray('tool', '$5')} AND NOT ${d.inArray('id', '$6')} ORDER BY run_after, created_at, id LIMIT $4`,
+         AND NOT ${d.inArray('tool', '$5')} AND NOT ${d.inArray('id', '$6')} ${OWN_OR_ORPHANED} ORDER BY run_after, created_at, id LIMIT $4`,
     );
     while (passedOver && chosen.length < o.limit) {
       const full = [...taken].filter(([tool, n]) => n >= (o.toolLimits?.[tool] ?? Infinity)).map(([tool]) => tool);
-      const rows = more.all<Candidate>([o.now, filters[1], filters[2], o.limit - chosen.length, d.array(full), d.array(chosen.map((c) => c.id))]);
+      const rows = more.all<Candidate>([o.now, filters[1], filters[2], o.limit - chosen.length, d.array(full), d.array(chosen.map((c) => c.id)), o.owner]);
       const next = takeWithinToolLimits(rows, o.limit - chosen.length, o.toolLimits, taken);
       chosen = [...chosen, ...next.took];
       passedOver = next.passedOver;

@@ -6,8 +6,8 @@ import type { Sql } from '../sql.js';
 export async function insertBatchTasksPostgres(tx: Sql, b: NewBatch, chargeKeyId: string | undefined): Promise<void> {
   await tx.run(
     `WITH task AS (
-       INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, price_micros, charged_micros, attempts, max_attempts, run_after, created_at, batch_id)
-       SELECT u.id, $2, u.input::json, 'pending', $3, $4, u.price, CASE WHEN $8::text IS NULL THEN 0 ELSE u.price END, 0, $5, $6, $6, $7
+       INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, price_micros, charged_micros, attempts, max_attempts, run_after, created_at, batch_id, session)
+       SELECT u.id, $2, u.input::json, 'pending', $3, $4, u.price, CASE WHEN $8::text IS NULL THEN 0 ELSE u.price END, 0, $5, $6, $6, $7, $11
        FROM unnest($1::text[], $9::text[], $10::bigint[]) AS u(id, input, price)
        RETURNING id, price_micros
      )
@@ -24,6 +24,7 @@ export async function insertBatchTasksPostgres(tx: Sql, b: NewBatch, chargeKeyId
       chargeKeyId ?? null,
       b.tasks.map((t) => tx.dialect.json(t.input ?? {})),
       b.tasks.map((t) => t.priceMicros),
+      b.session ?? null,
     ],
   );
   await tx.run(

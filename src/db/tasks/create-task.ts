@@ -38,6 +38,7 @@ export function newTaskValues(d: Dialect, t: NewTask, chargeKeyId: string | unde
     t.now,
     t.webhook?.url ?? null,
     t.webhook?.events ?? null,
+    t.session ?? null,
   ];
 }
 

@@ -27,10 +27,10 @@ export async function insertManyChargedPostgres(q: Sql, tasks: readonly NewTask[
     `WITH charged AS (
        UPDATE api_keys SET balance_micros = balance_micros - $11 WHERE id = $12 AND revoked_at IS NULL AND balance_micros >= $11 RETURNING id
      ), task AS (
-       INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, price_micros, charged_micros, payment, attempts, max_attempts, run_after, created_at, webhook_url, webhook_events)
-       SELECT u.id, u.tool, u.input::json, 'pending', u.payer_kind, u.payer_id, u.price, u.charged, u.payment::jsonb, 0, u.max_attempts, u.now, u.now, u.webhook_url, u.webhook_events
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::int[], $10::bigint[], $13::text[], $14::text[])
-         AS u (id, tool, input, payer_kind, payer_id, price, charged, payment, max_attempts, now, webhook_url, webhook_events)
+       INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, price_micros, charged_micros, payment, attempts, max_attempts, run_after, created_at, webhook_url, webhook_events, session)
+       SELECT u.id, u.tool, u.input::json, 'pending', u.payer_kind, u.payer_id, u.price, u.charged, u.payment::jsonb, 0, u.max_attempts, u.now, u.now, u.webhook_url, u.webhook_events, u.session
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::int[], $10::bigint[], $13::text[], $14::text[], $15::text[])
+         AS u (id, tool, input, payer_kind, payer_id, price, charged, payment, max_attempts, now, webhook_url, webhook_events, session)
        WHERE $12::text IS NULL OR EXISTS (SELECT 1 FROM charged)
        RETURNING *
      ), ledger AS (
@@ -38,7 +38,7 @@ export async function insertManyChargedPostgres(q: Sql, tasks: readonly NewTask[
        SELECT $12, task.id, -task.price_micros, 'charge', task.created_at FROM task WHERE $12::text IS NOT NULL AND task.price_micros > 0
      )
      SELECT ${TASK_COLUMNS} FROM task`,
-    [...Array.from({ length: 10 }, (_, i) => column(i)), total, chargeKeyId ?? null, column(10), column(11)],
+    [...Array.from({ length: 10 }, (_, i) => column(i)), total, chargeKeyId ?? null, column(10), column(11), column(12)],
     'insert_tasks',
   );
   if (rows.length !== tasks.length) return null;

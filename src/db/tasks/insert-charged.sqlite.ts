@@ -9,8 +9,8 @@ import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
 /** A charged task's ledger row: $1 key, $2 task, $3 the (negative) amount, $4 now. */
 export const CHARGE_LEDGER = "INSERT INTO credit_ledger (key_id, task_id, delta_micros, reason, created_at) VALUES ($1, $2, $3, 'charge', $4)";
 
-const INSERT = `INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, price_micros, charged_micros, payment, attempts, max_attempts, run_after, created_at, webhook_url, webhook_events)
-  VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, 0, $9, $10, $10, $11, $12) RETURNING ${TASK_COLUMNS}`;
+const INSERT = `INSERT INTO tasks (id, tool, input, status, payer_kind, payer_id, price_micros, charged_micros, payment, attempts, max_attempts, run_after, created_at, webhook_url, webhook_events, session)
+  VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, 0, $9, $10, $10, $11, $12, $13) RETURNING ${TASK_COLUMNS}`;
 
 export function insertChargedSqlite(db: SqliteDb, t: NewTask, chargeKeyId: string | undefined): CreateTaskOutcome {
   if (chargeKeyId) {

@@ -20,6 +20,7 @@ import * as plain from './plain-operations.js';
 import { toTask } from './records.js';
 import { recoverExpiredLeases } from './recover-expired-leases.js';
 import { retryTask } from './retry-task.js';
+import { endSession, renewSession } from './task-sessions.js';
 
 /** What a dialect brings: charge-and-insert (create-task.ts), a batch's task writes (create-batch.ts) and claiming. */
 export interface DialectOperations extends CreateTaskParts {
@@ -116,6 +117,14 @@ export class SqlTaskStore<D extends PlanDb = PlanDb> extends withOperations<Plan
   async cancelBatch(id: string, now: number) {
     const cancelled = await cancelPending(this.db, 'batch_id', id, now);
     return cancelled.map((r) => this.settled(toTask(this.db.dialect, r))!);
+  }
+
+  renewSession = (id: string, until: number, now: number) => renewSession(this.db, id, until, now);
+
+  async endSession(id: string) {
+    await endSession(this.db, id);
+    // Its pending tasks, of any tool, are everyone's now.
+    this.wake('task_available', '');
   }
 
   async recoverExpiredLeases(now: number) {
