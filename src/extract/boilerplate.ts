@@ -189,9 +189,7 @@ function pruneByName(root: El, total: number): void {
       ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) ||
       COMMENTS.test(label) ||
       WIDGET.test(label) ||
-      (namedFurniture(el, label) &&
-        !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label) &&
-        !proseUnderAdName(el, label));
+      (namedFurniture(el, label) && !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label) && !proseUnderAdName(el, label));
     if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
 }
