@@ -1,6 +1,6 @@
 // Vocabulary as data: the words of labels, per language. A label is a short line that says what the block
 // after it is ("Related articles", "Share this", "Anzeige"), not text of the article. Each entry is a phrase
-// or a small pattern of one (a regular-expression fragment, matched against the whole lower-cased line).
+// or a small pattern of one (a regular-expression fragment, matched against the whole line, case aside).
 // The rules build their tests from these lists; adding a language or a phrase is a change here, not in a rule.
 
 /** Languages with label words: ISO 639-1 codes. */
