@@ -41,17 +41,17 @@ const cacheModule = path.join(root, 'dist', 'src', 'geo', 'place', 'name-index-c
 try {
   const { Gazetteer } = await import(pathToFileURL(gazetteerModule).href);
   const { nameKeysCacheFile } = await import(pathToFileURL(cacheModule).href);
-  const file = nameKeysCacheFile();
-  if (force) fs.rmSync(file, { force: true });
+  if (force) fs.rmSync(nameKeysCacheFile(), { force: true });
   const gazetteerStarted = Date.now();
-  const g = await Gazetteer.load();
-  if (!fs.existsSync(file)) throw new Error(`${file} was not written`);
+  // Current keys in dist/data (left by `npm pack`) are used as they are; otherwise they go to the cache.
+  const g = await Gazetteer.load(force ? { cacheFile: nameKeysCacheFile() } : {});
+  if (!g.keysFile) throw new Error('the name keys could not be written to the per-user cache nor to the temporary folder');
   say(
     g.keysOrigin === 'built'
       ? `built the gazetteer name keys in ${((Date.now() - gazetteerStarted) / 1000).toFixed(1)} s`
       : `gazetteer name keys are current (loaded in ${Date.now() - gazetteerStarted} ms)`,
   );
-  say(`  ${path.relative(root, file)}`);
+  say(`  ${path.relative(root, g.keysFile)}`);
 } catch (err) {
   process.stderr.write(`[geo-data] could not build the gazetteer name keys: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);

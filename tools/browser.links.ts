@@ -16,7 +16,7 @@ export default defineBrowserTool({
   name: 'browser.links',
   title: 'Links of a web page',
   description:
-    'Renders a page in headless Chromium; lists its http(s) links (absolute, with text, in page order, de-duplicated, no fragments; at most 5000). ' +
+    'Renders a page in Chromium; lists its http(s) links (absolute, with text, in page order, de-duplicated, no fragments; max 5000). ' +
     'internal: same registrable domain as the final page. ' +
     BOUNDED_NOTE +
     ' ' +

@@ -22,8 +22,8 @@ export default defineBrowserTool({
   name: 'browser.markdown',
   title: 'Web page as Markdown',
   description:
-    'Renders a page in headless Chromium and returns it as GitHub-flavoured Markdown (tables, fenced code, absolute links). ' +
-    'Also reads PDF, DOCX, XLSX, CSV, JSON, text and feed URLs. ' +
+    'Renders a page in Chromium as GitHub-flavoured Markdown (tables, fenced code, absolute links); ' +
+    'also reads PDF, DOCX, XLSX, CSV, JSON, text and feed URLs. ' +
     BOUNDED_NOTE +
     ' ' +
     PAGE_OPTIONS_REF,
@@ -34,9 +34,7 @@ export default defineBrowserTool({
       content: z
         .enum(['main', 'full'])
         .default('main')
-        .describe(
-          'main: the article body (else the page body) without navigation, comments, related links or banners; its title, byline and date as fields. full: the whole visible page.',
-        ),
+        .describe('main: the article (else the body) without navigation, comments or banners, its title, byline and date as fields; full: the whole page.'),
       chunks: chunksInput,
       ...boundedInputShape,
       ...pageOptionsShape,

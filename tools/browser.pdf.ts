@@ -39,7 +39,7 @@ const input = z
   .strictObject({
     url: pageUrlInput.optional(),
     html: htmlInput.optional(),
-    size: z.enum(['letter', 'a4', 'legal', 'a3', 'a5']).default('letter').describe('Paper size.'),
+    size: z.enum(['letter', 'a4', 'legal', 'a3', 'a5']).default('letter'),
     landscape: z.boolean().default(false),
     margins: z
       .string()
@@ -47,16 +47,16 @@ const input = z
       .default('0.5in')
       .refine((s) => LENGTH.test(s.trim()), { message: 'must be a CSS length such as 0.5in, 10mm, 1cm, 36pt or 48px' })
       .refine((s) => !(marginInches(s) > 2), { message: 'must be at most 2 inches' })
-      .describe('Margin on all sides, a CSS length (px, in, cm, mm, pt, pc; max 2in).'),
-    background: z.boolean().default(true).describe('Print backgrounds.'),
-    header_html: z.string().max(TEMPLATE_MAX).optional().describe('HTML atop each page; class pageNumber, totalPages, date, title, url elements are filled.'),
+      .describe('All sides; CSS length (px, in, cm, mm, pt, pc), max 2in.'),
+    background: z.boolean().default(true),
+    header_html: z.string().max(TEMPLATE_MAX).optional().describe('Atop each page; elements of class pageNumber, totalPages, date, title, url are filled.'),
     footer_html: z.string().max(TEMPLATE_MAX).optional().describe('Like header_html, at the bottom.'),
     page_ranges: z
       .string()
       .max(200)
       .refine((s) => PAGE_RANGES.test(s), { message: 'must be pages and ranges such as "1-5, 8"' })
       .optional()
-      .describe('Pages to print, e.g. "1-5, 8".'),
+      .describe('e.g. "1-5, 8".'),
     scale: z.number().min(0.1).max(2).default(1),
     prefer_css_page_size: z.boolean().default(false).describe('CSS @page size wins over size.'),
     wait: waitInput,
@@ -76,10 +76,7 @@ const output = z.object({
 export default defineBrowserTool({
   name: 'browser.pdf',
   title: 'Print a web page to PDF',
-  description:
-    'Renders url or html (one) in headless Chromium and prints it to PDF (print styles); returns a signed link and the page count. ' +
-    'header_html/footer_html fill pageNumber/totalPages spans. ' +
-    PAGE_OPTIONS_REF,
+  description: 'Renders url or html (one) in Chromium and prints it to PDF (print styles); returns a signed link and page count. ' + PAGE_OPTIONS_REF,
   input,
   output,
   price: '0.005',

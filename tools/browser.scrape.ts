@@ -49,7 +49,7 @@ const input = z
             ctx.addIssue({ code: 'custom', path: typeof s === 'string' ? [key] : [key, 'selector'], message: `selector "${css.slice(0, 100)}" ${problem}` });
         }
       })
-      .describe('Name to CSS selector or {selector, attr, all}, e.g. {"h": "h1", "links": {"selector": "a", "attr": "href", "all": true}}. At most 50.'),
+      .describe('Name to CSS selector, e.g. {"h":"h1","links":{"selector":"a","attr":"href","all":true}}. At most 50.'),
     wait: waitInput,
     ...boundedInputShape,
     ...pageOptionsShape,
@@ -70,10 +70,10 @@ function css(s: Selection): string {
 
 export default defineBrowserTool({
   name: 'browser.scrape',
-  title: 'Text of elements picked by CSS selectors',
+  title: 'Text of a web page by CSS selector',
   description:
-    'Renders a page in headless Chromium; for each name in select, the text (or attr) of what its selector matches: ' +
-    'a string for one match, an array (max 1000) for several (all: true always), null for none. ' +
+    "Renders a page in Chromium; for each name in select, the text (or attr) of its selector's matches: " +
+    'a string for one, an array (max 1000) for several or with all: true, null for none. ' +
     BOUNDED_NOTE +
     ' ' +
     PAGE_OPTIONS_REF,

@@ -22,13 +22,13 @@ const input = z
   .strictObject({
     url: pageUrlInput.optional(),
     html: htmlInput.optional(),
-    width: z.number().int().min(100).max(3840).default(1280).describe('Viewport width, CSS px.'),
-    height: z.number().int().min(100).max(2160).default(800).describe('Viewport height, CSS px.'),
-    full_page: z.boolean().default(false).describe('Whole page height (max 16384 px).'),
+    width: z.number().int().min(100).max(3840).default(1280),
+    height: z.number().int().min(100).max(2160).default(800),
+    full_page: z.boolean().default(false).describe('Max 16384 px tall.'),
     format: z.enum(['png', 'jpeg', 'webp']).default('png'),
     quality: z.number().int().min(1).max(100).optional().describe('jpeg/webp only. Default 80.'),
-    transparent: z.boolean().default(false).describe('Where the page sets no background; png only.'),
-    selector: cssSelectorInput.optional().describe('CSS selector of the element to capture.'),
+    transparent: z.boolean().default(false).describe('png only.'),
+    selector: cssSelectorInput.optional().describe('Element to capture.'),
     clip: z
       .strictObject({
         x: z.number().min(0).max(MAX_CAPTURE_HEIGHT),
@@ -37,7 +37,7 @@ const input = z
         height: z.number().min(1).max(MAX_CAPTURE_HEIGHT),
       })
       .optional()
-      .describe('Page rectangle to capture, CSS px.'),
+      .describe('Rectangle to capture, CSS px.'),
     wait: waitInput,
     ...pageOptionsShape,
   })
@@ -66,8 +66,8 @@ export default defineBrowserTool({
   name: 'browser.screenshot',
   title: 'Screenshot a web page',
   description:
-    'Renders url or html (one) in headless Chromium; returns a signed image link. ' +
-    'selector: one element; clip: a rectangle. Pixels = CSS px × device scale. blank: still one colour after waiting. ' +
+    'Renders url or html (one) in Chromium; returns a signed image link. ' +
+    'Pixels = CSS px × device scale. blank: still one colour after waiting. ' +
     PAGE_OPTIONS_REF,
   input,
   output,

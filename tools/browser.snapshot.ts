@@ -13,7 +13,7 @@ export default defineBrowserTool({
   name: 'browser.snapshot',
   title: 'Accessibility snapshot of a web page',
   description:
-    'Renders url or html (one) in headless Chromium; returns its accessibility tree as text ' +
+    'Renders url or html (one) in Chromium; returns its accessibility tree as text ' +
     '(Playwright ARIA snapshot: roles, names, states, values, link URLs, like - button "Subscribe") to decide what to click. ' +
     BOUNDED_NOTE +
     ' ' +

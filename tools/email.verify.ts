@@ -17,17 +17,16 @@ export const emailVerifyInput = z.strictObject({
     .string({ error: (issue) => (issue.input === undefined ? 'is required: the address to verify, e.g. jane@example.com' : 'must be a string') })
     .max(1024, 'is too long for an e-mail address')
     // Only "is this an address at all?"; everything finer is the verification's invalid_format result.
-    .regex(/\S@\S/, 'must look like an e-mail address (local-part@domain)')
-    .describe('e.g. jane@example.com; IDN domains are accepted.'),
+    .regex(/\S@\S/, 'must look like an e-mail address (local-part@domain)'),
 });
 
 export default defineTool({
   name: 'email.verify',
   title: 'Verify an e-mail address',
   description:
-    'Checks whether an e-mail address can receive mail, sending none: syntax, MX and an SMTP probe (catch-all detected). ' +
-    'DELIVERABLE, UNDELIVERABLE, RISKY or UNKNOWN (Yahoo, AOL, consumer Outlook) with status_detail, a 0–1 quality_score, ' +
-    'disposable/free/role flags and a typo suggestion. Usually < 2 s, at most ~35 s.',
+    'Checks whether an e-mail address can receive mail, sending none: syntax, MX, SMTP probe, catch-all. ' +
+    'status: DELIVERABLE, UNDELIVERABLE, RISKY or UNKNOWN (Yahoo, AOL, consumer Outlook); quality_score 0–1. ' +
+    'Usually < 2 s, at most ~35 s.',
   input: emailVerifyInput,
   output: emailVerifyResultSchema,
   price: '0.002',

@@ -14,7 +14,7 @@ export const geoLocateInput = z.strictObject({
     .trim()
     .min(3, 'must be at least 3 characters')
     .max(300, 'must be at most 300 characters')
-    .describe('Address or place name, e.g. "1600 Amphitheatre Pkwy, Mountain View, CA 94043", "Paris, France", "94043".'),
+    .describe('e.g. "Springfield, IL", "94043", "Paris, France".'),
 });
 
 const str = z.string().nullable();
@@ -60,9 +60,8 @@ export default defineTool({
   name: 'geo.locate',
   title: 'Geocode an address',
   description:
-    'Address or place → WGS84 lat/lng from built-in data (US ZIPs, towns of 1,000+, first-level regions, countries). ' +
-    '`confidence` (0–1) drops on contradiction or ambiguity (`notes`, `alternatives` say why); add a state or ' +
-    'country ("Springfield, IL"). No match fails the task, not charged.',
+    'Address or place → WGS84 lat/lng from built-in data (US ZIPs, towns of 1,000+, regions, countries). ' +
+    'confidence 0–1, lower when ambiguous or contradictory (see notes, alternatives): add a state or country. No match: an error, not charged.',
   input: geoLocateInput,
   output: geoLocateOutput,
   price: '0.002',

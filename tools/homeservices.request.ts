@@ -9,13 +9,12 @@ const phoneModule = lazyModule(() => import('../src/leads/phone.js'));
 
 const input = z.strictObject({
   pro_id: z.string().min(1).max(64).describe('id from homeservices.search'),
-  requester: z
-    .strictObject({
-      name: z.string().trim().min(1).max(200),
-      phone: z.string().trim().min(3).max(40).describe('US 10-digit, or +country code'),
-      email: z.email().max(254).optional(),
-    })
-    .describe('the person to be contacted'),
+  // No description on requester: the name says whose details these are.
+  requester: z.strictObject({
+    name: z.string().trim().min(1).max(200),
+    phone: z.string().trim().min(3).max(40).describe('US 10-digit, or +country code'),
+    email: z.email().max(254).optional(),
+  }),
   notes: z.string().trim().min(1).max(5000).describe('job description for the pro'),
 });
 
@@ -29,11 +28,11 @@ const output = z.object({
 
 export default defineTool({
   name: 'homeservices.request',
-  title: 'Send a request to a home-service professional',
+  title: 'Request a home-service professional',
   description:
-    "Sends a service request to one pro from homeservices.search; the pro gets the requester's name, phone, " +
-    'e-mail and notes and contacts them. Only call it once the person agreed to be contacted by this pro (consent is ' +
-    'recorded). The same phone, pro and service within 24 h returns the earlier request. Demo pros are never contacted.',
+    "Sends a request to a pro from homeservices.search, who gets the requester's name, phone, e-mail and notes " +
+    'and contacts them. Call it only once the person agreed to be contacted by this pro (consent is recorded). ' +
+    'The same phone, pro and service within 24 h returns the earlier request. Demo pros are never contacted.',
   input,
   output,
   price: '0.01',

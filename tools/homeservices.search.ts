@@ -9,13 +9,11 @@ const input = z.strictObject({
     .string()
     .min(1)
     .max(100)
-    .describe(
-      'plumber, electrician, hvac, roofer, landscaper, handyman, house_cleaning, painter, pest_control, locksmith, or a synonym ("ac repair", "leaky faucet")',
-    ),
+    .describe('plumber, electrician, hvac, roofer, landscaper, handyman, house_cleaning, painter, pest_control, locksmith, or a synonym ("ac repair")'),
   zip: z
     .string()
-    .regex(/^\d{5}$/, 'must be exactly five digits')
-    .describe('US ZIP code, exactly five digits'),
+    // No description: the pattern says five digits.
+    .regex(/^\d{5}$/, 'must be exactly five digits'),
   number_of_results: z.number().int().min(1).max(100).default(25),
 });
 
@@ -41,7 +39,8 @@ export default defineTool({
   name: 'homeservices.search',
   title: 'Find home-service professionals',
   description:
-    'Finds home-service pros of one trade (service) within 25 miles of a US ZIP, nearest first (distance_miles), then best rated, each with an id for homeservices.request. "(Demo)" names are a demo directory, not real businesses.',
+    'Home-service pros of one trade within 25 miles of a US ZIP, nearest first, then best rated; pass an id to homeservices.request. ' +
+    '"(Demo)" names are not real businesses.',
   input,
   output,
   price: '0.002',

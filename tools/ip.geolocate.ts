@@ -16,7 +16,7 @@ export const ipGeolocateInput = z.strictObject({
     .trim()
     .max(64, 'is too long for an IP address')
     .refine((v) => isIP(v) !== 0 && !v.includes('%'), { message: 'must be an IPv4 or IPv6 address, e.g. 8.8.8.8 or 2001:4860:4860::8888' })
-    .describe('IPv4 or IPv6 address, e.g. 8.8.8.8.'),
+    .describe('IPv4 or IPv6.'),
 });
 
 const str = z.string().nullable();
@@ -57,9 +57,8 @@ export default defineTool({
   name: 'ip.geolocate',
   title: 'IP geolocation',
   description:
-    'Locates an IPv4/IPv6 address: city, region, country, coordinates, time zone, AS number and organisation, ' +
-    'city-level (VPN and mobile can mislead). is_hosting/is_mobile are heuristics. Non-public addresses: null ' +
-    'location and `reserved_range`. Data: DB-IP Lite, RouteViews/NRO, CC BY 4.0.',
+    'City-level location, time zone and AS of an IP address (VPN and mobile can mislead; is_hosting/is_mobile are heuristics). ' +
+    'Non-public addresses: null location and reserved_range. Data: DB-IP Lite, RouteViews/NRO, CC BY 4.0.',
   input: ipGeolocateInput,
   output: ipGeolocateOutput,
   price: '0.001',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { startUrlChecks } from '../src/crawl/url-checks.js';
 import { pageUrlInput } from '../src/browser/input-schemas.js';
 import { globList, MAX_CRAWL_PAGES, pageFormats } from '../src/crawl/input-schemas.js';
+import { crawlPagesBudgetUsd, PLAIN_PAGE_USD, RENDERED_PAGE_USD } from '../src/crawl/page-prices.js';
 import { defineTool } from '../src/registry/define-tool.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 
@@ -13,10 +14,10 @@ export default defineTool({
   name: 'site.crawl',
   title: 'Crawl a site',
   description:
-    'Crawls a site breadth-first; each page is a site.page task. Result: counts and results_url (JSONL in crawl order: url, depth, status, result). ' +
+    'Crawls a site breadth-first, each page a site.page task. Result: counts and results_url (JSONL in crawl order: url, depth, status, result). ' +
     'same_site/subdomains/include/exclude as site.map. ' +
     'Obeys robots.txt and Crawl-delay, fetches each URL once, bounds traps, max_concurrency per host. ' +
-    'Per page: 0.001 USD, render: true 0.003; max_cost (USD) caps it. timeout_ms: per page. API key only.',
+    'max_cost (USD) caps page costs; keys pay pages as created. timeout_ms: per page.',
   input: z.strictObject({
     url: pageUrlInput,
     limit: z.number().int().min(1).max(MAX_CRAWL_PAGES).default(100),
@@ -45,6 +46,12 @@ export default defineTool({
     results_url: z.string().describe('JSONL of the pages in crawl order (?cursor=&limit= to page), signed: works without the key for 24 hours.'),
   }),
   price: '0.002',
+  // With x402 the pages are paid with the crawl: one payment cannot grow as pages are found.
+  childrenBudget: {
+    usd: crawlPagesBudgetUsd,
+    max: crawlPagesBudgetUsd({ limit: MAX_CRAWL_PAGES, render: true }),
+    rule: `plus ${PLAIN_PAGE_USD} USD a page, ${RENDERED_PAGE_USD} rendered; x402 prepays limit pages or max_cost`,
+  },
   annotations: { readOnlyHint: true, openWorldHint: true },
   timeoutMs: 6 * 60 * 60 * 1000,
   // A crawl waits on its pages' tasks: few at once per worker, so pages always find free slots.

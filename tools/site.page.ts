@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { startUrlChecks } from '../src/crawl/url-checks.js';
 import { pageUrlInput } from '../src/browser/input-schemas.js';
 import { pageFormats } from '../src/crawl/input-schemas.js';
+import { PLAIN_PAGE_USD, RENDERED_PAGE_USD, pagePriceUsd } from '../src/crawl/page-prices.js';
 import { defineTool } from '../src/registry/define-tool.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
 
@@ -41,7 +42,9 @@ export default defineTool({
       })
       .optional(),
   }),
-  price: '0.001',
+  price: PLAIN_PAGE_USD,
+  // Rendering runs Chromium: priced like a browser tool's page.
+  priceFor: { usd: (input) => pagePriceUsd(input.render), max: RENDERED_PAGE_USD, rule: `${RENDERED_PAGE_USD} USD with render: true` },
   annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
   timeoutMs: 90_000,
   concurrency: 64,

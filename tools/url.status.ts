@@ -14,8 +14,8 @@ const ms = () => z.number().nonnegative().nullable();
 
 const input = z.strictObject({
   url: z.url().describe('http(s) URL'),
-  follow_redirects: z.boolean().default(true).describe(`follow up to ${MAX_REDIRECTS} redirects`),
-  timeout_ms: z.number().int().min(1).max(30_000).default(10_000).describe('limit for the whole check, ms'),
+  follow_redirects: z.boolean().default(true).describe(`Up to ${MAX_REDIRECTS}.`),
+  timeout_ms: z.number().int().min(1).max(30_000).default(10_000).describe('For the whole check.'),
 });
 
 const output = z.object({
@@ -55,9 +55,9 @@ export default defineTool({
   name: 'url.status',
   title: 'URL status',
   description:
-    'Checks whether a URL answers (GET, status and headers only): final status, headers, redirect chain, timings, ' +
-    'https certificate. A failure (refused, DNS, timeout, TLS, a name or redirect reaching a private address) gives ' +
-    'status_code 0 and the reason in status_text; a literal private or reserved IP in the URL is refused (403 BLOCKED_TARGET).',
+    'Checks whether a URL answers (GET, headers only): status, headers, redirects, timings, TLS certificate. ' +
+    'A failure (refused, DNS, timeout, TLS, a private address reached by name or redirect) gives status_code 0 and the reason ' +
+    'in status_text; a private or reserved IP literal is refused (BLOCKED_TARGET).',
   input,
   output,
   price: '0.001',

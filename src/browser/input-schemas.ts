@@ -15,9 +15,9 @@ export const htmlInput = z
   .min(1)
   .max(HTML_MAX_BYTES)
   .refine((s) => Buffer.byteLength(s) <= HTML_MAX_BYTES, { message: `must be at most ${HTML_MAX_BYTES} bytes` })
-  .describe('At most 2 MB; relative URLs do not resolve.');
+  .describe('Max 2 MB; relative URLs do not resolve.');
 
-export const waitInput = z.enum(['load', 'dom', 'idle']).default('load').describe('dom: DOMContentLoaded; idle: network quiet 0.5 s.');
+export const waitInput = z.enum(['load', 'dom', 'idle']).default('load').describe('idle: network quiet 0.5 s.');
 
 /** A CSS selector Playwright can use, checked up front (the 400 says what is wrong with it). */
 export const cssSelectorInput = z

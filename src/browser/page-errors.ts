@@ -4,7 +4,8 @@ import { playwright } from './playwright.js';
 import { ToolError } from '../errors.js';
 import { BlockedTargetError } from '../net/errors.js';
 import type { GuardedProxy } from './guarded-proxy.js';
-import { BrowserClosedError } from './pool.js';
+import { BrowserClosedError, PageCrashedError } from './pool.js';
+import { crashMessage } from './crash-reasons.js';
 
 /** The main document was a file download (Chromium's downloads are off): a document reader may take over. */
 export class DownloadError extends ToolError {
@@ -54,6 +55,8 @@ export function navigationError(err: unknown, failedUrl: string, proxy: GuardedP
 /** Any other failure while working with the page. */
 export function pageError(err: unknown): Error {
   if (err instanceof ToolError) return err;
+  // A page that filled its heap will fill it again: retrying would only spend another attempt's memory.
+  if (err instanceof PageCrashedError) return new ToolError(crashMessage(err.how), err.how === 'memory' ? 'permanent' : 'transient');
   if (err instanceof playwright().errors.TimeoutError) return new ToolError('The page did not finish rendering within the time limit.', 'transient');
   const message = err instanceof Error ? err.message : String(err);
   // The pool's own word that the browser went away (killed or crashed) while the task waited for a page.

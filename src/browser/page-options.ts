@@ -59,9 +59,11 @@ const cookieInput = z
 
 /** Spread into each browser tool's input object. */
 export const pageOptionsShape = {
-  wait_for: cssSelectorInput.optional().describe('CSS selector to await.'),
-  delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).default(0).describe('Wait after ready, ms.'),
-  timeout_ms: z.number().int().min(1000).max(90_000).optional().describe('Page budget, ms.'),
+  wait_for: cssSelectorInput.optional().describe('CSS selector.'),
+  // No descriptions where the name and schema say it (delay_ms, timeout_ms, cache_ttl_s, user_agent…): tools/list
+  // repeats each browser tool's options, so a word here is paid seven times on every turn.
+  delay_ms: z.number().int().min(0).max(MAX_DELAY_MS).default(0),
+  timeout_ms: z.number().int().min(1000).max(90_000).optional(),
   headers: z
     .record(z.string().min(1).max(256), z.string().max(8192))
     .superRefine((headers, ctx) => {
@@ -73,9 +75,10 @@ export const pageOptionsShape = {
         else if (/[\r\n\0]/.test(headers[name]!)) ctx.addIssue({ code: 'custom', path: [name], message: 'must not contain line breaks or NUL' });
       }
     })
-    .optional()
-    .describe('No Host, hop-by-hop or Proxy-*.'),
-  cookies: z.array(cookieInput).max(50).optional().describe('domain or url (default: the page).'),
+    // No description: the server names a header it refuses (Host, hop-by-hop, Proxy-*) in its 400.
+    .optional(),
+  // No description: `required` shows domain and url are optional (the page's own host by default).
+  cookies: z.array(cookieInput).max(50).optional(),
   user_agent: z
     .string()
     .min(1)
@@ -91,12 +94,12 @@ export const pageOptionsShape = {
         ctx.addIssue({ code: 'custom', message: `"${name.slice(0, 64)}" is not a Playwright device name (e.g. "iPhone 13", "Pixel 7", "iPad Mini")` });
     })
     .optional()
-    .describe('Playwright device name, e.g. "iPhone 13".'),
+    .describe('e.g. "iPhone 13" (Playwright).'),
   device_scale_factor: z.number().min(1).max(4).optional(),
   mobile: z.boolean().optional(),
-  block: z.array(z.enum(BLOCKABLE)).max(4).optional().describe('Not loaded.'),
+  block: z.array(z.enum(BLOCKABLE)).max(4).optional(),
   javascript: z.boolean().default(true),
-  cache_ttl_s: z.number().int().min(0).max(MAX_CACHE_TTL_S).default(0).describe('Reuse your identical result this recent (s).'),
+  cache_ttl_s: z.number().int().min(0).max(MAX_CACHE_TTL_S).default(0),
   ...pageActionsShape,
 };
 

@@ -54,7 +54,11 @@ export function serialiseVisibleDocument(maxStyled: number): SerialisedPage {
   for (const el of hidden) {
     let up = el.parentElement;
     while (up && !listed.has(up)) up = up.parentElement;
-    inside.set(up, [...(inside.get(up) ?? []), el]);
+    // Appended in place: copying the group for each member was quadratic on pages with thousands of
+    // hidden icons under one scope.
+    const group = inside.get(up);
+    if (group) group.push(el);
+    else inside.set(up, [el]);
   }
   const kept = new Set<Element>();
   const keepContent = (scope: Element | null, scopeProse: number) => {

@@ -11,6 +11,7 @@ import { Slots } from './slots.js';
 import { playwright } from './playwright.js';
 import { markPlainPage } from './capture.js';
 import { resetTab, storageOrigin } from './tab-reset.js';
+import { CrashReasons, type CrashCause } from './crash-reasons.js';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
 
@@ -89,6 +90,10 @@ class Generation {
   retiring = false;
   closed = false;
   closing: Promise<void> | undefined;
+  /** Chromium's reports of how this browser's renderers ended (undefined when the watcher could not start). */
+  crashReasons: CrashReasons | undefined;
+  /** Pages whose renderer crashed; their task's error says why (crash-reasons.ts). */
+  readonly crashed = new WeakSet<Page>();
   /** Rejects once the browser is gone (see until()). */
   private readonly gone: Promise<never>;
   private markGone!: (err: Error) => void;
@@ -155,6 +160,14 @@ export class BrowserClosedError extends Error {
   constructor(message = 'The browser pool is closed.') {
     super(message);
     this.name = 'BrowserClosedError';
+  }
+}
+
+/** A task's page crashed under it; `how` says how, as far as Chromium could tell. */
+export class PageCrashedError extends Error {
+  constructor(readonly how: CrashCause) {
+    super(`The page crashed (${how}).`);
+    this.name = 'PageCrashedError';
   }
 }
 
@@ -231,6 +244,10 @@ export class BrowserPool {
     try {
       if (signal?.aborted) throw signal.reason;
       return await fn(lease.page);
+    } catch (err) {
+      // Whatever the task was awaiting failed because its renderer died: say how it died instead.
+      if (!signal?.aborted && lease.gen.crashed.has(lease.page)) throw new PageCrashedError((await lease.gen.crashReasons?.causeFor(lease.page)) ?? 'crashed');
+      throw err;
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.release(lease);
@@ -402,6 +419,12 @@ export class BrowserPool {
       handleSIGHUP: false,
     });
     const gen = new Generation(++this.launches, browser);
+    try {
+      gen.crashReasons = await CrashReasons.watch(browser);
+    } catch (err) {
+      // Tasks still work; a crashed page's error is then the generic one.
+      this.opts.log.warn('could not watch the browser for crash reports', { err });
+    }
     this.generations.add(gen);
     browser.on('disconnected', () => this.onDisconnected(gen));
     if (this.closed) {
@@ -475,7 +498,10 @@ export class BrowserPool {
     try {
       const page = await gen.until(context.newPage());
       page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
-      page.on('crash', () => void this.crashedPages++);
+      page.on('crash', () => {
+        this.crashedPages++;
+        gen.crashed.add(page);
+      });
       // Popups and window.open() targets are closed: a task renders exactly one page.
       context.on('page', (other) => {
         if (other !== page) void other.close().catch(() => undefined);

@@ -5,11 +5,12 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { createLogger } from '../logger.js';
-import { readOpening } from '../mcp/stdio-opening.js';
 import { startStdioSession } from './mcp-session.js';
+import type { StdioOpening } from './mcp-opening.js';
 import { CliUsageError } from './usage.js';
 
-export async function runMcpStdio(baseConfig: Config, args: string[]): Promise<'running'> {
+/** `first`: the opening cli.ts read from stdin before the configuration loaded (mcp-opening.ts). */
+export async function runMcpStdio(baseConfig: Config, args: string[], first: StdioOpening | undefined): Promise<'running'> {
   const { values } = parseArgs({ args, options: { tools: { type: 'string' } } });
   const toolsArg = values.tools
     ?.split(',')
@@ -19,7 +20,6 @@ export async function runMcpStdio(baseConfig: Config, args: string[]): Promise<'
   // The first message picks the era. A v2 client in auto mode probes with server/discover on a throwaway
   // process before it starts the real one, so a discover opening is answered before the engine boots: the
   // probe then costs a Node start, not a full service start (and never touches the data directory).
-  const opening = readOpening(process.stdin);
   const boot = once(() => startStdioSession(baseConfig, toolsArg, log));
 
   let closing = false;
@@ -40,17 +40,13 @@ export async function runMcpStdio(baseConfig: Config, args: string[]): Promise<'
     );
   };
   let closeServer: (() => Promise<void>) | undefined;
-  let opened = false;
-  // The client closing our stdin is how a stdio session ends.
-  // Before the first message, the opening code below handles the end itself (and reports a bad start).
+  // The client closing our stdin is how a stdio session ends (it may have ended while the configuration
+  // loaded, after the opening was read).
   process.stdin.once('end', () => {
-    if (opened) shutdown('stdin closed');
+    if (first) shutdown('stdin closed');
   });
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
-
-  const first = await opening;
-  opened = true;
   if (first && process.stdin.readableEnded) process.nextTick(() => shutdown('stdin closed'));
   if (!first) {
     // No message at all: still start (and stop), so a configuration mistake is reported as before.
@@ -79,7 +75,7 @@ export async function runMcpStdio(baseConfig: Config, args: string[]): Promise<'
       import('../mcp/gated-transport.js'),
     ]);
     const shell = mcpServerShell(log);
-    const transport = new GatedTransport(new StdioServerTransport(first.input, process.stdout));
+    const transport = new GatedTransport(new StdioServerTransport(first.input, process.stdout), first.answered);
     closeServer = () => shell.server.close();
     // The engine starts once the handshake is answered (initialized), or when a request needs it first.
     let starting = false;

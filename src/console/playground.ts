@@ -42,7 +42,14 @@ export function playgroundPages(d: PlaygroundDeps): Router {
     const keys = (await store.listKeys()).filter((k) => k.revokedAt === null);
     const tools = registry.names.map((n) => {
       const t = registry.descriptor(n);
-      return { name: t.name, title: t.title, description: t.description, price: t.price.usd, input_schema: t.input_schema, example: t.example };
+      return {
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        price: t.price.rule ? `${t.price.usd} USD (${t.price.rule})` : `${t.price.usd} USD`,
+        input_schema: t.input_schema,
+        example: t.example,
+      };
     });
     const body = html`<script type="application/json" id="tool-descriptors">
         ${scriptJson(tools)}
@@ -51,7 +58,7 @@ export function playgroundPages(d: PlaygroundDeps): Router {
         <div class="row">
           <label for="pg-tool">Tool</label
           ><select id="pg-tool" name="tool">
-            ${tools.map((t) => html`<option value="${t.name}">${t.name} (${t.price} USD)</option>`)}
+            ${tools.map((t) => html`<option value="${t.name}">${t.name} (${t.price})</option>`)}
           </select>
         </div>
         <div class="row">

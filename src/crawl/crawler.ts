@@ -14,12 +14,10 @@ import { RobotsCache } from './robots.js';
 import { readSitemaps } from './sitemaps.js';
 import { TrapGuard, type TrapKind } from './traps.js';
 import { UrlScope, type ScopeOptions } from './url-scope.js';
+import { crawlPagesPaid, pagePriceMicros } from './page-prices.js';
 
 import { MAX_CRAWL_PAGES } from './input-schemas.js';
 export { MAX_CRAWL_PAGES };
-/** What one page costs in a crawl, in micro-USD: a plain fetch, or a page rendered in Chromium. */
-export const PLAIN_PAGE_MICROS = 1_000;
-export const RENDERED_PAGE_MICROS = 3_000;
 export const PAGE_TOOL = 'site.page';
 /** Pages in flight across all hosts. */
 const MAX_IN_FLIGHT = 64;
@@ -85,6 +83,8 @@ class Crawl {
   private readonly hosts = new Map<string, HostState>();
   private readonly outstanding = new Map<string, { host: string; depth: number }>();
   private readonly pagePrice: number;
+  /** Pages max_cost pays for (the limit when it allows more). */
+  private readonly pagesByCost: number;
   private readonly skipped = { robots: 0, duplicates: 0, depth: 0, traps: 0, out_of_scope: 0 };
   private created = 0;
   private settled = 0;
@@ -101,7 +101,8 @@ class Crawl {
     this.start = start;
     this.scope = new UrlScope(start, input);
     this.robots = new RobotsCache(http, ctx.signal, input.timeout_ms);
-    this.pagePrice = input.render ? RENDERED_PAGE_MICROS : PLAIN_PAGE_MICROS;
+    this.pagePrice = pagePriceMicros(input.render);
+    this.pagesByCost = crawlPagesPaid({ ...input, limit: Infinity });
   }
 
   async run(): Promise<CrawlResult> {
@@ -214,7 +215,7 @@ class Crawl {
           this.stoppedBy = 'limit';
           break;
         }
-        if (this.input.max_cost !== undefined && (this.created + batch.length + 1) * this.pagePrice > this.input.max_cost * 1_000_000) {
+        if (this.created + batch.length >= this.pagesByCost) {
           this.stoppedBy = 'max_cost';
           break;
         }
@@ -238,7 +239,7 @@ class Crawl {
     }));
     const outcome = await this.children.append(this.ctx.taskId, PAGE_TOOL, inputs);
     if (outcome.kind === 'needs_key') {
-      throw new ToolError('site.crawl is paid with an API key: one x402 payment cannot pay for pages found as the crawl goes.', 'input');
+      throw new ToolError('This crawl was paid with x402 without its pages: pay the price its 402 answer states (pages included).', 'input');
     }
     if (outcome.kind !== 'created') {
       this.stoppedBy = 'credits';

@@ -72,7 +72,6 @@ export interface BatchSubmitOptions {
 /** Creates the batch from validated inputs, one task per distinct input, charged in one transaction. */
 export async function submitBatch(engine: Engine, tool: string, inputs: readonly unknown[], opts: BatchSubmitOptions): Promise<BatchRow> {
   const now = Date.now();
-  const price = opts.free ? 0 : engine.registry.priceMicros(tool);
   const maxAttempts = engine.registry.get(tool).sideEffects ? 1 : engine.config.engine.maxAttempts;
   const byHash = new Map<string, number>();
   const distinct: unknown[] = [];
@@ -91,7 +90,16 @@ export async function submitBatch(engine: Engine, tool: string, inputs: readonly
   const position = new Array<number>(distinct.length);
   order.forEach((d, p) => (position[d] = p));
   const ids = Array.from({ length: distinct.length }, () => newId('task')).sort();
-  const tasks: NewTask[] = order.map((d, p) => ({ id: ids[p]!, tool, input: distinct[d], payer: opts.payer, priceMicros: price, maxAttempts, now }));
+  // Each task its own price (site.page costs more with render: true): the batch is charged their sum.
+  const tasks: NewTask[] = order.map((d, p) => ({
+    id: ids[p]!,
+    tool,
+    input: distinct[d],
+    payer: opts.payer,
+    priceMicros: opts.free ? 0 : engine.registry.priceMicros(tool, distinct[d]),
+    maxAttempts,
+    now,
+  }));
   const itemTasks = itemDistinct.map((d) => position[d]!);
   const outcome = await engine.store.createBatch(
     { id: newId('batch'), tool, payer: opts.payer, now, tasks, itemTasks, webhook: opts.webhook ?? null, session: engine.session ?? null },
@@ -103,7 +111,7 @@ export async function submitBatch(engine: Engine, tool: string, inputs: readonly
       for (const t of tasks) engine.events.emit('submitted', pendingRow(t));
       return outcome.batch;
     case 'insufficient_credits': {
-      const total = price * tasks.length;
+      const total = tasks.reduce((sum, t) => sum + t.priceMicros, 0);
       throw new PaymentRequired(
         `Not enough credits: this batch of ${tasks.length} distinct inputs costs ${microsToUsd(total)} USD and the key has ${microsToUsd(outcome.balanceMicros)} USD left.`,
         'INSUFFICIENT_CREDITS',

@@ -12,7 +12,9 @@ export function createChildTasks(engine: Engine, signResults: (parentTaskId: str
     async append(parentTaskId, tool, children) {
       const parent = await store.getTask(parentTaskId);
       if (!parent) throw new Error(`no parent task ${parentTaskId}`);
-      if (parent.payer.kind === 'x402') return { kind: 'needs_key' };
+      // An x402 payment is one fixed amount: it covers children only when the parent's price included their
+      // budget (childrenBudget, paid up front), and then they cost nothing more.
+      if (parent.payer.kind === 'x402' && !engine.registry.get(parent.tool).childrenBudget) return { kind: 'needs_key' };
       if (children.length === 0) return { kind: 'created', firstIndex: -1, taskIds: [] };
       const now = Date.now();
       const charge = parent.payer.kind === 'key' && parent.priceMicros > 0;
@@ -23,7 +25,7 @@ export function createChildTasks(engine: Engine, signResults: (parentTaskId: str
         tool,
         input: c.input,
         payer: parent.payer,
-        // A parent created free (local use) makes free children.
+        // A parent created free (local use) or paid up front (x402) makes free children.
         priceMicros: charge ? c.priceMicros : 0,
         maxAttempts,
         now,

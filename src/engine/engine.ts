@@ -142,7 +142,7 @@ export class Engine {
     assertInputDepth(rawInput);
     const input = this.registry.parseInput(toolName, rawInput);
     if (o.precheck === false) return input;
-    if (o.chargeKeyId !== undefined) await this.assertKeyCanPay(o.chargeKeyId, toolName);
+    if (o.chargeKeyId !== undefined) await this.assertKeyCanPay(o.chargeKeyId, toolName, input);
     await this.precheck(toolName, input);
     return input;
   }
@@ -154,11 +154,11 @@ export class Engine {
   }
 
   /** 401 for a revoked key, 402 for one whose credit is below the tool's price (what creation would answer). */
-  async assertKeyCanPay(keyId: string, toolName: string): Promise<void> {
+  async assertKeyCanPay(keyId: string, toolName: string, input?: unknown): Promise<void> {
     if (!this.registry.get(toolName).precheck) return;
     const key = await this.store.findKey(keyId);
     if (!key || key.revokedAt !== null) throw new Unauthorized('This API key was revoked.', 'API_KEY_REVOKED');
-    const price = this.registry.priceMicros(toolName);
+    const price = this.registry.priceMicros(toolName, input);
     if (key.balanceMicros < price) {
       throw new PaymentRequired(
         `Not enough credits: ${toolName} costs ${microsToUsd(price)} USD and the key has ${microsToUsd(key.balanceMicros)} USD left. Add credits or pay with x402.`,
@@ -181,7 +181,8 @@ export class Engine {
     const tool = this.registry.get(toolName);
     if (tool.admit) await tool.admit({ config: this.config, use: (d) => this.scope.use(d) }, input as never);
     const now = Date.now();
-    const price = opts.free ? 0 : this.registry.priceMicros(toolName);
+    // Paid once (x402): the price includes what the task's children may cost, since the payment cannot grow.
+    const price = opts.free ? 0 : opts.payment ? this.registry.upfrontPriceMicros(toolName, input) : this.registry.priceMicros(toolName, input);
     const outcome = await this.creations.create(
       {
         id: newId('task'),

@@ -3,7 +3,7 @@
 // newsletter pitch or a publication date line are few and recognisable, in every language the site is in.
 // Only short texts are judged (a long paragraph that mentions a newsletter is prose), and a heading only
 // when its whole text is such a phrase.
-import { elementText as text, headingRank as rank, isProse, sectionOf, type El } from './dom.js';
+import { closestTag, elementText as text, firstTagInside, headingRank as rank, isProse, sectionOf, tagNames, type El } from './dom.js';
 import { ADVERT_LABELS, ALL_SECTION_LABELS, allLabels, SHARE_LABELS } from './lexicon/labels.js';
 
 /**
@@ -176,8 +176,11 @@ const LINE_TAGS = new Set(['P', 'DIV', 'CENTER', 'SPAN', 'SMALL', 'TIME', 'LI', 
 /** Longest text judged as a line. */
 const MAX_LINE_CHARS = 200;
 
+const BLOCK_TAGS = tagNames('p', 'div', 'ul', 'ol', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote', 'figure', 'section', 'article');
+const CODE_OR_TABLE = tagNames('pre', 'code', 'table');
+
 function hasBlockChild(el: El): boolean {
-  return el.querySelector('p, div, ul, ol, table, h1, h2, h3, h4, h5, h6, pre, blockquote, figure, section, article') !== null;
+  return firstTagInside(el, BLOCK_TAGS) !== null;
 }
 
 /** A publication or update date with little else: "Updated: 3 May 2021, 10:27", "24.03.2004 | 19:49". */
@@ -242,7 +245,7 @@ export function pruneBoilerplateText(root: El, total: number): void {
   // Twice: a line emptied of its date by the first pass ("Published: <time>…</time>") is left a bare label.
   for (let pass = 0; pass < 2; pass++) {
     for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
-      if (!el.isConnected || !LINE_TAGS.has(el.tagName) || hasBlockChild(el) || el.closest('pre, code, table')) continue;
+      if (!el.isConnected || !LINE_TAGS.has(el.tagName) || hasBlockChild(el) || closestTag(el, CODE_OR_TABLE)) continue;
       const s = text(el);
       if (s && (isBoilerplateLine(s) || isFiledUnder(el, s) || isMetadataLines(el) || isDomainStamp(el, s) || isDanglingLabel(el, s))) el.remove();
     }

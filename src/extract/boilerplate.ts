@@ -4,7 +4,7 @@
 // names, ARIA roles, link density and how little prose a block holds. Each removal is bounded in size so
 // a misleading class name on a large block cannot take the content with it.
 import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
-import { elementText, isProse, linkTextLength, textLength, textPrefix, type El } from './dom.js';
+import { closestTag, elementText, isProse, linkTextLength, tagNames, tagsInside, textLength, textPrefix, type El } from './dom.js';
 import { paragraphs } from './prose-container.js';
 import { COMMENT_WORDS, FURNITURE_WORDS, nameTest } from './lexicon/class-names.js';
 import { pruneSiteSections, prunePromos } from './promos.js';
@@ -194,23 +194,27 @@ function pruneByName(root: El, total: number): void {
   }
 }
 
+const TABLE = tagNames('table');
+const LINKS = tagNames('a');
+
 /** Lists, link rows and small blocks whose text is nearly all link text are navigation, not prose. */
 function pruneLinkDense(root: El, total: number): void {
   const dataTables = new Set((Array.from(root.querySelectorAll('table')) as El[]).filter(isDataTable));
   for (const el of Array.from(root.querySelectorAll('ul, ol, dl, div, section, p, table, header, span')) as El[]) {
-    const table = el.closest('table') as El | null;
+    const table = closestTag(el, TABLE);
     // A data table's cells (a linked ingredient beside its quantity) are read with their table, not alone.
     if (!el.isConnected || (table && dataTables.has(table))) continue;
     const len = textLength(el);
     if (len === 0 || len > 0.5 * total || phraseInSentence(el, len)) continue;
     const density = (linkTextLength(el) - contactLinkLength(el)) / len;
     const isList = ['UL', 'OL', 'DL'].includes(el.tagName);
-    // A list with an item of prose is the article's list (notes, each with its links), not a menu.
-    if (isList && density < 1 && paragraphs(el).some((p) => p.weight > 0)) continue;
     // A paragraph with a few links is prose; a block of links with little else is a menu or a "read next".
     // Short lines that are mostly one link ("Read more: …") are pointers elsewhere.
     const threshold = isList ? 0.7 : el.tagName === 'P' ? (len < 150 ? 0.7 : 0.9) : 0.6;
-    if (density >= threshold && (isList || len < 800)) el.remove();
+    if (density < threshold || (!isList && len >= 800)) continue;
+    // A list with an item of prose is the article's list (notes, each with its links), not a menu.
+    if (isList && density < 1 && paragraphs(el).some((p) => p.weight > 0)) continue;
+    el.remove();
   }
 }
 
@@ -232,7 +236,7 @@ function phraseInSentence(el: El, len: number): boolean {
     // A phrase has words: a footnote's "^" back-link is a symbol, not part of the sentence.
     /[\p{L}\p{N}]/u.test(el.textContent ?? '') &&
     // …and is one link: a row of them ("Order Reprints | Today's Paper") is a toolbar, even inside a paragraph.
-    el.querySelectorAll('a').length === 1 &&
+    tagsInside(el, LINKS).length === 1 &&
     textLength(parent) - linkTextLength(parent) > len
   );
 }
@@ -243,7 +247,7 @@ function phraseInSentence(el: El, len: number): boolean {
  */
 function contactLinkLength(el: El): number {
   let n = 0;
-  for (const a of Array.from(el.querySelectorAll('a[href]')) as El[]) if (/^(mailto|tel):/i.test(a.getAttribute('href') ?? '')) n += textLength(a);
+  for (const a of tagsInside(el, LINKS)) if (a.hasAttribute('href') && /^(mailto|tel):/i.test(a.getAttribute('href') ?? '')) n += textLength(a);
   return n;
 }
 

@@ -3,7 +3,7 @@
 // owns the picture, and "click to enlarge" is an instruction for a mouse: neither is part of the text. Only
 // the credit goes; the descriptive part of a caption stays. Captions are recognised by their tag or class
 // and by sitting next to a picture, so a "Source: …" line in running prose is never touched.
-import { trimmedLengthAtMost, type El } from './dom.js';
+import { closestTag, firstTagInside, tagNames, trimmedLengthAtMost, type El } from './dom.js';
 
 type TextNode = { data: string; parentNode: unknown };
 
@@ -61,6 +61,11 @@ const MAX_CREDIT_CHARS = 150;
 /** A box holding a picture and this much text is a picture with its caption, not a section of the article. */
 const MAX_BOX_CHARS = 400;
 
+const MEDIA_OR_TABLE = tagNames('img', 'picture', 'video', 'iframe', 'table');
+const LEAF_BREAKERS = tagNames('p', 'div', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote');
+const FIGURE = tagNames('figure');
+const PICTURES = tagNames('img', 'picture');
+
 export function stripCredits(root: El): void {
   // A picture's alt and title, and the title of the link around it (Markdown shows it as the link's title).
   const pictures = [...Array.from(root.querySelectorAll('img')), ...Array.from(root.querySelectorAll('a[title]')).filter((a) => a.querySelector('img'))];
@@ -72,19 +77,20 @@ export function stripCredits(root: El): void {
     }
   }
   for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
-    if (!root.contains(el) || el.querySelector('img, picture, video, iframe, table')) continue;
+    if (!root.contains(el) || firstTagInside(el, MEDIA_OR_TABLE)) continue;
     const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''} ${el.getAttribute('itemprop') ?? ''}`;
-    const len = (el.textContent ?? '').trim().length;
+    // Asked of every element, an article's wrappers included: the length walk stops past the limit.
+    const atMost = (limit: number) => trimmedLengthAtMost(el, limit);
     const nearPicture = byPicture(el);
     // A small block named as a credit next to a picture is only the credit.
-    if (nearPicture && len <= MAX_CREDIT_CHARS && CREDIT_NAME.test(names)) {
+    if (nearPicture && atMost(MAX_CREDIT_CHARS) && CREDIT_NAME.test(names)) {
       drop(el);
       continue;
     }
     // The tag or the name says caption ("wp-caption-text", "photo-title"), or it is a short line by a picture.
     const caption = el.tagName === 'FIGCAPTION' || CAPTION_NAME.test(names) || (nearPicture && isLeafBlock(el));
-    if (!caption && len <= MAX_CREDIT_CHARS && isLeafBlock(el) && STANDALONE.test((el.textContent ?? '').replace(INVISIBLE, ''))) drop(el);
-    else if (caption && len <= MAX_CAPTION_CHARS) cleanElement(el);
+    if (!caption && atMost(MAX_CREDIT_CHARS) && isLeafBlock(el) && STANDALONE.test((el.textContent ?? '').replace(INVISIBLE, ''))) drop(el);
+    else if (caption && atMost(MAX_CAPTION_CHARS)) cleanElement(el);
   }
 }
 
@@ -221,7 +227,7 @@ function drop(el: El): void {
 /** A block with no block children: a line of its own. */
 function isLeafBlock(el: El): boolean {
   if (!['P', 'DIV', 'SPAN', 'SMALL', 'CITE', 'FIGCAPTION', 'EM', 'I', 'TD', 'TH'].includes(el.tagName)) return false;
-  return !el.querySelector('p, div, ul, ol, h1, h2, h3, h4, h5, h6, blockquote');
+  return !firstTagInside(el, LEAF_BREAKERS);
 }
 
 /**
@@ -229,10 +235,10 @@ function isLeafBlock(el: El): boolean {
  * image. The box must be small, or every paragraph of an article with one picture would count as a caption.
  */
 function byPicture(el: El): boolean {
-  if (el.closest('figure')) return true;
+  if (closestTag(el, FIGURE)) return true;
   let p = el.parentElement;
   for (let i = 0; i < 2 && p; i++, p = p.parentElement)
     // The size first: a walk that stops past the limit, where the picture search would scan a whole article.
-    if (trimmedLengthAtMost(p as El, MAX_BOX_CHARS) && p.querySelector('img, picture')) return true;
+    if (trimmedLengthAtMost(p as El, MAX_BOX_CHARS) && firstTagInside(p as El, PICTURES)) return true;
   return false;
 }

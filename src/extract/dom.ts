@@ -15,14 +15,102 @@ export function elementText(el: El): string {
   return collapseSpace(el.textContent ?? '');
 }
 
-export function textLength(el: El): number {
-  return elementText(el).length;
+/** JavaScript's `\s` (what collapseSpace collapses), by UTF-16 code unit. */
+function isSpace(c: number): boolean {
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    (c > 127 &&
+      (c === 0xa0 ||
+        c === 0x1680 ||
+        (c >= 0x2000 && c <= 0x200a) ||
+        c === 0x2028 ||
+        c === 0x2029 ||
+        c === 0x202f ||
+        c === 0x205f ||
+        c === 0x3000 ||
+        c === 0xfeff))
+  );
 }
+
+/** `collapseSpace(s).length`, counted without building the collapsed copy (rules ask it of every block). */
+export function collapsedLength(s: string): number {
+  let n = 0;
+  let started = false;
+  let pendingSpace = false;
+  for (let i = 0; i < s.length; i++) {
+    if (isSpace(s.charCodeAt(i))) {
+      pendingSpace = started;
+      continue;
+    }
+    n += pendingSpace ? 2 : 1;
+    pendingSpace = false;
+    started = true;
+  }
+  return n;
+}
+
+export function textLength(el: El): number {
+  return collapsedLength(el.textContent ?? '');
+}
+
+/**
+ * Lower-case tag names for the tag checks below. A selector string given to querySelector or closest is
+ * compiled again on every call (linkedom keeps no cache), which costs more than the walk on a page's
+ * thousands of blocks; a set of names is read once.
+ */
+export function tagNames(...names: string[]): ReadonlySet<string> {
+  return new Set(names.map((n) => n.toLowerCase()));
+}
+
+/** `el.closest('a, b, …')` for tag names only: the element itself or its nearest ancestor with one of them. */
+export function closestTag(el: El, tags: ReadonlySet<string>): El | null {
+  for (let node: El | null = el; node; node = node.parentElement as El | null) if (tags.has(node.localName.toLowerCase())) return node;
+  return null;
+}
+
+/**
+ * Visits the element's descendants in document order (as querySelectorAll does, not inside a <template>)
+ * until `visit` returns true; returns the one it stopped at. Iterative: a hostile page may nest deeper than
+ * the call stack.
+ */
+function findInside(el: El, visit: (node: El) => boolean): El | null {
+  let node = el.firstElementChild as El | null;
+  while (node) {
+    if (visit(node)) return node;
+    const down = node.localName === 'template' ? null : (node.firstElementChild as El | null);
+    if (down) {
+      node = down;
+      continue;
+    }
+    while (node !== el && !node.nextElementSibling) node = node.parentElement as El;
+    if (node === el) return null;
+    node = node.nextElementSibling as El;
+  }
+  return null;
+}
+
+/** `el.querySelector('a, b, …')` for tag names only. */
+export function firstTagInside(el: El, tags: ReadonlySet<string>): El | null {
+  return findInside(el, (node) => tags.has(node.localName.toLowerCase()));
+}
+
+/** `el.querySelectorAll('a, b, …')` for tag names only, as an array. */
+export function tagsInside(el: El, tags: ReadonlySet<string>): El[] {
+  const out: El[] = [];
+  findInside(el, (node) => {
+    if (tags.has(node.localName.toLowerCase())) out.push(node);
+    return false;
+  });
+  return out;
+}
+
+const LINKS = tagNames('a');
 
 /** How much of an element's text is link text. */
 export function linkTextLength(el: El): number {
   let n = 0;
-  for (const a of Array.from(el.querySelectorAll('a'))) n += textLength(a as El);
+  for (const a of tagsInside(el, LINKS)) n += textLength(a);
   return n;
 }
 

@@ -5,7 +5,7 @@
 // portal's disclaimer for what its readers post, and closing sections about the portal or its other videos.
 // Each is told by its words and shape; a paragraph is judged only while short, so prose that mentions a
 // subscription or a link stays.
-import { elementText as text, sectionOf, textLength, type El } from './dom.js';
+import { closestTag, elementText as text, firstTagInside, sectionOf, tagNames, tagsInside, textLength, type El } from './dom.js';
 
 /**
  * Words of a "see also" label in the languages most common on the web: "MIRA:", "PUEDES VER:", "Lesen Sie
@@ -39,7 +39,7 @@ const POINTER_BLOCKS = new Set(['P', 'DIV', 'BLOCKQUOTE', 'LI', 'H1', 'H2', 'H3'
 
 /** A block that is a "see also" label and one linked headline of another page, and nothing else. */
 export function isRelatedPointer(el: El): boolean {
-  const links = Array.from(el.querySelectorAll('a')) as El[];
+  const links = tagsInside(el, LINKS);
   const [a] = links;
   if (links.length !== 1 || !a) return false;
   const href = a.getAttribute('href') ?? '';
@@ -103,7 +103,9 @@ export function isPromoText(s: string): boolean {
   return (s.length <= MAX_LINE_CHARS && PROMO_LINE.some((re) => re.test(s))) || (s.length <= MAX_PITCH_CHARS && PITCH.some((re) => re.test(s)));
 }
 
-const BLOCK_CHILD = 'p, div, ul, ol, table, h1, h2, h3, h4, h5, h6, pre, blockquote, figure, section, article';
+const BLOCK_CHILD = tagNames('p', 'div', 'ul', 'ol', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote', 'figure', 'section', 'article');
+const CODE_OR_TABLE = tagNames('pre', 'code', 'table');
+const LINKS = tagNames('a');
 
 /**
  * A heading over the site's description of itself: "Über das Presseportal www.example.de", "À propos de notre
@@ -160,13 +162,13 @@ export function pruneSiteSections(root: El): void {
 /** Removes "see also" pointers, widget prompts, advert labels and the site's pitches from `root`. */
 export function prunePromos(root: El): void {
   for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
-    if (!el.isConnected || el === root || !POINTER_BLOCKS.has(el.tagName) || el.closest('pre, code, table')) continue;
+    if (!el.isConnected || el === root || !POINTER_BLOCKS.has(el.tagName) || closestTag(el, CODE_OR_TABLE)) continue;
     if (isRelatedPointer(el)) {
       el.remove();
       continue;
     }
     // A pitch is judged on its innermost block: a wrapper holding it and the article is not the pitch.
-    if (el.querySelector(BLOCK_CHILD) || textLength(el) === 0) continue;
+    if (firstTagInside(el, BLOCK_CHILD) || textLength(el) === 0) continue;
     if (!isPromoText(text(el))) continue;
     const before = el.previousElementSibling as El | null;
     if (before && isBoldTitle(before)) before.remove();
@@ -179,7 +181,7 @@ const MAX_TITLE_CHARS = 80;
 
 function isBoldTitle(el: El): boolean {
   const s = text(el);
-  if (s === '' || s.length > MAX_TITLE_CHARS || el.querySelector(BLOCK_CHILD) || el.querySelector('a')) return false;
+  if (s === '' || s.length > MAX_TITLE_CHARS || firstTagInside(el, BLOCK_CHILD) || firstTagInside(el, LINKS)) return false;
   const bold = (Array.from(el.querySelectorAll('b, strong')) as El[]).reduce((n, b) => n + text(b).length, 0);
   return ['B', 'STRONG'].includes(el.tagName) || bold >= s.length;
 }

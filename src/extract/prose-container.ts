@@ -67,7 +67,7 @@ export function paragraphs(root: El): Paragraph[] {
     let lines = '';
     let linkText = '';
     const walk = (node: El, inLink: boolean): void => {
-      for (const child of Array.from(node.childNodes) as El[]) {
+      for (let child = node.firstChild as El | null; child; child = child.nextSibling as El | null) {
         if (child.nodeType === 1 && child.tagName === 'BR') lines += '\n';
         else if (child.nodeType === 3) {
           const t = child.textContent ?? '';

@@ -2,7 +2,7 @@
 // another page, with a picture or a short blurb under it, repeated ("More from the site" without its own
 // heading). One such heading can be an article's linked section title; two or more in a row with only short
 // blurbs between them are a list of other stories.
-import { elementText as text, type El } from './dom.js';
+import { closestTag, elementText as text, firstTagInside, tagNames, tagsInside, type El } from './dom.js';
 
 /** Longest blurb (text under a card's heading) that still reads as a teaser, not a section of the article. */
 const MAX_BLURB_CHARS = 400;
@@ -10,7 +10,9 @@ const MAX_BLURB_CHARS = 400;
 const MIN_CARDS = 2;
 /** A run of teasers never takes more than this share of the article's text. */
 const MAX_SHARE = 0.5;
-const HEADINGS = 'h1, h2, h3, h4, h5, h6';
+const HEADINGS = tagNames('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
+const LINKS = tagNames('a');
+const TABLE = tagNames('table');
 
 function isHeading(el: El): boolean {
   return /^H[1-6]$/.test(el.tagName);
@@ -19,7 +21,7 @@ function isHeading(el: El): boolean {
 /** A heading whose whole text is one link leading off the page (not an in-page anchor). */
 function isLinkedHeading(el: El): boolean {
   if (!isHeading(el)) return false;
-  const links = Array.from(el.querySelectorAll('a')) as El[];
+  const links = tagsInside(el, LINKS);
   const [a] = links;
   if (links.length !== 1 || !a) return false;
   const href = a.getAttribute('href') ?? '';
@@ -34,7 +36,7 @@ function namesPage(h: El): boolean {
 
 /** A box holding one linked heading and little else: a wrapped teaser card. */
 function isCard(el: El): boolean {
-  const hs = Array.from(el.querySelectorAll(HEADINGS)) as El[];
+  const hs = tagsInside(el, HEADINGS);
   const [h] = hs;
   return hs.length === 1 && h !== undefined && isLinkedHeading(h) && text(el).length - text(h).length <= MAX_BLURB_CHARS;
 }
@@ -55,8 +57,8 @@ function leadsOff(a: El): boolean {
  * more" link. Only boxes: paragraphs and list items are prose and lists, a table's rows are its data.
  */
 function isLinkCard(el: El): boolean {
-  if (!CARD_BOXES.has(el.tagName) || el.closest('table') || el.querySelector(HEADINGS)) return false;
-  const links = Array.from(el.querySelectorAll('a')) as El[];
+  if (!CARD_BOXES.has(el.tagName) || closestTag(el, TABLE) || firstTagInside(el, HEADINGS)) return false;
+  const links = tagsInside(el, LINKS);
   if (links.length === 0 || !links.every(leadsOff) || new Set(links.map((a) => a.getAttribute('href'))).size !== 1) return false;
   const titled = links.some((a) => text(a).split(' ').length >= TITLE_MIN_WORDS && a.parentElement !== el && text(a.parentElement as El) === text(a));
   const linkChars = links.reduce((n, a) => n + text(a).length, 0);
@@ -70,7 +72,7 @@ function isLinkCard(el: El): boolean {
  */
 function linksTwiceToOnePage(card: El): boolean {
   if (isHeading(card)) return false;
-  const links = Array.from(card.querySelectorAll('a')) as El[];
+  const links = tagsInside(card, LINKS);
   return links.length >= 2 && links.every(leadsOff) && new Set(links.map((a) => a.getAttribute('href'))).size === 1;
 }
 
@@ -101,7 +103,7 @@ export function pruneTeaserCards(root: El, total: number): void {
         if (!(isLinkedHeading(kid) && last !== undefined && isLinkedHeading(last))) cards++;
         run.push(kid);
         blurb = 0;
-      } else if (cards > 0 && !isHeading(kid) && !kid.querySelector(HEADINGS) && blurb + text(kid).length <= MAX_BLURB_CHARS) {
+      } else if (cards > 0 && !isHeading(kid) && !firstTagInside(kid, HEADINGS) && blurb + text(kid).length <= MAX_BLURB_CHARS) {
         // The picture and blurb under a bare linked heading.
         run.push(kid);
         blurb += text(kid).length;

@@ -1,6 +1,6 @@
 // OpenAPI 3.1, generated from the registry: every tool's input and result schema, the security schemes
 // and every documented response. Nothing here is written by hand per tool.
-import type { ToolRegistry } from '../registry/registry.js';
+import { priceText, type ToolRegistry } from '../registry/registry.js';
 import { BATCH_PATHS, BATCH_SCHEMAS } from './openapi-batches.js';
 import { WEBHOOK_PATHS } from './openapi-webhooks.js';
 import { KEY_PATHS, KEY_SCHEMAS, KEYS_TAG } from './openapi-keys.js';
@@ -151,7 +151,7 @@ export function buildOpenApi(registry: ToolRegistry, opts: { publicUrl: string; 
     paths[`/v1/tools/${tool.name}/tasks`] = {
       post: {
         operationId: `create_${tool.name.replace(/\./g, '_')}_task`,
-        summary: `${tool.title} (${tool.price} USD)`,
+        summary: `${tool.title} (${priceText(tool)})`,
         description: `${tool.description}\n\nCreates an asynchronous task; poll GET /v1/tasks/{task_id} with the poll token. The result has the ${outName} shape.`,
         tags: [tool.name.split('.')[0]],
         security: [{ apiKey: [] }, ...(opts.x402 ? [{ x402: [] }] : [])],

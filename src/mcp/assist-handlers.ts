@@ -19,8 +19,6 @@ import { recentTaskIds, TASK_TEMPLATE } from './task-resource.js';
 import type { LogLevels } from './task-log.js';
 import { completeFrom, MAX_COMPLETIONS } from './vocabularies.js';
 
-export const ASSIST_CAPABILITIES = { prompts: { listChanged: false }, completions: {}, logging: {} } as const;
-
 const catalogs = new WeakMap<ToolRegistry, PromptCatalog>();
 
 /** The prompts of a registry (those whose tools are all exposed), built once. */

@@ -1,7 +1,8 @@
 // A transport that lets the opening handshake through at once and holds every other message until the
 // session is ready. stdio answers `initialize` from the server's static capabilities while the engine is
 // still booting; tools/list, tools/call and the rest wait here, in order, and are handled once their
-// handlers are installed (they would otherwise be answered "method not found").
+// handlers are installed (they would otherwise be answered "method not found"). An initialize answered
+// before the SDK loaded is answered once: the SDK's second answer to it is dropped here.
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 
@@ -16,7 +17,14 @@ export class GatedTransport implements Transport {
   onhold?: (() => void) | undefined;
   private held: [JSONRPCMessage, MessageExtraInfo | undefined][] | undefined = [];
 
-  constructor(private readonly inner: Transport) {
+  /**
+   * @param answered the id of an `initialize` already answered before the SDK loaded (early-initialize.ts):
+   * the SDK server still handles it, and its own answer to that id is not sent a second time.
+   */
+  constructor(
+    private readonly inner: Transport,
+    private answered?: string | number,
+  ) {
     inner.onclose = () => this.onclose?.();
     inner.onerror = (err) => this.onerror?.(err);
     inner.onmessage = (message, extra) => {
@@ -44,6 +52,10 @@ export class GatedTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.answered !== undefined && !('method' in message) && 'id' in message && message.id === this.answered) {
+      this.answered = undefined;
+      return Promise.resolve();
+    }
     return this.inner.send(message, options);
   }
 

@@ -29,10 +29,9 @@ import { isTerminal } from '../engine/task-view.js';
 import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/registry.js';
 import type { ArtifactStore } from '../artifacts/artifact-store.js';
-import { VERSION } from '../version.js';
 import { artifactVerifier, listArtifactResources } from './artifacts.js';
 import { readResource, RESOURCE_TEMPLATES } from './resources.js';
-import { ASSIST_CAPABILITIES, registerAssistHandlers } from './assist-handlers.js';
+import { registerAssistHandlers } from './assist-handlers.js';
 import { toCallToolResult, type CallResultDeps } from './call-result.js';
 import { callerKey, ownsTask, submitOptions, type Caller } from '../web/caller.js';
 import { webhookBesideCall } from '../webhooks/beside-call.js';
@@ -44,6 +43,7 @@ import { setInitializeHandler, setToolCallHandler, type ToolCallExtra } from './
 import { callAndWait, waitUntilSettled, type CallDeps } from './call-and-wait.js';
 import { definitionsFor } from './tool-definitions.js';
 import { INSTRUCTIONS } from './instructions.js';
+import { LEGACY_CAPABILITIES, SERVER_INFO } from './server-identity.js';
 
 export interface McpServerDeps {
   engine: Engine;
@@ -87,14 +87,9 @@ export interface McpServerShell {
 export function mcpServerShell(baseLog: Logger): McpServerShell {
   const taskStore = new LateTaskStore();
   const server = new Server(
-    { name: 'agent-utility', title: 'agent-utility', version: VERSION },
+    { ...SERVER_INFO },
     {
-      capabilities: {
-        tools: { listChanged: false },
-        resources: {},
-        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-        ...ASSIST_CAPABILITIES,
-      },
+      capabilities: LEGACY_CAPABILITIES,
       instructions: INSTRUCTIONS,
       taskStore,
       jsonSchemaValidator: (sharedValidator ??= new AjvJsonSchemaValidator()),

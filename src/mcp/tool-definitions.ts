@@ -17,7 +17,7 @@ export function buildToolDefinitions(registry: ToolRegistry): Tool[] {
     const tool: Tool = {
       name: mcpToolName(name),
       title: d.title,
-      description: `${d.description.trim()} Price: ${d.price.usd} USD per call.`,
+      description: `${d.description.trim()} Price: ${d.price.usd} USD per call${d.price.rule ? ` (${d.price.rule})` : ''}.`,
       inputSchema: leanSchema(d.input_schema, 'input') as Tool['inputSchema'],
       outputSchema: leanSchema(d.output_schema, 'output') as NonNullable<Tool['outputSchema']>,
       annotations: leanAnnotations(d.annotations),

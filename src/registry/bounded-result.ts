@@ -27,12 +27,12 @@ export interface ResultRange {
 }
 
 /** Said in each bounded tool's description. */
-export const BOUNDED_NOTE = 'Long text comes in max_chars parts; reading on is free.';
+export const BOUNDED_NOTE = 'Long text comes in parts; reading on via the link is free.';
 
 /** Spread into a bounded tool's input object. */
 export const boundedInputShape = {
   max_chars: z.number().int().min(100).max(MAX_CHARS_LIMIT).optional().describe(`Default ${AGENT_MAX_CHARS}; REST ${REST_MAX_CHARS}.`),
-  offset: z.number().int().min(0).optional().describe('A next_offset (or the linked result).'),
+  offset: z.number().int().min(0).optional().describe('A next_offset.'),
 };
 
 export const chunksInput = z.boolean().optional().describe('List the sections of the part.');

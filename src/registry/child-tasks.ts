@@ -26,7 +26,7 @@ export type AppendOutcome =
   | { kind: 'created'; firstIndex: number; taskIds: string[] }
   | { kind: 'insufficient_credits'; balanceMicros: number }
   | { kind: 'key_invalid' }
-  /** The parent was paid with x402: one fixed payment cannot pay for children. */
+  /** The parent was paid with x402 and its tool declares no childrenBudget: one fixed payment cannot pay for children. */
   | { kind: 'needs_key' };
 
 export interface ChildTasks {

@@ -48,8 +48,20 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   description: string;
   input: I;
   output: O;
-  /** Price in USD as a decimal string, e.g. "0.001". */
+  /** Price in USD as a decimal string, e.g. "0.001": the price of every input unless priceFor says otherwise. */
   price: string;
+  /**
+   * A price that depends on the input (site.page with render: true runs Chromium): `usd` gives this input's
+   * price, `rule` says how in words, shown next to `price` wherever prices are listed. Keys, batches (each
+   * item its own price), x402 requirements and their verification all price a task with it.
+   */
+  priceFor?: InputPrice<z.output<I>>;
+  /**
+   * A tool whose task creates child tasks (site.crawl): the most its children can cost for this input, in USD,
+   * and how in words (shown like priceFor's rule). A key pays children as they are created; a payment that
+   * cannot grow later (x402) pays this up front with the task, and the children then cost nothing more.
+   */
+  childrenBudget?: InputPrice<z.output<I>>;
   annotations: ToolAnnotations;
   /** Upper bound for one attempt; the task fails with a timeout past it. */
   timeoutMs: number;
@@ -82,6 +94,14 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
    */
   bounded?: BoundedSpec;
   run(ctx: ToolContext, input: z.output<I>): Promise<z.output<O>>;
+}
+
+export interface InputPrice<T> {
+  usd(input: T): string;
+  /** The most usd() returns for any valid input (bounds what an x402 payer may have committed). */
+  max: string;
+  /** E.g. "0.003 USD with render: true". */
+  rule: string;
 }
 
 export type AnyTool = ToolDefinition<z.ZodType, z.ZodType>;

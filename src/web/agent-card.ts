@@ -3,7 +3,7 @@
 // protocol versions: v0.3 clients read url/preferredTransport/security and the `type` of each scheme,
 // v1.0 clients read supportedInterfaces/securityRequirements and the scheme's `httpAuthSecurityScheme`
 // (ProtoJSON ignores the fields it does not know). The /a2a endpoint speaks both (src/a2a/router.ts).
-import type { ToolRegistry } from '../registry/registry.js';
+import { priceText, type ToolRegistry } from '../registry/registry.js';
 
 export function buildAgentCard(registry: ToolRegistry, opts: { publicUrl: string; version: string }): Record<string, unknown> {
   const a2aUrl = `${opts.publicUrl}/a2a`;
@@ -38,7 +38,7 @@ export function buildAgentCard(registry: ToolRegistry, opts: { publicUrl: string
     skills: registry.list().map((t) => ({
       id: t.name,
       name: t.title,
-      description: `${t.description} Price: ${t.price} USD.`,
+      description: `${t.description} Price: ${priceText(t)}.`,
       tags: [t.name.split('.')[0], 'tool'],
       examples: [JSON.stringify({ tool: t.name, input: t.example })],
       inputModes: ['application/json'],

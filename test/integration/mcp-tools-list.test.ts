@@ -19,30 +19,21 @@ import { ToolRegistry } from '../../src/registry/registry.js';
 type JsonSchema = Record<string, unknown>;
 
 /**
- * Budget for the whole tools/list result (output schemas included), in characters: the 13 tools that came
- * before the site tools within 32,000 (ORIGINAL_BUDGET; descriptions made terser to get there, issue 28:
- * 32,559 -> 31,908), plus what later inputs and tools add, never more words:
- * - issue 30's inputs on the six original browser tools (`actions` with its eleven step types,
- *   `scroll_to_load`, `dismiss_overlays`, and the `actions` output): 714 each, 4,284, counted in
- *   ORIGINAL_BUDGET as a new input is not new words. Terser shared words (the bounded-result note, the
- *   url-or-html sentence, the actions line) took 294 back (3,990 allowed); then annotations without the
- *   spec's defaults (openWorldHint: true; idempotentHint beside readOnlyHint: true), the dotted name once
- *   (in _meta, no longer also in the title) and no defaults restated in prose took 830 more: 3,160 is left.
- *   Within 32,000 would need those 3,160 too: every shared page option's description together is 680 per
- *   browser tool (4,080), so it cannot be had from words without leaving the inputs undocumented, and
- *   $defs save nothing here (no sub-schema repeats inside one tool's schema but ip_geolocate's two source
- *   objects, about 100 characters; tools/list has no way to share a definition between tools);
- * - browser.markdown's six metadata output fields (byline, published_at, lang, site_name, excerpt,
- *   word_count; issue 27), 230 with their `required` entries, also new fields rather than words;
+ * Budget for the whole tools/list result (output schemas included), in characters. The 13 tools that came
+ * before the site tools stay within 32,000 (issue 28), inputs added since included: issue 30's actions,
+ * scroll_to_load and dismiss_overlays, issue 27's metadata fields and the bounded-result inputs all fit
+ * because descriptions no longer restate what a name or schema says (35,390 -> 31,871). Only a new tool
+ * grows the total, by its own measured size:
  * - the three site tools 5,904 (site_map 2,001 with its bounded-result inputs and fields, site_page 1,600,
  *   site_crawl 2,300, and their commas);
- * - browser.snapshot 3,506.
+ * - browser.snapshot 3,140 (3,139 and its comma);
+ * - input-dependent prices (issue 29), a price rather than words: site_page 30 (" (0.003 USD with render:
+ *   true)"), site_crawl 60 (the page prices, and what x402 pays up front, in place of "API key only").
  * The 2026-07-28 list is the same without each tool's `execution` (663 fewer characters in all).
  */
-const ACTIONS_INPUTS = 3_160;
-const METADATA_FIELDS = 230;
-const ORIGINAL_BUDGET = 32_000 + ACTIONS_INPUTS + METADATA_FIELDS;
-const TOOLS_LIST_BUDGET = ORIGINAL_BUDGET + 5_904 + 3_506;
+const ORIGINAL_BUDGET = 32_000;
+const INPUT_PRICES = 90;
+const TOOLS_LIST_BUDGET = ORIGINAL_BUDGET + 5_904 + 3_140 + INPUT_PRICES;
 /** The tools that existed when the 32,000 budget was set. */
 const ORIGINAL_TOOLS = [
   'email_verify',
@@ -113,7 +104,7 @@ describe('tools/list of the registered tools', () => {
     // The dotted name once, in _meta; the title is the tool's own.
     expect(tool.title).toBe(def.title);
     expect(tool._meta).toEqual({ 'agent-utility/tool': name });
-    expect(tool.description).toContain(`Price: ${def.price} USD per call.`);
+    expect(tool.description).toContain(`Price: ${def.price} USD per call`);
     expect(tool.inputSchema.type).toBe('object');
     expect(tool.outputSchema?.type).toBe('object');
     expect(tool.execution?.taskSupport).toBe('optional');

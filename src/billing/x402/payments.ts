@@ -6,7 +6,7 @@ import { resolveSecret } from '../../auth/secret.js';
 import type { Config } from '../../config.js';
 import type { EngineEvents } from '../../engine/events.js';
 import type { Logger } from '../../logger.js';
-import { usdToMicros, type ToolRegistry } from '../../registry/registry.js';
+import type { ToolRegistry } from '../../registry/registry.js';
 import type { TaskStore } from '../../store/port.js';
 import { ChainAccess } from './chain.js';
 import { FacilitatorClient } from './facilitator.js';
@@ -97,7 +97,7 @@ export async function startX402(
     store: rt.store,
     ...(chain ? { verifyOnChain: (address: Address, message: string, signature: Hex) => chain.verifyMessageOnChain(address, message, signature) } : {}),
   });
-  const maxPrice = Math.max(0, ...rt.engine.registry.list().map((t) => usdToMicros(t.price)));
+  const maxPrice = Math.max(0, ...rt.engine.registry.names.map((name) => rt.engine.registry.maxUpfrontPriceMicros(name)));
   const pendingOf = {
     sum: (payer: Address) => pendingAmount(rt.store, payer),
     bound: BigInt(PENDING_LOOKBACK) * BigInt(maxPrice) * 10n ** BigInt(token.decimals - 6),

@@ -5,7 +5,7 @@
 import { getAddress, size, verifyTypedData, type Address } from 'viem';
 import { ServiceUnavailable } from '../../errors.js';
 import type { AnyTool } from '../../registry/define-tool.js';
-import { microsToUsd } from '../../registry/registry.js';
+import { microsToUsd, priceRule } from '../../registry/registry.js';
 import type { ChainAccess, PayerState } from './chain.js';
 import type { FacilitatorClient } from './facilitator.js';
 import type { PaymentRecord } from './payment-record.js';
@@ -86,14 +86,14 @@ export async function verifyPayment(tool: AnyTool, header: string, resourceUrl: 
     throw new PaymentRefusal(
       'PAYMENT_WRONG_AMOUNT',
       'invalid_exact_evm_payload_authorization_value_mismatch',
-      `The authorization is for ${auth.value} atomic units; ${tool.name} costs exactly ${req.amount} (${tool.price} ${s.token.symbol}). Sign a new authorization for that amount.`,
+      `The authorization is for ${auth.value} atomic units; ${tool.name} costs exactly ${req.amount} (${tool.price} ${s.token.symbol})${forThisInput(tool)}. Sign a new authorization for that amount.`,
     );
   }
   if (p.accepted && p.accepted.amount !== req.amount) {
     throw new PaymentRefusal(
       'PAYMENT_WRONG_AMOUNT',
       'invalid_exact_evm_payload_authorization_value_mismatch',
-      `The payment accepted an amount of ${p.accepted.amount}; ${tool.name} costs exactly ${req.amount} (${tool.price} ${s.token.symbol}). Use accepts[0] as offered.`,
+      `The payment accepted an amount of ${p.accepted.amount}; ${tool.name} costs exactly ${req.amount} (${tool.price} ${s.token.symbol})${forThisInput(tool)}. Use accepts[0] as offered.`,
     );
   }
   const now = BigInt(Math.floor(nowMs / 1000));
@@ -181,6 +181,12 @@ export async function verifyPayment(tool: AnyTool, header: string, resourceUrl: 
   if (s.mode === 'facilitator' && d.facilitator) await checkWithFacilitator(d.facilitator, record, req, tool);
   else if (onChain) await checkOnChain(await onChain, record, tool, s, d);
   return record;
+}
+
+/** For a tool whose price depends on the input: which price applies, so a payment for another input's price is understood. */
+function forThisInput(tool: AnyTool): string {
+  const { rule } = priceRule(tool);
+  return rule ? ` for this input (${rule})` : '';
 }
 
 /** A promise that never rejects, so starting it early cannot leave an unhandled rejection. */

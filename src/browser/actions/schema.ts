@@ -90,8 +90,8 @@ const actionsInput = z
     });
   })
   .describe(
-    'Before capture, e.g. {"type":"click","selector":"#more"}; wait: milliseconds|selector,state:hidden; fill: selector?,text; ' +
-      'press: key; select: selector,value; scroll: amount|selector|to:"bottom"; evaluate: expression; pdf: size?,landscape?.',
+    'Before capture; click|hover: selector; wait: milliseconds|selector,state:hidden; fill: selector?,text; ' +
+      'press: key; select: selector,value; scroll: amount|selector|to:bottom; evaluate: expression; pdf: size?,landscape?.',
   );
 
 /** Spread into pageOptionsShape: every browser tool takes them. */

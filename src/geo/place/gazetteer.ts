@@ -11,7 +11,7 @@ import { loadPostalCodes, PostalCodes } from './postal-codes.js';
 import { loadWorldPlaces, type WorldPlaces } from './world-places.js';
 import { loadWorldRegions } from './world-regions.js';
 import { usZips } from './us-zips.js';
-import { nameKeysCacheFile, nameKeysFingerprint, readNameKeys, writeNameKeys, type NameKeys } from './name-index-cache.js';
+import { defaultNameKeysLocations, firstNameKeys, nameKeysFingerprint, writeNameKeys, type NameKeys, type NameKeysLocations } from './name-index-cache.js';
 
 export interface ZipRecord {
   zip: string;
@@ -100,7 +100,9 @@ export class Gazetteer {
     private readonly subdivisions: Subdivision[],
     names: { keys: NameKeys } | { altNames: [number, string][] },
     minorRegions: MinorRegion[],
-    /** Whether the name keys came from the cache file or were built by this process. */
+    /** The file the name keys were read from, or (when built here) written to; null when in memory only. */
+    public keysFile: string | null,
+    /** Whether the name keys came from a file or were built by this process. */
     readonly keysOrigin: 'cache' | 'built' = 'keys' in names ? 'cache' : 'built',
   ) {
     if ('keys' in names) {
@@ -135,29 +137,38 @@ export class Gazetteer {
   }
 
   /**
-   * Loads the data packages, with the name keys from `cacheFile` when it is current; otherwise builds the keys
-   * and writes them there (best effort). `cacheFile: null` builds without reading or writing a file.
+   * Loads the data packages, with the name keys from the first current file of `keys.read` (by default
+   * dist/data's, then the per-user cache, then the temporary one); otherwise builds the keys and writes them
+   * to the first of `keys.write` that takes them (none: they stay in memory). `cacheFile` reads and writes
+   * that one file; `cacheFile: null` builds without reading or writing any.
    */
-  static async load(options: { cacheFile?: string | null } = {}): Promise<Gazetteer> {
+  static async load(options: { cacheFile?: string | null; keys?: NameKeysLocations } = {}): Promise<Gazetteer> {
     const zips: RawZip[] = usZips(options.cacheFile === null ? { cacheFile: null } : {});
-    const file = options.cacheFile === undefined ? nameKeysCacheFile() : options.cacheFile;
-    const fingerprint = file ? await nameKeysFingerprint() : '';
+    const where: NameKeysLocations =
+      options.cacheFile === null
+        ? { read: [], write: [] }
+        : options.cacheFile !== undefined
+          ? { read: [options.cacheFile], write: [options.cacheFile] }
+          : (options.keys ?? defaultNameKeysLocations());
+    const fingerprint = where.read.length + where.write.length > 0 ? await nameKeysFingerprint() : '';
     const [places, regions, keys, postal] = await Promise.all([
       loadWorldPlaces(),
       loadWorldRegions(),
-      file ? readNameKeys(file, fingerprint) : null,
+      firstNameKeys(where.read, fingerprint),
       loadPostalCodes(options.cacheFile === null ? { cacheFile: null } : {}),
     ]);
     const minorRegions = await loadMinorRegions(regions);
-    if (keys) return withPostal(new Gazetteer(places, zips, regions, { keys }, minorRegions), postal);
+    if (keys) return withPostal(new Gazetteer(places, zips, regions, { keys: keys.keys }, minorRegions, keys.file), postal);
     const wanted = new Map<number, number>();
     for (let i = 0; i < places.count; i++) if (places.population[i]! >= ALT_NAME_MIN_POPULATION) wanted.set(places.geonameId[i]!, i);
-    const g = withPostal(new Gazetteer(places, zips, regions, { altNames: await loadAlternateNames(wanted) }, minorRegions), postal);
-    if (file) {
+    const g = withPostal(new Gazetteer(places, zips, regions, { altNames: await loadAlternateNames(wanted) }, minorRegions, null), postal);
+    for (const file of where.write) {
       try {
         await writeNameKeys(file, fingerprint, { placesByName: g.placesByName, placesByAltName: g.placesByAltName, countryByName: g.countryByName });
+        g.keysFile = file;
+        break;
       } catch {
-        // a read-only install: the keys stay in memory for this process
+        // not writable (a read-only HOME): try the next place; with none, the keys stay in memory
       }
     }
     return g;

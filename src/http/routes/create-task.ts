@@ -39,7 +39,7 @@ export async function createTaskFromRequest(
   res: ServerResponse,
 ): Promise<void> {
   const { headers } = req;
-  const tool = d.engine.registry.get(toolName);
+  d.engine.registry.get(toolName);
   const credential = await readCredential(req, d.engine.store, d.keys);
   if (credential.kind === 'poll-token')
     throw new Unauthorized('A poll token only reads its task; create tasks with an API key or an x402 payment.', 'WRONG_CREDENTIAL');
@@ -59,6 +59,8 @@ export async function createTaskFromRequest(
     opts = { payer: { kind: 'key', id: credential.key.id }, chargeKeyId: credential.key.id };
   } else {
     const gate = d.paymentGate;
+    // What this input costs paid once (site.page with render: true costs more; a crawl's pages are included).
+    const tool = d.engine.registry.pricedFor(toolName, input);
     const paid = gate?.headerNames.some((h) => headerValue(headers, h) !== undefined);
     if (gate && paid) {
       const verified = await gate.verify(tool, flatHeaders(headers), resourceUrl);

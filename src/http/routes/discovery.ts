@@ -84,7 +84,13 @@ export function discoveryRoutes(d: DiscoveryDeps): Router {
             }
           : {}),
       },
-      tools: tools.map((t) => ({ name: t.name, title: t.title, price_usd: t.price.usd, endpoint: t.endpoint })),
+      tools: tools.map((t) => ({
+        name: t.name,
+        title: t.title,
+        price_usd: t.price.usd,
+        ...(t.price.rule ? { price_rule: t.price.rule } : {}),
+        endpoint: t.endpoint,
+      })),
       ...(d.leadsBaseUrl ? { lead_service: { base_url: d.leadsBaseUrl } } : {}),
     });
   });
