@@ -8,28 +8,26 @@
 // ours = htmlToMarkdown, the function browser.markdown's render() calls; baselines = plain
 // @mozilla/readability in jsdom + turndown, the whole body through turndown, and defuddle (markdown mode).
 // Precision = share of must-not snippets absent, recall = share of must snippets present, F1 per extractor
-// over all snippets. Quicker runs: BENCH_MARKDOWN_STRIDE=k takes every k-th page, BENCH_MARKDOWN_ONLY=ours
-// skips the baselines, BENCH_MARKDOWN_CACHE=file keeps the rendered HTML between runs (for iterating on the
+// over all snippets, and per page (the share of pages under F1 0.5); each figure also for the tuning half and
+// the held-out half of the pages (bench/lib/query-half.mjs of the page URL; the held-out half is only
+// reported). Quicker runs: BENCH_MARKDOWN_STRIDE=k takes every k-th page, BENCH_MARKDOWN_ONLY=ours skips the baselines, BENCH_MARKDOWN_CACHE=file keeps the rendered HTML between runs (for iterating on the
 // extractor: render once, then rerun only the conversion and scoring). Each extractor's pass runs in worker
 // threads, a fresh one per chunk of pages: jsdom holds on to memory, and one heap would not last the corpus.
 import { performance } from 'node:perf_hooks';
 import { extractors, loadDefuddle } from './lib/markdown-extractors.mjs';
 import { locateCorpus, loadCases, normaliseForMatch } from './lib/trafilatura-corpus.mjs';
 import { renderAll, runExtractor } from './lib/render-pages.mjs';
+import { queryHalf } from './lib/query-half.mjs';
 
-/** F1 over the pages whose index in the whole corpus is odd, or even (rules are tuned on one half, checked on the other). */
-function halves(cases, outputs, stride) {
-  const f1 = (parity) => {
-    const s = score(
-      cases,
-      outputs.map((o, k) => ((k * stride) % 2 === parity ? o : undefined)),
-    );
-    return `${s.f1.toFixed(3)} (P ${s.precision.toFixed(3)}, R ${s.recall.toFixed(3)})`;
-  };
-  return `odd-indexed corpus pages F1 ${f1(1)}, even-indexed ${f1(0)}`;
+/** F1, precision, recall and share of pages under F1 0.5 of one half ('tuning', 'held out') or of all pages. */
+export function halfScore(cases, outputs, half) {
+  return score(
+    cases,
+    outputs.map((o, i) => (half === 'all' || queryHalf(cases[i].url) === half ? o : undefined)),
+  );
 }
 
-function score(cases, outputs) {
+export function score(cases, outputs) {
   let withFound = 0,
     withTotal = 0,
     withoutAbsent = 0,
@@ -48,11 +46,15 @@ function score(cases, outputs) {
     withoutAbsent += cases[i].without.length - leaked.length;
     outChars += text.length;
     expectedChars += cases[i].with.reduce((n, s) => n + normaliseForMatch(s).length, 0);
-    perPage.push({ i, errors: missing.length + leaked.length, missing, leaked, chars: text.length });
+    // A page's own F1, from its snippets: a page with none of one kind counts as perfect on that side.
+    const p = cases[i].without.length ? 1 - leaked.length / cases[i].without.length : 1;
+    const r = cases[i].with.length ? 1 - missing.length / cases[i].with.length : 1;
+    perPage.push({ i, errors: missing.length + leaked.length, missing, leaked, chars: text.length, f1: p + r ? (2 * p * r) / (p + r) : 0 });
   });
   const precision = withoutAbsent / withoutTotal;
   const recall = withFound / withTotal;
-  return { precision, recall, f1: (2 * precision * recall) / (precision + recall), outChars, expectedChars, perPage };
+  const under = perPage.filter((p) => p.f1 < 0.5).length / Math.max(1, perPage.length);
+  return { precision, recall, f1: (2 * precision * recall) / (precision + recall), outChars, expectedChars, perPage, under, pages: perPage.length };
 }
 
 export default {
@@ -95,12 +97,12 @@ export default {
         ok.forEach((i, k) => (outputs[i] = run.outputs[k]));
         const ms = run.ms / ok.length;
         const s = score(cases, outputs);
-        rows.push({ ex, s, ms, failures: run.failures, halves: halves(cases, outputs, stride) });
+        rows.push({ ex, s, ms, failures: run.failures, tuning: halfScore(cases, outputs, 'tuning'), heldOut: halfScore(cases, outputs, 'held out') });
         process.stderr.write(
           `  ${ex.name}: F1 ${s.f1.toFixed(3)} (P ${s.precision.toFixed(3)}, R ${s.recall.toFixed(3)}), ${ms.toFixed(1)} ms/page, ${run.failures} threw\n`,
         );
       }
-      return report(cases, rendered, ok.length, corpus.origin, rows, stride);
+      return markdownReport(cases, rendered, ok.length, corpus.origin, rows, stride);
     } finally {
       corpus.cleanup();
     }
@@ -122,28 +124,35 @@ function pageText(html) {
   );
 }
 
-function report(cases, docs, rendered, origin, rows, stride) {
+/**
+ * The section: rows are [{ ex: { name }, s, tuning, heldOut, ms, failures }], each score from score() over
+ * all pages and over each half (queryHalf of the page URL: rules are tuned on one half, the other is only
+ * reported). Exported so that a run whose extractors ran apart on the same rendered pages can be reported alike.
+ */
+export function markdownReport(cases, docs, rendered, origin, rows, stride) {
   const ours = rows[0];
+  const fmt = (s, bold = false) =>
+    `${bold ? `**${s.f1.toFixed(3)}**` : s.f1.toFixed(3)} | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${(100 * s.under).toFixed(1)}%`;
   const lines = [
     (stride > 1 ? `Sample run: every ${stride}th page (\`BENCH_MARKDOWN_STRIDE=${stride}\`). ` : '') +
       "Corpus: trafilatura's evaluation set (github.com/adbar/trafilatura, Apache-2.0 — the licence of the repository, which holds the test pages and annotations; " +
       `the archived pages themselves remain their publishers' and are only read at bench time, never committed; ${origin}), ${rendered} of ${cases.length} pages rendered, ` +
       `${cases.reduce((n, c) => n + c.with.length, 0)} must-have and ${cases.reduce((n, c) => n + c.without.length, 0)} must-not snippets. ` +
       'Each page is served from loopback to Chromium (scripts off, all other traffic refused) and serialised by the tool’s own page script; every extractor converts that same HTML. ' +
-      'Precision = share of must-not snippets absent, recall = share of must-have snippets present (after flattening Markdown syntax and whitespace; a link counts as its text, an image as none: its alt attribute is not text the page shows; an escaped character counts as itself).',
+      'Precision = share of must-not snippets absent, recall = share of must-have snippets present (after flattening Markdown syntax and whitespace; a link counts as its text, an image as none: its alt attribute is not text the page shows; an escaped character counts as itself). ' +
+      'F1 over all snippets of the pages in a row; a page is under F1 0.5 when its own snippets give it less. Halves by bench/lib/query-half.mjs of the page URL: tuning (rules may be tuned on it) and held out (only reported).',
     '',
-    '| extractor | F1 | precision | recall | output chars per expected char | ms/page |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map(
-      ({ ex, s, ms, failures }) =>
-        `| ${ex.name}${failures ? ` (${failures} threw)` : ''} | **${s.f1.toFixed(3)}** | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${(s.outChars / s.expectedChars).toFixed(1)} | ${ms.toFixed(0)} |`,
-    ),
+    '| extractor | pages | F1 | precision | recall | pages under F1 0.5 | output chars per expected char | ms/page |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.flatMap(({ ex, s, tuning, heldOut, ms, failures }) => [
+      `| ${ex.name}${failures ? ` (${failures} threw)` : ''} | all (${s.pages}) | ${fmt(s, true)} | ${(s.outChars / s.expectedChars).toFixed(1)} | ${ms.toFixed(0)} |`,
+      `| | tuning (${tuning.pages}) | ${fmt(tuning)} | | |`,
+      `| | held out (${heldOut.pages}) | ${fmt(heldOut)} | | |`,
+    ]),
     '',
-    `Ours on ${ours.halves}.`,
+    'Worst five pages for ours on the tuning half (most snippets wrong), with why: whether the missing text is in the rendered page at all, and how the other extractors did on the same page:',
     '',
-    'Worst five pages for ours (most snippets wrong), with why: whether the missing text is in the rendered page at all, and how the other extractors did on the same page:',
-    '',
-    ...ours.s.perPage
+    ...ours.tuning.perPage
       .sort((a, b) => b.errors - a.errors)
       .slice(0, 5)
       .map((p) => {

@@ -3,145 +3,14 @@
 // newsletter pitch or a publication date line are few and recognisable, in every language the site is in.
 // Only short texts are judged (a long paragraph that mentions a newsletter is prose), and a heading only
 // when its whole text is such a phrase.
-import { closestTag, elementText as text, firstTagInside, headingRank as rank, sectionOf, tagNames, type El } from './dom.js';
+import { closestTag, elementText as text, firstTagInside, headingRank as rank, isProse, sectionOf, tagNames, type El } from './dom.js';
+import { ADVERT_LABELS, ALL_SECTION_LABELS, allLabels, SHARE_LABELS } from './lexicon/labels.js';
 
 /**
  * Headings that open a section of links to elsewhere, of comments or of sharing buttons, in the languages
  * most common on the web. The whole heading must match (optionally with trailing punctuation).
  */
-const SECTION_HEADING = new RegExp(
-  `^(\\d+\\s+)?(${[
-    // English
-    'related( articles| posts| stories| content| news| topics| links| reading)?',
-    '(you )?(may|might|will|could) (also )?(like|enjoy|be interested in)( this| these)?',
-    'more (from|on|in|about) .{1,40}',
-    'more (stories|articles|news|posts|to read|to explore)',
-    'read (more|next|also|this next)',
-    'recommended( for you| articles| reading| stories)?',
-    '(most|the most) (read|popular|viewed|shared|commented)( articles| stories| posts)?',
-    '(popular|trending|latest|recent|top) (posts|articles|stories|news|now)',
-    'further reading',
-    'see more',
-    'what to read next',
-    "don't miss",
-    'also on .{1,40}',
-    '(table of )?contents',
-    'on this page',
-    '(\\d+ )?(comments?|responses?|replies)( \\(\\d+\\))?',
-    'leave a (comment|reply)',
-    '(add|post|write) (a|your) comment',
-    'join the (discussion|conversation)',
-    'share( this)?( article| post| story| page)?( on| via)?',
-    'share and enjoy',
-    '(was|is) this (article|post|page) (helpful|useful)',
-    'did you find this (article|post|page) (helpful|useful)',
-    'spread the word',
-    'about the author',
-    'about us',
-    'follow us( on .{1,30})?',
-    'subscribe( to .{1,40})?',
-    'sign up( for .{1,40})?',
-    '(our |the )?newsletter',
-    'tags?',
-    'categories',
-    'filed under',
-    'advertisement',
-    'sponsored( content)?',
-    // A site's sponsors and partners: a wall of logos, not the article.
-    '(our |unsere )?(sponsors|sponsoren|förderer)( (and|und|&) (partners?|förderer|sponsoren))?',
-    '(our|unsere) partner(s)?',
-    // German
-    'auch interessant',
-    '.{0,30}(könnte|dürfte)n? (dich|sie|euch) (auch )?interessieren',
-    '(das )?interessiert (dich|sie) (vielleicht )?auch',
-    'schon gelesen',
-    'zum weiterlesen',
-    'weiterlesen',
-    '(noch )?mehr (themen|infos|artikel|beiträge|news)( .{1,30})?',
-    'entdecke(n sie)? (jetzt|weitere|mehr)( .{1,40})?',
-    'inhaltsverzeichnis',
-    'war (der|dieser) (artikel|beitrag) (nützlich|hilfreich)',
-    '(möchten sie|möchtest du|willst du|wollen sie) (den|diesen) (artikel|beitrag) teilen',
-    '(artikel|beitrag) gefallen.{0,40}',
-    'heute empfehlen wir',
-    'kommentar(e)? (schreiben|verfassen|hinzufügen)',
-    '(aktuelle|neueste) (produkttests|tests|videos|ausgaben?)',
-    'weitere (artikel|beiträge|themen|nachrichten|news|meldungen|informationen|links|tipps|tourentipps|rezepte|videos|bilder)( .{1,40})?',
-    'mehr (zum thema|zu diesem thema|dazu|aus|von|zu) ?.{0,40}',
-    'zum thema',
-    '(ähnliche|verwandte|passende) (artikel|beiträge|themen|rezepte|produkte)',
-    '(lesen|lies) (sie |du )?(auch|weiter|mehr)( .{1,40})?',
-    'verwandte themen(bereiche)?',
-    '(den |diesen )?artikel (mit anderen )?teilen.{0,30}',
-    'kontakt(daten)?',
-    'contact( us)?',
-    'ansprechpartner(in|innen)?( zum thema| für (die )?presse(anfragen)?)?',
-    'permalink',
-    'permalien',
-    'unterstütze(n sie)? .{1,40}',
-    'das (sollten sie|solltest du) auch lesen',
-    'empfehlungen?( der redaktion)?',
-    'unsere empfehlungen?',
-    'meist-?(gelesen|diskutiert|kommentiert|geteilt)(e|en)?( artikel| beiträge)?',
-    '(beliebte|neueste|aktuelle|neue) (artikel|beiträge|nachrichten|meldungen)',
-    'top-?(news|themen|artikel)',
-    '(\\d+ )?kommentare?( \\(\\d+\\))?',
-    'kommentieren',
-    '(ihre|deine) meinung( ist gefragt)?',
-    '(schreib|schreiben sie) (einen|uns einen) kommentar',
-    '(artikel|beitrag|seite|rezept) (teilen|drucken|empfehlen)',
-    'teilen( sie)?( diesen| den)?( artikel| beitrag)?( mit)?',
-    'diesen artikel teilen',
-    'über (den|die|das) (autor|autorin|autoren|redaktion)',
-    'zur (person|autorin|autor)',
-    'schlagw(ö|o)rter',
-    'stichw(ö|o)rter',
-    'themen',
-    'kategorien?',
-    'anzeige',
-    'werbung',
-    '(nächster|vorheriger) (artikel|beitrag)',
-    'vorschau auf den nächsten (artikel|beitrag)',
-    // French, Spanish, Italian, Portuguese, Dutch, Polish
-    '(à )?lire aussi',
-    'sur le même (sujet|thème)',
-    'articles? (similaires|liés|connexes|recommandés)',
-    '(vous )?(aimerez|pourriez aimer) aussi',
-    'les plus (lus|partagés|commentés)',
-    'commentaires?',
-    'laisser un commentaire',
-    'partager( cet article)?',
-    'à propos de l.auteur',
-    '(te|le) puede interesar',
-    'puedes ver',
-    'valora esta noticia',
-    'sommaire',
-    'índice',
-    '(noticias|artículos|articulos) relacionad[oa]s',
-    'comentarios',
-    'lo más (leído|visto)',
-    'compartir',
-    'leggi anche',
-    'articoli correlati',
-    'potrebbe interessarti',
-    'commenti',
-    'condividi',
-    'leia (também|mais)',
-    'veja também',
-    'artigos relacionados',
-    'lees ook',
-    'gerelateerde artikelen',
-    'reacties',
-    'meer nieuws',
-    'czytaj (także|też|również)',
-    'zobacz (także|też|również)',
-    'polecamy',
-    'komentarze',
-    'podobne artykuły',
-    'udostępnij',
-  ].join('|')})[\\s:!.…?»›>-]*$`,
-  'i',
-);
+const SECTION_HEADING = new RegExp(`^(\\d+\\s+)?(${ALL_SECTION_LABELS.join('|')})[\\s:!.…?»›>-]*$`, 'i');
 
 /** "Posted on … and filed under …": the date and categories of a post. */
 const POST_FILED = /\b(veröffentlicht|abgelegt|erstellt|posted|filed)\b.{0,80}\b(unter|under)\b/i;
@@ -154,7 +23,7 @@ const BOILERPLATE_LINE: RegExp[] = [
   // A caption line naming a picture agency or stock library.
   /(©|\(c\)|foto:|bild:|photo:).{0,60}$|\b(shutterstock|getty ?images|istock(photo)?|adobe ?stock|stock\.adobe|picture[- ]alliance|unsplash|imago images|dpa-?bildfunk)\b/i,
   // Advert labels.
-  /^[-–—[(]*\s*(anzeige|advertisement|werbung|sponsored|reklama|publicidad|pubblicità|publicité|advertorial)\s*[-–—\])]*:?$/i,
+  new RegExp(`^[-–—[(]*\\s*(${allLabels(ADVERT_LABELS).join('|')})\\s*[-–—\\])]*:?$`, 'i'),
   // Copyright and licence notices.
   /\b(all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|wszelkie prawa zastrzeżone)\b/i,
   /^(©|copyright\b|\(c\) ?\d{4})/i,
@@ -183,7 +52,7 @@ const BOILERPLATE_LINE: RegExp[] = [
   // Appeals for money or membership and letters-to-the-editor prompts that close an article.
   /\b(we need your (help|support)|we rely on (your|readers)|help us (continue|keep)|(brauchen|benötigen) wir (deine|eure|ihre) unterstützung|unterstütze(n sie)? (uns|unser)|hazte (miembro|socio)|become a (member|supporter|subscriber|patron)|(support|fund) (local|independent|quality) (news|journalism)|donate (now|today)|jetzt spenden|make a (donation|contribution)|submit a letter|subscribe now|jetzt (mitglied|abonnent|abonnentin) werden|jede (kleine )?spende)\b/i,
   // Share, print and like bars left as text.
-  /^(teilen|share|drucken|print|imprimer|drukuj|partager|compartir|condividi|udostępnij)( (on|auf|via|this|diesen artikel|artikel|beitrag|rezept|page|seite))?\W*$/i,
+  new RegExp(`^(${allLabels(SHARE_LABELS).join('|')})( (on|auf|via|this|diesen artikel|artikel|beitrag|rezept|page|seite))?\\W*$`, 'i'),
   // Action buttons left as text: "Tipp favorisieren", "Rezept merken", "Save article".
   /^(tipp|rezept|artikel|beitrag|seite|recipe|article|post|page|story) (drucken|teilen|merken|favorisieren|speichern|versenden|print|share|save|bookmark|email)$|^(print|share|save|bookmark|email) (this )?(tip|recipe|article|post|page|story)$/i,
   /\b(bloggern gefällt das|bloggers like this)\b/i,
@@ -304,8 +173,6 @@ const DATE_WORDS =
 
 const INLINE = new Set(['SPAN', 'STRONG', 'B', 'A']);
 const LINE_TAGS = new Set(['P', 'DIV', 'CENTER', 'SPAN', 'SMALL', 'TIME', 'LI', 'FIGCAPTION', 'STRONG', 'B', 'EM', 'I', 'CITE', 'ADDRESS', 'H4', 'H5', 'H6']);
-/** Text (outside links) that makes a block running prose. */
-const PROSE_CHARS = 80;
 /** Longest text judged as a line. */
 const MAX_LINE_CHARS = 200;
 
@@ -477,15 +344,6 @@ function isFiledUnder(el: El, s: string): boolean {
   let links = 0;
   for (const a of Array.from(el.querySelectorAll('a'))) links += text(a as El).length;
   return s.length - links <= MAX_LINE_CHARS;
-}
-
-/** Running text: a long stretch with few links. */
-function isProse(el: El): boolean {
-  const all = text(el).length;
-  let links = 0;
-  for (const a of Array.from(el.querySelectorAll('a'))) links += text(a as El).length;
-  if (el.tagName === 'A') links = all;
-  return all - links >= PROSE_CHARS && links <= 0.3 * all;
 }
 
 /** The heading, the wrappers it is alone in, and the siblings after it until a heading that outranks it. */

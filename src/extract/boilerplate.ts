@@ -4,7 +4,8 @@
 // names, ARIA roles, link density and how little prose a block holds. Each removal is bounded in size so
 // a misleading class name on a large block cannot take the content with it.
 import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
-import { closestTag, elementText, linkTextLength, tagNames, tagsInside, textLength, textPrefix, type El } from './dom.js';
+import { closestTag, elementText, isProse, linkTextLength, tagNames, tagsInside, textLength, textPrefix, type El } from './dom.js';
+import { paragraphs } from './prose-container.js';
 import { COMMENT_WORDS, FURNITURE_WORDS, nameTest } from './lexicon/class-names.js';
 import { pruneSiteSections, prunePromos } from './promos.js';
 import { pruneTeaserCards } from './teasers.js';
@@ -34,10 +35,13 @@ function names(el: El): string {
 const SLUG_MIN_WORDS = 3;
 /** …this share of which open the element's own text is its heading made a slug, not a component's name. */
 const SLUG_MIN_SHARE = 0.6;
+/** An id of this many words is a sentence made a slug whatever the text: components are named in a word or three. */
+const SLUG_SURE_WORDS = 6;
 
 /**
  * Whether the id is the element's heading turned into a slug ("gmail-predictable-scriptable-responses",
- * "conducting-ad-hoc-analysis"): its words are the text's, and say nothing of what kind of block it is.
+ * "conducting-ad-hoc-analysis"): its words are the text's, and say nothing of what kind of block it is. The
+ * heading itself may be gone (Readability drops headings), so a long enough slug is known by its length.
  */
 function slugOfOwnText(el: El, id: string): boolean {
   const words = id
@@ -45,6 +49,7 @@ function slugOfOwnText(el: El, id: string): boolean {
     .split(/[^a-z\p{L}]+/u)
     .filter((w) => w.length >= 2);
   if (words.length < SLUG_MIN_WORDS) return false;
+  if (words.filter((w) => /^\p{L}+$/u.test(w) && /[aeiouy]/.test(w)).length >= SLUG_SURE_WORDS) return true;
   const prefix = textPrefix(el, 300);
   return words.filter((w) => prefix.includes(w)).length >= SLUG_MIN_SHARE * words.length;
 }
@@ -77,37 +82,22 @@ function holdsArticle(el: El): boolean {
 
 /** Names of advert slots; sites also give them to the block around the article that hosts the slots. */
 const ADVERT = /(^|[\s_-])(advert|advertisement|ads?|ad-?(slot|unit|container))(?=[\s_-]|\d|$)/gi;
-/** Paragraphs at least this long… */
-const AD_PROSE_PARAGRAPH_CHARS = 150;
-/** …with at most this share of link text… */
-const AD_PROSE_MAX_LINK_SHARE = 0.2;
-/** …of which a block named only as an advert holds this many is the article that hosts the ads. */
+/** Paragraphs of prose of which a block named only as an advert holds this many are the article that hosts the ads. */
 const AD_PROSE_PARAGRAPHS = 3;
 
 /**
- * A block named only as an advert ("body-ad": the article with its ad slots) that holds several long
- * paragraphs with few links is prose: adverts are pictures and a line or two.
+ * A block named only as an advert ("body-ad": the article with its ad slots) that holds several paragraphs
+ * of prose is the article: adverts are pictures and a line or two.
  */
 function proseUnderAdName(el: El, label: string): boolean {
   if (!label.match(ADVERT) || FURNITURE.test(label.replace(ADVERT, ' '))) return false;
   let n = 0;
-  for (const p of Array.from(el.querySelectorAll('p')) as El[]) {
-    const len = textLength(p);
-    if (len >= AD_PROSE_PARAGRAPH_CHARS && linkTextLength(p) < AD_PROSE_MAX_LINK_SHARE * len) n++;
-  }
-  return n >= AD_PROSE_PARAGRAPHS;
+  for (const p of Array.from(el.querySelectorAll('p')) as El[]) if (isProse(p) && ++n >= AD_PROSE_PARAGRAPHS) return true;
+  return false;
 }
 
 /** "readmore", "read-more", "js_readmore": a name sites give both to links onward and to text shown in part. */
 const READ_MORE = /(^|[\s_-])read-?more(?=[\s_-]|\d|$)/gi;
-/** A block named "read more" holding at least this much text… */
-const COLLAPSED_MIN_CHARS = 200;
-/** …with at most this share of link text is the text itself, collapsed until the reader opens it. */
-const COLLAPSED_MAX_LINK_SHARE = 0.2;
-
-function collapsedText(el: El, len: number): boolean {
-  return len >= COLLAPSED_MIN_CHARS && linkTextLength(el) <= COLLAPSED_MAX_LINK_SHARE * len;
-}
 
 /** What one rule removed, for the debug trace: the top element of each removed block and its text. */
 export interface RuleTrace {
@@ -181,6 +171,12 @@ export function pruneBoilerplate(root: El, options: PruneOptions = {}): void {
   }
 }
 
+/** A block named as furniture; one named only "read more" that is prose is the text itself, collapsed until the reader opens it. */
+function namedFurniture(el: El, label: string): boolean {
+  if (!FURNITURE.test(label)) return false;
+  return FURNITURE.test(label.replace(READ_MORE, ' ')) || !isProse(el);
+}
+
 function pruneByName(root: El, total: number): void {
   for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
     if (!el.isConnected || el === root || KEEP_TAGS.has(el.tagName)) continue;
@@ -193,9 +189,7 @@ function pruneByName(root: El, total: number): void {
       ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) ||
       COMMENTS.test(label) ||
       WIDGET.test(label) ||
-      (FURNITURE.test(collapsedText(el, len) ? label.replace(READ_MORE, ' ') : label) &&
-        !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label) &&
-        !proseUnderAdName(el, label));
+      (namedFurniture(el, label) && !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label) && !proseUnderAdName(el, label));
     if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
 }
@@ -217,7 +211,10 @@ function pruneLinkDense(root: El, total: number): void {
     // A paragraph with a few links is prose; a block of links with little else is a menu or a "read next".
     // Short lines that are mostly one link ("Read more: …") are pointers elsewhere.
     const threshold = isList ? 0.7 : el.tagName === 'P' ? (len < 150 ? 0.7 : 0.9) : 0.6;
-    if (density >= threshold && (isList || len < 800)) el.remove();
+    if (density < threshold || (!isList && len >= 800)) continue;
+    // A list with an item of prose is the article's list (notes, each with its links), not a menu.
+    if (isList && density < 1 && paragraphs(el).some((p) => p.weight > 0)) continue;
+    el.remove();
   }
 }
 

@@ -114,6 +114,25 @@ export function linkTextLength(el: El): number {
   return n;
 }
 
+/**
+ * Prose, the one definition every rule uses: a paragraph of at least PROSE_MIN_CHARS characters of which at
+ * most PROSE_MAX_LINK_SHARE is link text. A longer line of links is a pointer elsewhere, a shorter line a
+ * label, a date or a name.
+ */
+export const PROSE_MIN_CHARS = 50;
+export const PROSE_MAX_LINK_SHARE = 0.3;
+
+/** Whether text of `chars` characters, `linkChars` of them link text, is prose. */
+export function isProseText(chars: number, linkChars: number): boolean {
+  return chars >= PROSE_MIN_CHARS && linkChars <= PROSE_MAX_LINK_SHARE * chars;
+}
+
+/** Whether the element's text, taken as one paragraph, is prose. */
+export function isProse(el: El): boolean {
+  const chars = textLength(el);
+  return chars >= PROSE_MIN_CHARS && isProseText(chars, el.tagName === 'A' ? chars : linkTextLength(el));
+}
+
 /** 1–6 for H1–H6; 7 for anything else (a bold label heads less than any heading). */
 export function headingRank(el: El): number {
   return /^H[1-6]$/.test(el.tagName) ? Number(el.tagName[1]) : 7;

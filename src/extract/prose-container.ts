@@ -4,7 +4,7 @@
 // of the (already pruned) page is weighed: prose (long, few links) counts for the container holding it,
 // link lists and short link lines count against it. The container with the highest total is the densest
 // block of prose, which may span the split halves that Readability sees as separate candidates.
-import type { El } from './dom.js';
+import { PROSE_MAX_LINK_SHARE, PROSE_MIN_CHARS, type El } from './dom.js';
 
 /** Elements whose inline text forms one paragraph; their block children are paragraphs of their own. */
 const BLOCKS = new Set([
@@ -43,10 +43,7 @@ const BLOCKS = new Set([
   'FIELDSET',
 ]);
 
-/** A paragraph at least this long with few links is prose… */
-export const PROSE_MIN_CHARS = 50;
-/** …when at most this share of its text is link text. */
-const PROSE_MAX_LINK_SHARE = 0.3;
+// What counts as prose is defined once, in dom.ts (PROSE_MIN_CHARS, PROSE_MAX_LINK_SHARE).
 /** A paragraph with at least this share of link text is navigation. */
 const NAV_MIN_LINK_SHARE = 0.6;
 
