@@ -24,6 +24,7 @@ import { htmlToMarkdown } from '../dist/src/extract/markdown.js';
 import { fmt, percentile } from './lib/load.mjs';
 import { startBrowserless } from './lib/browserless.mjs';
 import { CpuMeter, cpuByProcessType, descendants } from './lib/proc-cpu.mjs';
+import { taskContexts } from './lib/tool-build.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const CONCURRENCY = [1, 2, 4];
@@ -215,20 +216,8 @@ export default {
     });
     const scope = new ServiceScope(config, createLogger('silent'));
     const scopes = [scope];
-    let taskNo = 0;
-    const ctx = () => {
-      const id = `task_bench${++taskNo}`;
-      return {
-        taskId: id,
-        idempotencyKey: id,
-        attempt: 1,
-        signal: new AbortController().signal,
-        config,
-        log: createLogger('silent'),
-        use: (d) => scope.use(d),
-        progress: () => {},
-      };
-    };
+    const ctx = taskContexts(config, scope, createLogger, 'task_bench');
+    let taskNo = 0; // numbers the other systems' output files
     const shotInput = screenshotTool.input.parse({ url, width: 1280, height: 800 });
     const mdInput = markdownTool.input.parse({ url });
     const contentInput = contentTool.input.parse({ url });

@@ -22,9 +22,19 @@ export async function loadBrowserTools(dist, dataDir, env = {}) {
     ...env,
   });
   const scope = new ServiceScope(config, createLogger('silent'));
+  const ctx = taskContexts(config, scope, createLogger, 'task_toolbench');
+  const run = (tool, input) => tool.run(ctx(), tool.input.parse(input));
+  return { screenshot, markdown, run, scope, close: () => scope.close() };
+}
+
+/**
+ * Makes one task context after another for running a tool directly: its own task id each time, the build's
+ * config, silent logs and services from `scope`. `createLogger` comes from the same build as the scope.
+ */
+export function taskContexts(config, scope, createLogger, prefix) {
   let n = 0;
-  const ctx = () => {
-    const id = `task_toolbench${++n}`;
+  return () => {
+    const id = `${prefix}${++n}`;
     return {
       taskId: id,
       idempotencyKey: id,
@@ -36,6 +46,4 @@ export async function loadBrowserTools(dist, dataDir, env = {}) {
       progress: () => {},
     };
   };
-  const run = (tool, input) => tool.run(ctx(), tool.input.parse(input));
-  return { screenshot, markdown, run, scope, close: () => scope.close() };
 }
