@@ -6,6 +6,12 @@ import type { TaskRow } from './task-row.js';
 /** A task as the settlement sweep sees it: everything but its input and result (which it never uses). */
 export type UnsettledTask = Omit<TaskRow, 'input' | 'result'>;
 
+/** Where the next page of unsettled payments starts: after this task in (finishedAt, id) order. */
+export interface UnsettledCursor {
+  finishedAt: number;
+  id: string;
+}
+
 /** A self-serve key purchase or top-up paid with x402 (see docs/payments.md, "Buying an API key"). */
 export interface KeyPurchaseRow {
   id: string;
@@ -36,8 +42,11 @@ export interface SettleKeyPurchase {
 
 export interface PaymentStore {
   setPayment(id: string, payment: Record<string, unknown>): Promise<void>;
-  /** Tasks that finished before `finishedBefore` with their payment still `pending` (to settle or void); never their input or result. */
-  listUnsettledPayments(finishedBefore: number, limit: number): Promise<UnsettledTask[]>;
+  /**
+   * Tasks that finished before `finishedBefore` with their payment still `pending` (to settle or void), oldest
+   * first; never their input or result. `after` continues from the last task of the previous page.
+   */
+  listUnsettledPayments(finishedBefore: number, limit: number, after?: UnsettledCursor): Promise<UnsettledTask[]>;
   /**
    * SIWX: records a sign-in nonce as used; false when it was used before (a replay). Kept in payment_nonces
    * under network 'siwx' (the single-use table x402 nonces live in); entries created before `forgetBefore`

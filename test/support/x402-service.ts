@@ -22,9 +22,17 @@ export interface X402TestService {
   close(): Promise<void>;
 }
 
+export interface X402ServiceOptions {
+  env?: Record<string, string>;
+  x402?: X402Options;
+  tools?: AnyTool[];
+  /** false: an API node only (`serve --no-workers`); tasks are run by a worker elsewhere. */
+  workers?: boolean;
+}
+
 export async function startX402Service(
   chain: LocalChain,
-  opts: { env?: Record<string, string>; x402?: X402Options; tools?: AnyTool[] } = {},
+  opts: X402ServiceOptions = {},
 ): Promise<X402TestService> {
   const payTo = privateKeyToAccount(generatePrivateKey()).address;
   return onFreePort((port) => start(port, payTo, chain, opts));
@@ -34,7 +42,7 @@ async function start(
   port: number,
   payTo: Address,
   chain: LocalChain,
-  opts: { env?: Record<string, string>; x402?: X402Options; tools?: AnyTool[] },
+  opts: X402ServiceOptions,
 ): Promise<X402TestService> {
   const config = testConfig({
     PORT: String(port),
@@ -46,7 +54,7 @@ async function start(
     X402_SETTLER_KEY: SETTLER_KEY,
     ...opts.env,
   });
-  const rt = await createRuntime(config, { tools: opts.tools ?? testTools });
+  const rt = await createRuntime(config, { tools: opts.tools ?? testTools, ...(opts.workers !== undefined ? { workers: opts.workers } : {}) });
   const x402 = await startX402(rt, { pollingIntervalMs: 50, ...opts.x402 });
   if (!x402) throw new Error('x402 did not start');
   const metrics = new TaskMetrics(rt.engine.events);

@@ -111,7 +111,9 @@ export class ChainAccess {
   async submitTransfer(token: Address, auth: Authorization, signature: Hex): Promise<Hash> {
     const account = this.settler;
     if (!account) throw new Error('no settler key configured (X402_SETTLER_KEY)');
-    const wallet = createWalletClient({ account, chain: this.chain, transport: http(this.chain.rpcUrls.default.http[0]) });
+    // One retry, as for reads: viem's default of three with backoff spent ~1 s on a transfer that reverts
+    // (another process used the authorization first) while holding the queue of sends behind it.
+    const wallet = createWalletClient({ account, chain: this.chain, transport: http(this.chain.rpcUrls.default.http[0], { retryCount: 1 }) });
     const base = [auth.from, auth.to, BigInt(auth.value), BigInt(auth.validAfter), BigInt(auth.validBefore), auth.nonce] as const;
     const send = async (): Promise<Hash> => {
       // An EOA's 65-byte signature goes as (v, r, s); anything else (ERC-1271 wallets) as bytes.

@@ -4,13 +4,16 @@
 // with backoff until the authorization's validBefore, then the payment is recorded `unpaid`.
 //
 // Engine events make this immediate in the process that ran the task; a sweep over the store picks up
-// what another process completed or a crash left pending. Two processes settling the same task at
-// once is harmless: the token accepts an authorization's nonce once, and the loser finds the winner's
-// transfer on chain.
+// what another process completed or a crash left pending. A `worker` process runs no settlement, so on
+// PostgreSQL the API nodes settle what the workers complete: the store's cross-process "task settled"
+// wake-up brings their sweep forward, and a sweep drains every pending payment page by page rather than
+// one page per interval (which capped a cluster at 100 settlements per 15 s). Two processes settling the
+// same task at once is harmless: the token accepts an authorization's nonce once, and the loser finds the
+// winner's transfer on chain.
 import type { Hash } from 'viem';
 import type { EngineEvents } from '../../engine/events.js';
 import type { Logger } from '../../logger.js';
-import type { TaskRow, TaskStore, UnsettledTask } from '../../store/port.js';
+import type { TaskRow, TaskStore, UnsettledCursor, UnsettledTask } from '../../store/port.js';
 import type { ChainAccess } from './chain.js';
 import type { FacilitatorClient } from './facilitator.js';
 import type { X402Metrics } from './metrics.js';
@@ -40,6 +43,8 @@ export interface SettlerDeps {
 /** A settlement that cannot succeed by retrying (the authorization is gone). */
 class SettlementImpossible extends Error {}
 
+/** Payments one sweep reads at a time; it settles a page before reading the next. */
+const SWEEP_PAGE = 100;
 /** How long stop() waits for settlements under way. */
 const STOP_GRACE_MS = 10_000;
 /** Stop trying this close to validBefore: a transfer mined after it reverts. */
@@ -52,6 +57,12 @@ export class Settler {
   private readonly sweepIntervalMs: number;
   private readonly sweepGraceMs: number;
   private sweepTimer: NodeJS.Timeout | undefined;
+  /** The sweep under way, and whether a wake-up asked for another pass once it ends. */
+  private sweeping: Promise<void> | undefined;
+  private sweepAgain = false;
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private lastWake = 0;
+  private unsubscribeSettled: (() => void) | undefined;
   private stopped = false;
   private readonly wakeOnStop = new Set<() => void>();
   private readonly log: Logger;
@@ -69,6 +80,8 @@ export class Settler {
 
   start(): void {
     this.d.events.on('settled', this.onTaskSettled);
+    // Another process finished a task: it may be a paid one that process does not settle (a `worker`).
+    this.unsubscribeSettled = this.d.store.onTaskSettled?.(this.onSettledElsewhere);
     void this.sweep();
     this.sweepTimer = setInterval(() => void this.sweep(), this.sweepIntervalMs);
     this.sweepTimer.unref();
@@ -77,7 +90,9 @@ export class Settler {
   async stop(): Promise<void> {
     this.stopped = true;
     this.d.events.off('settled', this.onTaskSettled);
+    this.unsubscribeSettled?.();
     if (this.sweepTimer) clearInterval(this.sweepTimer);
+    clearTimeout(this.wakeTimer);
     for (const wake of this.wakeOnStop) wake();
     // A transfer already submitted is waited for a little; if it takes longer, the next start's sweep
     // finds it on chain (its hash is recorded) and finishes the record.
@@ -95,24 +110,75 @@ export class Settler {
     this.take(task);
   };
 
-  private async sweep(): Promise<void> {
-    if (this.stopped) return;
-    try {
-      const tasks = await this.d.store.listUnsettledPayments(Date.now() - this.sweepGraceMs, 100);
-      for (const t of tasks) this.take(t);
-    } catch (err) {
-      this.log.warn('sweep for pending x402 settlements failed', { err });
+  /**
+   * One sweep a grace period after the first wake-up of a burst (the sweep leaves completions younger than
+   * the grace to the process that ran them, so sooner would find nothing new), and another after it while
+   * wake-ups keep coming: the sweep does not cover tasks that finished within the grace before it started.
+   */
+  private readonly onSettledElsewhere = (): void => {
+    this.lastWake = Date.now();
+    if (this.stopped || this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      const covered = Date.now() - this.sweepGraceMs;
+      void this.sweep();
+      if (this.lastWake >= covered) this.onSettledElsewhere();
+    }, this.sweepGraceMs + 100);
+    this.wakeTimer.unref();
+  };
+
+  /** Runs one sweep at a time; a sweep asked for while one runs runs once after it. */
+  private sweep(): Promise<void> {
+    if (this.sweeping) {
+      this.sweepAgain = true;
+      return this.sweeping;
+    }
+    this.sweeping = (async () => {
+      do {
+        this.sweepAgain = false;
+        await this.drain();
+      } while (this.sweepAgain && !this.stopped);
+    })().finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  /**
+   * Every payment left pending, a page at a time: a page is settled (or given one sweep interval, for payments
+   * retrying with backoff) before the next is read, which bounds the settlements in flight.
+   */
+  private async drain(): Promise<void> {
+    const finishedBefore = Date.now() - this.sweepGraceMs;
+    let after: UnsettledCursor | undefined;
+    while (!this.stopped) {
+      let page: UnsettledTask[];
+      try {
+        page = await this.d.store.listUnsettledPayments(finishedBefore, SWEEP_PAGE, after);
+      } catch (err) {
+        this.log.warn('sweep for pending x402 settlements failed', { err });
+        return;
+      }
+      const runs = page.map((t) => this.take(t)).filter((r) => r !== undefined);
+      const last = page[page.length - 1];
+      if (page.length < SWEEP_PAGE || !last?.finishedAt) return;
+      after = { finishedAt: last.finishedAt, id: last.id };
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled(runs), new Promise((r) => (timer = setTimeout(r, this.sweepIntervalMs)))]);
+      clearTimeout(timer);
     }
   }
 
-  private take(task: UnsettledTask): void {
-    if (this.stopped || task.payer.kind !== 'x402' || this.inFlight.has(task.id)) return;
+  /** Starts settling (or voiding) the task's payment unless it is under way here; returns that run. */
+  private take(task: UnsettledTask): Promise<void> | undefined {
+    if (this.stopped || task.payer.kind !== 'x402') return undefined;
+    const running = this.inFlight.get(task.id);
+    if (running) return running;
     const record = asPaymentRecord(task.payment);
-    if (!record || record.status !== 'pending') return;
+    if (!record || record.status !== 'pending') return undefined;
     const run = (task.status === 'complete' ? this.settle(task.id, record) : this.voidPayment(task, record))
       .catch((err: unknown) => this.log.error('x402 settlement crashed; the sweep will retry it', { taskId: task.id, err }))
       .finally(() => this.inFlight.delete(task.id));
     this.inFlight.set(task.id, run);
+    return run;
   }
 
   private async voidPayment(task: UnsettledTask, record: PaymentRecord): Promise<void> {
@@ -184,7 +250,19 @@ export class Settler {
       throw new SettlementImpossible('The authorization was used on chain without a transfer to this service (the payer cancelled it).');
     }
     this.log.debug('submitting transferWithAuthorization', { taskId });
-    const hash = await chain.submitTransfer(token, r.authorization, r.signature);
+    let hash: Hash;
+    try {
+      hash = await chain.submitTransfer(token, r.authorization, r.signature);
+    } catch (err) {
+      // Another process settled it since the check above (API nodes sweep the same pending payments):
+      // its transfer is the settlement. Retrying instead wrote `pending` over the winner's `settled`
+      // and left it so for the backoff.
+      const tx = (await chain.payerState(token, r.authorization.from, r.authorization.nonce)).nonceUsed
+        ? await chain.findTransfer(token, r.authorization)
+        : null;
+      if (tx) return tx;
+      throw err;
+    }
     await submitted(hash);
     const receipt = await chain.waitForReceipt(hash);
     if (!receipt.succeeded) throw new Error(`the transfer transaction ${hash} reverted`);

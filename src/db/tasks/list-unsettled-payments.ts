@@ -1,7 +1,7 @@
 // x402 tasks finished before `finishedBefore` whose payment is still pending (to settle or void). The
 // sweep needs a task's state and payment only, so neither its input nor its result is read: a page of
 // 100 tasks holding megabyte results each costs nothing more than a page of small ones.
-import type { UnsettledTask } from '../../store/port.js';
+import type { UnsettledCursor, UnsettledTask } from '../../store/port.js';
 import { camelColumns } from '../columns.js';
 import type { Sql } from '../sql.js';
 import { toTask, type TaskRecord } from './records.js';
@@ -10,11 +10,12 @@ const UNSETTLED_COLUMNS = camelColumns(
   'id, tool, status, error, error_kind, error_code, payer_kind, payer_id, price_micros, charged_micros, payment, attempts, max_attempts, lease_owner, lease_expires_at, run_after, cancel_requested, created_at, started_at, finished_at',
 );
 
-export async function listUnsettledPayments(db: Sql, finishedBefore: number, limit: number): Promise<UnsettledTask[]> {
+export async function listUnsettledPayments(db: Sql, finishedBefore: number, limit: number, after?: UnsettledCursor): Promise<UnsettledTask[]> {
+  // (finished_at, id) orders ties, so a page that starts after the last row of the previous one skips none.
   const rows = await db.all<Omit<TaskRecord, 'input' | 'result'>>(
     `SELECT ${UNSETTLED_COLUMNS} FROM tasks WHERE payer_kind = 'x402' AND finished_at IS NOT NULL AND finished_at < $1
-       AND payment->>'status' = 'pending' ORDER BY finished_at LIMIT $2`,
-    [finishedBefore, limit],
+       AND payment->>'status' = 'pending' ${after ? 'AND (finished_at, id) > ($3, $4)' : ''} ORDER BY finished_at, id LIMIT $2`,
+    after ? [finishedBefore, limit, after.finishedAt, after.id] : [finishedBefore, limit],
   );
   return rows.map((r) => {
     const { input: _input, result: _result, ...task } = toTask(db.dialect, { ...r, input: null, result: null } as TaskRecord);
