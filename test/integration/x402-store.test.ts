@@ -78,6 +78,14 @@ for (const factory of factories) {
       }
       expect((await s.listUnsettledPayments(20_000, 10)).map((t) => t.id)).toEqual([completed, failed, recent]);
       expect((await s.listUnsettledPayments(20_000, 1)).map((t) => t.id)).toEqual([completed]);
+      // Pages continue after the last task of the previous one, ties on finished_at ordered by id.
+      const twin = await mk({ status: 'pending', scheme: 'exact' }, 'x402', 'complete', 100);
+      const [first, second] = [completed, twin].sort();
+      const page1 = await s.listUnsettledPayments(20_000, 1);
+      expect(page1.map((t) => t.id)).toEqual([first]);
+      const page2 = await s.listUnsettledPayments(20_000, 2, { finishedAt: page1[0]!.finishedAt!, id: page1[0]!.id });
+      expect(page2.map((t) => t.id)).toEqual([second, failed]);
+      await s.setPayment(twin, { status: 'settled', scheme: 'exact' });
       await s.setPayment(completed, { status: 'settled', scheme: 'exact' });
       expect((await s.listUnsettledPayments(20_000, 10)).map((t) => t.id)).toEqual([failed, recent]);
     });

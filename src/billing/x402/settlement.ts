@@ -117,15 +117,19 @@ export class Settler {
    */
   private readonly onSettledElsewhere = (): void => {
     this.lastWake = Date.now();
+    this.armWake();
+  };
+
+  private armWake(): void {
     if (this.stopped || this.wakeTimer) return;
     this.wakeTimer = setTimeout(() => {
       this.wakeTimer = undefined;
       const covered = Date.now() - this.sweepGraceMs;
       void this.sweep();
-      if (this.lastWake >= covered) this.onSettledElsewhere();
+      if (this.lastWake >= covered) this.armWake();
     }, this.sweepGraceMs + 100);
     this.wakeTimer.unref();
-  };
+  }
 
   /** Runs one sweep at a time; a sweep asked for while one runs runs once after it. */
   private sweep(): Promise<void> {
@@ -162,7 +166,13 @@ export class Settler {
       if (page.length < SWEEP_PAGE || !last?.finishedAt) return;
       after = { finishedAt: last.finishedAt, id: last.id };
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.allSettled(runs), new Promise((r) => (timer = setTimeout(r, this.sweepIntervalMs)))]);
+      await Promise.race([
+        Promise.allSettled(runs),
+        new Promise((r) => {
+          timer = setTimeout(r, this.sweepIntervalMs);
+          timer.unref();
+        }),
+      ]);
       clearTimeout(timer);
     }
   }
