@@ -403,7 +403,7 @@ export default {
     for (const store of STORES) results.push(await runOne(store));
     const s = results.map(summarise);
     return [
-      `Open-loop creation of dns.lookup, ip.geolocate and url.status tasks (a third each) from ${KEYS} API keys and ${X402_PAYERS} x402 wallets (one request in ${X402_EVERY} pays with x402; local Hardhat chain; settled by `serve`, on PostgreSQL by the API nodes), workers draining against a local Knot and a local HTTP server. SQLite: one \`serve\` process with its workers; PostgreSQL: 2 \`serve --no-workers\` API nodes (requests alternate) and 2 \`worker\` processes. Sampled every ${SAMPLE_S} s; per-sample figures in bench/soak/<store>.json, plots in bench/soak/<store>.svg. The issue's size is 1,000 req/s for 600 s (\`SOAK_RATE=1000 SOAK_SECONDS=600\`); what ran is in the table.`,
+      `Open-loop creation of dns.lookup, ip.geolocate and url.status tasks (a third each) from ${KEYS} API keys and ${X402_PAYERS} x402 wallets (one request in ${X402_EVERY} pays with x402; local Hardhat chain; settled by \`serve\`, on PostgreSQL by the API nodes), workers draining against a local Knot and a local HTTP server. SQLite: one \`serve\` process with its workers; PostgreSQL: 2 \`serve --no-workers\` API nodes (requests alternate) and 2 \`worker\` processes. Sampled every ${SAMPLE_S} s; per-sample figures in bench/soak/<store>.json, plots in bench/soak/<store>.svg. The issue's size is 1,000 req/s for 600 s (\`SOAK_RATE=1000 SOAK_SECONDS=600\`); what ran is in the table.`,
       '',
       '| store | req/s | s | sent | errors | p50 create ms (median of samples) | worst sample p99 ms | max queue | queue left | DB MB | load avg (1 min) per sample |',
       '|---|---|---|---|---|---|---|---|---|---|---|',

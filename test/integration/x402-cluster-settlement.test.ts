@@ -81,7 +81,9 @@ it('settles every paid task a separate worker completed, promptly and once, with
     if (statuses['complete/settled'] === TASKS || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 200));
   }
-  const stuck = await schema.query(`SELECT id, finished_at, payment->>'settle_attempts' AS attempts, payment->>'last_error' AS error FROM tasks WHERE payment->>'status' <> 'settled'`);
+  const stuck = await schema.query(
+    `SELECT id, finished_at, payment->>'settle_attempts' AS attempts, payment->>'last_error' AS error FROM tasks WHERE payment->>'status' <> 'settled'`,
+  );
   expect(statuses, JSON.stringify(stuck)).toEqual({ 'complete/settled': TASKS });
 
   // One transfer per task, each recorded on its task.

@@ -30,20 +30,12 @@ export interface X402ServiceOptions {
   workers?: boolean;
 }
 
-export async function startX402Service(
-  chain: LocalChain,
-  opts: X402ServiceOptions = {},
-): Promise<X402TestService> {
+export async function startX402Service(chain: LocalChain, opts: X402ServiceOptions = {}): Promise<X402TestService> {
   const payTo = privateKeyToAccount(generatePrivateKey()).address;
   return onFreePort((port) => start(port, payTo, chain, opts));
 }
 
-async function start(
-  port: number,
-  payTo: Address,
-  chain: LocalChain,
-  opts: X402ServiceOptions,
-): Promise<X402TestService> {
+async function start(port: number, payTo: Address, chain: LocalChain, opts: X402ServiceOptions): Promise<X402TestService> {
   const config = testConfig({
     PORT: String(port),
     POLL_INTERVAL_MS: '50',

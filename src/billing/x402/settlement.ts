@@ -107,7 +107,7 @@ export class Settler {
   }
 
   private readonly onTaskSettled = (task: TaskRow): void => {
-    this.take(task);
+    void this.take(task);
   };
 
   /**
