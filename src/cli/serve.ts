@@ -30,6 +30,12 @@ export async function runServe(baseConfig: Config, args: string[]): Promise<'run
   const doors = await buildFrontDoors(config, log);
   const rt: Runtime = await createRuntime(doors.config, { log, workers: !values['no-workers'] && config.engine.workers });
   const server = await startHttpServer(rt, await doors.httpOptions(rt));
+  onShutdown(log, async () => {
+    await server.close();
+    await rt.close();
+    await doors.close();
+  });
+  // Logged once the signal handlers are in: whoever waits for this line may stop the service at once.
   log.info('agent-utility is serving', {
     url: server.url,
     docs: `${server.url}/docs`,
@@ -37,11 +43,6 @@ export async function runServe(baseConfig: Config, args: string[]): Promise<'run
     workers: rt.engine.hasWorkers,
     tools: rt.registry.names.length,
     ...doors.describe(),
-  });
-  onShutdown(log, async () => {
-    await server.close();
-    await rt.close();
-    await doors.close();
   });
   return 'running';
 }

@@ -17,19 +17,20 @@ export async function runWorker(config: Config, args: string[]): Promise<'runnin
     .filter(Boolean);
   const log = createLogger(config.logLevel);
   const rt = await createRuntime(config, { log, workers: true, ...(tools ? { workerTools: tools } : {}) });
-  const cpu = process.cpuUsage();
-  log.info('agent-utility worker started', {
-    owner: rt.engine.workerOwner,
-    tools: tools ?? 'all',
-    store: rt.store.dialect,
-    startup: { importedMs, readyMs: Math.round(performance.now()), cpuMs: Math.round((cpu.user + cpu.system) / 1000) },
-  });
   // The engine's timers do not hold the process open and SQLite keeps no socket: without this a worker
   // on SQLite would exit as soon as it started.
   const keepAlive = setInterval(() => undefined, 2 ** 30);
   onShutdown(log, async () => {
     clearInterval(keepAlive);
     await rt.close();
+  });
+  // Logged once the signal handlers are in: whoever waits for this line may stop the worker at once.
+  const cpu = process.cpuUsage();
+  log.info('agent-utility worker started', {
+    owner: rt.engine.workerOwner,
+    tools: tools ?? 'all',
+    store: rt.store.dialect,
+    startup: { importedMs, readyMs: Math.round(performance.now()), cpuMs: Math.round((cpu.user + cpu.system) / 1000) },
   });
   return 'running';
 }
