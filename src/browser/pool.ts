@@ -1,8 +1,9 @@
 // One warm Chromium and at most `concurrency` pages rendering at once. A task with the standard settings
 // gets a reused tab: a context and page of their own that earlier tasks used, wiped in between (see
 // ./tab-reset.ts), which saves the context, the page and, for the same site, the renderer process: about
-// 40 % of a screenshot's CPU. A task with settings of its own (user agent, device, headers...) gets a
-// fresh context, closed after it. The browser is relaunched when it crashes and replaced after
+// 40 % of a screenshot's CPU; a task for an origin gets the tab that last showed it when there is one, so
+// that its renderer process is kept too. A task with settings of its own (user agent, device, headers...)
+// gets a fresh context, closed after it. The browser is relaunched when it crashes and replaced after
 // `recycleAfterPages` tasks (a standby is launched shortly before, so nobody waits for it).
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { Logger } from '../logger.js';
@@ -342,7 +343,10 @@ export class BrowserPool {
     if (lease.tab) {
       const { gen, tab } = lease;
       const wipe = this.returnTab(gen, tab).catch((err: unknown) => this.opts.log.warn('could not return a browser tab', { err }));
-      gen.wiping.set(tab, wipe.finally(() => gen.wiping.delete(tab)));
+      gen.wiping.set(
+        tab,
+        wipe.finally(() => gen.wiping.delete(tab)),
+      );
     } else this.closeContext(lease.context);
     this.maybeFinishRetiring(lease.gen);
   }
