@@ -170,7 +170,7 @@ describe('BrowserPool', () => {
   });
 
   it('gives a task the ready tab that last showed its origin (its renderer process is still there)', async () => {
-    // A fresh pool: four tabs (two slots, two ready ahead) none of which has shown anything yet.
+    // A fresh pool (two slots, two tabs ready ahead, up to six tabs), none of which has shown anything yet.
     const own = await start({ concurrency: 2 });
     const other = await startFixtureServer();
     try {
@@ -187,7 +187,7 @@ describe('BrowserPool', () => {
           );
         }
       }
-      // Taking the oldest ready tab instead cycles through all four, so each origin would meet several.
+      // Taking the oldest ready tab instead cycles through the tabs, so each origin would meet several.
       expect(byOrigin.get(fixture.origin)?.size).toBe(1);
       expect(byOrigin.get(other.origin)?.size).toBe(1);
       expect([...byOrigin.get(fixture.origin)!][0]).not.toBe([...byOrigin.get(other.origin)!][0]);
