@@ -234,7 +234,7 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
         const rendered = await def.render(page, input, { ctx, opened, budget, runtime, stage });
         return actions ? ({ ...(rendered as object), actions } as z.output<O>) : rendered;
       },
-      { signal: ctx.signal, contextOptions },
+      { signal: ctx.signal, contextOptions, url: source.url },
     );
     if (output !== DOCUMENT) return output;
     stage('loaded');

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { defineBrowserTool } from '../browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../browser/input-schemas.js';
 import { documentShape, pageOptionsShape } from '../browser/page-options.js';
+import { documentHtml } from '../browser/page-scripts.js';
 import type { ToolContext } from '../registry/define-tool.js';
 
 const renderedPage = defineBrowserTool({
@@ -18,7 +19,7 @@ const renderedPage = defineBrowserTool({
   timeoutMs: 60_000,
   example: { url: 'https://example.com/' },
   async render(page, _input, { opened }) {
-    return { html: await page.content(), final_url: opened.url, status_code: opened.status };
+    return { html: await page.evaluate(documentHtml), final_url: opened.url, status_code: opened.status };
   },
 });
 

@@ -169,6 +169,34 @@ describe('BrowserPool', () => {
     });
   });
 
+  it('gives a task the ready tab that last showed its origin (its renderer process is still there)', async () => {
+    // A fresh pool (two slots, two tabs ready ahead, up to six tabs), none of which has shown anything yet.
+    const own = await start({ concurrency: 2 });
+    const other = await startFixtureServer();
+    try {
+      const byOrigin = new Map<string, Set<Page>>();
+      for (let round = 0; round < 4; round++) {
+        for (const origin of [fixture.origin, other.origin]) {
+          const url = `${origin}/article?round=${round}`;
+          await own.pool.withPage(
+            async (page) => {
+              await page.goto(url);
+              byOrigin.set(origin, (byOrigin.get(origin) ?? new Set()).add(page));
+            },
+            { url },
+          );
+        }
+      }
+      // Taking the oldest ready tab instead cycles through the tabs, so each origin would meet several.
+      expect(byOrigin.get(fixture.origin)?.size).toBe(1);
+      expect(byOrigin.get(other.origin)?.size).toBe(1);
+      expect([...byOrigin.get(fixture.origin)!][0]).not.toBe([...byOrigin.get(other.origin)!][0]);
+    } finally {
+      await other.close();
+      await stopBrowserRuntime(own);
+    }
+  });
+
   it('captures device pixels under device emulation, and leaves the emulation in place', async () => {
     const shot = async (page: Page, fullPage = false) =>
       imageSize(await captureScreenshot(page, { format: 'png', fullPage, maxHeight: 1000, timeoutMs: 20_000 }));
