@@ -4,7 +4,10 @@
 // Only short texts are judged (a long paragraph that mentions a newsletter is prose), and a heading only
 // when its whole text is such a phrase.
 import { closestTag, elementText as text, firstTagInside, headingRank as rank, isProse, sectionOf, tagNames, type El } from './dom.js';
+import { phraseTest, wordsOf } from './lexicon/compile.js';
+import { DATE_LINE_WORDS, MONTH_NAMES } from './lexicon/dates.js';
 import { ADVERT_LABELS, ALL_SECTION_LABELS, allLabels, SHARE_LABELS } from './lexicon/labels.js';
+import { COPYRIGHT_NOTICES, PAYWALL_ACCOUNT, PAYWALL_READ_ON } from './lexicon/notices.js';
 
 /**
  * Headings that open a section of links to elsewhere, of comments or of sharing buttons, in the languages
@@ -25,7 +28,7 @@ const BOILERPLATE_LINE: RegExp[] = [
   // Advert labels.
   new RegExp(`^[-–—[(]*\\s*(${allLabels(ADVERT_LABELS).join('|')})\\s*[-–—\\])]*:?$`, 'i'),
   // Copyright and licence notices.
-  /\b(all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|wszelkie prawa zastrzeżone)\b/i,
+  phraseTest('\\b', COPYRIGHT_NOTICES, '\\b'),
   /^(©|copyright\b|\(c\) ?\d{4})/i,
   // Login walls for comments, and comment prompts.
   /\b(eingeloggt|angemeldet|logged in|log in|sign in|registriert|connecté|zalogowany)\b.{0,80}\b(kommentar|comment|komentarz|commenter)|\b(kommentar|comment|komentarz)\w*\b.{0,80}\b(eingeloggt|angemeldet|logged in|registriert|zalogowany)\b/i,
@@ -158,18 +161,13 @@ function pruneClosingBio(root: El): void {
   }
 }
 
-const MONTHS =
-  'jan(uar|uary)?|feb(ruar|ruary)?|mär(z)?|mar(ch)?|apr(il)?|mai|may|jun[ei]?|jul[iy]?|aug(ust)?|sep(t(ember)?)?|o[ck]t(ober)?|nov(ember)?|de[cz](ember)?|' +
-  'janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|' +
-  'gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia|' +
-  'januari|februari|maart|mei|juni|juli|augustus|oktober';
+const MONTHS = wordsOf(MONTH_NAMES).join('|');
 const DATE = new RegExp(
   `\\b(\\d{1,2}\\.\\s?\\d{1,2}\\.\\s?\\d{2,4}|\\d{4}-\\d{2}-\\d{2}(t[\\d:.+]+)?|\\d{1,2}/\\d{1,2}/\\d{2,4}|\\d{1,2}\\.?\\s+(${MONTHS})\\.?\\s+\\d{4}|(${MONTHS})\\.?\\s+\\d{1,2}(st|nd|rd|th)?,?\\s+\\d{4}|\\d{1,2}:\\d{2}(:\\d{2})?(\\s?(am|pm|uhr|h))?)`,
   'gi',
 );
 /** Words that surround a date in a byline or dateline. */
-const DATE_WORDS =
-  /\b(published|updated|posted|last|modified|on|at|am|um|uhr|von|vom|by|veröffentlicht|aktualisiert|publiziert|erstellt|geändert|stand|publié|mis à jour|le|publicado|actualizado|pubblicato|aggiornato|publikacja|opublikowano|aktualizacja|gepubliceerd|bijgewerkt|date|datum|fecha|data|news|veröffentlichung|erschienen|monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|den|der|the|de|du|il|el)\b/gi;
+const DATE_WORDS = phraseTest('\\b', DATE_LINE_WORDS, '\\b', 'gi');
 
 const INLINE = new Set(['SPAN', 'STRONG', 'B', 'A']);
 const LINE_TAGS = new Set(['P', 'DIV', 'CENTER', 'SPAN', 'SMALL', 'TIME', 'LI', 'FIGCAPTION', 'STRONG', 'B', 'EM', 'I', 'CITE', 'ADDRESS', 'H4', 'H5', 'H6']);
@@ -221,12 +219,11 @@ export function isSectionHeading(s: string): boolean {
  * The heading of a paywall box: "To continue reading, create your free account", "Pour lire la suite, créez
  * votre compte". Reading on and an account or a subscription in one short line.
  */
-const PAYWALL_READ =
-  /\b(to (continue|keep) reading|continue reading (for free|with)|pour lire la suite|um (den |diesen )?(artikel |beitrag )?weiterzulesen|para (seguir|continuar) leyendo|per continuare a leggere)\b/i;
-const PAYWALL_ACCOUNT = /\b(account|subscri\w*|sign (in|up)|log ?in|compte|abonn\w*|connect\w*|konto|registr\w*|anmelden|cuenta|suscr\w*|account)\b/i;
+const PAYWALL_READ = phraseTest('\\b', PAYWALL_READ_ON, '\\b');
+const PAYWALL_ACCOUNT_WORDS = phraseTest('\\b', PAYWALL_ACCOUNT, '\\b');
 
 function isPaywall(s: string): boolean {
-  return s.length <= MAX_LINE_CHARS && PAYWALL_READ.test(s) && PAYWALL_ACCOUNT.test(s);
+  return s.length <= MAX_LINE_CHARS && PAYWALL_READ.test(s) && PAYWALL_ACCOUNT_WORDS.test(s);
 }
 
 /**
