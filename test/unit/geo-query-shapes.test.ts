@@ -26,6 +26,8 @@ describe('a country code or abbreviation after the town', () => {
     ['Lagos, NGA', 'Lagos', 'NG'],
     ['München deu', 'Munich', 'DE'],
     ['Kyiv ukr', 'Kyiv', 'UA'],
+    // Not the town and a district "sc" the data lacks: the short word is a code.
+    ['Victoria sc', 'Victoria', 'SC'],
   ])('%s → %s (%s)', (q, city, country) => {
     expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
   });
@@ -80,6 +82,39 @@ describe("a town's district or borough", () => {
     ['1 Main St, The Bronx, NY', 'The Bronx'],
   ])("%s: New York's boroughs are the locality of a street address", (q, borough) => {
     expect(where(locate(q))).toMatchObject({ precision: 'locality', city: borough, state_code: 'NY' });
+  });
+
+  it.each([
+    ['10 Downing St, Westminster London', 'London', 'GB'],
+    ['Camden London', 'London', 'GB'],
+    ['Oranienstraße 10, Kreuzberg Berlin', 'Kreuzberg', 'DE'],
+  ])('%s: a district written before its town without a comma settles the town and is not a leftover', (q, city, country) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'locality', city, country_code: country });
+    expect(r.notes.join(' ')).not.toMatch(/was not used/);
+  });
+
+  it.each([
+    ['Köln-Ehrenfeld', 'Köln', 'DE'],
+    ['Frankfurt-Höchst', 'Frankfurt am Main', 'DE'],
+    ['München Schwabing', 'Munich', 'DE'],
+    ['Wien-Favoriten', 'Vienna', 'AT'],
+  ])('%s: a town joined to a district the data lacks is the town (the district reported as not used)', (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
+  it.each([
+    ['Paris 8e', 'Paris', 'FR'],
+    ['12 rue de Rivoli, Paris 4e', 'Paris', 'FR'],
+    ['Lyon 3e', 'Lyon', 'FR'],
+    ['Praha 2', 'Prague', 'CZ'],
+  ])("%s: a numbered district after its town is the town, not a street's house number", (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
+  it('a hyphenated town whose whole name is a place stays whole', () => {
+    expect(where(locate('Winston-Salem'))).toMatchObject({ city: 'Winston-Salem', state_code: 'NC' });
+    expect(where(locate('Stratford-upon-Avon'))).toMatchObject({ city: 'Stratford-upon-Avon', country_code: 'GB' });
   });
 });
 

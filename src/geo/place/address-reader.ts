@@ -489,7 +489,48 @@ function readPlaceAndStreet(tokens: Tok[], known: Known, lex: AddressLexicon): A
   const segs = groupBySegment(tokens);
   const out = [first];
   for (let i = segs.length - 2; i >= 1 && i >= segs.length - 3; i--) out.push(readPlaceAt(tokens, known, lex, i));
-  return out;
+  return out.flatMap((r) => {
+    const split = withDistrictSplit(r, lex);
+    return split ? [r, split] : [r];
+  });
+}
+
+/** A district's number after its town ("Paris 8e", "Lyon 3", "Praha 2"): arrondissements and numbered districts. */
+const DISTRICT_NUMBER = /^\d{1,2}(e|er|re|eme|ème|ᵉ|st|nd|rd|th)?\.?$/i;
+
+/**
+ * A place part that is no known place but joins a town and its district without a comma ("Westminster London",
+ * "München Schwabing", "Köln-Ehrenfeld", "Paris 8e"): the reading with the town as the locality and the
+ * district as a leftover part, which the resolver takes as the town's district when the data places it
+ * there (otherwise it is reported as not used). The town must be a known place; the whole must not be.
+ */
+function withDistrictSplit(r: AddressReading, lex: AddressLexicon): AddressReading | null {
+  if (!r.locality || r.areaNameAsLocality) return null;
+  const country = r.country ?? r.region?.country ?? null;
+  const admin1 = r.region?.admin1 ?? null;
+  const known = (name: string) => lex.hasLocality(name, country, admin1);
+  if (known(r.locality)) return null;
+  // A hyphen joins a town and its district, the town first, in German and Czech usage ("Berlin-Kreuzberg",
+  // "Frankfurt-Höchst"); without one the district usually comes first ("Westminster London").
+  const hyphened = !/\s/.test(r.locality.trim());
+  const words = r.locality.split(/\s+|(?<=\p{L})-(?=\p{L})/u).filter(Boolean);
+  // "Dallas County", "Co. Cork": an area's kind and name, read past as a whole elsewhere.
+  if (words.length < 2 || words.some((w) => AREA_KIND_WORDS.has(foldText(w).replace(/[^a-z]/g, '')))) return null;
+  const split = (town: string[], district: string[]): AddressReading => ({
+    ...r,
+    locality: town.join(' '),
+    leftovers: [district.join(' '), ...r.leftovers],
+  });
+  const last = words[words.length - 1]!;
+  if (DISTRICT_NUMBER.test(last) && known(words.slice(0, -1).join(' '))) return split(words.slice(0, -1), [last]);
+  if (words.some((w) => /\d/.test(w))) return null;
+  // The longest known town: its name at the end ("Westminster London"), then at the start ("München Schwabing").
+  for (let k = words.length - 1; k >= 1; k--) {
+    if (!hyphened && known(words.slice(-k).join(' '))) return split(words.slice(-k), words.slice(0, -k));
+    // Not a short word after the town: that is a country's or region's code ("Victoria sc", read as such).
+    if (known(words.slice(0, k).join(' ')) && (hyphened || words.slice(k).join('').length > 3)) return split(words.slice(0, k), words.slice(k));
+  }
+  return null;
 }
 
 function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegment: number | null): AddressReading {
@@ -521,6 +562,8 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
     if (split !== null) {
       placeToks = only.slice(only.length - split);
       streetToks = only.slice(0, only.length - split);
+    } else if (townAndDistrictNumber(only, known, lex)) {
+      placeToks = only;
     } else if (HOUSE_NUMBER.test(only[0]!.text) || hasStreetWord(only) || only.some((t) => /\d/.test(t.text))) {
       // A house number, a street word, or numbers anywhere ("Cra 18#63-64 B Chapinero"): no town's name.
       streetToks = only;
@@ -555,6 +598,12 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
     else reading.leftovers.push(numberBeforePlace);
   }
   return reading;
+}
+
+/** "Paris 8e", "Praha 2": a known town and a district's number, not a street with its house number. */
+function townAndDistrictNumber(toks: Tok[], known: Known, lex: AddressLexicon): boolean {
+  if (toks.length < 2 || !DISTRICT_NUMBER.test(toks[toks.length - 1]!.text) || toks.slice(0, -1).some((t) => /\d/.test(t.text))) return false;
+  return lex.hasLocality(joined(toks.slice(0, -1)), known.country ?? known.region?.country ?? null, known.region?.admin1 ?? null);
 }
 
 /** How many trailing tokens of a comma-less segment name a known place, preferring the longest. */
