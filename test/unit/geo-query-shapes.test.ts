@@ -218,6 +218,16 @@ describe('postal tables', () => {
     expect(r.notes.join(' ')).toMatch(/also a postal code in Germany/);
     expect(r.alternatives.find((a) => a.country_code === 'DE')?.formatted_address).toMatch(/^Berlin/);
   });
+
+  it('five digits alone are never answered at the confidence of a sure answer (0.7): the country is a guess', () => {
+    // A US ZIP no other table has (Mountain View's), one Berlin shares, and codes only another table has.
+    for (const q of ['94043', '10117', '80331', '75008']) expect(locate(q).confidence, q).toBeLessThan(0.7);
+    // The code the US ZIP data and another country's table both hold is the less sure of the two US answers.
+    expect(locate('10117').confidence).toBeLessThan(locate('94043').confidence);
+    // With its town or country written the code is no guess.
+    expect(locate('Mountain View, CA 94043').confidence).toBeGreaterThanOrEqual(0.7);
+    expect(locate('10117 Berlin').components.country_code).toBe('DE');
+  });
 });
 
 describe('bare ambiguous names', () => {

@@ -274,7 +274,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
         // US first, as for readings that tie: weighing by the towns' size was tried and moved a state capital's
         // ZIP ("12207", Albany) abroad as often as it found a foreign code; the same code abroad is an alternative.
         const abroad = placePostalCodes(g, g.postal.lookup(r.zip5, null));
-        factor *= FACTOR.bareFiveDigits;
+        factor *= FACTOR.bareFiveDigits * (abroad.length > 0 ? FACTOR.postalCodeInSeveralCountries : 1);
         notes.push(
           abroad.length > 0
             ? `${r.zip5} was read as a US ZIP; it is also a postal code in ${abroad.map((m) => countryName(m.code.country) ?? m.code.country).join(', ')} (see alternatives): add the town or country`
