@@ -112,6 +112,19 @@ describe("a town's district or borough", () => {
     expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
   });
 
+  it.each([
+    ['Chapinero Bogota', 'Bogotá', 'CO'],
+    ['Catete Rio de Janeiro', 'Rio de Janeiro', 'BR'],
+    ['Downtown Khartoum', 'Khartoum', 'SD'],
+  ])('%s: a district before a city named like its region, without a comma, is the city, not the region', (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
+  it('a region written after a town of another name is still the region (no city of the region’s name is read)', () => {
+    expect(where(locate('Paris Texas'))).toMatchObject({ precision: 'locality', city: 'Paris', state_code: 'TX' });
+    expect(where(locate('Brooklyn New York'))).toMatchObject({ precision: 'locality', city: 'Brooklyn', state_code: 'NY' });
+  });
+
   it('a hyphenated town whose whole name is a place stays whole', () => {
     expect(where(locate('Winston-Salem'))).toMatchObject({ city: 'Winston-Salem', state_code: 'NC' });
     expect(where(locate('Stratford-upon-Avon'))).toMatchObject({ city: 'Stratford-upon-Avon', country_code: 'GB' });

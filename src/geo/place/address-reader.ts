@@ -185,6 +185,7 @@ export function readAddress(input: string, lex: AddressLexicon): AddressReading[
         postalCode: postal.postalCode,
         zip5: postal.zip5,
         areaNameAsLocality: c.areaNameAsLocality || r.areaNameAsLocality,
+        cityWords: r.cityWords ?? null,
       };
       readings.push(...readPlaceAndStreet(r.rest, known, lex));
       // "Bellevue, King County, WA", "Dallas, Dallas County, Texas": a county or district named between the
@@ -437,6 +438,9 @@ interface RegionOption {
   region: Subdivision | null;
   rest: Tok[];
   areaNameAsLocality: boolean;
+  /** With `areaNameAsLocality`: how many words at the end of the segment are the city's name (the rest of the
+   * segment is its district: "Siddikbazar Dhaka"); null when the name fills the segment. */
+  cityWords?: number;
 }
 
 function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexicon, mayBeCity: boolean): RegionOption[] {
@@ -456,6 +460,10 @@ function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexico
     const sameSegment = tail.slice(0, tail.length - k);
     const fillsSegment = sameSegment.every((t) => /^\d/.test(t.text));
     if (mayBeCity && fillsSegment && lex.regions(phrase, false).length > 0) options.push({ region: null, rest: tokens, areaNameAsLocality: true });
+    // "Chapinero Bogota", "Catete Rio de Janeiro": a district's name before a city named like its region, with
+    // no comma between: the city, with the district beside it (read as a city only where one that big exists).
+    else if (mayBeCity && sameSegment.length > 0 && !sameSegment.some((t) => /\d/.test(t.text)) && lex.regions(phrase, false).length > 0)
+      options.push({ region: null, rest: tokens, areaNameAsLocality: true, cityWords: k });
     return options;
   }
   return [{ region: null, rest: tokens, areaNameAsLocality: false }];
@@ -478,6 +486,7 @@ interface Known {
   postalCode: string | null;
   zip5: string | null;
   areaNameAsLocality: boolean;
+  cityWords?: number | null;
 }
 
 /**
@@ -558,7 +567,7 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
   } else {
     const only = segs[0]!;
     // A region or country name read as a city is the whole name ("British Columbia", not "Columbia").
-    const split = known.areaNameAsLocality ? only.length : localitySuffix(only, known, lex);
+    const split = known.areaNameAsLocality ? (known.cityWords ?? only.length) : localitySuffix(only, known, lex);
     if (split !== null) {
       placeToks = only.slice(only.length - split);
       streetToks = only.slice(0, only.length - split);
