@@ -148,6 +148,36 @@ describe('postal codes without a table', () => {
     }
   });
 
+  it.each([
+    ['LV-1009', 'LV'],
+    ['LT-01100', 'LT'],
+    ['MD-2012', 'MD'],
+    ['AD500', 'AD'],
+    ['AZ1014', 'AZ'],
+    ['BB11093', 'BB'],
+    ['KY1-1103', 'KY'],
+  ])('%s: a code written with its country’s ISO prefix names that country, at country precision and low confidence', (q, country) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'country', country_code: country });
+    expect(r.confidence).toBeLessThan(0.5);
+  });
+
+  it('a code with its country prefix after the town keeps the town', () => {
+    expect(where(locate('Riga LV-1050'))).toMatchObject({ precision: 'locality', city: 'Riga', country_code: 'LV' });
+  });
+
+  it.each([
+    ['JE2 4TN', 'JE'],
+    ['GY1', 'GG'],
+    ['IM1 2AY', 'IM'],
+  ])('%s: a UK-form postcode of the Channel Islands or the Isle of Man is that island, not the UK', (q, country) => {
+    expect(locate(q).components.country_code).toBe(country);
+  });
+
+  it('the Isle of Man’s Douglas, with its postcode, is not the Douglas in Scotland', () => {
+    expect(locate('Douglas IM1 2AY').components.country_code).toBe('IM');
+  });
+
   it('a full UK postcode after its town keeps the town at its usual confidence', () => {
     const r = locate('London SW1A 2AA, UK');
     expect(where(r)).toMatchObject({ precision: 'locality', city: 'London', country_code: 'GB' });

@@ -164,7 +164,34 @@ const POSTCODE_FORMS: { country: string; form: RegExp; written: (s: string) => s
   { country: 'BR', form: /^\d{5}-\d{3}$/, written: (s) => s },
   { country: 'PT', form: /^\d{4}-\d{3}$/, written: (s) => s },
   { country: 'PL', form: /^\d{2}-\d{3}$/, written: (s) => s },
+  // Codes written with their country's ISO code in front, as those countries' own formats have them.
+  { country: 'LV', form: /^LV-?\d{4}$/i, written: prefixed(2, '-') },
+  { country: 'LT', form: /^LT-?\d{5}$/i, written: prefixed(2, '-') },
+  { country: 'MD', form: /^MD-?\d{4}$/i, written: prefixed(2, '-') },
+  { country: 'AI', form: /^AI-?\d{4}$/i, written: prefixed(2, '-') },
+  { country: 'AD', form: /^AD ?\d{3}$/i, written: prefixed(2, '') },
+  { country: 'AZ', form: /^AZ ?\d{4}$/i, written: prefixed(2, ' ') },
+  { country: 'BB', form: /^BB ?\d{5}$/i, written: prefixed(2, '') },
+  { country: 'VG', form: /^VG ?\d{4}$/i, written: prefixed(2, '') },
+  { country: 'VC', form: /^VC ?\d{4}$/i, written: prefixed(2, '') },
+  { country: 'KY', form: /^KY\d-?\d{4}$/i, written: prefixed(3, '-') },
 ];
+
+/** "lv1009" → "LV-1009": the code's prefix in capitals, then its separator and the digits. */
+function prefixed(length: number, separator: string): (s: string) => string {
+  return (s) => {
+    const compact = s.replace(/[\s-]/g, '').toUpperCase();
+    return `${compact.slice(0, length)}${separator}${compact.slice(length)}`;
+  };
+}
+
+const UK_FORM_COUNTRIES = new Set(['GB', 'GG', 'JE', 'IM']);
+
+/** The Channel Islands and the Isle of Man use UK-form postcodes of their own areas, but are not in the UK. */
+function ukFormCountry(postcode: string): string {
+  const area = postcode.slice(0, 2).toUpperCase();
+  return area === 'GY' ? 'GG' : area === 'JE' ? 'JE' : area === 'IM' ? 'IM' : 'GB';
+}
 
 function postcodeForm(text: string): { country: string; postalCode: string } | null {
   const form = POSTCODE_FORMS.find((f) => f.form.test(text));
@@ -372,10 +399,10 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
     const m = US_ZIP.exec(only.text);
     if (m) return { rest: [], postalCode: only.text, zip5: m[1]!, impliedCountry: null };
     // UK and Canadian postcodes are often typed without their space ("SW1A2AA", "M5V3L9").
-    if (UK_POSTCODE.test(only.text) && /\d/.test(only.text)) return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: 'GB' };
+    if (UK_POSTCODE.test(only.text) && /\d/.test(only.text)) return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: ukFormCountry(only.text) };
     if (CA_POSTCODE.test(only.text)) return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: 'CA' };
     if (CA_FSA.test(only.text)) return { rest: [], postalCode: only.text, zip5: null, impliedCountry: 'CA' };
-    if (UK_OUTWARD_CODE.test(only.text)) return { rest: [], postalCode: only.text, zip5: null, impliedCountry: 'GB' };
+    if (UK_OUTWARD_CODE.test(only.text)) return { rest: [], postalCode: only.text, zip5: null, impliedCountry: ukFormCountry(only.text) };
     const form = postcodeForm(only.text);
     if (form) return { rest: [], postalCode: form.postalCode, zip5: null, impliedCountry: form.country };
     // "2000", "0150": four or six digits alone are a postal code (of a country the postal tables may know).
@@ -389,10 +416,10 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
     const m = US_ZIP.exec(last.text);
     if (m) return { rest: tokens.slice(0, -1), postalCode: last.text, zip5: m[1]!, impliedCountry: null };
   }
-  if (country === null || country === 'GB') {
-    if (lastTwo && UK_POSTCODE.test(lastTwo)) return { rest: tokens.slice(0, -2), postalCode: lastTwo.toUpperCase(), zip5: null, impliedCountry: 'GB' };
+  if (country === null || UK_FORM_COUNTRIES.has(country)) {
+    if (lastTwo && UK_POSTCODE.test(lastTwo)) return { rest: tokens.slice(0, -2), postalCode: lastTwo.toUpperCase(), zip5: null, impliedCountry: ukFormCountry(lastTwo) };
     if (UK_POSTCODE.test(last.text) && /\d[A-Z]{2}$/i.test(last.text) && /[A-Z]/i.test(last.text[0]!)) {
-      return { rest: tokens.slice(0, -1), postalCode: spacedPostcode(last.text, 3), zip5: null, impliedCountry: 'GB' };
+      return { rest: tokens.slice(0, -1), postalCode: spacedPostcode(last.text, 3), zip5: null, impliedCountry: ukFormCountry(last.text) };
     }
   }
   if (country === null || country === 'CA') {
