@@ -399,7 +399,8 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
     const m = US_ZIP.exec(only.text);
     if (m) return { rest: [], postalCode: only.text, zip5: m[1]!, impliedCountry: null };
     // UK and Canadian postcodes are often typed without their space ("SW1A2AA", "M5V3L9").
-    if (UK_POSTCODE.test(only.text) && /\d/.test(only.text)) return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: ukFormCountry(only.text) };
+    if (UK_POSTCODE.test(only.text) && /\d/.test(only.text))
+      return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: ukFormCountry(only.text) };
     if (CA_POSTCODE.test(only.text)) return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: 'CA' };
     if (CA_FSA.test(only.text)) return { rest: [], postalCode: only.text, zip5: null, impliedCountry: 'CA' };
     if (UK_OUTWARD_CODE.test(only.text)) return { rest: [], postalCode: only.text, zip5: null, impliedCountry: ukFormCountry(only.text) };
@@ -417,7 +418,8 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
     if (m) return { rest: tokens.slice(0, -1), postalCode: last.text, zip5: m[1]!, impliedCountry: null };
   }
   if (country === null || UK_FORM_COUNTRIES.has(country)) {
-    if (lastTwo && UK_POSTCODE.test(lastTwo)) return { rest: tokens.slice(0, -2), postalCode: lastTwo.toUpperCase(), zip5: null, impliedCountry: ukFormCountry(lastTwo) };
+    if (lastTwo && UK_POSTCODE.test(lastTwo))
+      return { rest: tokens.slice(0, -2), postalCode: lastTwo.toUpperCase(), zip5: null, impliedCountry: ukFormCountry(lastTwo) };
     if (UK_POSTCODE.test(last.text) && /\d[A-Z]{2}$/i.test(last.text) && /[A-Z]/i.test(last.text[0]!)) {
       return { rest: tokens.slice(0, -1), postalCode: spacedPostcode(last.text, 3), zip5: null, impliedCountry: ukFormCountry(last.text) };
     }
