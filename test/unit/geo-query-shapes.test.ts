@@ -120,6 +120,15 @@ describe("a town's district or borough", () => {
     expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
   });
 
+  it.each([
+    ['Yared Street, Beherawi Addis Ababa', 'Addis Ababa', 'ET'],
+    ['2 Bayıldım Caddesi, Vişnezade Istanbul', 'Istanbul', 'TR'],
+    ['Church Road, Luneta Lusaka Province', 'Lusaka', 'ZM'],
+    ['Niaréla Bamako District', 'Bamako', 'ML'],
+  ])('%s: a street in a district of a city named like its region (with the region’s kind) is the city', (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
   it('a region written after a town of another name is still the region (no city of the region’s name is read)', () => {
     expect(where(locate('Paris Texas'))).toMatchObject({ precision: 'locality', city: 'Paris', state_code: 'TX' });
     expect(where(locate('Brooklyn New York'))).toMatchObject({ precision: 'locality', city: 'Brooklyn', state_code: 'NY' });

@@ -244,6 +244,10 @@ const AREA_KIND_WORDS = new Set([
   'rayon',
 ]);
 
+/** Words that close a first-level region's name whose other words are its capital's ("Lusaka Province",
+ * "Kigali City", "Bamako District", "Beirut Governorate"; our own list). */
+const REGION_KIND_WORDS = new Set(['province', 'region', 'district', 'city', 'governorate', 'division', 'county', 'state', 'prefecture']);
+
 function isAreaSegment(toks: Tok[]): boolean {
   if (toks.length < 2) return false;
   const word = (t: Tok) => foldText(t.text).replace(/[^a-z]/g, '');
@@ -593,6 +597,12 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
     placeToks = segs[at]!;
     streetToks = segs[0]!;
     for (const [i, other] of segs.entries()) if (i !== 0 && i !== at) reading.leftovers.push(joined(other));
+    // "Yared Street, Beherawi Addis Ababa": the district before the city named like its region.
+    const cityWords = known.areaNameAsLocality && placeSegment === null ? known.cityWords : null;
+    if (cityWords && placeToks.length > cityWords) {
+      reading.leftovers.push(joined(placeToks.slice(0, -cityWords)));
+      placeToks = placeToks.slice(-cityWords);
+    }
   } else {
     const only = segs[0]!;
     // A region or country name read as a city is the whole name ("British Columbia", not "Columbia").
@@ -609,6 +619,7 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
       placeToks = only;
     }
   }
+  if (known.areaNameAsLocality && known.cityWords && placeSegment === null) placeToks = withoutRegionKind(placeToks, known, lex);
   // "75008 Paris", "10117 Berlin": a postal code written before the city; "Calle de Alarcón, 23 28014 Madrid":
   // the street's house number before it; "2 Kingston": a postal district.
   let numberBeforePlace: string | null = null;
@@ -642,6 +653,14 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
 function townAndDistrictNumber(toks: Tok[], known: Known, lex: AddressLexicon): boolean {
   if (toks.length < 2 || !DISTRICT_NUMBER.test(toks[toks.length - 1]!.text) || toks.slice(0, -1).some((t) => /\d/.test(t.text))) return false;
   return lex.hasLocality(joined(toks.slice(0, -1)), known.country ?? known.region?.country ?? null, known.region?.admin1 ?? null);
+}
+
+/** "Lusaka Province", "Bamako District" read as a city: the region's name is its capital's and the kind of area. */
+function withoutRegionKind(toks: Tok[], known: Known, lex: AddressLexicon): Tok[] {
+  const country = known.country ?? null;
+  const kind = toks.length > 1 ? foldText(toks[toks.length - 1]!.text) : '';
+  if (!REGION_KIND_WORDS.has(kind) || lex.hasLocality(joined(toks), country, null)) return toks;
+  return lex.hasLocality(joined(toks.slice(0, -1)), country, null) ? toks.slice(0, -1) : toks;
 }
 
 /** How many trailing tokens of a comma-less segment name a known place, preferring the longest. */
