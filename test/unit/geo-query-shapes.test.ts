@@ -129,6 +129,18 @@ describe("a town's district or borough", () => {
     expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
   });
 
+  it.each([
+    ['Škaljari, Kotor', 'Kotor', 'ME'],
+    ['Sarubbi, Maldonado', 'Maldonado', 'UY'],
+  ])('%s: a district before a small town named like its region makes the words the town', (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
+  it('an unknown part before a region with no town of its name in it leaves the region', () => {
+    expect(where(locate('Unknownville, Georgia'))).toMatchObject({ precision: 'region', state_code: 'GA' });
+    expect(where(locate('Kotor'))).toMatchObject({ precision: 'region', country_code: 'ME' });
+  });
+
   it('a region written after a town of another name is still the region (no city of the region’s name is read)', () => {
     expect(where(locate('Paris Texas'))).toMatchObject({ precision: 'locality', city: 'Paris', state_code: 'TX' });
     expect(where(locate('Brooklyn New York'))).toMatchObject({ precision: 'locality', city: 'Brooklyn', state_code: 'NY' });

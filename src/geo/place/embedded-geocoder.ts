@@ -342,7 +342,11 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
       // when none of the regions so named can be placed ("Saint George's": Grenada's capital, not a parish of
       // Bermuda the data has no place in).
       const regionPlaced = named.some((s) => g.regionPoint(s) !== undefined);
-      if (!candidates[0] || (regionPlaced && candidates[0].population < AREA_NAME_CITY_MIN_POPULATION)) return null;
+      // "Škaljari, Kotor", "Sarubbi, Maldonado": a district written before the name makes it a town's, whatever
+      // its size, where the region so named has a town of its name.
+      const besideDistrict = !addressed && r.leftovers.some((part) => /\p{L}/u.test(part)) && candidates.some(inNamed);
+      if (besideDistrict) candidates = candidates.filter(inNamed);
+      if (!candidates[0] || (regionPlaced && !besideDistrict && candidates[0].population < AREA_NAME_CITY_MIN_POPULATION)) return null;
       factor *= FACTOR.areaNameReadAsCity;
       notes.push(`"${r.locality}" is also the name of a region or country; the city was chosen`);
     }
