@@ -36,6 +36,9 @@ export interface AddressReading {
   areaNameAsLocality: boolean;
   /** Parts that are neither street, city, region nor country (a building or business name). */
   leftovers: string[];
+  /** The words split off a place part that named no place as a whole ("Schwabing" of "München Schwabing"): a
+   * district by its position only, until the data places it beside the town. */
+  splitDistrict?: string;
 }
 
 interface Tok {
@@ -562,6 +565,7 @@ function withDistrictSplit(r: AddressReading, lex: AddressLexicon): AddressReadi
     ...r,
     locality: town.join(' '),
     leftovers: [district.join(' '), ...r.leftovers],
+    splitDistrict: district.join(' '),
   });
   const last = words[words.length - 1]!;
   if (DISTRICT_NUMBER.test(last) && known(words.slice(0, -1).join(' '))) return split(words.slice(0, -1), [last]);

@@ -113,7 +113,14 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
     confidence *= FACTOR.coarserThanAsked;
     notes.push(`street-level data is not available: answered at ${best.precision.replace('_', ' ')} level`);
   }
-  for (const part of reading.leftovers.filter((p) => !best.districts.includes(p)).slice(0, 2)) {
+  // Words split off a place part for a district the data does not place beside the town: the town was read
+  // out of a name the data does not know, which may be another place's ("Kūki 'Āirani" is not Kuki, Japan).
+  const unconfirmed = reading.splitDistrict !== undefined && !best.districts.includes(reading.splitDistrict) ? reading.splitDistrict : null;
+  if (unconfirmed !== null) {
+    confidence *= FACTOR.unmatchedPart * FACTOR.leftover;
+    notes.push(`"${unconfirmed}" was read as a district of ${best.city ?? 'the town'} and not used: the embedded data does not place it there`);
+  }
+  for (const part of reading.leftovers.filter((p) => !best.districts.includes(p) && p !== unconfirmed).slice(0, 2)) {
     confidence *= FACTOR.leftover;
     notes.push(`"${part}" was not used`);
   }
