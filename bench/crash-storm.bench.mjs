@@ -12,7 +12,8 @@ import { performance } from 'node:perf_hooks';
 import { ROOT } from './lib/processes.mjs';
 
 const { startTrackedBrowserService } = await import(path.join(ROOT, 'dist/test/support/tracked-browser-service.js'));
-const { startCrashStorm, settleTask, ledgerByTask } = await import(path.join(ROOT, 'dist/test/support/crash-storm.js'));
+const { startCrashStorm, ledgerByTask } = await import(path.join(ROOT, 'dist/test/support/crash-storm.js'));
+const { settleTask } = await import(path.join(ROOT, 'dist/test/support/task-wait.js'));
 const { api } = await import(path.join(ROOT, 'dist/test/support/service.js'));
 const { browserPoolService } = await import(path.join(ROOT, 'dist/src/browser/service.js'));
 

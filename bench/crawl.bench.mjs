@@ -34,7 +34,11 @@ function startSite() {
   return new Promise((resolve) => child.once('message', ({ port }) => resolve({ port, ask, stop: () => child.send('stop') })));
 }
 
+/** The 1-minute load average now: every row records it at its start (the machine is shared). */
+const loadNow = () => os.loadavg()[0].toFixed(1);
+
 async function crawlWithService(rt, start, render, limit, formats = ['markdown', 'links']) {
+  const load = loadNow();
   const heap0 = process.memoryUsage().rss;
   const t0 = performance.now();
   const { task } = await rt.engine.submit(
@@ -45,7 +49,7 @@ async function crawlWithService(rt, start, render, limit, formats = ['markdown',
   const done = await rt.engine.waitFor(task.id, 30 * 60_000);
   const seconds = (performance.now() - t0) / 1000;
   if (done.status !== 'complete') throw new Error(`crawl ${done.status}: ${done.error}`);
-  return { pages: done.result.pages, seconds, rssMb: Math.round(Math.max(process.memoryUsage().rss, heap0) / 2 ** 20), result: done.result };
+  return { pages: done.result.pages, seconds, load, rssMb: Math.round(Math.max(process.memoryUsage().rss, heap0) / 2 ** 20), result: done.result };
 }
 
 /**
@@ -53,8 +57,10 @@ async function crawlWithService(rt, start, render, limit, formats = ['markdown',
  * at once over `workers` loops (16: pooled; 1: one page at a time, the plainest loop).
  */
 async function naiveCrawl(start, limit, workers = 16) {
-  const browser = await chromium.launch({ executablePath: findChromium(process.env.CHROMIUM_PATH), args: ['--no-sandbox'] });
+  const load = loadNow();
+  // Timed from the launch: site.crawl's time includes its browser pool's launch too (nothing is warm).
   const t0 = performance.now();
+  const browser = await chromium.launch({ executablePath: findChromium(process.env.CHROMIUM_PATH), args: ['--no-sandbox'] });
   const robots = new Map();
   const seen = new Set([start]);
   const queue = [{ url: start }];
@@ -102,7 +108,7 @@ async function naiveCrawl(start, limit, workers = 16) {
   await Promise.all(Array.from({ length: workers }, worker));
   const seconds = (performance.now() - t0) / 1000;
   await browser.close();
-  return { pages: crawled, seconds };
+  return { pages: crawled, seconds, load };
 }
 
 export default {
@@ -153,17 +159,17 @@ export default {
     }
     const table = rows.map(
       ([name, r, s]) =>
-        `| ${name} | ${r.pages} | ${r.seconds.toFixed(1)} | ${(r.pages / r.seconds).toFixed(1)} | ${s.disallowed} | ${s.duplicates} | ${s.trap} | ${r.rssMb ?? '–'} |`,
+        `| ${name} | ${r.pages} | ${r.seconds.toFixed(1)} | ${(r.pages / r.seconds).toFixed(1)} | ${s.disallowed} | ${s.duplicates} | ${s.trap} | ${r.rssMb ?? '–'} | ${r.load} |`,
     );
     const plain = RENDER_ONLY ? undefined : rows[1][1].result;
     const byName = (prefix) => rows.find(([name]) => name.startsWith(prefix))[1];
     const rendered = byName('site.crawl render: true');
     const speedup = (naive) => (rendered.pages / rendered.seconds / (naive.pages / naive.seconds)).toFixed(1);
     return [
-      `Site: ${PAGES} pages over ${HOSTS.length} loopback addresses plus one with \`Crawl-delay: 0.2\`, a sitemap index with a gzip child, \`Disallow: /private/\` linked from every page, duplicate spellings of every link (tracking parameters, host case, trailing slash, fragment), and on every tenth page a calendar, a session-id shop, repeating segments, a query explosion, a redirect, a redirect loop and a 404; one page in 97 answers after 100 ms. SQLite, 32 worker slots, one process; \`npm run build && node bench/run.mjs crawl\`.`,
+      `Site: ${PAGES} pages over ${HOSTS.length} loopback addresses plus one with \`Crawl-delay: 0.2\`, a sitemap index with a gzip child, \`Disallow: /private/\` linked from every page, duplicate spellings of every link (tracking parameters, host case, trailing slash, fragment), and on every tenth page a calendar, a session-id shop, repeating segments, a query explosion, a redirect, a redirect loop and a 404; one page in 97 answers after 100 ms. SQLite, 32 worker slots, one process; \`npm run build && node bench/run.mjs crawl\`. Every crawler is timed from nothing: site.crawl's time includes its browser pool's launch, the naive crawler's its \`chromium.launch()\`. Load is the 1-minute load average as each row started (2 cores, shared).`,
       '',
-      '| crawler | pages | seconds | pages/s | disallowed requests | duplicate fetches | trap pages fetched | RSS MB |',
-      '|---|---|---|---|---|---|---|---|',
+      '| crawler | pages | seconds | pages/s | disallowed requests | duplicate fetches | trap pages fetched | RSS MB | load at start |',
+      '|---|---|---|---|---|---|---|---|---|',
       ...table,
       '',
       `render: true against the naive crawler: ${speedup(byName('naive Playwright BFS, one page at a time'))}× one page at a time, ${speedup(byName('naive Playwright BFS, 16 loops'))}× with 16 loops (load average at the start ${LOAD_AT_START}).`,

@@ -43,7 +43,9 @@ const X402_EVERY = Number(process.env.SOAK_X402_EVERY ?? 10);
 const X402_PAYERS = 4;
 
 function spawnNode(args, env, name, probeFile) {
-  const child = spawn(process.execPath, ['--import', PROBE, CLI, ...args], {
+  // SOAK_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service processes, not the generator.
+  const nodeArgs = (process.env.SOAK_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', PROBE, CLI, ...args], {
     env: { ...process.env, ...env, SOAK_NAME: name, SOAK_PROBE_FILE: probeFile, SOAK_PROBE_MS: String(SAMPLE_S * 1000) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -1,5 +1,5 @@
 // Preloaded into every process of the soak bench (node --import): every SOAK_PROBE_MS it appends one JSON
-// line to SOAK_PROBE_FILE with the process's RSS, event-loop delay (p50/p99/max over the interval, from
+// line to SOAK_PROBE_FILE with the process's RSS (and V8 heap used/total, external memory), event-loop delay (p50/p99/max over the interval, from
 // perf_hooks), active handles and open file descriptors. Read by bench/soak.bench.mjs.
 import fs from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -20,6 +20,12 @@ if (file) {
       t: Date.now(),
       name: process.env.SOAK_NAME ?? String(process.pid),
       rssMb: Math.round(process.memoryUsage.rss() / 2 ** 20),
+      // V8 heap in use and native (external: buffers, SQLite's statements) apart, to tell a JS leak from a
+      // grown-but-idle heap or native growth when RSS rises.
+      ...(() => {
+        const m = process.memoryUsage();
+        return { heapUsedMb: Math.round(m.heapUsed / 2 ** 20), heapTotalMb: Math.round(m.heapTotal / 2 ** 20), externalMb: Math.round(m.external / 2 ** 20) };
+      })(),
       eldP50Ms: h.percentile(50) / 1e6,
       eldP99Ms: h.percentile(99) / 1e6,
       eldMaxMs: h.max / 1e6,

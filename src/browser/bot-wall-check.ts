@@ -30,6 +30,30 @@ export async function checkBotWall(page: Page, opened: OpenedPage): Promise<void
 }
 
 /**
+ * For a tool that reads the page's whole HTML anyway (site.page's rendered page): the HTML with its doctype,
+ * as documentHtml gives it, judged for a wall from that same read. One round trip to the page instead of
+ * the check's one or two plus the tool's own: under load each costs tens of ms of a page's time in its slot.
+ */
+export async function readHtmlCheckingBotWall(page: Page, opened: OpenedPage): Promise<string> {
+  const { html, textLength } = await page.evaluate(htmlAndTextLength, WALL_MAX_TEXT_CHARS);
+  if (opened.status === 429 || textLength <= WALL_MAX_TEXT_CHARS) assertNoBotWall(opened.url, html, { status: opened.status, headers: opened.headers });
+  return html;
+}
+
+/** documentHtml and visibleTextLength in one function (serialised into the page: it cannot call them). */
+function htmlAndTextLength(limit: number): { html: string; textLength: number } {
+  const skip = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+  const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT);
+  let textLength = 0;
+  for (let node = walker.nextNode(); node !== null && textLength <= limit; node = walker.nextNode()) {
+    if (node.parentElement && skip.has(node.parentElement.tagName)) continue;
+    textLength += (node.nodeValue ?? '').replace(/\s+/g, ' ').length;
+  }
+  const doctype = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
+  return { html: doctype + (document.documentElement ? document.documentElement.outerHTML : ''), textLength };
+}
+
+/**
  * The DOM as HTML, read in the page's own world: page.content() runs in Playwright's utility world, whose
  * first use on a page injects Playwright's script (tens of ms of CPU per task on a short page).
  */

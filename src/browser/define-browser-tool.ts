@@ -71,6 +71,11 @@ export interface BrowserToolDefinition<I extends z.ZodType<BrowserToolInput>, O 
   viewport?(input: z.output<I>): { width: number; height: number };
   /** Works with the opened page and returns the tool's output. */
   render(page: Page, input: z.output<I>, env: RenderEnv): Promise<z.output<O>>;
+  /**
+   * render() judges the page for a bot wall itself, from the HTML it reads anyway (readHtmlCheckingBotWall),
+   * so the wrapper does not read the page a second time to check it. Only for a tool without actions.
+   */
+  checksBotWall?: true;
   /** False for a result that must not be reused (e.g. a screenshot that stayed blank); default true. */
   cacheable?(output: z.output<O>): boolean;
   /**
@@ -113,7 +118,7 @@ export async function admitPageUrl(ctx: SubmitContext, url: string): Promise<voi
 }
 
 export function defineBrowserTool<I extends z.ZodType<BrowserToolInput>, O extends z.ZodType>(def: BrowserToolDefinition<I, O>): ToolDefinition<I, O> {
-  const { render: _render, viewport: _viewport, cacheable: _cacheable, readDocument: _readDocument, ...descriptor } = def;
+  const { render: _render, viewport: _viewport, cacheable: _cacheable, readDocument: _readDocument, checksBotWall: _checksBotWall, ...descriptor } = def;
   return defineTool<I, O>({
     ...descriptor,
     async precheck(ctx, input) {
@@ -210,7 +215,7 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
           return DOCUMENT;
         }
         // A challenge, captcha or block page fails the task here, before anything of it is captured.
-        if (source.url !== undefined) await checkBotWall(page, opened);
+        if (source.url !== undefined && !def.checksBotWall) await checkBotWall(page, opened);
         stage('loaded');
         page.setDefaultTimeout(budget.left());
         let actions: Awaited<ReturnType<Awaited<ReturnType<typeof prepareModule>>['preparePage']>> | undefined;

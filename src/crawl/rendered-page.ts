@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineBrowserTool } from '../browser/define-browser-tool.js';
 import { pageUrlInput, waitInput } from '../browser/input-schemas.js';
 import { documentShape, pageOptionsShape } from '../browser/page-options.js';
-import { documentHtml } from '../browser/page-scripts.js';
+import { readHtmlCheckingBotWall } from '../browser/bot-wall-check.js';
 import type { ToolContext } from '../registry/define-tool.js';
 
 const renderedPage = defineBrowserTool({
@@ -18,8 +18,10 @@ const renderedPage = defineBrowserTool({
   annotations: { readOnlyHint: true, openWorldHint: true },
   timeoutMs: 60_000,
   example: { url: 'https://example.com/' },
+  // The page is read once: its HTML, judged for a wall in the same read.
+  checksBotWall: true,
   async render(page, _input, { opened }) {
-    return { html: await page.evaluate(documentHtml), final_url: opened.url, status_code: opened.status };
+    return { html: await readHtmlCheckingBotWall(page, opened), final_url: opened.url, status_code: opened.status };
   },
 });
 

@@ -48,6 +48,11 @@ export interface PaymentStore {
    */
   listUnsettledPayments(finishedBefore: number, limit: number, after?: UnsettledCursor): Promise<UnsettledTask[]>;
   /**
+   * The amounts (token units, as decimal strings) of the still `pending` payments among the `lookback` latest
+   * x402 tasks of wallet `payer` (its id as the gate records it); what an x402 creation checks the balance against.
+   */
+  pendingPaymentAmounts(payer: string, lookback: number): Promise<string[]>;
+  /**
    * SIWX: records a sign-in nonce as used; false when it was used before (a replay). Kept in payment_nonces
    * under network 'siwx' (the single-use table x402 nonces live in); entries created before `forgetBefore`
    * are deleted on the way, since their messages have expired.

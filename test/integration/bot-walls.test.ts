@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from '../support/local-http.js';
 import { startMcpService, type McpTestService } from '../support/mcp-service.js';
+import { settleTask } from '../support/task-wait.js';
 import { api } from '../support/service.js';
 import { PAGE_FIXTURES, WALL_FIXTURES, type WallFixture } from '../support/bot-wall-pages.js';
 
@@ -46,14 +47,6 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function waitTask(id: string, token: string) {
-  for (let i = 0; i < 60; i++) {
-    const r = await api(svc.url, 'GET', `/v1/tasks/${id}?wait=5`, { token });
-    if (r.body.status === 'complete' || r.body.status === 'failed' || r.body.status === 'cancelled') return r.body;
-  }
-  throw new Error(`task ${id} never finished`);
-}
-
 async function balance(id: string) {
   return (await svc.rt.store.findKey(id))!.balanceMicros;
 }
@@ -61,7 +54,7 @@ async function balance(id: string) {
 async function runRest(tool: string, body: Record<string, unknown>, key: string) {
   const created = await api(svc.url, 'POST', `/v1/tools/${tool}/tasks`, { token: key, body });
   expect(created.status, JSON.stringify(created.body)).toBe(202);
-  return waitTask(created.body.task_id, key);
+  return settleTask(svc.url, { id: created.body.task_id, token: key }).then((t) => t.body);
 }
 
 describe('bot walls', () => {

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { api } from '../support/service.js';
 import { startTrackedBrowserService, type TrackedBrowserService } from '../support/tracked-browser-service.js';
 import { browserPoolService } from '../../src/browser/service.js';
-import { startCrashStorm, settleTask, ledgerByTask } from '../support/crash-storm.js';
+import { startCrashStorm, ledgerByTask } from '../support/crash-storm.js';
+import { settleTask } from '../support/task-wait.js';
 
 const TASKS = 30;
 const ppidOf = (pid: number) => {

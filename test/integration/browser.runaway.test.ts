@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { api } from '../support/service.js';
 import { startTrackedBrowserService, type TrackedBrowserService } from '../support/tracked-browser-service.js';
-import { ledgerByTask, settleTask } from '../support/crash-storm.js';
+import { ledgerByTask } from '../support/crash-storm.js';
+import { settleTask } from '../support/task-wait.js';
 
 let h: TrackedBrowserService;
 

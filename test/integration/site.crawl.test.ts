@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCrawlSite } from '../../bench/lib/crawl-site.mjs';
 import { startKnot, type KnotServer } from '../support/knot.js';
 import { startLocalServer, type LocalServer } from '../support/local-http.js';
+import { settleTask } from '../support/task-wait.js';
 import { api, startTestService, type TestService } from '../support/service.js';
 import { serviceBackends as backends } from '../support/store-factories.js';
 
@@ -43,13 +44,8 @@ describe.each(backends)('site.crawl ($name)', ({ env }) => {
     await drop?.();
   });
 
-  async function waitTask(id: string, token: string) {
-    for (let i = 0; i < 120; i++) {
-      const r = await api(svc.url, 'GET', `/v1/tasks/${id}?wait=5`, { token });
-      if (r.body.status !== 'running' && r.body.status !== 'pending' && r.body.status !== 'working' && r.body.status !== 'submitted') return r.body;
-    }
-    throw new Error('the crawl never finished');
-  }
+  /** The crawl task's final body, once it ended. */
+  const finished = async (created: { body: any }) => (await settleTask(svc.url, { id: created.body.task_id, token: created.body.poll_token })).body;
 
   async function lines(resultsUrl: string) {
     const out: any[] = [];
@@ -77,7 +73,7 @@ describe.each(backends)('site.crawl ($name)', ({ env }) => {
       body: { url: start, subdomains: true, limit: 500, max_depth: 20, formats: ['markdown', 'metadata'] },
     });
     expect(created.status).toBe(202);
-    const done = await waitTask(created.body.task_id, created.body.poll_token);
+    const done = await finished(created);
     expect(done.status, JSON.stringify(done)).toBe('complete');
     const result = done.result;
     // Every generated page of both hosts, and nothing disallowed or fetched twice.
@@ -137,10 +133,10 @@ describe.each(backends)('site.crawl ($name)', ({ env }) => {
     const { server, start } = await startSite();
     const { key } = await svc.createKey(1);
     const limited = await api(svc.url, 'POST', '/v1/tools/site.crawl/tasks', { token: key, body: { url: start, limit: 10, sources: 'links' } });
-    const a = (await waitTask(limited.body.task_id, limited.body.poll_token)).result;
+    const a = (await finished(limited)).result;
     expect(a).toMatchObject({ pages: 10, stopped_by: 'limit' });
     const priced = await api(svc.url, 'POST', '/v1/tools/site.crawl/tasks', { token: key, body: { url: start, limit: 100, max_cost: 0.005 } });
-    const b = (await waitTask(priced.body.task_id, priced.body.poll_token)).result;
+    const b = (await finished(priced)).result;
     expect(b).toMatchObject({ pages: 5, stopped_by: 'max_cost', cost_usd: '0.005' });
     const urls = (await lines(b.results_url)).map((l) => new URL(l.url).hostname);
     expect(new Set(urls)).toEqual(new Set([HOSTS[0]]));
@@ -151,7 +147,7 @@ describe.each(backends)('site.crawl ($name)', ({ env }) => {
     const { site, server, start } = await startSite(1);
     const { key } = await svc.createKey(1);
     const created = await api(svc.url, 'POST', '/v1/tools/site.crawl/tasks', { token: key, body: { url: start, limit: 3, sources: 'links' } });
-    const done = await waitTask(created.body.task_id, created.body.poll_token);
+    const done = await finished(created);
     expect(done.result.pages).toBe(3);
     const times = site.stats.times.filter((t) => t.host === HOSTS[0]).map((t) => t.at);
     // robots.txt, then three pages: each page request at least the delay after the previous one settled.
@@ -179,7 +175,7 @@ describe.each(backends)('site.crawl ($name)', ({ env }) => {
       pages_failed: 0,
     });
     expect(seen.progress.pages_done + seen.progress.pages_queued + seen.progress.pages_running).toBeLessThanOrEqual(4);
-    const done = await waitTask(created.body.task_id, created.body.poll_token);
+    const done = await finished(created);
     expect(done.result.counts.complete).toBe(done.result.pages);
     // A finished crawl's view has no progress: its result has the counts.
     expect(done.progress).toBeUndefined();
@@ -198,7 +194,7 @@ describe.each(backends)('site.crawl ($name)', ({ env }) => {
     }
     const cancelled = await api(svc.url, 'POST', `/v1/tasks/${created.body.task_id}/cancel`, { token: created.body.poll_token });
     expect([200, 202]).toContain(cancelled.status);
-    const done = await waitTask(created.body.task_id, created.body.poll_token);
+    const done = await finished(created);
     expect(done.status).toBe('cancelled');
     // Whatever ran was charged; what was cancelled came back: the crawl's price is refunded too.
     const balance = (await svc.rt.store.findKey(keyId))!.balanceMicros;

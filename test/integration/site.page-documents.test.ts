@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDocx, makeTextPdf } from '../support/document-fixtures.js';
 import { startLocalServer, type LocalServer } from '../support/local-http.js';
+import { settleTask } from '../support/task-wait.js';
 import { api, startTestService, type TestService } from '../support/service.js';
 
 const PARAGRAPH = 'The harbour board met twice this year and agreed to rebuild the north pier before the winter storms.';
@@ -60,18 +61,10 @@ afterAll(async () => {
   await site?.close();
 });
 
-async function waitTask(id: string, token: string) {
-  for (let i = 0; i < 60; i++) {
-    const r = await api(svc.url, 'GET', `/v1/tasks/${id}?wait=5`, { token });
-    if (r.body.status === 'complete' || r.body.status === 'failed' || r.body.status === 'cancelled') return r.body;
-  }
-  throw new Error(`task ${id} never finished`);
-}
-
 async function run(tool: string, body: Record<string, unknown>, key: string) {
   const created = await api(svc.url, 'POST', `/v1/tools/${tool}/tasks`, { token: key, body });
   expect(created.status, JSON.stringify(created.body)).toBe(202);
-  const done = await waitTask(created.body.task_id, key);
+  const done = await settleTask(svc.url, { id: created.body.task_id, token: key }).then((t) => t.body);
   expect(done.status, JSON.stringify(done.error)).toBe('complete');
   return done.result;
 }

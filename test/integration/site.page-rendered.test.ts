@@ -8,13 +8,25 @@ import { makeToolContext, type TestToolContext } from '../support/tool-context.j
 import sitePage from '../../tools/site.page.js';
 
 const HOST = '127.0.0.1';
+/**
+ * A page that counts how often its HTML is serialised (documentElement.outerHTML read) and says so in the
+ * HTML it gives: the count is in what the reader got from its last read.
+ */
+const COUNTS_READS =
+  '<!doctype html><html><head><title>Counts reads</title></head><body><p>A short page, as short as a bot wall.</p><script>' +
+  "let reads = 0; const own = Object.getOwnPropertyDescriptor(Element.prototype, 'outerHTML');" +
+  "Object.defineProperty(document.documentElement, 'outerHTML', { get() { reads++; return own.get.call(this) + '<!--reads: ' + reads + '-->'; } });" +
+  '</script></body></html>';
 let server: LocalServer;
 let ctx: TestToolContext;
 let port = 0;
 
 beforeAll(async () => {
   const site = createCrawlSite({ hosts: [HOST], pages: 20, port: () => port });
-  server = await startLocalServer({ handler: (req, res) => site.handler(req, res), host: HOST });
+  server = await startLocalServer({
+    handler: (req, res) => (req.url === '/counts-reads' ? res.writeHead(200, { 'content-type': 'text/html' }).end(COUNTS_READS) : site.handler(req, res)),
+    host: HOST,
+  });
   port = server.port;
   ctx = makeToolContext({ NETWORK_ALLOWLIST: '127.0.0.1/32' });
 }, 60_000);
@@ -39,5 +51,14 @@ describe('site.page render: true', () => {
       expect(rendered.metadata).toEqual(plain.metadata);
       expect(rendered.content).toMatch(/^<!DOCTYPE html><html lang="en"><head><title>Page \d+<\/title>/);
     }
+  });
+
+  it('reads a short page once: the HTML it returns is the one the bot-wall check judged', async () => {
+    // Before, a page as short as a wall was serialised for the check, then again for the result.
+    const url = `http://${HOST}:${port}/counts-reads`;
+    const rendered = await sitePage.run(ctx, sitePage.input.parse({ url, formats: ['content', 'markdown'], render: true }));
+    expect(rendered.status_code).toBe(200);
+    expect(rendered.content).toMatch(/<!--reads: 1-->$/);
+    expect(rendered.markdown).toContain('A short page');
   });
 });

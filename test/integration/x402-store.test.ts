@@ -1,5 +1,6 @@
 // The two store operations x402 adds, on every adapter: single-use sign-in nonces, and listing the paid
-// tasks whose settlement is still pending (what the settlement sweep picks up).
+// tasks whose settlement is still pending (what the settlement sweep picks up), and a wallet's pending amounts
+// (what an x402 creation checks its balance against).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,6 +47,23 @@ for (const factory of factories) {
       );
       expect(created.kind).toBe('created');
       expect(await s.useSignInNonce('nonce-pay', 3_000, 0)).toBe(true);
+    });
+
+    it("sums what a wallet's latest tasks still owe from their payments alone: pending ones, that wallet, within the lookback", async () => {
+      store = await factory.open();
+      const s = store;
+      const mk = (payer: { kind: 'x402' | 'key'; id: string }, payment: Record<string, unknown> | null, now: number) =>
+        s.createTask({ id: `task_xp${++n}`, tool: 't', input: { big: 'i'.repeat(5000) }, payer, priceMicros: 0, maxAttempts: 1, now, payment });
+      const wallet = { kind: 'x402' as const, id: '0xwallet' };
+      await mk(wallet, { status: 'pending', scheme: 'exact', amount: '7' }, 100); // oldest: outside a lookback of 3
+      await mk(wallet, { status: 'pending', scheme: 'exact', amount: '1000' }, 200);
+      await mk(wallet, { status: 'settled', scheme: 'exact', amount: '50' }, 300);
+      await mk(wallet, { status: 'pending', scheme: 'exact', amount: '20' }, 400);
+      await mk({ kind: 'x402', id: '0xother' }, { status: 'pending', scheme: 'exact', amount: '3' }, 500);
+      await mk({ kind: 'key', id: '0xwallet' }, null, 600);
+      expect((await s.pendingPaymentAmounts('0xwallet', 3)).map(Number).sort((a, b) => a - b)).toEqual([20, 1000]);
+      expect((await s.pendingPaymentAmounts('0xwallet', 200)).map(Number).sort((a, b) => a - b)).toEqual([7, 20, 1000]);
+      expect(await s.pendingPaymentAmounts('0xnobody', 200)).toEqual([]);
     });
 
     it('lists finished x402 tasks whose payment is still pending, oldest first', async () => {

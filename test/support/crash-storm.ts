@@ -1,8 +1,7 @@
 // Pieces of the Chromium crash-storm test and bench: a killer that SIGKILLs a random Chromium process
-// (the browser itself or a renderer) every few hundred milliseconds, a poll that waits for a task to end,
-// and each task's charges and refunds read from the ledger.
+// (the browser itself or a renderer) every few hundred milliseconds, and each task's charges and refunds
+// read from the ledger.
 import type { TaskStore } from '../../src/store/port.js';
-import { api } from './service.js';
 import type { ChromiumTracker } from './processes.js';
 
 export interface StormKills {
@@ -60,21 +59,6 @@ export function startCrashStorm(tracker: ChromiumTracker, opts: { everyMs: [numb
       return kills;
     },
   };
-}
-
-export interface EndedTask {
-  id: string;
-  status: string;
-  body: any;
-}
-
-/** Long-polls a task until it is neither pending nor running. */
-export async function settleTask(base: string, t: { id: string; token: string }): Promise<EndedTask> {
-  for (;;) {
-    const polled = await api(base, 'GET', `/v1/tasks/${t.id}?wait=20`, { token: t.token });
-    if (polled.status === 200 && polled.body.status !== 'pending' && polled.body.status !== 'running')
-      return { id: t.id, status: polled.body.status, body: polled.body };
-  }
 }
 
 /** Per task: how many charge and refund rows the key's ledger holds. */

@@ -4,7 +4,8 @@
 // alone. Examples are well-known public places chosen for the test.
 import { describe, expect, it } from 'vitest';
 import type { PlaceResult } from '../../src/geo/place/place-result.js';
-import { locate, useShippedGazetteer } from '../support/embedded-geocoder.js';
+import { geocodeEmbedded } from '../../src/geo/place/embedded-geocoder.js';
+import { locate, shippedGazetteer, useShippedGazetteer } from '../support/embedded-geocoder.js';
 
 useShippedGazetteer();
 
@@ -26,6 +27,8 @@ describe('a country code or abbreviation after the town', () => {
     ['Lagos, NGA', 'Lagos', 'NG'],
     ['München deu', 'Munich', 'DE'],
     ['Kyiv ukr', 'Kyiv', 'UA'],
+    // Not the town and a district "sc" the data lacks: the short word is a code.
+    ['Victoria sc', 'Victoria', 'SC'],
   ])('%s → %s (%s)', (q, city, country) => {
     expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
   });
@@ -81,6 +84,83 @@ describe("a town's district or borough", () => {
   ])("%s: New York's boroughs are the locality of a street address", (q, borough) => {
     expect(where(locate(q))).toMatchObject({ precision: 'locality', city: borough, state_code: 'NY' });
   });
+
+  it.each([
+    ['10 Downing St, Westminster London', 'London', 'GB'],
+    ['Camden London', 'London', 'GB'],
+    ['Oranienstraße 10, Kreuzberg Berlin', 'Kreuzberg', 'DE'],
+    // A hyphen joins the town first; the data has Favoriten as a place of Vienna.
+    ['Wien-Favoriten', 'Vienna', 'AT'],
+  ])('%s: a district written beside its town without a comma settles the town and is not a leftover', (q, city, country) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'locality', city, country_code: country });
+    expect(r.notes.join(' ')).not.toMatch(/not used/);
+  });
+
+  it.each([
+    ['Köln-Ehrenfeld', 'Köln', 'DE'],
+    ['Frankfurt-Höchst', 'Frankfurt am Main', 'DE'],
+    ['München Schwabing', 'Munich', 'DE'],
+  ])('%s: a town joined to a district the data lacks is the town (the district reported as not used)', (q, city, country) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'locality', city, country_code: country });
+    // The district is a district by its position only: the answer stays below the confidence of a sure one.
+    expect(r.confidence).toBeLessThan(0.7);
+    expect(r.notes.join(' ')).toMatch(/read as a district of .* not used/);
+  });
+
+  it('a name the data does not know is not read as a town and a district with confidence (Cook Islands in Māori)', () => {
+    const r = geocodeEmbedded(shippedGazetteer(), "Kūki 'Āirani");
+    expect(r === null || r.confidence < 0.7).toBe(true);
+  });
+
+  it.each([
+    ['Paris 8e', 'Paris', 'FR'],
+    ['12 rue de Rivoli, Paris 4e', 'Paris', 'FR'],
+    ['Lyon 3e', 'Lyon', 'FR'],
+    ['Praha 2', 'Prague', 'CZ'],
+  ])("%s: a numbered district after its town is the town, not a street's house number", (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
+  it.each([
+    ['Chapinero Bogota', 'Bogotá', 'CO'],
+    ['Catete Rio de Janeiro', 'Rio de Janeiro', 'BR'],
+    ['Downtown Khartoum', 'Khartoum', 'SD'],
+  ])('%s: a district before a city named like its region, without a comma, is the city, not the region', (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
+  it.each([
+    ['Yared Street, Beherawi Addis Ababa', 'Addis Ababa', 'ET'],
+    ['2 Bayıldım Caddesi, Vişnezade Istanbul', 'Istanbul', 'TR'],
+    ['Church Road, Luneta Lusaka Province', 'Lusaka', 'ZM'],
+    ['Niaréla Bamako District', 'Bamako', 'ML'],
+  ])('%s: a street in a district of a city named like its region (with the region’s kind) is the city', (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
+  it.each([
+    ['Škaljari, Kotor', 'Kotor', 'ME'],
+    ['Sarubbi, Maldonado', 'Maldonado', 'UY'],
+  ])('%s: a district before a small town named like its region makes the words the town', (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
+  it('an unknown part before a region with no town of its name in it leaves the region', () => {
+    expect(where(locate('Unknownville, Georgia'))).toMatchObject({ precision: 'region', state_code: 'GA' });
+    expect(where(locate('Kotor'))).toMatchObject({ precision: 'region', country_code: 'ME' });
+  });
+
+  it('a region written after a town of another name is still the region (no city of the region’s name is read)', () => {
+    expect(where(locate('Paris Texas'))).toMatchObject({ precision: 'locality', city: 'Paris', state_code: 'TX' });
+    expect(where(locate('Brooklyn New York'))).toMatchObject({ precision: 'locality', city: 'Brooklyn', state_code: 'NY' });
+  });
+
+  it('a hyphenated town whose whole name is a place stays whole', () => {
+    expect(where(locate('Winston-Salem'))).toMatchObject({ city: 'Winston-Salem', state_code: 'NC' });
+    expect(where(locate('Stratford-upon-Avon'))).toMatchObject({ city: 'Stratford-upon-Avon', country_code: 'GB' });
+  });
 });
 
 describe('postal codes without a table', () => {
@@ -98,6 +178,36 @@ describe('postal codes without a table', () => {
       expect(r.confidence).toBeLessThan(0.5);
       expect(r.notes.join(' ')).toMatch(/only its country is known/);
     }
+  });
+
+  it.each([
+    ['LV-1009', 'LV'],
+    ['LT-01100', 'LT'],
+    ['MD-2012', 'MD'],
+    ['AD500', 'AD'],
+    ['AZ1014', 'AZ'],
+    ['BB11093', 'BB'],
+    ['KY1-1103', 'KY'],
+  ])('%s: a code written with its country’s ISO prefix names that country, at country precision and low confidence', (q, country) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'country', country_code: country });
+    expect(r.confidence).toBeLessThan(0.5);
+  });
+
+  it('a code with its country prefix after the town keeps the town', () => {
+    expect(where(locate('Riga LV-1050'))).toMatchObject({ precision: 'locality', city: 'Riga', country_code: 'LV' });
+  });
+
+  it.each([
+    ['JE2 4TN', 'JE'],
+    ['GY1', 'GG'],
+    ['IM1 2AY', 'IM'],
+  ])('%s: a UK-form postcode of the Channel Islands or the Isle of Man is that island, not the UK', (q, country) => {
+    expect(locate(q).components.country_code).toBe(country);
+  });
+
+  it('the Isle of Man’s Douglas, with its postcode, is not the Douglas in Scotland', () => {
+    expect(locate('Douglas IM1 2AY').components.country_code).toBe('IM');
   });
 
   it('a full UK postcode after its town keeps the town at its usual confidence', () => {
@@ -182,6 +292,16 @@ describe('postal tables', () => {
     expect(r.confidence).toBeLessThan(0.9);
     expect(r.notes.join(' ')).toMatch(/also a postal code in Germany/);
     expect(r.alternatives.find((a) => a.country_code === 'DE')?.formatted_address).toMatch(/^Berlin/);
+  });
+
+  it('five digits alone are never answered at the confidence of a sure answer (0.7): the country is a guess', () => {
+    // A US ZIP no other table has (Mountain View's), one Berlin shares, and codes only another table has.
+    for (const q of ['94043', '10117', '80331', '75008']) expect(locate(q).confidence, q).toBeLessThan(0.7);
+    // The code the US ZIP data and another country's table both hold is the less sure of the two US answers.
+    expect(locate('10117').confidence).toBeLessThan(locate('94043').confidence);
+    // With its town or country written the code is no guess.
+    expect(locate('Mountain View, CA 94043').confidence).toBeGreaterThanOrEqual(0.7);
+    expect(locate('10117 Berlin').components.country_code).toBe('DE');
   });
 });
 

@@ -12,7 +12,6 @@ import { ChainAccess } from './chain.js';
 import { FacilitatorClient } from './facilitator.js';
 import { X402Gate } from './gate.js';
 import { X402Metrics } from './metrics.js';
-import { asPaymentRecord } from './payment-record.js';
 import { DEFAULT_TIMING, type X402Settings, type X402Timing } from './settings.js';
 import { Settler, type SettlerOptions } from './settlement.js';
 import { PurchaseReconciler } from './purchase-reconciler.js';
@@ -131,12 +130,9 @@ const PENDING_LOOKBACK = 200;
 
 /** Sum of the payer's authorizations still waiting for settlement (their recent tasks; an estimate, not a lock). */
 async function pendingAmount(store: TaskStore, payer: Address): Promise<bigint> {
-  const tasks = await store.listTasks({ payer: { kind: 'x402', id: payer }, limit: PENDING_LOOKBACK, resultBudgetBytes: 0 });
+  // Only the pending amounts come back, not the tasks: this runs on every x402 creation.
   let sum = 0n;
-  for (const t of tasks) {
-    const p = asPaymentRecord(t.payment);
-    if (p?.status === 'pending') sum += BigInt(p.amount);
-  }
+  for (const amount of await store.pendingPaymentAmounts(payer, PENDING_LOOKBACK)) sum += BigInt(amount);
   return sum;
 }
 

@@ -29,6 +29,7 @@ export { revokeKey } from './revoke-key.js';
 // Payments
 export { setPayment } from './set-payment.js';
 export { listUnsettledPayments } from './list-unsettled-payments.js';
+export { pendingPaymentAmounts } from './pending-payment-amounts.js';
 export { useSignInNonce } from './use-sign-in-nonce.js';
 export { consoleSessionEpoch, endConsoleSessions } from './console-sessions.js';
 export { reserveKeyPurchase } from './reserve-key-purchase.js';

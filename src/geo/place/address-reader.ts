@@ -36,6 +36,9 @@ export interface AddressReading {
   areaNameAsLocality: boolean;
   /** Parts that are neither street, city, region nor country (a building or business name). */
   leftovers: string[];
+  /** The words split off a place part that named no place as a whole ("Schwabing" of "München Schwabing"): a
+   * district by its position only, until the data places it beside the town. */
+  splitDistrict?: string;
 }
 
 interface Tok {
@@ -164,7 +167,34 @@ const POSTCODE_FORMS: { country: string; form: RegExp; written: (s: string) => s
   { country: 'BR', form: /^\d{5}-\d{3}$/, written: (s) => s },
   { country: 'PT', form: /^\d{4}-\d{3}$/, written: (s) => s },
   { country: 'PL', form: /^\d{2}-\d{3}$/, written: (s) => s },
+  // Codes written with their country's ISO code in front, as those countries' own formats have them.
+  { country: 'LV', form: /^LV-?\d{4}$/i, written: prefixed(2, '-') },
+  { country: 'LT', form: /^LT-?\d{5}$/i, written: prefixed(2, '-') },
+  { country: 'MD', form: /^MD-?\d{4}$/i, written: prefixed(2, '-') },
+  { country: 'AI', form: /^AI-?\d{4}$/i, written: prefixed(2, '-') },
+  { country: 'AD', form: /^AD ?\d{3}$/i, written: prefixed(2, '') },
+  { country: 'AZ', form: /^AZ ?\d{4}$/i, written: prefixed(2, ' ') },
+  { country: 'BB', form: /^BB ?\d{5}$/i, written: prefixed(2, '') },
+  { country: 'VG', form: /^VG ?\d{4}$/i, written: prefixed(2, '') },
+  { country: 'VC', form: /^VC ?\d{4}$/i, written: prefixed(2, '') },
+  { country: 'KY', form: /^KY\d-?\d{4}$/i, written: prefixed(3, '-') },
 ];
+
+/** "lv1009" → "LV-1009": the code's prefix in capitals, then its separator and the digits. */
+function prefixed(length: number, separator: string): (s: string) => string {
+  return (s) => {
+    const compact = s.replace(/[\s-]/g, '').toUpperCase();
+    return `${compact.slice(0, length)}${separator}${compact.slice(length)}`;
+  };
+}
+
+const UK_FORM_COUNTRIES = new Set(['GB', 'GG', 'JE', 'IM']);
+
+/** The Channel Islands and the Isle of Man use UK-form postcodes of their own areas, but are not in the UK. */
+function ukFormCountry(postcode: string): string {
+  const area = postcode.slice(0, 2).toUpperCase();
+  return area === 'GY' ? 'GG' : area === 'JE' ? 'JE' : area === 'IM' ? 'IM' : 'GB';
+}
 
 function postcodeForm(text: string): { country: string; postalCode: string } | null {
   const form = POSTCODE_FORMS.find((f) => f.form.test(text));
@@ -185,6 +215,7 @@ export function readAddress(input: string, lex: AddressLexicon): AddressReading[
         postalCode: postal.postalCode,
         zip5: postal.zip5,
         areaNameAsLocality: c.areaNameAsLocality || r.areaNameAsLocality,
+        cityWords: r.cityWords ?? null,
       };
       readings.push(...readPlaceAndStreet(r.rest, known, lex));
       // "Bellevue, King County, WA", "Dallas, Dallas County, Texas": a county or district named between the
@@ -215,6 +246,10 @@ const AREA_KIND_WORDS = new Set([
   'raion',
   'rayon',
 ]);
+
+/** Words that close a first-level region's name whose other words are its capital's ("Lusaka Province",
+ * "Kigali City", "Bamako District", "Beirut Governorate"; our own list). */
+const REGION_KIND_WORDS = new Set(['province', 'region', 'district', 'city', 'governorate', 'division', 'county', 'state', 'prefecture']);
 
 function isAreaSegment(toks: Tok[]): boolean {
   if (toks.length < 2) return false;
@@ -371,10 +406,11 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
     const m = US_ZIP.exec(only.text);
     if (m) return { rest: [], postalCode: only.text, zip5: m[1]!, impliedCountry: null };
     // UK and Canadian postcodes are often typed without their space ("SW1A2AA", "M5V3L9").
-    if (UK_POSTCODE.test(only.text) && /\d/.test(only.text)) return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: 'GB' };
+    if (UK_POSTCODE.test(only.text) && /\d/.test(only.text))
+      return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: ukFormCountry(only.text) };
     if (CA_POSTCODE.test(only.text)) return { rest: [], postalCode: spacedPostcode(only.text, 3), zip5: null, impliedCountry: 'CA' };
     if (CA_FSA.test(only.text)) return { rest: [], postalCode: only.text, zip5: null, impliedCountry: 'CA' };
-    if (UK_OUTWARD_CODE.test(only.text)) return { rest: [], postalCode: only.text, zip5: null, impliedCountry: 'GB' };
+    if (UK_OUTWARD_CODE.test(only.text)) return { rest: [], postalCode: only.text, zip5: null, impliedCountry: ukFormCountry(only.text) };
     const form = postcodeForm(only.text);
     if (form) return { rest: [], postalCode: form.postalCode, zip5: null, impliedCountry: form.country };
     // "2000", "0150": four or six digits alone are a postal code (of a country the postal tables may know).
@@ -388,10 +424,11 @@ function trailingPostal(tokens: Tok[], country: string | null): PostalPart {
     const m = US_ZIP.exec(last.text);
     if (m) return { rest: tokens.slice(0, -1), postalCode: last.text, zip5: m[1]!, impliedCountry: null };
   }
-  if (country === null || country === 'GB') {
-    if (lastTwo && UK_POSTCODE.test(lastTwo)) return { rest: tokens.slice(0, -2), postalCode: lastTwo.toUpperCase(), zip5: null, impliedCountry: 'GB' };
+  if (country === null || UK_FORM_COUNTRIES.has(country)) {
+    if (lastTwo && UK_POSTCODE.test(lastTwo))
+      return { rest: tokens.slice(0, -2), postalCode: lastTwo.toUpperCase(), zip5: null, impliedCountry: ukFormCountry(lastTwo) };
     if (UK_POSTCODE.test(last.text) && /\d[A-Z]{2}$/i.test(last.text) && /[A-Z]/i.test(last.text[0]!)) {
-      return { rest: tokens.slice(0, -1), postalCode: spacedPostcode(last.text, 3), zip5: null, impliedCountry: 'GB' };
+      return { rest: tokens.slice(0, -1), postalCode: spacedPostcode(last.text, 3), zip5: null, impliedCountry: ukFormCountry(last.text) };
     }
   }
   if (country === null || country === 'CA') {
@@ -437,6 +474,9 @@ interface RegionOption {
   region: Subdivision | null;
   rest: Tok[];
   areaNameAsLocality: boolean;
+  /** With `areaNameAsLocality`: how many words at the end of the segment are the city's name (the rest of the
+   * segment is its district: "Siddikbazar Dhaka"); null when the name fills the segment. */
+  cityWords?: number;
 }
 
 function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexicon, mayBeCity: boolean): RegionOption[] {
@@ -456,6 +496,10 @@ function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexico
     const sameSegment = tail.slice(0, tail.length - k);
     const fillsSegment = sameSegment.every((t) => /^\d/.test(t.text));
     if (mayBeCity && fillsSegment && lex.regions(phrase, false).length > 0) options.push({ region: null, rest: tokens, areaNameAsLocality: true });
+    // "Chapinero Bogota", "Catete Rio de Janeiro": a district's name before a city named like its region, with
+    // no comma between: the city, with the district beside it (read as a city only where one that big exists).
+    else if (mayBeCity && sameSegment.length > 0 && !sameSegment.some((t) => /\d/.test(t.text)) && lex.regions(phrase, false).length > 0)
+      options.push({ region: null, rest: tokens, areaNameAsLocality: true, cityWords: k });
     return options;
   }
   return [{ region: null, rest: tokens, areaNameAsLocality: false }];
@@ -478,6 +522,7 @@ interface Known {
   postalCode: string | null;
   zip5: string | null;
   areaNameAsLocality: boolean;
+  cityWords?: number | null;
 }
 
 /**
@@ -489,7 +534,49 @@ function readPlaceAndStreet(tokens: Tok[], known: Known, lex: AddressLexicon): A
   const segs = groupBySegment(tokens);
   const out = [first];
   for (let i = segs.length - 2; i >= 1 && i >= segs.length - 3; i--) out.push(readPlaceAt(tokens, known, lex, i));
-  return out;
+  return out.flatMap((r) => {
+    const split = withDistrictSplit(r, lex);
+    return split ? [r, split] : [r];
+  });
+}
+
+/** A district's number after its town ("Paris 8e", "Lyon 3", "Praha 2"): arrondissements and numbered districts. */
+const DISTRICT_NUMBER = /^\d{1,2}(e|er|re|eme|ème|ᵉ|st|nd|rd|th)?\.?$/i;
+
+/**
+ * A place part that is no known place but joins a town and its district without a comma ("Westminster London",
+ * "München Schwabing", "Köln-Ehrenfeld", "Paris 8e"): the reading with the town as the locality and the
+ * district as a leftover part, which the resolver takes as the town's district when the data places it
+ * there (otherwise it is reported as not used). The town must be a known place; the whole must not be.
+ */
+function withDistrictSplit(r: AddressReading, lex: AddressLexicon): AddressReading | null {
+  if (!r.locality || r.areaNameAsLocality) return null;
+  const country = r.country ?? r.region?.country ?? null;
+  const admin1 = r.region?.admin1 ?? null;
+  const known = (name: string) => lex.hasLocality(name, country, admin1);
+  if (known(r.locality)) return null;
+  // A hyphen joins a town and its district, the town first, in German and Czech usage ("Berlin-Kreuzberg",
+  // "Frankfurt-Höchst"); without one the district usually comes first ("Westminster London").
+  const hyphened = !/\s/.test(r.locality.trim());
+  const words = r.locality.split(/\s+|(?<=\p{L})-(?=\p{L})/u).filter(Boolean);
+  // "Dallas County", "Co. Cork": an area's kind and name, read past as a whole elsewhere.
+  if (words.length < 2 || words.some((w) => AREA_KIND_WORDS.has(foldText(w).replace(/[^a-z]/g, '')))) return null;
+  const split = (town: string[], district: string[]): AddressReading => ({
+    ...r,
+    locality: town.join(' '),
+    leftovers: [district.join(' '), ...r.leftovers],
+    splitDistrict: district.join(' '),
+  });
+  const last = words[words.length - 1]!;
+  if (DISTRICT_NUMBER.test(last) && known(words.slice(0, -1).join(' '))) return split(words.slice(0, -1), [last]);
+  if (words.some((w) => /\d/.test(w))) return null;
+  // The longest known town: its name at the end ("Westminster London"), then at the start ("München Schwabing").
+  for (let k = words.length - 1; k >= 1; k--) {
+    if (!hyphened && known(words.slice(-k).join(' '))) return split(words.slice(-k), words.slice(0, -k));
+    // Not a short word after the town: that is a country's or region's code ("Victoria sc", read as such).
+    if (known(words.slice(0, k).join(' ')) && (hyphened || words.slice(k).join('').length > 3)) return split(words.slice(0, k), words.slice(k));
+  }
+  return null;
 }
 
 function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegment: number | null): AddressReading {
@@ -514,13 +601,21 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
     placeToks = segs[at]!;
     streetToks = segs[0]!;
     for (const [i, other] of segs.entries()) if (i !== 0 && i !== at) reading.leftovers.push(joined(other));
+    // "Yared Street, Beherawi Addis Ababa": the district before the city named like its region.
+    const cityWords = known.areaNameAsLocality && placeSegment === null ? known.cityWords : null;
+    if (cityWords && placeToks.length > cityWords) {
+      reading.leftovers.push(joined(placeToks.slice(0, -cityWords)));
+      placeToks = placeToks.slice(-cityWords);
+    }
   } else {
     const only = segs[0]!;
     // A region or country name read as a city is the whole name ("British Columbia", not "Columbia").
-    const split = known.areaNameAsLocality ? only.length : localitySuffix(only, known, lex);
+    const split = known.areaNameAsLocality ? (known.cityWords ?? only.length) : localitySuffix(only, known, lex);
     if (split !== null) {
       placeToks = only.slice(only.length - split);
       streetToks = only.slice(0, only.length - split);
+    } else if (townAndDistrictNumber(only, known, lex)) {
+      placeToks = only;
     } else if (HOUSE_NUMBER.test(only[0]!.text) || hasStreetWord(only) || only.some((t) => /\d/.test(t.text))) {
       // A house number, a street word, or numbers anywhere ("Cra 18#63-64 B Chapinero"): no town's name.
       streetToks = only;
@@ -528,6 +623,7 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
       placeToks = only;
     }
   }
+  if (known.areaNameAsLocality && known.cityWords && placeSegment === null) placeToks = withoutRegionKind(placeToks, known, lex);
   // "75008 Paris", "10117 Berlin": a postal code written before the city; "Calle de Alarcón, 23 28014 Madrid":
   // the street's house number before it; "2 Kingston": a postal district.
   let numberBeforePlace: string | null = null;
@@ -555,6 +651,20 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
     else reading.leftovers.push(numberBeforePlace);
   }
   return reading;
+}
+
+/** "Paris 8e", "Praha 2": a known town and a district's number, not a street with its house number. */
+function townAndDistrictNumber(toks: Tok[], known: Known, lex: AddressLexicon): boolean {
+  if (toks.length < 2 || !DISTRICT_NUMBER.test(toks[toks.length - 1]!.text) || toks.slice(0, -1).some((t) => /\d/.test(t.text))) return false;
+  return lex.hasLocality(joined(toks.slice(0, -1)), known.country ?? known.region?.country ?? null, known.region?.admin1 ?? null);
+}
+
+/** "Lusaka Province", "Bamako District" read as a city: the region's name is its capital's and the kind of area. */
+function withoutRegionKind(toks: Tok[], known: Known, lex: AddressLexicon): Tok[] {
+  const country = known.country ?? null;
+  const kind = toks.length > 1 ? foldText(toks[toks.length - 1]!.text) : '';
+  if (!REGION_KIND_WORDS.has(kind) || lex.hasLocality(joined(toks), country, null)) return toks;
+  return lex.hasLocality(joined(toks.slice(0, -1)), country, null) ? toks.slice(0, -1) : toks;
 }
 
 /** How many trailing tokens of a comma-less segment name a known place, preferring the longest. */

@@ -40,8 +40,13 @@ export const FACTOR = {
   /** A postal code whose form names its country, with no table of that country's codes (a full UK postcode):
    * answered for the whole country, while the code stood for a street, so the answer is mostly not what was meant. */
   postalCodeOnlyCountry: 0.5,
-  /** Five digits and nothing else: a US ZIP, or another country's postal code the data has no table of. */
-  bareFiveDigits: 0.85,
+  /** Five digits and nothing else: a US ZIP, or the postal code of one of the many other countries with
+   * five-digit codes (Germany, France, Italy, Spain, Mexico…), most of them without a table here. Below 0.7
+   * at postal_code level: the country is a guess, however well the code is known. */
+  bareFiveDigits: 0.75,
+  /** Five digits alone that the US ZIP data and another country's table both hold ("10115": New York and Berlin):
+   * the answer is one of two or more, and says so in `alternatives`. */
+  postalCodeInSeveralCountries: 0.85,
 } as const;
 
 /** Several places match: the chosen one's share of their total population sets how much is lost. */

@@ -113,7 +113,14 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
     confidence *= FACTOR.coarserThanAsked;
     notes.push(`street-level data is not available: answered at ${best.precision.replace('_', ' ')} level`);
   }
-  for (const part of reading.leftovers.filter((p) => !best.districts.includes(p)).slice(0, 2)) {
+  // Words split off a place part for a district the data does not place beside the town: the town was read
+  // out of a name the data does not know, which may be another place's ("Kūki 'Āirani" is not Kuki, Japan).
+  const unconfirmed = reading.splitDistrict !== undefined && !best.districts.includes(reading.splitDistrict) ? reading.splitDistrict : null;
+  if (unconfirmed !== null) {
+    confidence *= FACTOR.unmatchedPart * FACTOR.leftover;
+    notes.push(`"${unconfirmed}" was read as a district of ${best.city ?? 'the town'} and not used: the embedded data does not place it there`);
+  }
+  for (const part of reading.leftovers.filter((p) => !best.districts.includes(p) && p !== unconfirmed).slice(0, 2)) {
     confidence *= FACTOR.leftover;
     notes.push(`"${part}" was not used`);
   }
@@ -274,7 +281,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
         // US first, as for readings that tie: weighing by the towns' size was tried and moved a state capital's
         // ZIP ("12207", Albany) abroad as often as it found a foreign code; the same code abroad is an alternative.
         const abroad = placePostalCodes(g, g.postal.lookup(r.zip5, null));
-        factor *= FACTOR.bareFiveDigits;
+        factor *= FACTOR.bareFiveDigits * (abroad.length > 0 ? FACTOR.postalCodeInSeveralCountries : 1);
         notes.push(
           abroad.length > 0
             ? `${r.zip5} was read as a US ZIP; it is also a postal code in ${abroad.map((m) => countryName(m.code.country) ?? m.code.country).join(', ')} (see alternatives): add the town or country`
@@ -342,7 +349,11 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
       // when none of the regions so named can be placed ("Saint George's": Grenada's capital, not a parish of
       // Bermuda the data has no place in).
       const regionPlaced = named.some((s) => g.regionPoint(s) !== undefined);
-      if (!candidates[0] || (regionPlaced && candidates[0].population < AREA_NAME_CITY_MIN_POPULATION)) return null;
+      // "Škaljari, Kotor", "Sarubbi, Maldonado": a district written before the name makes it a town's, whatever
+      // its size, where the region so named has a town of its name.
+      const besideDistrict = !addressed && r.leftovers.some((part) => /\p{L}/u.test(part)) && candidates.some(inNamed);
+      if (besideDistrict) candidates = candidates.filter(inNamed);
+      if (!candidates[0] || (regionPlaced && !besideDistrict && candidates[0].population < AREA_NAME_CITY_MIN_POPULATION)) return null;
       factor *= FACTOR.areaNameReadAsCity;
       notes.push(`"${r.locality}" is also the name of a region or country; the city was chosen`);
     }
