@@ -4,10 +4,10 @@
 // Only short texts are judged (a long paragraph that mentions a newsletter is prose), and a heading only
 // when its whole text is such a phrase.
 import { closestTag, elementText as text, firstTagInside, headingRank as rank, isProse, sectionOf, tagNames, type El } from './dom.js';
-import { phraseTest, wordsOf } from './lexicon/compile.js';
+import { anyOf, phraseTest, wordsOf } from './lexicon/compile.js';
 import { DATE_LINE_WORDS, MONTH_NAMES } from './lexicon/dates.js';
 import { ADVERT_LABELS, ALL_SECTION_LABELS, allLabels, SHARE_LABELS } from './lexicon/labels.js';
-import { COPYRIGHT_NOTICES, PAYWALL_ACCOUNT, PAYWALL_READ_ON } from './lexicon/notices.js';
+import { COPYRIGHT_NOTICES, PAYWALL_ACCOUNT, PAYWALL_READ_ON, PICTURE_AGENCIES } from './lexicon/notices.js';
 
 /**
  * Headings that open a section of links to elsewhere, of comments or of sharing buttons, in the languages
@@ -24,7 +24,7 @@ const BOILERPLATE_LINE: RegExp[] = [
   /^[([]?(fotos?|bild(er)?|photos?|photograph(y)?|images?|pictures?|credits?|crédits?( photos?)?|bildquelle|quelle|źródło|fuente|fonte|titelbild|beitragsbild|copyright|©|\(c\))\s*(:|©|\/|by\b)/i,
   /^((featured|header|cover|title|hero|top) )?(photo(graph)?|image|picture)s? (by|courtesy of|credit)\b/i,
   // A caption line naming a picture agency or stock library.
-  /(©|\(c\)|foto:|bild:|photo:).{0,60}$|\b(shutterstock|getty ?images|istock(photo)?|adobe ?stock|stock\.adobe|picture[- ]alliance|unsplash|imago images|dpa-?bildfunk)\b/i,
+  new RegExp(`(©|\\(c\\)|foto:|bild:|photo:).{0,60}$|\\b${anyOf(PICTURE_AGENCIES)}\\b`, 'i'),
   // Advert labels.
   new RegExp(`^[-–—[(]*\\s*(${allLabels(ADVERT_LABELS).join('|')})\\s*[-–—\\])]*:?$`, 'i'),
   // Copyright and licence notices.

@@ -27,3 +27,16 @@ export const PAYWALL_ACCOUNT = {
   de: ['konto', 'registr\\w*', 'anmelden'],
   es: ['cuenta', 'suscr\\w*'],
 } as const;
+
+/** Picture agencies and stock libraries named in a caption's credit: a credit line, not prose. */
+export const PICTURE_AGENCIES = [
+  'shutterstock',
+  'getty ?images',
+  'istock(photo)?',
+  'adobe ?stock',
+  'stock\\.adobe',
+  'picture[- ]alliance',
+  'unsplash',
+  'imago images',
+  'dpa-?bildfunk',
+];
