@@ -7,7 +7,7 @@ import { closestTag, elementText as text, firstTagInside, headingRank as rank, i
 import { anyOf, phraseTest, wordsOf } from './lexicon/compile.js';
 import { DATE_LINE_WORDS, MONTH_NAMES } from './lexicon/dates.js';
 import { ADVERT_LABELS, ALL_SECTION_LABELS, allLabels, SHARE_LABELS } from './lexicon/labels.js';
-import { COPYRIGHT_NOTICES, PAYWALL_ACCOUNT, PAYWALL_READ_ON, PICTURE_AGENCIES } from './lexicon/notices.js';
+import { COPYRIGHT_NOTICES, PAYWALL_ACCOUNT, PAYWALL_READ_ON, PICTURE_AGENCIES, SOCIAL_NETWORKS } from './lexicon/notices.js';
 
 /**
  * Headings that open a section of links to elsewhere, of comments or of sharing buttons, in the languages
@@ -35,7 +35,7 @@ const BOILERPLATE_LINE: RegExp[] = [
   // Placeholders of embeds waiting for consent.
   /^(externer inhalt|external content)\b|\binhalt(e)? von .{1,60} (zu )?laden\b|\bload (the )?(external )?content\b/i,
   // Newsletter and support pitches, affiliate disclosures, "follow us" and app pitches.
-  /\bfollow (us|[\w.]+( [\w.]+)?) on (twitter|facebook|instagram|linkedin|youtube|tiktok)\b|\bfolge (uns|[\w.]+) auf\b/i,
+  new RegExp(`\\bfollow (us|[\\w.]+( [\\w.]+)?) on ${anyOf(SOCIAL_NETWORKS)}\\b|\\bfolge (uns|[\\w.]+) auf\\b`, 'i'),
   /\b(download (our|the) app|get the latest news)\b/i,
   /\b(newsletter|abonnieren sie|subscribe to|sign(ing)? up (to|for)|jetzt abonnieren)\b/i,
   /\b(affiliate|provision vom händler|receive (a )?(compensation|commission)|earn (a )?commission|partnerlinks?|werbelinks?)\b/i,

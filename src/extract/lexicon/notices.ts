@@ -40,3 +40,6 @@ export const PICTURE_AGENCIES = [
   'imago images',
   'dpa-?bildfunk',
 ];
+
+/** Social networks named in a "follow us on …" pitch. */
+export const SOCIAL_NETWORKS = ['twitter', 'facebook', 'instagram', 'linkedin', 'youtube', 'tiktok'];
