@@ -30,6 +30,12 @@ export const READABILITY_MIN_CHARS = 200;
 /** An article this long is used whatever the share: the page around it is then a portal, not a listing. */
 export const READABILITY_SURE_CHARS = 2_000;
 
+/**
+ * A page whose densest pruned block still holds this much prose has content of its own (a one-paragraph
+ * post above a long comment thread); only below it is a pick pruned to nothing taken back without its names.
+ */
+export const OWN_PROSE_MIN_CHARS = 100;
+
 /** Share of the densest block's prose that Readability's pick must contain to be trusted. */
 export const MIN_PROSE_COVERAGE = 0.5;
 /** …unless that block holds less prose than this share of the pick's text. */
@@ -136,8 +142,9 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
       pruneBoilerplate(article.root, rules);
       // Pruning that leaves neither the pick nor the page any prose while the pick was long took the content
       // itself: a site named its entries like furniture (a live ticker's "comment" cards). The pick is then
-      // pruned by links and text alone.
-      if (textLength(article.root) < READABILITY_MIN_CHARS && (dense?.score ?? 0) < READABILITY_MIN_CHARS && textLength(unpruned) >= READABILITY_SURE_CHARS) {
+      // pruned by links and text alone. A page left with a paragraph of its own (a short post whose comment
+      // thread Readability crowned for its length) is not such a page: its thread rightly went.
+      if (textLength(article.root) < READABILITY_MIN_CHARS && (dense?.score ?? 0) < OWN_PROSE_MIN_CHARS && textLength(unpruned) >= READABILITY_SURE_CHARS) {
         pruneBoilerplate(unpruned, { ...rules, byName: false });
         article.root = unpruned;
       }

@@ -64,6 +64,18 @@ describe('htmlToMarkdown content named like furniture', () => {
     expect(markdown).toContain('Article paragraph 4');
     expect(markdown).not.toContain('Reader 1 wrote');
   });
+
+  it('drops the comment thread Readability crowned over a one-paragraph post', () => {
+    const comments = Array.from(
+      { length: 25 },
+      (_, i) =>
+        `<li class="comment"><p>Reader ${i + 1} wrote: what a lovely photograph, the colours, the coat and the belt all work so well together, thank you for sharing.</p></li>`,
+    ).join('');
+    const html = `<html><body><nav><a href="/">Home</a> <a href="/style">Style</a></nav><div class="post"><h2>At the show</h2><p>The actress looks like she walked out of the pages of an old fashion magazine in her bright red dress.</p></div><ol class="comment-list">${comments}</ol></body></html>`;
+    const { markdown } = htmlToMarkdown(html, 'At the show');
+    expect(markdown).toContain('bright red dress');
+    expect(markdown).not.toContain('Reader 1 wrote');
+  });
 });
 
 describe('proseCoverage', () => {
