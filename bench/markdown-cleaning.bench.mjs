@@ -18,35 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { extractors, loadDefuddle, OURS } from './lib/markdown-extractors.mjs';
 import { loadCleaningCases, locateCleaningCorpus, SUBSETS } from './lib/cleaning-corpus.mjs';
 import { renderAll, runExtractor } from './lib/render-pages.mjs';
-import { normaliseForMatch } from './lib/trafilatura-corpus.mjs';
-
-function tokens(text) {
-  const counts = new Map();
-  for (const t of text.match(/[\p{L}\p{N}]+/gu) ?? []) counts.set(t, (counts.get(t) ?? 0) + 1);
-  return counts;
-}
-
-/** Precision, recall and F1 of one output's words against the truth's, as multisets. */
-function pageScore(output, truth) {
-  const got = tokens(normaliseForMatch(output ?? ''));
-  let overlap = 0,
-    gotTotal = 0,
-    truthTotal = 0;
-  for (const n of truth.values()) truthTotal += n;
-  for (const [t, n] of got) {
-    gotTotal += n;
-    overlap += Math.min(n, truth.get(t) ?? 0);
-  }
-  const precision = gotTotal ? overlap / gotTotal : truthTotal ? 0 : 1;
-  const recall = truthTotal ? overlap / truthTotal : 1;
-  return { precision, recall, f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0 };
-}
-
-function summary(scores) {
-  const n = scores.length || 1;
-  const mean = (k) => scores.reduce((s, x) => s + x[k], 0) / n;
-  return { f1: mean('f1'), precision: mean('precision'), recall: mean('recall'), under: scores.filter((s) => s.f1 < 0.5).length / n, pages: scores.length };
-}
+import { pageScore, summary, truthTokens } from './lib/token-scores.mjs';
 
 export default {
   name: 'markdown-cleaning',
@@ -69,7 +41,7 @@ export default {
         if (cacheFile) fs.writeFileSync(cacheFile, JSON.stringify(rendered));
       }
       const ok = cases.map((_, i) => i).filter((i) => rendered[i]);
-      const truths = cases.map((c) => tokens(normaliseForMatch(c.truthText)));
+      const truths = cases.map((c) => truthTokens(c.truthText));
       const only = process.env.BENCH_MARKDOWN_ONLY === 'ours';
       if (!only && process.env.BENCH_MARKDOWN_SKIP_DEFUDDLE !== '1') {
         const { reason } = await loadDefuddle();
