@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { extractors, loadDefuddle, OURS } from './lib/markdown-extractors.mjs';
 import { loadCleaningCases, locateCleaningCorpus, SUBSETS } from './lib/cleaning-corpus.mjs';
-import { renderAll, runExtractor } from './lib/render-pages.mjs';
+import { renderCached, runExtractor } from './lib/render-pages.mjs';
 import { pageScore, summary, truthTokens } from './lib/token-scores.mjs';
 
 export default {
@@ -33,13 +33,7 @@ export default {
       const perSubset = Number(process.env.BENCH_CLEANING_PER_SUBSET ?? 100);
       const cases = loadCleaningCases(corpus.root, perSubset);
       process.stderr.write(`  ${cases.length} pages from ${corpus.origin}; rendering in Chromium…\n`);
-      const cacheFile = process.env.BENCH_CLEANING_CACHE;
-      let rendered;
-      if (cacheFile && fs.existsSync(cacheFile)) rendered = JSON.parse(fs.readFileSync(cacheFile, 'utf8'));
-      if (!rendered || rendered.length !== cases.length) {
-        rendered = await renderAll(cases, (f) => fs.readFileSync(f));
-        if (cacheFile) fs.writeFileSync(cacheFile, JSON.stringify(rendered));
-      }
+      const rendered = await renderCached(cases, process.env.BENCH_CLEANING_CACHE);
       const ok = cases.map((_, i) => i).filter((i) => rendered[i]);
       const truths = cases.map((c) => truthTokens(c.truthText));
       const only = process.env.BENCH_MARKDOWN_ONLY === 'ours';

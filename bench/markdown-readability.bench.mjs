@@ -11,13 +11,12 @@
 // under F1 0.5 is given. The pages alternate, in name order, between a tuning half and a held-out half that
 // is only reported. BENCH_READABILITY_CACHE=file keeps the rendered HTML between runs; BENCH_MARKDOWN_ONLY=ours
 // skips the baselines.
-import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseHTML } from 'linkedom';
 import { htmlToMarkdown } from '../dist/src/extract/markdown.js';
 import { extractors, loadDefuddle, OURS } from './lib/markdown-extractors.mjs';
 import { loadReadabilityCases, locateReadabilityCorpus } from './lib/readability-corpus.mjs';
-import { renderAll, runExtractor } from './lib/render-pages.mjs';
+import { renderCached, runExtractor } from './lib/render-pages.mjs';
 import { normaliseForMatch } from './lib/trafilatura-corpus.mjs';
 import { pageScore, summary, truthTokens } from './lib/token-scores.mjs';
 
@@ -68,13 +67,7 @@ export default {
     try {
       const cases = loadReadabilityCases(corpus.pagesDir);
       process.stderr.write(`  ${cases.length} pages from ${corpus.origin}; rendering in Chromium…\n`);
-      const cacheFile = process.env.BENCH_READABILITY_CACHE;
-      let rendered;
-      if (cacheFile && fs.existsSync(cacheFile)) rendered = JSON.parse(fs.readFileSync(cacheFile, 'utf8'));
-      if (!rendered || rendered.length !== cases.length) {
-        rendered = await renderAll(cases, (f) => fs.readFileSync(f));
-        if (cacheFile) fs.writeFileSync(cacheFile, JSON.stringify(rendered));
-      }
+      const rendered = await renderCached(cases, process.env.BENCH_READABILITY_CACHE);
       const ok = cases.map((_, i) => i).filter((i) => rendered[i]);
       const truths = cases.map((c) => truthOfHtml(c.expectedHtml));
       const only = process.env.BENCH_MARKDOWN_ONLY === 'ours';

@@ -16,7 +16,7 @@
 import { performance } from 'node:perf_hooks';
 import { extractors, loadDefuddle } from './lib/markdown-extractors.mjs';
 import { locateCorpus, loadCases, normaliseForMatch } from './lib/trafilatura-corpus.mjs';
-import { renderAll, runExtractor } from './lib/render-pages.mjs';
+import { renderCached, runExtractor } from './lib/render-pages.mjs';
 import { queryHalf } from './lib/query-half.mjs';
 
 /** F1, precision, recall and share of pages under F1 0.5 of one half ('tuning', 'held out') or of all pages. */
@@ -67,19 +67,12 @@ export default {
       return `Skipped: ${corpus.skip}.`;
     }
     try {
-      const fs = await import('node:fs');
       let cases = loadCases(corpus.testsDir);
       const stride = Math.max(1, Number(process.env.BENCH_MARKDOWN_STRIDE ?? 1));
       cases = cases.filter((_, i) => i % stride === 0);
       process.stderr.write(`  ${cases.length} pages from ${corpus.origin}; rendering in Chromium…\n`);
       const t0 = performance.now();
-      const cacheFile = process.env.BENCH_MARKDOWN_CACHE;
-      let rendered;
-      if (cacheFile && fs.existsSync(cacheFile)) rendered = JSON.parse(fs.readFileSync(cacheFile, 'utf8'));
-      if (!rendered || rendered.length !== cases.length) {
-        rendered = await renderAll(cases, (f) => fs.readFileSync(f));
-        if (cacheFile) fs.writeFileSync(cacheFile, JSON.stringify(rendered));
-      }
+      const rendered = await renderCached(cases, process.env.BENCH_MARKDOWN_CACHE);
       process.stderr.write(`  rendered in ${Math.round((performance.now() - t0) / 1000)} s\n`);
       const ok = cases.map((_, i) => i).filter((i) => rendered[i]);
       const rows = [];

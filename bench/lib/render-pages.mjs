@@ -2,6 +2,7 @@
 // off (archived pages' scripts would only fetch the dead web) and every non-loopback request aborted, then
 // serialised by the browser tool's own page script; and one extractor run over the rendered pages in
 // worker threads, a fresh one per chunk (jsdom holds on to memory, one heap would not last a corpus).
+import fs from 'node:fs';
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
 import { chromium } from 'playwright-core';
@@ -34,6 +35,20 @@ function isUtf8(bytes) {
   } catch {
     return false;
   }
+}
+
+/**
+ * renderAll of the cases' files, kept in `cacheFile` (when given) between runs: a cache whose page count
+ * differs from the cases' is rendered again. For iterating on an extractor: render once, rerun the rest.
+ */
+export async function renderCached(cases, cacheFile) {
+  if (cacheFile && fs.existsSync(cacheFile)) {
+    const cached = JSON.parse(fs.readFileSync(cacheFile, 'utf8'));
+    if (cached.length === cases.length) return cached;
+  }
+  const rendered = await renderAll(cases, (f) => fs.readFileSync(f));
+  if (cacheFile) fs.writeFileSync(cacheFile, JSON.stringify(rendered));
+  return rendered;
 }
 
 /** cases: [{ url, file }]; readFile(file) → bytes. Rendered pages ({ html, title, url }) in case order. */
