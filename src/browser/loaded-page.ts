@@ -1,0 +1,190 @@
+// Every read a browser tool makes of its page once the page has loaded goes through here, because a page
+// script may navigate after load (location.href, location.replace, location.reload, a meta refresh, a form
+// it submits): a read in flight then fails with "Execution context was destroyed", and a read that
+// follows it may see a document still loading, or the network guard's refusal. A page that loaded is
+// never a failed task. Which document is read:
+// - the last document the main frame committed, once loaded (waited for within SETTLE_MS and the task's
+//   budget): before the tool reads, page scripts are stopped and a navigation not yet committed is
+//   cancelled, so nothing replaces the document while it is read (this also ends reload loops);
+// - a read that a navigation still interrupts (a meta refresh needs no script) is made again on the
+//   document that replaced it, up to MAX_READS times;
+// - when that document is the guard's refusal (the guard applies to every navigation, script-started or
+//   not) or Chromium's error page, or reads keep failing, the kept copy of the page that loaded is shown in
+//   its place and read: the HTML its server sent (or the caller's HTML), with scripts off and links resolved
+//   against its URL. Without a kept copy a refusal fails the task, as a refusal during load does.
+import type { Page, Response } from 'playwright-core';
+import { cdpSession } from './cdp.js';
+import { PROXY_VERDICT_HEADER } from './guarded-proxy.js';
+import type { OpenedPage, RenderBudget } from './navigate.js';
+
+/** Longest wait, per read, for a document a navigation brought to finish loading. */
+export const SETTLE_MS = 5_000;
+/** Reads of the live page before the kept copy is read instead. */
+export const MAX_READS = 3;
+
+/** What Playwright says when the document it was reading went away under it. */
+const NAVIGATED =
+  /Execution context was destroyed|Cannot find context with specified id|frame was detached|Frame has been detached|navigating and changing the content|Inspected target navigated or closed|Unable to adopt element handle from a different document/i;
+
+export function isNavigationError(err: unknown): boolean {
+  return NAVIGATED.test(err instanceof Error ? err.message : String(err));
+}
+
+/** A function serialised into the page (it cannot close over anything here). */
+export type InPage<A, R> = (arg: A) => R | Promise<R>;
+
+/** Anything that can evaluate in a page: a Page, or a LoadedPage reading it safely. */
+export interface PageReader {
+  evaluate<R, A>(fn: InPage<A, R>, arg: A): Promise<R>;
+}
+
+export interface LoadedPageOptions {
+  /** The lifecycle state the caller asked for (a document counts as loaded at it). */
+  state: 'domcontentloaded' | 'load';
+  budget: RenderBudget;
+  /** The copy of the loaded page to show when its successor cannot be read (null: none). */
+  kept: () => Promise<string | null>;
+  /** The error for a page whose successor the guard refused and that has no kept copy. */
+  refused: (url: string) => Error;
+}
+
+export class LoadedPage implements PageReader {
+  private opened: OpenedPage;
+  private readonly page: Page;
+  private readonly options: LoadedPageOptions;
+  /** The main frame's last response since the baseline (a navigation after load). */
+  private lastResponse: Response | undefined;
+  /** Whether reads stop page scripts first (not before the caller's actions, which need them). */
+  private stopping = false;
+  /** What current says, fixed at the last read (a navigation after it does not change what was read). */
+  private lastRead: OpenedPage | undefined;
+  /** Whether scripts were stopped since the last navigation that interrupted a read. */
+  private stopped = false;
+  /** Set once the kept copy is what the tab shows. */
+  private replayed = false;
+  private readonly onResponse = (res: Response) => {
+    const req = res.request();
+    if (req.isNavigationRequest() && req.frame() === this.page.mainFrame()) this.lastResponse = res;
+  };
+
+  constructor(page: Page, opened: OpenedPage, options: LoadedPageOptions) {
+    this.page = page;
+    this.opened = opened;
+    this.options = options;
+    page.on('response', this.onResponse);
+  }
+
+  /**
+   * From here on the document shown is the one the tool reads: page scripts are stopped before each read.
+   * `opened` describes it (after actions, the page they led to); later navigations are measured from here.
+   */
+  hold(opened: OpenedPage): void {
+    this.opened = opened;
+    this.lastResponse = undefined;
+    this.lastRead = undefined;
+    this.stopping = true;
+  }
+
+  /** The document last read: its URL and status (a page a script navigated to after load, or the one opened). */
+  get current(): OpenedPage {
+    return this.lastRead ?? this.shown();
+  }
+
+  /** The document the tab shows now. */
+  private shown(): OpenedPage {
+    const res = this.lastResponse;
+    // A refusal is never what is read (the kept copy is shown in its place), and a response whose document
+    // did not commit (window.stop() cancelled it) is not the page's.
+    if (this.replayed || !res || res.headers()[PROXY_VERDICT_HEADER] !== undefined || res.url() !== this.page.url().split('#')[0]) return this.opened;
+    const headers = res.headers();
+    // Not the opened page's serverHtml: that is another document's (env.opened still has it).
+    return { url: this.page.url(), status: res.status(), contentType: headers['content-type'] ?? null, headers };
+  }
+
+  async evaluate<R, A>(fn: InPage<A, R>, arg: A): Promise<R> {
+    let last: unknown;
+    for (let read = 1; read <= MAX_READS; read++) {
+      await this.settle();
+      try {
+        const result = await this.page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg);
+        this.lastRead = this.shown();
+        return result;
+      } catch (err) {
+        if (!isNavigationError(err)) throw err;
+        last = err;
+        // A meta refresh needs no script: stop whatever loads next too.
+        this.stopped = false;
+      }
+    }
+    // Navigations keep coming (a meta refresh loop): read the kept copy, which cannot navigate.
+    if (!(await this.replay())) throw last;
+    const result = await this.page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg);
+    this.lastRead = this.opened;
+    return result;
+  }
+
+  /** The page's title, read the same way. */
+  title(): Promise<string> {
+    return this.evaluate(() => document.title, undefined);
+  }
+
+  /** Stops watching the page (the tab goes back to the pool). */
+  stop(): void {
+    this.page.off('response', this.onResponse);
+  }
+
+  /**
+   * Brings the page to a document that can be read: loaded, not navigating, not a refusal. For a read
+   * Playwright makes itself (a locator's ARIA snapshot); evaluate() does it before each read.
+   */
+  async settle(): Promise<void> {
+    if (this.stopping && !this.stopped) await this.stopScripts();
+    const timeout = Math.min(SETTLE_MS, this.options.budget.left());
+    try {
+      await this.page.waitForLoadState(this.options.state, { timeout });
+    } catch (err) {
+      // Still loading at the bound: read it as rendered so far, as openPage does.
+      if ((err as Error).name !== 'TimeoutError') throw err;
+    }
+    if (this.showsRefusal() && !(await this.replay())) throw this.options.refused(this.page.url());
+  }
+
+  /** Scripts off (no new navigation can start) and window.stop() (cancels one not yet committed). */
+  private async stopScripts(): Promise<void> {
+    const cdp = await cdpSession(this.page);
+    // The tab's reset turns scripts back on for the next task.
+    await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+    await this.page.evaluate(() => window.stop()).catch(() => undefined);
+    this.stopped = true;
+  }
+
+  /** Whether what the tab shows is the guard's refusal or Chromium's error page rather than a page. */
+  private showsRefusal(): boolean {
+    if (this.replayed) return false;
+    if (this.page.url().startsWith('chrome-error:')) return true;
+    const res = this.lastResponse;
+    return res !== undefined && res.headers()[PROXY_VERDICT_HEADER] !== undefined;
+  }
+
+  /** Shows the kept copy in the tab, scripts off; false when there is none. */
+  private async replay(): Promise<boolean> {
+    const html = await this.options.kept();
+    if (html === null) return false;
+    await this.stopScripts();
+    const timeout = Math.max(1, Math.min(SETTLE_MS, this.options.budget.left()));
+    // about:blank first: a browser-initiated navigation ends whatever the page was doing.
+    await this.page.goto('about:blank', { timeout });
+    await this.page.setContent(keptDocument(html, this.opened.url), { waitUntil: this.options.state, timeout });
+    this.replayed = true;
+    return true;
+  }
+}
+
+/** The kept HTML with its URL as base (links resolve as on the page) and no meta refresh (it would leave again). */
+export function keptDocument(html: string, url: string): string {
+  const noRefresh = html.replace(/<meta\b[^>]*http-equiv\s*=\s*["']?refresh\b[^>]*>/gi, '');
+  if (!/^https?:/i.test(url) || /<base\b/i.test(noRefresh)) return noRefresh;
+  const base = `<base href="${url.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}">`;
+  const head = /<head\b[^>]*>/i.exec(noRefresh);
+  return head ? noRefresh.slice(0, head.index + head[0].length) + base + noRefresh.slice(head.index + head[0].length) : base + noRefresh;
+}
