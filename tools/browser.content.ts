@@ -38,6 +38,7 @@ export default defineBrowserTool({
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/', wait: 'load' },
+  readsDom: true,
   async render(_page, _input, { loaded }) {
     const html = await loaded.evaluate(documentHtml, undefined);
     const bytes = Buffer.byteLength(html);

@@ -44,6 +44,7 @@ export default defineBrowserTool({
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/', filter: 'external' },
+  readsDom: true,
   async render(_page, i, { loaded }) {
     const raw = await loaded.evaluate(collectLinks, MAX_LINKS * 4);
     const { selectLinks } = await linksModule();

@@ -60,6 +60,7 @@ export default defineBrowserTool({
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/', wait: 'load' },
+  readsDom: true,
   async render(_page, input, { loaded, opened, ctx }) {
     const doc = await loaded.evaluate(serialiseVisibleDocument, MAX_STYLED_ELEMENTS);
     // The document read: a page a script navigated to after load, else the one opened.

@@ -88,6 +88,7 @@ export default defineBrowserTool({
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/', select: { title: 'h1', paragraphs: 'p', links: { selector: 'a', attr: 'href', all: true } } },
+  readsDom: true,
   async render(_page, i, { loaded }) {
     const entries = Object.entries(i.select);
     const outcomes = await loaded.evaluate(scrapeSelectors, {

@@ -44,6 +44,7 @@ export default defineBrowserTool({
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/' },
+  readsDom: true,
   async render(page, i, { loaded, budget }) {
     await loaded.settle();
     const root = page.locator(i.selector ?? 'body').first();

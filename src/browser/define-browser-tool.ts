@@ -84,6 +84,12 @@ export interface BrowserToolDefinition<I extends z.ZodType<BrowserToolInput>, O 
    * so the wrapper does not read the page a second time to check it. Only for a tool without actions.
    */
   checksBotWall?: true;
+  /**
+   * render() reads the DOM (not pixels): once the page is ready (after any actions) its scripts are stopped,
+   * so that no script navigation replaces the document while it is read (src/browser/loaded-page.ts). A
+   * screenshot or PDF leaves them running: a page may still be drawing.
+   */
+  readsDom?: true;
   /** False for a result that must not be reused (e.g. a screenshot that stayed blank); default true. */
   cacheable?(output: z.output<O>): boolean;
   /**
@@ -126,7 +132,15 @@ export async function admitPageUrl(ctx: SubmitContext, url: string): Promise<voi
 }
 
 export function defineBrowserTool<I extends z.ZodType<BrowserToolInput>, O extends z.ZodType>(def: BrowserToolDefinition<I, O>): ToolDefinition<I, O> {
-  const { render: _render, viewport: _viewport, cacheable: _cacheable, readDocument: _readDocument, checksBotWall: _checksBotWall, ...descriptor } = def;
+  const {
+    render: _render,
+    viewport: _viewport,
+    cacheable: _cacheable,
+    readDocument: _readDocument,
+    checksBotWall: _checksBotWall,
+    readsDom: _readsDom,
+    ...descriptor
+  } = def;
   return defineTool<I, O>({
     ...descriptor,
     async precheck(ctx, input) {
@@ -231,13 +245,16 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
           kept,
           refused: (url) => navigationError(new Error('proxy refused'), url, runtime.proxy),
         });
+        const prepares = wantsPreparation(input);
+        // Without actions, the page shown now is the page read: page scripts stop before the first read.
+        if (def.readsDom && !prepares) loaded.hold(opened);
         try {
           // A challenge, captcha or block page fails the task here, before anything of it is captured.
           if (source.url !== undefined && !def.checksBotWall) await checkBotWall(loaded, opened);
           stage('loaded');
           page.setDefaultTimeout(budget.left());
           let actions: Awaited<ReturnType<Awaited<ReturnType<typeof prepareModule>>['preparePage']>> | undefined;
-          if (wantsPreparation(input)) {
+          if (prepares) {
             // A step may navigate (a click on a link, a submitted search): a wall reached that way fails the task too.
             const navigation = source.url !== undefined ? watchMainResponse(page) : undefined;
             try {
@@ -253,7 +270,7 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
             } else if (source.url !== undefined) opened = { ...opened, url: page.url() };
           }
           // From here the page shown is the page read: later script navigations do not replace it.
-          loaded.hold(opened);
+          if (def.readsDom && prepares) loaded.hold(opened);
           page.setDefaultTimeout(budget.left());
           stage('rendering');
           const rendered = await def.render(page, input, { ctx, opened, loaded, budget, runtime, stage });

@@ -20,6 +20,7 @@ const renderedPage = defineBrowserTool({
   example: { url: 'https://example.com/' },
   // The page is read once: its HTML, judged for a wall in the same read.
   checksBotWall: true,
+  readsDom: true,
   async render(_page, _input, { loaded }) {
     const html = await readHtmlCheckingBotWall(loaded, loaded.current);
     return { html, final_url: loaded.current.url, status_code: loaded.current.status };

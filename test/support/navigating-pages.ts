@@ -22,10 +22,7 @@ const navigatesAfterLoad = (title: string, script: string, head = '') => page(ti
 export const NAVIGATING_PAGES: Record<string, string> = {
   // Where the scripts below send the page: the same article at its canonical address.
   '/nav/article': page('The lighthouse', ARTICLE),
-  '/nav/href-after-load': navigatesAfterLoad(
-    'Href after load',
-    `addEventListener('load', () => setTimeout(() => { location.href = '/nav/article'; }, 0));`,
-  ),
+  '/nav/href-after-load': navigatesAfterLoad('Href after load', `addEventListener('load', () => setTimeout(() => { location.href = '/nav/article'; }, 0));`),
   '/nav/replace-in-load': navigatesAfterLoad('Replace in load', `addEventListener('load', () => { location.replace('/nav/article?from=load'); });`),
   // Every load reloads the page: the page never stops navigating.
   '/nav/reload-loop': navigatesAfterLoad('Reload loop', `addEventListener('load', () => { location.reload(); });`),
