@@ -2,16 +2,20 @@
 // script may navigate after load (location.href, location.replace, location.reload, a meta refresh, a form
 // it submits): a read in flight then fails with "Execution context was destroyed", and a read that
 // follows it may see a document still loading, or the network guard's refusal. A page that loaded is
-// never a failed task. Which document is read:
+// never a failed task. Which document is read (the last good one that loaded):
 // - the last document the main frame committed, once loaded (waited for within SETTLE_MS and the task's
-//   budget): before the tool reads, page scripts are stopped and a navigation not yet committed is
-//   cancelled, so nothing replaces the document while it is read (this also ends reload loops);
-// - a read that a navigation still interrupts (a meta refresh needs no script) is made again on the
-//   document that replaced it, up to MAX_READS times;
-// - when that document is the guard's refusal (the guard applies to every navigation, script-started or
-//   not) or Chromium's error page, or reads keep failing, the kept copy of the page that loaded is shown in
-//   its place and read: the HTML its server sent (or the caller's HTML), with scripts off and links resolved
-//   against its URL. Without a kept copy a refusal fails the task, as a refusal during load does.
+//   budget). Before a DOM-reading tool reads (hold()), page scripts are stopped and a navigation not yet
+//   committed is cancelled, so nothing replaces the document while it is read (this also ends reload
+//   loops); a read that a navigation still interrupts (a meta refresh needs no script) is made again on
+//   the document that replaced it, up to MAX_READS times;
+// - when that document is no page (the guard's refusal: the guard applies to every navigation, started by
+//   a script or not; Chromium's error page; an HTTP error status), or reads keep failing, the page that
+//   loaded is shown again, scripts off, and read: its kept copy (the HTML its server sent, or the caller's
+//   HTML) with links resolved against its URL, else its entry in the tab's history (the browser may drop a
+//   response's body as soon as the page navigates on). When neither brings it back, a refusal fails the
+//   task as a refusal during load does; an error page is read as it is.
+// A navigation after load to a page that loads (even a short notice) is followed: that page is the last
+// good one. browser.markdown still prefers the opened page's server HTML when the notice is thin.
 import type { Page, Response } from 'playwright-core';
 import { cdpSession } from './cdp.js';
 import { PROXY_VERDICT_HEADER } from './guarded-proxy.js';
@@ -146,35 +150,72 @@ export class LoadedPage implements PageReader {
       // Still loading at the bound: read it as rendered so far, as openPage does.
       if ((err as Error).name !== 'TimeoutError') throw err;
     }
-    if (this.showsRefusal() && !(await this.replay())) throw this.options.refused(this.page.url());
+    if (this.showsFailure() && !(await this.replay())) {
+      // Only the guard's refusal fails the task; an error page a script led to is read as it is.
+      if (this.page.url().startsWith('chrome-error:') || this.lastResponse?.headers()[PROXY_VERDICT_HEADER] === undefined) return;
+      throw this.options.refused(this.page.url());
+    }
   }
 
-  /** Scripts off (no new navigation can start) and window.stop() (cancels one not yet committed). */
+  /**
+   * Scripts off (no new navigation can start) and window.stop() (cancels one not yet committed). Bounded: a
+   * renderer stuck in a script answers neither, and a raw DevTools call is not rejected when the renderer
+   * dies; the read that follows then fails (or times out) as it would have.
+   */
   private async stopScripts(): Promise<void> {
-    const cdp = await cdpSession(this.page);
-    // The tab's reset turns scripts back on for the next task.
-    await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
-    await this.page.evaluate(() => window.stop()).catch(() => undefined);
+    const stop = async () => {
+      const cdp = await cdpSession(this.page);
+      // The tab's reset turns scripts back on for the next task.
+      await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+      await this.page.evaluate(() => window.stop());
+    };
+    let timer: NodeJS.Timeout | undefined;
+    let onGone: (() => void) | undefined;
+    const gone = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.min(SETTLE_MS, this.options.budget.left()));
+      onGone = resolve;
+      this.page.once('crash', onGone).once('close', onGone);
+    });
+    try {
+      await Promise.race([stop().catch(() => undefined), gone]);
+    } finally {
+      clearTimeout(timer);
+      this.page.off('crash', onGone!).off('close', onGone!);
+    }
     this.stopped = true;
   }
 
-  /** Whether what the tab shows is the guard's refusal or Chromium's error page rather than a page. */
-  private showsRefusal(): boolean {
+  /**
+   * Whether what the tab shows, since the page loaded, is no page: the guard's refusal, Chromium's error
+   * page, or an HTTP error a navigation after load ended on (a script sent the page to a 404).
+   */
+  private showsFailure(): boolean {
     if (this.replayed) return false;
     if (this.page.url().startsWith('chrome-error:')) return true;
     const res = this.lastResponse;
-    return res !== undefined && res.headers()[PROXY_VERDICT_HEADER] !== undefined;
+    if (res === undefined || res.url() !== this.page.url().split('#')[0]) return false;
+    return res.headers()[PROXY_VERDICT_HEADER] !== undefined || res.status() >= 400;
   }
 
-  /** Shows the kept copy in the tab, scripts off; false when there is none. */
+  /**
+   * Shows the page that loaded again, scripts off: its kept copy, else (the browser may drop a response's
+   * body as soon as the page navigates on) the tab's previous history entry when a refusal replaced it, as
+   * the back button would. False when neither brings it back.
+   */
   private async replay(): Promise<boolean> {
     const html = await this.options.kept();
-    if (html === null) return false;
+    const failed = this.showsFailure();
+    if (html === null && !failed) return false;
     await this.stopScripts();
     const timeout = Math.max(1, Math.min(SETTLE_MS, this.options.budget.left()));
-    // about:blank first: a browser-initiated navigation ends whatever the page was doing.
-    await this.page.goto('about:blank', { timeout });
-    await this.page.setContent(keptDocument(html, this.opened.url), { waitUntil: this.options.state, timeout });
+    if (html !== null) {
+      // about:blank first: a browser-initiated navigation ends whatever the page was doing.
+      await this.page.goto('about:blank', { timeout });
+      await this.page.setContent(keptDocument(html, this.opened.url), { waitUntil: this.options.state, timeout });
+    } else {
+      const back = await this.page.goBack({ timeout, waitUntil: this.options.state }).catch(() => null);
+      if (!back || back.headers()[PROXY_VERDICT_HEADER] !== undefined || this.page.url() !== this.opened.url) return false;
+    }
     this.replayed = true;
     return true;
   }

@@ -7,8 +7,6 @@ const page = (title: string, body: string, head = '') =>
 /** Sentences of the article, as the tests look for them. */
 export const NAV_ARTICLE_TEXT = 'the keeper climbed the hundred and twelve steps of the lighthouse';
 export const NAV_LINK_PATH = '/nav/harbour-log';
-/** The short notice the meta refresh of /nav/meta-refresh-notice leads to. */
-export const NAV_NOTICE_TEXT = 'Please enable JavaScript';
 
 // Long enough that reading it takes a while: a navigation then commits in the middle of a read.
 const ARTICLE = `<main><article><h1>The lighthouse at the end of the pier</h1>${Array.from(
@@ -41,9 +39,6 @@ export const NAVIGATING_PAGES: Record<string, string> = {
     `addEventListener('load', () => { history.pushState({}, '', '/nav/history-then-href#routed'); setTimeout(() => { location.href = '/nav/article?from=router'; }, 0); });`,
   ),
   '/nav/meta-refresh': page('Meta refresh', ARTICLE, '<meta http-equiv="refresh" content="0; url=/nav/article?from=refresh">'),
-  // The refresh leads to a short notice (as a site asking for JavaScript does): the article is the page.
-  '/nav/meta-refresh-notice': page('Meta refresh to a notice', ARTICLE, '<meta http-equiv="refresh" content="0; url=/nav/notice">'),
-  '/nav/notice': page('Notice', `<p>${NAV_NOTICE_TEXT} to read this article.</p>`),
   // A navigation the network guard refuses (canary.fixture.test resolves to 127.0.0.2, outside the allowlist).
   '/nav/blocked-after-load': navigatesAfterLoad(
     'Blocked after load',
