@@ -263,14 +263,14 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
               navigation?.stop();
             }
             const reached = navigation?.last();
-            if (reached) {
-              await checkBotWall(page, reached);
-              // final_url and status_code describe the page captured, the one a click or a search led to.
-              opened = { ...reached, url: page.url() };
-            } else if (source.url !== undefined) opened = { ...opened, url: page.url() };
+            // final_url and status_code describe the page captured, the one a click or a search led to.
+            if (reached) opened = { ...reached, url: page.url() };
+            else if (source.url !== undefined) opened = { ...opened, url: page.url() };
+            // From here the page shown is the page read: later script navigations do not replace it.
+            // A page the actions led to has no kept copy of its own (only its history entry).
+            if (def.readsDom) loaded.hold(opened, reached ? () => Promise.resolve(null) : undefined);
+            if (reached) await checkBotWall(def.readsDom ? loaded : page, reached);
           }
-          // From here the page shown is the page read: later script navigations do not replace it.
-          if (def.readsDom && prepares) loaded.hold(opened);
           page.setDefaultTimeout(budget.left());
           stage('rendering');
           const rendered = await def.render(page, input, { ctx, opened, loaded, budget, runtime, stage });

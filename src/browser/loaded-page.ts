@@ -56,6 +56,7 @@ export class LoadedPage implements PageReader {
   private opened: OpenedPage;
   private readonly page: Page;
   private readonly options: LoadedPageOptions;
+  private kept: () => Promise<string | null>;
   /** The main frame's last response since the baseline (a navigation after load). */
   private lastResponse: Response | undefined;
   /** Whether reads stop page scripts first (not before the caller's actions, which need them). */
@@ -75,15 +76,18 @@ export class LoadedPage implements PageReader {
     this.page = page;
     this.opened = opened;
     this.options = options;
+    this.kept = options.kept;
     page.on('response', this.onResponse);
   }
 
   /**
    * From here on the document shown is the one the tool reads: page scripts are stopped before each read.
-   * `opened` describes it (after actions, the page they led to); later navigations are measured from here.
+   * `opened` describes it (after actions, the page they led to, with `kept`: its own copy, if any); later
+   * navigations are measured from here.
    */
-  hold(opened: OpenedPage): void {
+  hold(opened: OpenedPage, kept?: () => Promise<string | null>): void {
     this.opened = opened;
+    if (kept) this.kept = kept;
     this.lastResponse = undefined;
     this.lastRead = undefined;
     this.stopping = true;
@@ -203,7 +207,7 @@ export class LoadedPage implements PageReader {
    * the back button would. False when neither brings it back.
    */
   private async replay(): Promise<boolean> {
-    const html = await this.options.kept();
+    const html = await this.kept();
     const failed = this.showsFailure();
     if (html === null && !failed) return false;
     await this.stopScripts();
