@@ -16,7 +16,7 @@
 //   task as a refusal during load does; an error page is read as it is.
 // A navigation after load to a page that loads (even a short notice) is followed: that page is the last
 // good one. browser.markdown still prefers the opened page's server HTML when the notice is thin.
-import type { Page, Response } from 'playwright-core';
+import type { Frame, Page, Response } from 'playwright-core';
 import { cdpSession } from './cdp.js';
 import { PROXY_VERDICT_HEADER } from './guarded-proxy.js';
 import type { OpenedPage, RenderBudget } from './navigate.js';
@@ -67,6 +67,11 @@ export class LoadedPage implements PageReader {
   private stopped = false;
   /** Set once the kept copy is what the tab shows. */
   private replayed = false;
+  /** Whether the main frame committed a document since the page was last known loaded. */
+  private navigated = false;
+  private readonly onNavigated = (frame: Frame) => {
+    if (frame === this.page.mainFrame()) this.navigated = true;
+  };
   private readonly onResponse = (res: Response) => {
     const req = res.request();
     if (req.isNavigationRequest() && req.frame() === this.page.mainFrame()) this.lastResponse = res;
@@ -77,7 +82,10 @@ export class LoadedPage implements PageReader {
     this.opened = opened;
     this.options = options;
     this.kept = options.kept;
+    // A navigation may have committed between openPage and here.
+    this.navigated = page.url() !== opened.url;
     page.on('response', this.onResponse);
+    page.on('framenavigated', this.onNavigated);
   }
 
   /**
@@ -139,6 +147,7 @@ export class LoadedPage implements PageReader {
   /** Stops watching the page (the tab goes back to the pool). */
   stop(): void {
     this.page.off('response', this.onResponse);
+    this.page.off('framenavigated', this.onNavigated);
   }
 
   /**
@@ -147,12 +156,17 @@ export class LoadedPage implements PageReader {
    */
   async settle(): Promise<void> {
     if (this.stopping && !this.stopped) await this.stopScripts();
-    const timeout = Math.min(SETTLE_MS, this.options.budget.left());
-    try {
-      await this.page.waitForLoadState(this.options.state, { timeout });
-    } catch (err) {
-      // Still loading at the bound: read it as rendered so far, as openPage does.
-      if ((err as Error).name !== 'TimeoutError') throw err;
+    // Only a document a navigation brought is waited for: the page opened was waited for by openPage
+    // (which may have given up on a load event that never comes).
+    if (this.navigated) {
+      this.navigated = false;
+      const timeout = Math.min(SETTLE_MS, this.options.budget.left());
+      try {
+        await this.page.waitForLoadState(this.options.state, { timeout });
+      } catch (err) {
+        // Still loading at the bound: read it as rendered so far, as openPage does.
+        if ((err as Error).name !== 'TimeoutError') throw err;
+      }
     }
     if (this.showsFailure() && !(await this.replay())) {
       // Only the guard's refusal fails the task; an error page a script led to is read as it is.
