@@ -1,6 +1,6 @@
 // The task store's port, split by concern (queue-port, reads-port, keys-port, payments-port,
-// batches-port, leases-port); TaskStore is all of them. Both dialects implement it with one store object over the
-// database kit (src/db/tasks/) and pass the same contract suites (test/integration/store-contract.test.ts…).
+// batches-port, leases-port); TaskStore is all of them. Both dialects implement it with one store object
+// over the database kit (src/db/tasks/) and pass the same contract suites (test/integration/store-contract.test.ts…).
 import type { BatchStore } from './batches-port.js';
 import type { StoreFaultReport } from './faults-port.js';
 import type { KeyStore } from './keys-port.js';

@@ -109,7 +109,12 @@ it('the other API node settles every payment the SIGKILLed settling node left pe
   expect(await chain.transfersTo(payTo)).toEqual([]);
 
   child.kill('SIGKILL');
-  await until('the settler node exits', async () => child!.signalCode, (s) => s === 'SIGKILL', 10_000);
+  await until(
+    'the settler node exits',
+    async () => child!.signalCode,
+    (s) => s === 'SIGKILL',
+    10_000,
+  );
   const statuses = await until('the survivor settles', paymentStatuses, (s) => s['complete/settled'] === TASKS, SETTLE_BOUND_MS);
   expect(statuses).toEqual({ 'complete/settled': TASKS });
   expect(node.x402.settler.leading).toBe(true);

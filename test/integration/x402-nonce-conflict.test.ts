@@ -39,7 +39,8 @@ beforeAll(async () => {
         }
         const upstream = await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
         const text = await upstream.text();
-        if (call.method === 'eth_sendRawTransaction') answers.push({ method: call.method, error: (JSON.parse(text) as { error?: { message: string } }).error?.message });
+        if (call.method === 'eth_sendRawTransaction')
+          answers.push({ method: call.method, error: (JSON.parse(text) as { error?: { message: string } }).error?.message });
         res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(text);
       })();
     },

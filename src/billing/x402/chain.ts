@@ -156,7 +156,8 @@ export class ChainAccess {
       }
       return wallet.writeContract({ address: token, abi: eip3009Abi, functionName: 'transferWithAuthorization', args: [...base, signature] });
     };
-    const next = this.sending.then(() => sendCountingNonce(send), () => sendCountingNonce(send));
+    const resend = () => sendCountingNonce(send);
+    const next = this.sending.then(resend, resend);
     this.sending = next.catch(() => undefined);
     return next;
   }

@@ -226,7 +226,7 @@ export class Settler {
   private async settle(taskId: string, initial: PaymentRecord): Promise<void> {
     let record = initial;
     const deadline = Date.parse(record.valid_before) - DEADLINE_MARGIN_MS;
-    // A retry waits while the lease is held: another process that took it over settles it from then on.
+    // Retries go on only while this process holds the lease: a process that took it over settles from then on.
     for (let attempt = (record.settle_attempts ?? 0) + 1; !this.stopped && this.lease.held; attempt++) {
       if (Date.now() >= deadline) {
         const why = record.last_error ? `last error: ${record.last_error}` : 'the task finished too late';
