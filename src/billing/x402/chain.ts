@@ -6,7 +6,6 @@ import {
   createWalletClient,
   defineChain,
   http,
-  NonceTooLowError,
   parseEventLogs,
   parseSignature,
   size,
@@ -35,8 +34,12 @@ export interface SettlementReceipt {
 
 /** Sends after a nonce conflict (each re-reads the account's pending nonce) before the error is passed on. */
 const NONCE_RETRIES = 3;
-/** The node's words for a transaction whose account nonce another transaction took first. */
-const NONCE_CONFLICT = /nonce too low|replacement transaction underpriced|transaction already imported|already known|nonce has already been used/i;
+/**
+ * The node's words for a transaction whose account nonce another transaction took first. Not "already
+ * known" (viem counts it as nonce too low): that is this very transaction, pending, and a resend with a new
+ * nonce would be a second transfer that reverts once the first is mined.
+ */
+const NONCE_CONFLICT = /nonce too low|replacement transaction underpriced|nonce has already been used/i;
 
 /**
  * Sends are serialised in this process, but another process sending from the same account (one that took
@@ -53,9 +56,10 @@ async function sendCountingNonce(send: () => Promise<Hash>): Promise<Hash> {
   }
 }
 
-export function isNonceConflict(err: unknown): boolean {
+/** Whether the node refused a send because its account nonce was taken (viem keeps the node's words in a cause). */
+function isNonceConflict(err: unknown): boolean {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (e instanceof NonceTooLowError || NONCE_CONFLICT.test(e.message) || NONCE_CONFLICT.test((e as { details?: string }).details ?? '')) return true;
+    if (NONCE_CONFLICT.test(e.message) || NONCE_CONFLICT.test((e as { details?: string }).details ?? '')) return true;
   }
   return false;
 }
