@@ -10,7 +10,7 @@
 // one page per interval (which capped a cluster at 100 settlements per 15 s). Two processes settling the
 // same task at once is harmless: the token accepts an authorization's nonce once, and the loser finds the
 // winner's transfer on chain.
-import type { Hash } from 'viem';
+import type { Hash } from './viem.js';
 import type { EngineEvents } from '../../engine/events.js';
 import type { Logger } from '../../logger.js';
 import type { TaskRow, TaskStore, UnsettledCursor, UnsettledTask } from '../../store/port.js';
