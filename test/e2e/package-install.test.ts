@@ -29,9 +29,11 @@ const children: ChildProcess[] = [];
 let tarball = '';
 let site: LocalServer | undefined;
 
-/** The vendor modules that ship as bundles (scripts/bundle-vendor.mjs), and what they replace. */
+/** The vendor modules that ship as bundles (scripts/bundle-vendor.mjs). */
 const BUNDLES = ['src/billing/x402/viem', 'src/extract/document/pdf/pdfjs', 'src/browser/pdf-lib', 'src/leads/libphonenumber', 'src/artifacts/aws-s3'];
-const BUNDLED_PACKAGES = [
+/** Packages whose code (bundled) or files (copied to dist/data) ship in the tarball: an install has none of them. */
+const SHIPPED_NOT_INSTALLED = [
+  'world-atlas',
   'viem',
   'ox',
   '@x402/core',
@@ -131,7 +133,8 @@ describe('the packed and installed package', () => {
     const key = run(['keys', 'create', '--credits', '1']).trim();
     expect(key).toMatch(/^sk_live_/);
     const port = await freePort();
-    const serve = spawn(bin, ['serve'], { env: userEnv({ PORT: String(port), LEADS_PORT: '0' }), cwd: work, stdio: 'ignore' });
+    // ADMIN_TOKEN turns the console on, for its base map (read from the world-atlas file shipped in dist/data).
+    const serve = spawn(bin, ['serve'], { env: userEnv({ PORT: String(port), LEADS_PORT: '0', ADMIN_TOKEN: 'a'.repeat(40) }), cwd: work, stdio: 'ignore' });
     children.push(serve);
     const origin = `http://127.0.0.1:${port}`;
     await waitForHttp(`${origin}/healthz`, 60_000);
@@ -146,6 +149,9 @@ describe('the packed and installed package', () => {
       expect(asset.headers.get('content-type'), file).toContain(type);
       expect((await asset.arrayBuffer()).byteLength, file).toBeGreaterThan(100_000);
     }
+    const map = await fetch(`${origin}/console/assets/base-map.json`);
+    expect(map.status).toBe(200);
+    expect(((await map.json()) as { path: string }).path.length).toBeGreaterThan(50_000);
     const created = await fetch(`${origin}/v1/tools/ip.geolocate/tasks`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -193,7 +199,7 @@ describe('the packed and installed package', () => {
     }
     expect(fs.existsSync(path.join(installed, 'dist/src/extract/document/pdf/pdf.worker.mjs'))).toBe(true);
     expect(fs.existsSync(path.join(installed, 'dist/data/swagger-ui/swagger-ui-bundle.js'))).toBe(true);
-    for (const dev of BUNDLED_PACKAGES)
+    for (const dev of SHIPPED_NOT_INSTALLED)
       expect(fs.existsSync(path.join(installed, 'node_modules', dev)) || fs.existsSync(path.join(prefix, 'node_modules', dev)), dev).toBe(false);
   });
 
