@@ -68,7 +68,19 @@ if (gazetteer.keysFile !== keysFile) {
   process.exit(1);
 }
 
-const size = fs.readdirSync(dataDir).reduce((n, f) => n + fs.statSync(path.join(dataDir, f)).size, 0);
+// The two Swagger UI files /docs loads (src/http/routes/discovery.ts) and their licences: swagger-ui-dist
+// (12 MB, Apache-2.0) is then a development dependency.
+const swaggerDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+fs.mkdirSync(path.join(dataDir, 'swagger-ui'));
+for (const f of ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-bundle.js.LICENSE.txt', 'LICENSE', 'NOTICE'])
+  fs.copyFileSync(path.join(swaggerDir, f), path.join(dataDir, 'swagger-ui', f));
+
+// The console's base map: the one world-atlas file it reads (src/console/base-map.ts), with its licence.
+const atlasDir = path.dirname(require.resolve('world-atlas/package.json'));
+fs.copyFileSync(path.join(atlasDir, 'countries-110m.json'), path.join(dataDir, 'countries-110m.json'));
+fs.copyFileSync(path.join(atlasDir, 'LICENSE'), path.join(dataDir, 'world-atlas-LICENSE'));
+
+const size = fs.readdirSync(dataDir, { recursive: true }).reduce((n, f) => n + fs.statSync(path.join(dataDir, f)).size, 0);
 process.stderr.write(
-  `[pack-data] dist/data: ASN index (${header.v4Count} IPv4 + ${header.v6Count} IPv6 ranges, data of ${header.source.build_date}), iso3166-2.json, ${postal.size} postal codes, other names of ${altLines} places, gazetteer name keys, ${(size / 1e6).toFixed(1)} MB\n`,
+  `[pack-data] dist/data: ASN index (${header.v4Count} IPv4 + ${header.v6Count} IPv6 ranges, data of ${header.source.build_date}), iso3166-2.json, ${postal.size} postal codes, other names of ${altLines} places, gazetteer name keys, Swagger UI, the base map, ${(size / 1e6).toFixed(1)} MB\n`,
 );

@@ -8,13 +8,13 @@ import { randomBytes } from 'node:crypto';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
+  getSignedUrl,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+} from './aws-s3.js';
 import { ARTIFACT_TTL_MS, chosenFileId, isFileId, type ArtifactMeta, type ArtifactStore, type PutOptions, type StoredArtifact } from './artifact-store.js';
 
 export interface S3ArtifactStoreOptions {

@@ -3,11 +3,7 @@
 // "Page 1 of 3": the range is printed without header and footer, the header and footer are printed on as
 // many blank pages of the same size (where Chromium's own numbering is the file's; one such print per page
 // size in the file), and each of those is laid over its page. Both are vector prints, so the numbers stay text.
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import type * as PdfLib from 'pdf-lib';
-
-const require = createRequire(import.meta.url);
 
 export interface RangeTemplates {
   header: string;
@@ -21,7 +17,7 @@ export interface RangeTemplates {
 
 /** The content PDF (printed without header/footer) with the templates drawn on, numbered 1..n of n. Replaces the page's content. */
 export async function overlayRangeNumbers(page: Page, content: Uint8Array, t: RangeTemplates): Promise<Buffer> {
-  const { PDFDocument } = require('pdf-lib') as typeof PdfLib;
+  const { PDFDocument } = await import('./pdf-lib.js');
   const doc = await PDFDocument.load(content, { updateMetadata: false });
   const pages = doc.getPages();
   const [header, footer] = await Promise.all([t.header, t.footer].map((tpl) => withPageFacts(tpl, t.title, t.url)));

@@ -2,9 +2,13 @@
 // (public domain) as the world-atlas package (ISC) ships them in TopoJSON, turned into one SVG path in the
 // plot's own coordinates (x = longitude, y = −latitude) by topojson-client (ISC). `mesh` gives every shared
 // border once. The 1:110m scale keeps the answer at about 100 kB; it is built on first request and kept.
+// An install reads the one file from dist/data (scripts/pack-data.mjs; world-atlas, 8 MB, is then a
+// development dependency), a checkout reads the package.
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 export interface BaseMap {
   /** SVG path data: one "M…L…" run per outline. */
@@ -24,7 +28,8 @@ export function baseMap(): Promise<BaseMap> {
 
 async function buildBaseMap(): Promise<BaseMap> {
   const require = createRequire(import.meta.url);
-  const file = path.join(path.dirname(require.resolve('world-atlas/package.json')), 'countries-110m.json');
+  const shipped = fileURLToPath(new URL('../../data/countries-110m.json', import.meta.url));
+  const file = existsSync(shipped) ? shipped : path.join(path.dirname(require.resolve('world-atlas/package.json')), 'countries-110m.json');
   const { mesh } = require('topojson-client') as TopojsonClient;
   const topology = JSON.parse(await fs.readFile(file, 'utf8')) as { objects: { countries: unknown } };
   const lines = mesh(topology, topology.objects.countries).coordinates;

@@ -1,6 +1,6 @@
 // Phone numbers are stored and compared only in E.164 ("+14155550123"), so "(415) 555-0123" and
 // "415.555.0123" are the same requester for deduplication. Numbers without a country code are read as US.
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { parsePhoneNumberFromString } from './libphonenumber.js';
 import { InvalidInput } from '../errors.js';
 
 export const DEFAULT_PHONE_REGION = 'US';

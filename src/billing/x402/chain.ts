@@ -8,6 +8,7 @@ import {
   http,
   parseEventLogs,
   parseSignature,
+  privateKeyToAccount,
   size,
   type Address,
   type Chain,
@@ -15,8 +16,7 @@ import {
   type Hex,
   type PublicClient,
   type TypedDataDomain,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+} from './viem.js';
 import { eip3009Abi, transferWithAuthorizationTypes } from './token-abi.js';
 import { MULTICALL3_ADDRESS, type TokenInfo } from './tokens.js';
 import type { Authorization } from './wire.js';

@@ -1,6 +1,6 @@
 // The payment kept on a task (TaskRow.payment, shown as `payment` on the task object): who paid, how
 // much, where the settlement stands, and the signed authorization settlement submits.
-import type { Hex } from 'viem';
+import type { Hex } from './viem.js';
 import type { X402Settings } from './settings.js';
 import type { Authorization, PaymentRequirements } from './wire.js';
 

@@ -1,7 +1,7 @@
 // Builds x402 for one process from Config: settings (network, token and its EIP-712 domain, payTo),
 // chain access or facilitator, the payment gate, wallet sign-in and settlement. x402 is off unless
 // X402_PAY_TO is set; then it needs a way to settle, or startup fails with what to set.
-import { getAddress, type Address, type Hex } from 'viem';
+import { getAddress, type Address, type Hex } from './viem.js';
 import { resolveSecret } from '../../auth/secret.js';
 import type { Config } from '../../config.js';
 import type { EngineEvents } from '../../engine/events.js';

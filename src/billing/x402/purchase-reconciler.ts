@@ -10,7 +10,7 @@
 //   - authorization unused (it can never be used now) or used without a transfer to us → unpaid, no credit.
 // Without chain access (facilitator mode without X402_RPC_URL) nothing can be checked and purchases stay
 // pending for the operator.
-import type { Address, Hash, Hex } from 'viem';
+import type { Address, Hash, Hex } from './viem.js';
 import { generateApiKey } from '../../auth/api-key.js';
 import { API_KEY_PREFIX } from '../api-keys.js';
 import { newId } from '../../ids.js';

@@ -1,5 +1,5 @@
 // What the x402 gate needs to know, resolved once at startup from Config (see payments.ts).
-import type { Address } from 'viem';
+import type { Address } from './viem.js';
 import type { TokenInfo } from './tokens.js';
 
 export interface X402Timing {

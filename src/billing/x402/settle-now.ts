@@ -1,6 +1,6 @@
 // Settles one payment while the request waits (self-serve key purchases: credit is granted only once the
 // transfer is on chain). Tasks settle later through the Settler; this is its single attempt, without retries.
-import { BaseError, ContractFunctionRevertedError, type Hash } from 'viem';
+import { BaseError, ContractFunctionRevertedError, type Hash } from './viem.js';
 import type { ChainAccess } from './chain.js';
 import type { FacilitatorClient } from './facilitator.js';
 import { requirementOf, type PaymentRecord } from './payment-record.js';

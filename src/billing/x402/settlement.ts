@@ -16,7 +16,7 @@
 // lease's TTL when it dies. Should two still overlap (a holder cut off from the store finishing a
 // transfer), it stays harmless: the token accepts an authorization's nonce once, the loser finds the
 // winner's transfer on chain, and a send that lost its account nonce is resent (chain.ts).
-import type { Hash } from 'viem';
+import type { Hash } from './viem.js';
 import type { EngineEvents } from '../../engine/events.js';
 import type { Logger } from '../../logger.js';
 import type { TaskRow, TaskStore, UnsettledCursor, UnsettledTask } from '../../store/port.js';

@@ -1,7 +1,7 @@
 // EIP-2: of the two s values that verify an ECDSA signature, only the lower one (s ≤ n/2) is canonical.
 // ecrecover accepts both, but EIP-3009 tokens (FiatToken's ECRecover) revert on the upper one, so a
 // high-s payment would pass our check and then fail at settlement: it is refused up front.
-import { size, sliceHex, hexToBigInt, type Hex } from 'viem';
+import { size, sliceHex, hexToBigInt, type Hex } from './viem.js';
 
 /** Order of the secp256k1 group, halved (EIP-2's bound on s). */
 const SECP256K1_HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;

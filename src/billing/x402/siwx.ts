@@ -7,8 +7,7 @@
 // cannot be forged or stretched) and recorded as used when a sign-in succeeds, so each signed message
 // works exactly once.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { getAddress, isAddress, verifyMessage, type Address, type Hex } from 'viem';
-import { createSiweMessage } from 'viem/siwe';
+import { createSiweMessage, getAddress, isAddress, verifyMessage, type Address, type Hex } from './viem.js';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { TaskStore } from '../../store/port.js';

@@ -1,5 +1,5 @@
 // The parts of an EIP-3009 token (Circle's FiatToken) that verification and settlement use.
-import { parseAbi } from 'viem';
+import { parseAbi } from './viem.js';
 
 export const eip3009Abi = parseAbi([
   'function name() view returns (string)',

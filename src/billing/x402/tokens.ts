@@ -1,7 +1,7 @@
 // The stablecoins x402 can be paid in without further configuration: Circle's USDC (FiatToken, EIP-3009)
 // per network, with the EIP-712 domain (name, version) that payers sign against. Other EIP-3009 tokens
 // work too: set X402_ASSET and the service reads name, version and decimals from the chain at startup.
-import type { Address } from 'viem';
+import type { Address } from './viem.js';
 
 export interface TokenInfo {
   address: Address;

@@ -2,7 +2,7 @@
 // scheme, network, asset, recipient, exact amount, validity window, the EIP-712 signature of the
 // EIP-3009 authorization, then on chain (or at the facilitator) the payer's balance and whether the
 // authorization was already used. Each refusal names what to change.
-import { getAddress, size, verifyTypedData, type Address } from 'viem';
+import { getAddress, size, verifyTypedData, type Address } from './viem.js';
 import { ServiceUnavailable } from '../../errors.js';
 import type { AnyTool } from '../../registry/define-tool.js';
 import { microsToUsd, priceRule } from '../../registry/registry.js';

@@ -1,6 +1,6 @@
 // The x402 wire format (v2, and v1's X-PAYMENT where it is the same authorization): header names,
 // base64 JSON encoding, and the shapes of PaymentRequired and of an exact-scheme EVM payment payload.
-import type { Address, Hex } from 'viem';
+import type { Address, Hex } from './viem.js';
 import { z } from 'zod';
 import { uint256Problem } from './wire-numbers.js';
 

@@ -1,6 +1,8 @@
 // Discovery: tool list and details, service metadata, the A2A card, OpenAPI, /docs, health, metrics.
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
 import type { Engine } from '../../engine/engine.js';
 import type { TaskMetrics } from '../../engine/metrics.js';
@@ -31,6 +33,16 @@ const DOCS_HTML = `<!doctype html>
 <script src="/docs/init.js"></script></body></html>`;
 
 const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, docExpansion: 'list', validatorUrl: null });`;
+
+/**
+ * Swagger UI's files: the copy `npm pack` ships in dist/data/swagger-ui (scripts/pack-data.mjs; 2 MB of the
+ * package's 12 MB), else the swagger-ui-dist development dependency in a checkout.
+ */
+function swaggerUiDir(): string {
+  const shipped = fileURLToPath(new URL('../../../data/swagger-ui/', import.meta.url));
+  if (fs.existsSync(path.join(shipped, 'swagger-ui-bundle.js'))) return shipped;
+  return path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
 
 export function discoveryRoutes(d: DiscoveryDeps): Router {
   const r = Router();
@@ -95,7 +107,7 @@ export function discoveryRoutes(d: DiscoveryDeps): Router {
     });
   });
 
-  const swaggerDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const swaggerDir = swaggerUiDir();
   r.get(['/docs', '/docs/'], (_req, res) => {
     res.type('html').send(DOCS_HTML);
   });

@@ -1,7 +1,7 @@
 // pdf.js (Mozilla, Apache-2.0; the legacy build runs on Node 20) reads the file: metadata, and for each
 // page its text items as positioned runs. Fonts are only named here to tell bold from regular; nothing is
 // rendered, no fonts are loaded into a canvas, scripts and eval stay off.
-import type * as PdfJs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type * as PdfJs from './pdfjs.js';
 import type { PageRuns, TextRun } from './text-runs.js';
 
 export interface PdfInfo {
@@ -33,7 +33,7 @@ function text(value: unknown): string | undefined {
 }
 
 export async function openPdf(bytes: Uint8Array): Promise<PdfSource> {
-  pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  pdfjs ??= import('./pdfjs.js');
   const { getDocument } = await pdfjs;
   // pdf.js takes ownership of (detaches) the buffer it is given: hand it a copy.
   const task = getDocument({
