@@ -76,6 +76,12 @@ export interface BrowserToolDefinition<I extends z.ZodType<BrowserToolInput>, O 
    * so the wrapper does not read the page a second time to check it. Only for a tool without actions.
    */
   checksBotWall?: true;
+  /**
+   * Tasks of this tool for one payer may see one another's page state (cookies, storage a site set): a
+   * tab goes from one such task to the next on the same origin without being wiped. Only for a tool whose
+   * pages are one caller's crawl, without settings of their own; other tasks still get the tab wiped.
+   */
+  sharesTabs?: true;
   /** False for a result that must not be reused (e.g. a screenshot that stayed blank); default true. */
   cacheable?(output: z.output<O>): boolean;
   /**
@@ -118,7 +124,15 @@ export async function admitPageUrl(ctx: SubmitContext, url: string): Promise<voi
 }
 
 export function defineBrowserTool<I extends z.ZodType<BrowserToolInput>, O extends z.ZodType>(def: BrowserToolDefinition<I, O>): ToolDefinition<I, O> {
-  const { render: _render, viewport: _viewport, cacheable: _cacheable, readDocument: _readDocument, checksBotWall: _checksBotWall, ...descriptor } = def;
+  const {
+    render: _render,
+    viewport: _viewport,
+    cacheable: _cacheable,
+    readDocument: _readDocument,
+    checksBotWall: _checksBotWall,
+    sharesTabs: _sharesTabs,
+    ...descriptor
+  } = def;
   return defineTool<I, O>({
     ...descriptor,
     async precheck(ctx, input) {
@@ -239,7 +253,7 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
         const rendered = await def.render(page, input, { ctx, opened, budget, runtime, stage });
         return actions ? ({ ...(rendered as object), actions } as z.output<O>) : rendered;
       },
-      { signal: ctx.signal, contextOptions, url: source.url },
+      { signal: ctx.signal, contextOptions, url: source.url, share: def.sharesTabs && ctx.payerScope !== undefined ? `${def.name} ${ctx.payerScope}` : undefined },
     );
     if (output !== DOCUMENT) return output;
     stage('loaded');

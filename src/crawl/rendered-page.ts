@@ -20,6 +20,8 @@ const renderedPage = defineBrowserTool({
   example: { url: 'https://example.com/' },
   // The page is read once: its HTML, judged for a wall in the same read.
   checksBotWall: true,
+  // One caller's crawl pages: a tab goes from page to page of one origin without its wipe.
+  sharesTabs: true,
   async render(page, _input, { opened }) {
     return { html: await readHtmlCheckingBotWall(page, opened), final_url: opened.url, status_code: opened.status };
   },
