@@ -169,6 +169,48 @@ describe('BrowserPool', () => {
     });
   });
 
+  it('passes a tab unwiped to the next task of the same share and origin, and only wiped to any other task', async () => {
+    const own = await start({ concurrency: 2 });
+    const origin = fixture.origin;
+    const showState = async (page: Page) => {
+      await page.goto(`${origin}/show-state`);
+      return page.evaluate(() => `${document.getElementById('server')?.textContent} ${document.getElementById('out')?.textContent}`);
+    };
+    const clean = 'server-saw=[] cookies=[] ls=[null] ss=[null]';
+    try {
+      let first: Page | undefined;
+      await own.pool.withPage(
+        async (page) => {
+          first = page;
+          await page.goto(`${origin}/set-state`);
+        },
+        { url: `${origin}/set-state`, share: 'crawl-a' },
+      );
+      // Another share on the same origin, at once: never the held tab.
+      const other = await own.pool.withPage(async (page) => ({ same: page === first, text: await showState(page) }), {
+        url: `${origin}/show-state`,
+        share: 'crawl-b',
+      });
+      expect(other).toEqual({ same: false, text: clean });
+      // The same share and origin: the same tab, as the last task left it.
+      const same = await own.pool.withPage(async (page) => ({ same: page === first, text: await showState(page) }), {
+        url: `${origin}/show-state`,
+        share: 'crawl-a',
+      });
+      expect(same.same).toBe(true);
+      expect(same.text).toContain('ls=[secret-ls] ss=[secret-ss]');
+      // Unclaimed, the held tab is wiped and goes to anyone: a task without a share that gets it sees nothing.
+      let seen: string | undefined;
+      for (let i = 0; i < 200 && seen === undefined; i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, 25));
+        seen = await own.pool.withPage(async (page) => (page === first ? showState(page) : undefined), { url: `${origin}/show-state` });
+      }
+      expect(seen).toBe(clean);
+    } finally {
+      await stopBrowserRuntime(own);
+    }
+  });
+
   it('gives a task the ready tab that last showed its origin (its renderer process is still there)', async () => {
     // A fresh pool (two slots, two tabs ready ahead, up to six tabs), none of which has shown anything yet.
     const own = await start({ concurrency: 2 });
