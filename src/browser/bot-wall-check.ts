@@ -4,6 +4,7 @@
 import type { Page, Response } from 'playwright-core';
 import { ToolError } from '../errors.js';
 import { assertNoBotWall, WALL_MAX_TEXT_CHARS } from '../extract/bot-wall/index.js';
+import { evaluateValue } from './cdp.js';
 import type { OpenedPage } from './navigate.js';
 
 /**
@@ -35,7 +36,7 @@ export async function checkBotWall(page: Page, opened: OpenedPage): Promise<void
  * the check's one or two plus the tool's own: under load each costs tens of ms of a page's time in its slot.
  */
 export async function readHtmlCheckingBotWall(page: Page, opened: OpenedPage): Promise<string> {
-  const { html, textLength } = await page.evaluate(htmlAndTextLength, WALL_MAX_TEXT_CHARS);
+  const { html, textLength } = await evaluateValue(page, htmlAndTextLength, WALL_MAX_TEXT_CHARS);
   if (opened.status === 429 || textLength <= WALL_MAX_TEXT_CHARS) assertNoBotWall(opened.url, html, { status: opened.status, headers: opened.headers });
   return html;
 }
