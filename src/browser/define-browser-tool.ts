@@ -253,7 +253,12 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
         const rendered = await def.render(page, input, { ctx, opened, budget, runtime, stage });
         return actions ? ({ ...(rendered as object), actions } as z.output<O>) : rendered;
       },
-      { signal: ctx.signal, contextOptions, url: source.url, share: def.sharesTabs && ctx.payerScope !== undefined ? `${def.name} ${ctx.payerScope}` : undefined },
+      {
+        signal: ctx.signal,
+        contextOptions,
+        url: source.url,
+        share: def.sharesTabs && ctx.payerScope !== undefined ? `${def.name} ${ctx.payerScope}` : undefined,
+      },
     );
     if (output !== DOCUMENT) return output;
     stage('loaded');

@@ -39,6 +39,8 @@ export interface BrowserPoolOptions {
   prepared?: number;
   /** A reused tab is closed and replaced after this many tasks. */
   tabUses?: number;
+  /** How long a tab left unwiped waits for a task of its share and origin before it is wiped for anyone; default 1 s. */
+  holdMs?: number;
   /** Replace the browser after this many tasks (bounds memory growth). */
   recycleAfterPages?: number;
   /** The guarded proxy every connection goes through (undefined only in tests of the pool itself). */
@@ -154,9 +156,6 @@ function waitForTab(gen: Generation, signal: AbortSignal | undefined): Promise<T
   });
 }
 
-/** How long a tab left unwiped waits for a task of its share and origin before it is wiped for anyone. */
-const HOLD_MS = 1_000;
-
 /** A tab left unwiped for `share` on `origin`, ready to take as it is. */
 function takeHeld(idle: Tab[], share: string | undefined, origin: string | undefined): Tab | undefined {
   if (share === undefined || origin === undefined) return undefined;
@@ -218,6 +217,7 @@ export class BrowserPool {
   private readonly tabCap: number;
   private readonly tabUses: number;
   private readonly recycleAfter: number;
+  private readonly holdMs: number;
   private readonly generations = new Set<Generation>();
   private readonly contextsClosing = new Set<Promise<void>>();
   private current: Generation | undefined;
@@ -241,6 +241,7 @@ export class BrowserPool {
     this.tabCap = 2 * opts.concurrency + this.preparedTarget;
     this.tabUses = Math.max(1, opts.tabUses ?? 100);
     this.recycleAfter = Math.max(10, opts.recycleAfterPages ?? 200);
+    this.holdMs = opts.holdMs ?? 1_000;
   }
 
   /** Launches the browser and prepares the first pages now instead of on the first task. */
@@ -380,7 +381,9 @@ export class BrowserPool {
       // Every tab is in use or held for another share: the oldest held one is wiped for this task.
       const other = gen.idle.findIndex((t) => t.heldFor !== undefined);
       if (other >= 0) {
-        this.wipe(gen, gen.idle.splice(other, 1)[0]!);
+        const tab = gen.idle.splice(other, 1)[0]!;
+        this.wipe(gen, tab);
+        await untilAborted(gen.wiping.get(tab), signal);
         continue;
       }
       const handed = await waitForTab(gen, signal);
@@ -395,14 +398,20 @@ export class BrowserPool {
       const origin = storageOrigin(tab.page.url());
       // Nobody is waiting (a waiter may be of any share), and the tab may be reused as it is.
       const holds =
-        share !== undefined && origin !== undefined && gen.tabWaiters.length === 0 && gen.usable && !tab.broken && tab.uses < this.tabUses && !tab.page.isClosed();
+        share !== undefined &&
+        origin !== undefined &&
+        gen.tabWaiters.length === 0 &&
+        gen.usable &&
+        !tab.broken &&
+        tab.uses < this.tabUses &&
+        !tab.page.isClosed();
       if (holds) this.hold(gen, tab, share, origin);
       else this.wipe(gen, tab);
     } else this.closeContext(lease.context);
     this.maybeFinishRetiring(lease.gen);
   }
 
-  /** Keeps a tab unwiped for the next task of `share` on `origin`; wiped for anyone after HOLD_MS. */
+  /** Keeps a tab unwiped for the next task of `share` on `origin`; wiped for anyone after holdMs. */
   private hold(gen: Generation, tab: Tab, share: string, origin: string): void {
     tab.heldFor = share;
     tab.lastOrigin = origin;
@@ -412,7 +421,7 @@ export class BrowserPool {
       if (i < 0 || tab.heldFor !== share) return;
       gen.idle.splice(i, 1);
       this.wipe(gen, tab);
-    }, HOLD_MS);
+    }, this.holdMs);
     tab.holdTimer.unref();
   }
 

@@ -38,13 +38,14 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-function start(opts: { concurrency?: number; recycleAfterPages?: number } = {}): Promise<BrowserRuntime> {
+function start(opts: { concurrency?: number; recycleAfterPages?: number; holdMs?: number } = {}): Promise<BrowserRuntime> {
   return startBrowserRuntime({
     executablePath: findChromium(process.env.CHROMIUM_PATH),
     concurrency: opts.concurrency ?? 2,
     guard: new NetGuard({ allowlist: ['127.0.0.1/32'] }),
     log,
     ...(opts.recycleAfterPages !== undefined ? { recycleAfterPages: opts.recycleAfterPages } : {}),
+    ...(opts.holdMs !== undefined ? { holdMs: opts.holdMs } : {}),
   });
 }
 
@@ -206,6 +207,35 @@ describe('BrowserPool', () => {
         seen = await own.pool.withPage(async (page) => (page === first ? showState(page) : undefined), { url: `${origin}/show-state` });
       }
       expect(seen).toBe(clean);
+    } finally {
+      await stopBrowserRuntime(own);
+    }
+  });
+
+  it('wipes a tab held for another share before a task gets it when every tab is taken', async () => {
+    // Two slots: at most six tabs. Six shares each leave one held on the same origin, held for long enough.
+    const own = await start({ concurrency: 2, holdMs: 60_000 });
+    const origin = fixture.origin;
+    try {
+      const held = new Set<Page>();
+      for (let i = 0; i < 6; i++) {
+        await own.pool.withPage(
+          async (page) => {
+            held.add(page);
+            await page.goto(`${origin}/set-state`);
+          },
+          { url: `${origin}/set-state`, share: `crawl-${i}` },
+        );
+      }
+      const got = await own.pool.withPage(
+        async (page) => {
+          await page.goto(`${origin}/show-state`);
+          const text = await page.evaluate(() => `${document.getElementById('server')?.textContent} ${document.getElementById('out')?.textContent}`);
+          return { reused: held.has(page), text };
+        },
+        { url: `${origin}/show-state`, share: 'another' },
+      );
+      expect(got).toEqual({ reused: true, text: 'server-saw=[] cookies=[] ls=[null] ss=[null]' });
     } finally {
       await stopBrowserRuntime(own);
     }
