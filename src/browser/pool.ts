@@ -12,7 +12,7 @@ import { chromiumArgs } from './launch-args.js';
 import { Slots } from './slots.js';
 import { playwright } from './playwright.js';
 import { markPlainPage } from './capture.js';
-import { resetTab, storageOrigin } from './tab-reset.js';
+import { resetTab, resumeTab, storageOrigin } from './tab-reset.js';
 import { CrashReasons, type CrashCause } from './crash-reasons.js';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
@@ -358,7 +358,7 @@ export class BrowserPool {
       if (held) {
         clearTimeout(held.holdTimer);
         held.heldFor = undefined;
-        if (!held.broken && !held.page.isClosed()) return held;
+        if (!held.broken && !held.page.isClosed() && (await resumeTab(held.page))) return held;
         this.discardTab(gen, held);
         continue;
       }

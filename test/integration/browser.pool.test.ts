@@ -18,6 +18,7 @@ import { chromiumBrowsers, chromiumProcesses } from '../support/processes.js';
 import { makeToolContext } from '../support/tool-context.js';
 import content from '../../tools/browser.content.js';
 import { captureScreenshot } from '../../src/browser/capture.js';
+import { cdpSession } from '../../src/browser/cdp.js';
 import { imageSize } from '../../src/browser/image-size.js';
 
 const log = createLogger(process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
@@ -184,6 +185,8 @@ describe('BrowserPool', () => {
         async (page) => {
           first = page;
           await page.goto(`${origin}/set-state`);
+          // As a DOM-reading task leaves it (loaded-page.ts): the next task of the share gets scripts back.
+          await (await cdpSession(page)).send('Emulation.setScriptExecutionDisabled', { value: true });
         },
         { url: `${origin}/set-state`, share: 'crawl-a' },
       );
