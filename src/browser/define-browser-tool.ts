@@ -90,6 +90,12 @@ export interface BrowserToolDefinition<I extends z.ZodType<BrowserToolInput>, O 
    * screenshot or PDF leaves them running: a page may still be drawing.
    */
   readsDom?: true;
+  /**
+   * Tasks of this tool for one payer may see one another's page state (cookies, storage a site set): a
+   * tab goes from one such task to the next on the same origin without being wiped. Only for a tool whose
+   * pages are one caller's crawl, without settings of their own; other tasks still get the tab wiped.
+   */
+  sharesTabs?: true;
   /** False for a result that must not be reused (e.g. a screenshot that stayed blank); default true. */
   cacheable?(output: z.output<O>): boolean;
   /**
@@ -139,6 +145,7 @@ export function defineBrowserTool<I extends z.ZodType<BrowserToolInput>, O exten
     readDocument: _readDocument,
     checksBotWall: _checksBotWall,
     readsDom: _readsDom,
+    sharesTabs: _sharesTabs,
     ...descriptor
   } = def;
   return defineTool<I, O>({
@@ -279,7 +286,12 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
           loaded.stop();
         }
       },
-      { signal: ctx.signal, contextOptions, url: source.url },
+      {
+        signal: ctx.signal,
+        contextOptions,
+        url: source.url,
+        share: def.sharesTabs && ctx.payerScope !== undefined ? `${def.name} ${ctx.payerScope}` : undefined,
+      },
     );
     if (output !== DOCUMENT) return output;
     stage('loaded');

@@ -2,7 +2,8 @@
 // gets a reused tab: a context and page of their own that earlier tasks used, wiped in between (see
 // ./tab-reset.ts), which saves the context, the page and, for the same site, the renderer process: about
 // 40 % of a screenshot's CPU; a task for an origin gets the tab that last showed it when there is one, so
-// that its renderer process is kept too. A task with settings of its own (user agent, device, headers...)
+// that its renderer process is kept too. Tasks that say they share (`share`: one caller's crawl pages) pass
+// a tab from one to the next without the wipe while they stay on one origin. A task with settings of its own (user agent, device, headers...)
 // gets a fresh context, closed after it. The browser is relaunched when it crashes and replaced after
 // `recycleAfterPages` tasks (a standby is launched shortly before, so nobody waits for it).
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
@@ -11,7 +12,7 @@ import { chromiumArgs } from './launch-args.js';
 import { Slots } from './slots.js';
 import { playwright } from './playwright.js';
 import { markPlainPage } from './capture.js';
-import { resetTab, storageOrigin } from './tab-reset.js';
+import { resetTab, resumeTab, storageOrigin } from './tab-reset.js';
 import { CrashReasons, type CrashCause } from './crash-reasons.js';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
@@ -38,6 +39,8 @@ export interface BrowserPoolOptions {
   prepared?: number;
   /** A reused tab is closed and replaced after this many tasks. */
   tabUses?: number;
+  /** How long a tab left unwiped waits for a task of its share and origin before it is wiped for anyone; default 1 s. */
+  holdMs?: number;
   /** Replace the browser after this many tasks (bounds memory growth). */
   recycleAfterPages?: number;
   /** The guarded proxy every connection goes through (undefined only in tests of the pool itself). */
@@ -75,6 +78,10 @@ interface Tab extends Prepared {
   broken: boolean;
   /** The origin the last task left the tab on: its renderer process stays with the tab through the wipe. */
   lastOrigin: string | undefined;
+  /** Left unwiped by a task that shares (the `share` it gave): only a task with the same share and origin may take it so. */
+  heldFor: string | undefined;
+  /** Wipes a held tab that no task of its share took in time. */
+  holdTimer: NodeJS.Timeout | undefined;
 }
 
 type Lease = Prepared & { gen: Generation; tab: Tab | undefined };
@@ -149,6 +156,13 @@ function waitForTab(gen: Generation, signal: AbortSignal | undefined): Promise<T
   });
 }
 
+/** A tab left unwiped for `share` on `origin`, ready to take as it is. */
+function takeHeld(idle: Tab[], share: string | undefined, origin: string | undefined): Tab | undefined {
+  if (share === undefined || origin === undefined) return undefined;
+  const i = idle.findIndex((t) => t.heldFor === share && t.lastOrigin === origin);
+  return i >= 0 ? idle.splice(i, 1)[0] : undefined;
+}
+
 /**
  * The oldest ready tab, or with `origin` the oldest that last showed it. The wipe leaves such a tab's
  * renderer process in place (about:blank stays in it), and a same-site page then commits in that process
@@ -156,13 +170,16 @@ function waitForTab(gen: Generation, signal: AbortSignal | undefined): Promise<T
  * renderer for almost every page (about 40 ms of Chromium CPU a page, measured on bench/crawl's site).
  */
 function takeIdle(idle: Tab[], origin: string | undefined): Tab | undefined {
-  const i = origin === undefined ? -1 : idle.findIndex((t) => t.lastOrigin === origin);
-  return i > 0 ? idle.splice(i, 1)[0] : idle.shift();
+  // Only wiped tabs: a held one goes to its own share (takeHeld), or is wiped first.
+  const i = origin === undefined ? -1 : idle.findIndex((t) => t.heldFor === undefined && t.lastOrigin === origin);
+  if (i >= 0) return idle.splice(i, 1)[0];
+  const j = idle.findIndex((t) => t.heldFor === undefined);
+  return j >= 0 ? idle.splice(j, 1)[0] : undefined;
 }
 
 /** The wipe of a tab that last showed `origin`, when no ready tab did. */
 function wipeOfOrigin(gen: Generation, origin: string): Promise<void> | undefined {
-  if (gen.idle.some((t) => t.lastOrigin === origin)) return undefined;
+  if (gen.idle.some((t) => t.heldFor === undefined && t.lastOrigin === origin)) return undefined;
   for (const [tab, wipe] of gen.wiping) if (tab.lastOrigin === origin) return wipe;
   return undefined;
 }
@@ -200,6 +217,7 @@ export class BrowserPool {
   private readonly tabCap: number;
   private readonly tabUses: number;
   private readonly recycleAfter: number;
+  private readonly holdMs: number;
   private readonly generations = new Set<Generation>();
   private readonly contextsClosing = new Set<Promise<void>>();
   private current: Generation | undefined;
@@ -223,6 +241,7 @@ export class BrowserPool {
     this.tabCap = 2 * opts.concurrency + this.preparedTarget;
     this.tabUses = Math.max(1, opts.tabUses ?? 100);
     this.recycleAfter = Math.max(10, opts.recycleAfterPages ?? 200);
+    this.holdMs = opts.holdMs ?? 1_000;
   }
 
   /** Launches the browser and prepares the first pages now instead of on the first task. */
@@ -250,18 +269,28 @@ export class BrowserPool {
    * its context (headers, routes, cookies, emulation) needs `contextOptions`, so that it goes away with
    * the context. Aborting `signal` closes the context, so whatever `fn` awaits on the page fails at once.
    * `url`, the page `fn` will open, lets the pool prefer a ready tab that last showed the same origin.
+   * `share` (with `url`, without `contextOptions`) names tasks that may see one another's state, one
+   * caller's crawl pages: such a task leaves its tab unwiped for the next task of the same share and origin
+   * (no navigation to about:blank, no clearing); a task of any other share, or none, gets it only wiped.
    */
   async withPage<T>(
     fn: (page: Page) => Promise<T>,
-    opts: { signal?: AbortSignal | undefined; contextOptions?: BrowserContextOptions | undefined; url?: string | undefined } = {},
+    opts: {
+      signal?: AbortSignal | undefined;
+      contextOptions?: BrowserContextOptions | undefined;
+      url?: string | undefined;
+      share?: string | undefined;
+    } = {},
   ): Promise<T> {
     if (this.closed) throw new BrowserClosedError();
     const { signal } = opts;
+    const origin = opts.url === undefined ? undefined : storageOrigin(opts.url);
+    const share = opts.contextOptions || origin === undefined ? undefined : opts.share;
     await this.slots.acquire(signal);
     let lease: Lease;
     try {
       signal?.throwIfAborted();
-      lease = await this.lease(opts.contextOptions, signal, opts.url === undefined ? undefined : storageOrigin(opts.url));
+      lease = await this.lease(opts.contextOptions, signal, origin, share);
     } catch (err) {
       this.slots.release();
       throw err;
@@ -277,7 +306,7 @@ export class BrowserPool {
       throw err;
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      this.release(lease);
+      this.release(lease, share);
       this.slots.release();
     }
   }
@@ -292,7 +321,12 @@ export class BrowserPool {
     await Promise.allSettled([...this.generations].map((g) => this.closeGeneration(g)));
   }
 
-  private async lease(contextOptions: BrowserContextOptions | undefined, signal: AbortSignal | undefined, origin: string | undefined): Promise<Lease> {
+  private async lease(
+    contextOptions: BrowserContextOptions | undefined,
+    signal: AbortSignal | undefined,
+    origin: string | undefined,
+    share: string | undefined,
+  ): Promise<Lease> {
     // A browser can die between handing out a tab and using it; one retry on a fresh one is enough.
     for (let attempt = 1; ; attempt++) {
       const gen = await this.generation(signal);
@@ -301,7 +335,7 @@ export class BrowserPool {
       this.served++;
       try {
         if (contextOptions) return { ...(await this.prepare(gen, contextOptions)), gen, tab: undefined };
-        const tab = await this.takeTab(gen, signal, origin);
+        const tab = await this.takeTab(gen, signal, origin, share);
         if (tab.uses++ > 0) this.reused++;
         return { context: tab.context, page: tab.page, gen, tab };
       } catch (err) {
@@ -317,9 +351,17 @@ export class BrowserPool {
    * browser that is gone (nobody would hand it a tab: the task's slot would be held for good), and gives
    * up when the task is aborted.
    */
-  private async takeTab(gen: Generation, signal: AbortSignal | undefined, origin: string | undefined): Promise<Tab> {
+  private async takeTab(gen: Generation, signal: AbortSignal | undefined, origin: string | undefined, share: string | undefined): Promise<Tab> {
     for (;;) {
       if (!gen.usable) throw new BrowserClosedError('The browser closed while waiting for a page.');
+      const held = takeHeld(gen.idle, share, origin);
+      if (held) {
+        clearTimeout(held.holdTimer);
+        held.heldFor = undefined;
+        if (!held.broken && !held.page.isClosed() && (await resumeTab(held.page))) return held;
+        this.discardTab(gen, held);
+        continue;
+      }
       const wiped = origin === undefined ? undefined : wipeOfOrigin(gen, origin);
       if (wiped) {
         // That tab is ready in a few ms and spares Chromium a renderer process: worth the wait.
@@ -336,22 +378,62 @@ export class BrowserPool {
         continue;
       }
       if (gen.tabs < this.tabCap) return this.makeTab(gen);
+      // Every tab is in use or held for another share: the oldest held one is wiped for this task.
+      const other = gen.idle.findIndex((t) => t.heldFor !== undefined);
+      if (other >= 0) {
+        const tab = gen.idle.splice(other, 1)[0]!;
+        this.wipe(gen, tab);
+        await untilAborted(gen.wiping.get(tab), signal);
+        continue;
+      }
       const handed = await waitForTab(gen, signal);
       if (handed) return handed;
     }
   }
 
-  private release(lease: Lease): void {
+  private release(lease: Lease, share: string | undefined): void {
     lease.gen.active--;
     if (lease.tab) {
       const { gen, tab } = lease;
-      const wipe = this.returnTab(gen, tab).catch((err: unknown) => this.opts.log.warn('could not return a browser tab', { err }));
-      gen.wiping.set(
-        tab,
-        wipe.finally(() => gen.wiping.delete(tab)),
-      );
+      const origin = storageOrigin(tab.page.url());
+      // Nobody is waiting (a waiter may be of any share), and the tab may be reused as it is.
+      const holds =
+        share !== undefined &&
+        origin !== undefined &&
+        gen.tabWaiters.length === 0 &&
+        gen.usable &&
+        !tab.broken &&
+        tab.uses < this.tabUses &&
+        !tab.page.isClosed();
+      if (holds) this.hold(gen, tab, share, origin);
+      else this.wipe(gen, tab);
     } else this.closeContext(lease.context);
     this.maybeFinishRetiring(lease.gen);
+  }
+
+  /** Keeps a tab unwiped for the next task of `share` on `origin`; wiped for anyone after holdMs. */
+  private hold(gen: Generation, tab: Tab, share: string, origin: string): void {
+    tab.heldFor = share;
+    tab.lastOrigin = origin;
+    gen.idle.push(tab);
+    tab.holdTimer = setTimeout(() => {
+      const i = gen.idle.indexOf(tab);
+      if (i < 0 || tab.heldFor !== share) return;
+      gen.idle.splice(i, 1);
+      this.wipe(gen, tab);
+    }, this.holdMs);
+    tab.holdTimer.unref();
+  }
+
+  /** Wipes a tab (in the background) and hands it on, or closes it. */
+  private wipe(gen: Generation, tab: Tab): void {
+    clearTimeout(tab.holdTimer);
+    tab.heldFor = undefined;
+    const wipe = this.returnTab(gen, tab).catch((err: unknown) => this.opts.log.warn('could not return a browser tab', { err }));
+    gen.wiping.set(
+      tab,
+      wipe.finally(() => gen.wiping.delete(tab)),
+    );
   }
 
   /** Wipes a used tab and hands it to a waiting task or back to the ready list; closes it when it cannot be reused. */
@@ -509,7 +591,7 @@ export class BrowserPool {
     gen.making++;
     try {
       const prepared = await this.prepare(gen);
-      const tab: Tab = { ...prepared, uses: 0, origins: new Set(), broken: false, lastOrigin: undefined };
+      const tab: Tab = { ...prepared, uses: 0, origins: new Set(), broken: false, lastOrigin: undefined, heldFor: undefined, holdTimer: undefined };
       const { page, context } = prepared;
       markPlainPage(page);
       page.on('crash', () => (tab.broken = true));
@@ -568,6 +650,7 @@ export class BrowserPool {
       gen.end();
       for (const waiter of gen.tabWaiters.splice(0)) waiter(null);
       const idle = gen.idle.splice(0);
+      for (const t of idle) clearTimeout(t.holdTimer);
       await Promise.allSettled(idle.map((t) => t.context.close()));
       await gen.browser.close().catch(() => undefined);
       this.generations.delete(gen);

@@ -28,6 +28,7 @@ export interface BrowserRuntimeOptions {
   log: Logger;
   prepared?: number;
   recycleAfterPages?: number;
+  holdMs?: number;
 }
 
 export async function startBrowserRuntime(opts: BrowserRuntimeOptions): Promise<BrowserRuntime> {
@@ -44,6 +45,7 @@ export async function startBrowserRuntime(opts: BrowserRuntimeOptions): Promise<
     log: opts.log,
     ...(opts.prepared !== undefined ? { prepared: opts.prepared } : {}),
     ...(opts.recycleAfterPages !== undefined ? { recycleAfterPages: opts.recycleAfterPages } : {}),
+    ...(opts.holdMs !== undefined ? { holdMs: opts.holdMs } : {}),
   });
   return { pool, proxy, sandbox };
 }

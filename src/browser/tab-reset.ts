@@ -64,3 +64,18 @@ export async function resetTab(page: Page, origins: Iterable<string>, viewport: 
   await within(Promise.all(wipes), left());
   return true;
 }
+
+/**
+ * A held tab handed on unwiped to the next task of its share (pool.ts): page scripts back on, which a
+ * DOM-reading task stopped before its read (loaded-page.ts) and the wipe would have turned on. False when
+ * that cannot be done: the tab is then closed.
+ */
+export async function resumeTab(page: Page): Promise<boolean> {
+  try {
+    const cdp = await within(cdpSession(page), RESET_TIMEOUT_MS);
+    await within(cdp.send('Emulation.setScriptExecutionDisabled', { value: false }), RESET_TIMEOUT_MS);
+    return true;
+  } catch {
+    return false;
+  }
+}

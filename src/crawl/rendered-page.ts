@@ -21,6 +21,8 @@ const renderedPage = defineBrowserTool({
   // The page is read once: its HTML, judged for a wall in the same read.
   checksBotWall: true,
   readsDom: true,
+  // One caller's crawl pages: a tab goes from page to page of one origin without its wipe.
+  sharesTabs: true,
   async render(_page, _input, { loaded }) {
     const html = await readHtmlCheckingBotWall(loaded, loaded.current);
     return { html, final_url: loaded.current.url, status_code: loaded.current.status };

@@ -18,6 +18,7 @@ import { chromiumBrowsers, chromiumProcesses } from '../support/processes.js';
 import { makeToolContext } from '../support/tool-context.js';
 import content from '../../tools/browser.content.js';
 import { captureScreenshot } from '../../src/browser/capture.js';
+import { cdpSession } from '../../src/browser/cdp.js';
 import { imageSize } from '../../src/browser/image-size.js';
 
 const log = createLogger(process.env.TEST_LOG_LEVEL === 'debug' ? 'debug' : 'silent');
@@ -38,13 +39,14 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-function start(opts: { concurrency?: number; recycleAfterPages?: number } = {}): Promise<BrowserRuntime> {
+function start(opts: { concurrency?: number; recycleAfterPages?: number; holdMs?: number } = {}): Promise<BrowserRuntime> {
   return startBrowserRuntime({
     executablePath: findChromium(process.env.CHROMIUM_PATH),
     concurrency: opts.concurrency ?? 2,
     guard: new NetGuard({ allowlist: ['127.0.0.1/32'] }),
     log,
     ...(opts.recycleAfterPages !== undefined ? { recycleAfterPages: opts.recycleAfterPages } : {}),
+    ...(opts.holdMs !== undefined ? { holdMs: opts.holdMs } : {}),
   });
 }
 
@@ -167,6 +169,79 @@ describe('BrowserPool', () => {
       refetched: true,
       back: 'about:blank',
     });
+  });
+
+  it('passes a tab unwiped to the next task of the same share and origin, and only wiped to any other task', async () => {
+    const own = await start({ concurrency: 2 });
+    const origin = fixture.origin;
+    const showState = async (page: Page) => {
+      await page.goto(`${origin}/show-state`);
+      return page.evaluate(() => `${document.getElementById('server')?.textContent} ${document.getElementById('out')?.textContent}`);
+    };
+    const clean = 'server-saw=[] cookies=[] ls=[null] ss=[null]';
+    try {
+      let first: Page | undefined;
+      await own.pool.withPage(
+        async (page) => {
+          first = page;
+          await page.goto(`${origin}/set-state`);
+          // As a DOM-reading task leaves it (loaded-page.ts): the next task of the share gets scripts back.
+          await (await cdpSession(page)).send('Emulation.setScriptExecutionDisabled', { value: true });
+        },
+        { url: `${origin}/set-state`, share: 'crawl-a' },
+      );
+      // Another share on the same origin, at once: never the held tab.
+      const other = await own.pool.withPage(async (page) => ({ same: page === first, text: await showState(page) }), {
+        url: `${origin}/show-state`,
+        share: 'crawl-b',
+      });
+      expect(other).toEqual({ same: false, text: clean });
+      // The same share and origin: the same tab, as the last task left it.
+      const same = await own.pool.withPage(async (page) => ({ same: page === first, text: await showState(page) }), {
+        url: `${origin}/show-state`,
+        share: 'crawl-a',
+      });
+      expect(same.same).toBe(true);
+      expect(same.text).toContain('ls=[secret-ls] ss=[secret-ss]');
+      // Unclaimed, the held tab is wiped and goes to anyone: a task without a share that gets it sees nothing.
+      let seen: string | undefined;
+      for (let i = 0; i < 200 && seen === undefined; i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, 25));
+        seen = await own.pool.withPage(async (page) => (page === first ? showState(page) : undefined), { url: `${origin}/show-state` });
+      }
+      expect(seen).toBe(clean);
+    } finally {
+      await stopBrowserRuntime(own);
+    }
+  });
+
+  it('wipes a tab held for another share before a task gets it when every tab is taken', async () => {
+    // Two slots: at most six tabs. Six shares each leave one held on the same origin, held for long enough.
+    const own = await start({ concurrency: 2, holdMs: 60_000 });
+    const origin = fixture.origin;
+    try {
+      const held = new Set<Page>();
+      for (let i = 0; i < 6; i++) {
+        await own.pool.withPage(
+          async (page) => {
+            held.add(page);
+            await page.goto(`${origin}/set-state`);
+          },
+          { url: `${origin}/set-state`, share: `crawl-${i}` },
+        );
+      }
+      const got = await own.pool.withPage(
+        async (page) => {
+          await page.goto(`${origin}/show-state`);
+          const text = await page.evaluate(() => `${document.getElementById('server')?.textContent} ${document.getElementById('out')?.textContent}`);
+          return { reused: held.has(page), text };
+        },
+        { url: `${origin}/show-state`, share: 'another' },
+      );
+      expect(got).toEqual({ reused: true, text: 'server-saw=[] cookies=[] ls=[null] ss=[null]' });
+    } finally {
+      await stopBrowserRuntime(own);
+    }
   });
 
   it('gives a task the ready tab that last showed its origin (its renderer process is still there)', async () => {
