@@ -16,8 +16,10 @@
 //   task as a refusal during load does; an error page is read as it is.
 // A navigation after load to a page that loads (even a short notice) is followed: that page is the last
 // good one. browser.markdown still prefers the opened page's server HTML when the notice is thin.
+// Reads and the script stop go through DevTools (Runtime.evaluate), not page.evaluate: its first use on a
+// document injects Playwright's utility script, a cost on every page of a rendered crawl.
 import type { Frame, Page, Response } from 'playwright-core';
-import { cdpSession } from './cdp.js';
+import { cdpSession, evaluateValue } from './cdp.js';
 import { PROXY_VERDICT_HEADER } from './guarded-proxy.js';
 import type { OpenedPage, RenderBudget } from './navigate.js';
 
@@ -26,9 +28,9 @@ export const SETTLE_MS = 5_000;
 /** Reads of the live page before the kept copy is read instead. */
 export const MAX_READS = 3;
 
-/** What Playwright says when the document it was reading went away under it. */
+/** What Playwright or DevTools says when the document it was reading went away under it. */
 const NAVIGATED =
-  /Execution context was destroyed|Cannot find context with specified id|frame was detached|Frame has been detached|navigating and changing the content|Inspected target navigated or closed|Unable to adopt element handle from a different document/i;
+  /Execution context was destroyed|Cannot find context with specified id|Cannot find default execution context|frame was detached|Frame has been detached|navigating and changing the content|Inspected target navigated or closed|Unable to adopt element handle from a different document/i;
 
 export function isNavigationError(err: unknown): boolean {
   return NAVIGATED.test(err instanceof Error ? err.message : String(err));
@@ -69,6 +71,11 @@ export class LoadedPage implements PageReader {
   private replayed = false;
   /** Whether the main frame committed a document since the page was last known loaded. */
   private navigated = false;
+  /** Set once the renderer died (a DevTools call is then never answered). */
+  private crashed = false;
+  private readonly onCrash = () => {
+    this.crashed = true;
+  };
   private readonly onNavigated = (frame: Frame) => {
     if (frame === this.page.mainFrame()) this.navigated = true;
   };
@@ -86,6 +93,7 @@ export class LoadedPage implements PageReader {
     this.navigated = page.url() !== opened.url;
     page.on('response', this.onResponse);
     page.on('framenavigated', this.onNavigated);
+    page.on('crash', this.onCrash);
   }
 
   /**
@@ -122,7 +130,7 @@ export class LoadedPage implements PageReader {
     for (let read = 1; read <= MAX_READS; read++) {
       await this.settle();
       try {
-        const result = await this.page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg);
+        const result = await this.read(fn, arg);
         this.lastRead = this.shown();
         return result;
       } catch (err) {
@@ -134,9 +142,30 @@ export class LoadedPage implements PageReader {
     }
     // Navigations keep coming (a meta refresh loop): read the kept copy, which cannot navigate.
     if (!(await this.replay())) throw last;
-    const result = await this.page.evaluate(fn as (arg: unknown) => R | Promise<R>, arg);
+    const result = await this.read(fn, arg);
     this.lastRead = this.opened;
     return result;
+  }
+
+  /**
+   * `fn(arg)` through DevTools, failing as page.evaluate would when the renderer dies or the tab closes
+   * (a DevTools call is not rejected then).
+   */
+  private async read<R, A>(fn: InPage<A, R>, arg: A): Promise<R> {
+    if (this.crashed) throw new Error('Target crashed');
+    if (this.page.isClosed()) throw new Error('Target page, context or browser has been closed');
+    let onCrash: (() => void) | undefined;
+    let onClose: (() => void) | undefined;
+    const gone = new Promise<never>((_, reject) => {
+      onCrash = () => reject(new Error('Target crashed'));
+      onClose = () => reject(new Error('Target page, context or browser has been closed'));
+      this.page.once('crash', onCrash).once('close', onClose);
+    });
+    try {
+      return await Promise.race([evaluateValue(this.page, fn, arg), gone]);
+    } finally {
+      this.page.off('crash', onCrash!).off('close', onClose!);
+    }
   }
 
   /** The page's title, read the same way. */
@@ -148,6 +177,7 @@ export class LoadedPage implements PageReader {
   stop(): void {
     this.page.off('response', this.onResponse);
     this.page.off('framenavigated', this.onNavigated);
+    this.page.off('crash', this.onCrash);
   }
 
   /**
@@ -185,7 +215,7 @@ export class LoadedPage implements PageReader {
       const cdp = await cdpSession(this.page);
       // The tab's reset turns scripts back on for the next task.
       await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
-      await this.page.evaluate(() => window.stop());
+      await cdp.send('Runtime.evaluate', { expression: 'window.stop()' });
     };
     let timer: NodeJS.Timeout | undefined;
     let onGone: (() => void) | undefined;
