@@ -71,13 +71,17 @@ export class LoadedPage implements PageReader {
   private replayed = false;
   /** Whether the main frame committed a document since the page was last known loaded. */
   private navigated = false;
+  /** Documents (or same-document URLs) the main frame committed: a read during which this changed is made again. */
+  private commits = 0;
   /** Set once the renderer died (a DevTools call is then never answered). */
   private crashed = false;
   private readonly onCrash = () => {
     this.crashed = true;
   };
   private readonly onNavigated = (frame: Frame) => {
-    if (frame === this.page.mainFrame()) this.navigated = true;
+    if (frame !== this.page.mainFrame()) return;
+    this.navigated = true;
+    this.commits++;
   };
   private readonly onResponse = (res: Response) => {
     const req = res.request();
@@ -129,16 +133,22 @@ export class LoadedPage implements PageReader {
     let last: unknown;
     for (let read = 1; read <= MAX_READS; read++) {
       await this.settle();
+      const commits = this.commits;
       try {
         const result = await this.read(fn, arg);
-        this.lastRead = this.shown();
-        return result;
+        // DevTools reads whatever document the tab shows when the call arrives: one committed during the
+        // read may not have loaded yet (page.evaluate would have failed on the old one's context instead).
+        if (this.commits === commits) {
+          this.lastRead = this.shown();
+          return result;
+        }
+        last = new Error('Execution context was destroyed: the page navigated during the read');
       } catch (err) {
-        if (!isNavigationError(err)) throw err;
+        if (!isNavigationError(err) && this.commits === commits) throw err;
         last = err;
-        // A meta refresh needs no script: stop whatever loads next too.
-        this.stopped = false;
       }
+      // A meta refresh needs no script: stop whatever loads next too.
+      this.stopped = false;
     }
     // Navigations keep coming (a meta refresh loop): read the kept copy, which cannot navigate.
     if (!(await this.replay())) throw last;
