@@ -225,7 +225,9 @@ export class LoadedPage implements PageReader {
       const cdp = await cdpSession(this.page);
       // The tab's reset turns scripts back on for the next task.
       await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
-      await cdp.send('Runtime.evaluate', { expression: 'window.stop()' });
+      // In whatever document the tab shows when the call arrives: one a navigation just committed is still
+      // loading, and stopping it would leave it half parsed (page.evaluate failed on the old one instead).
+      await cdp.send('Runtime.evaluate', { expression: "document.readyState === 'loading' || window.stop()" });
     };
     let timer: NodeJS.Timeout | undefined;
     let onGone: (() => void) | undefined;
