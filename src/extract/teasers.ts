@@ -26,7 +26,13 @@ function isLinkedHeading(el: El): boolean {
   if (links.length !== 1 || !a) return false;
   const href = a.getAttribute('href') ?? '';
   return (
-    href !== '' && !href.startsWith('#') && !href.startsWith('javascript:') && text(a) !== '' && text(a) === text(el) && !namesPage(el) && !anchorsItself(a, href)
+    href !== '' &&
+    !href.startsWith('#') &&
+    !href.startsWith('javascript:') &&
+    text(a) !== '' &&
+    text(a) === text(el) &&
+    !namesPage(el) &&
+    !anchorsItself(a, href)
   );
 }
 
