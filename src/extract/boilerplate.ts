@@ -138,7 +138,7 @@ interface PruneRule {
 
 /** What the root held before any rule ran, for rules that judge what the removals did. */
 interface PruneStart {
-  /** Headings that had nothing under them before pruning (their section is formulas, embeds or nothing). */
+  /** Headings in a row that had nothing under them before pruning (their sections are formulas or pictures). */
   bareHeadings: ReadonlySet<El>;
 }
 
@@ -323,16 +323,27 @@ function withoutSection(h: El, root: El): boolean {
   return !next || (/^H[1-6]$/.test(next.tagName) && next.tagName <= h.tagName);
 }
 
-/** The headings of `root` that have no section under them. */
+/**
+ * The headings of `root` that have no section under them and stand in a row with another such heading of
+ * their rank: the page's outline over what no text shows (formulas, pictures). A lone bare heading is the
+ * title of a widget that is gone, and goes when pruning leaves it so.
+ */
 function bareHeadings(root: El): El[] {
-  return (Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[]).filter((h) => withoutSection(h, root));
+  const bare = (Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[]).filter((h) => withoutSection(h, root));
+  const bareSet = new Set(bare);
+  const inRow = new Set<El>();
+  for (const h of bare) {
+    const next = nextBlock(h, root);
+    if (next && next.tagName === h.tagName && bareSet.has(next)) inRow.add(h).add(next);
+  }
+  return [...inRow];
 }
 
 /**
  * Headings left without a section (what followed them was pruned) announce nothing; a heading that is a
- * sentence of prose says something itself and stays. A heading that had nothing under it before pruning
- * was not left so by it: what it titles is something no text shows (formulas, a video, a picture the page
- * drew), or the page's own last word, and it stays as the page has it.
+ * sentence of prose says something itself and stays. Headings in a row that had nothing under them before
+ * pruning were not left so by it: what they title is something no text shows (formulas, pictures the page
+ * drew), and they stay as the page has them.
  */
 function pruneEmptyTail(root: El, bareAtStart: ReadonlySet<El>): void {
   const headings = Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[];
