@@ -41,6 +41,9 @@ const KEYS = 4;
 const STORES = (process.env.SOAK_STORES ?? 'sqlite,postgres').split(',');
 const X402_EVERY = Number(process.env.SOAK_X402_EVERY ?? 10);
 const X402_PAYERS = 4;
+// SQLite deployment shape: `one` (default) is one `serve` with its workers; `split` is `serve --no-workers`
+// and one `worker` process on the same file, which also tells creation's CPU from the drain's.
+const SQLITE_SHAPE = process.env.SOAK_SQLITE_SHAPE ?? 'one';
 
 function spawnNode(args, env, name, probeFile) {
   // SOAK_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service processes, not the generator.
@@ -173,14 +176,16 @@ async function runOne(store) {
   for (let i = 0; i < KEYS; i++) keys.push((await createApiKey(storeObj, { creditsMicros: 1e12, label: `soak ${i}` })).key);
 
   const procs =
-    store === 'sqlite'
-      ? [spawnNode(['serve', '--port', '0'], env, 'serve', probeFile)]
-      : [
-          spawnNode(['serve', '--no-workers', '--port', '0'], env, 'api-1', probeFile),
-          spawnNode(['serve', '--no-workers', '--port', '0'], env, 'api-2', probeFile),
-          spawnNode(['worker'], env, 'worker-1', probeFile),
-          spawnNode(['worker'], env, 'worker-2', probeFile),
-        ];
+    store === 'sqlite' && SQLITE_SHAPE === 'split'
+      ? [spawnNode(['serve', '--no-workers', '--port', '0'], env, 'api', probeFile), spawnNode(['worker'], env, 'worker', probeFile)]
+      : store === 'sqlite'
+        ? [spawnNode(['serve', '--port', '0'], env, 'serve', probeFile)]
+        : [
+            spawnNode(['serve', '--no-workers', '--port', '0'], env, 'api-1', probeFile),
+            spawnNode(['serve', '--no-workers', '--port', '0'], env, 'api-2', probeFile),
+            spawnNode(['worker'], env, 'worker-1', probeFile),
+            spawnNode(['worker'], env, 'worker-2', probeFile),
+          ];
   const urls = (await Promise.all(procs.map((p) => p.ready))).filter((u) => u !== 'worker');
 
   const bodies = [
@@ -368,6 +373,20 @@ async function runOne(store) {
   return result;
 }
 
+/**
+ * CPU µs per task sent of one process: its CPU from its first probe line (start-up before it excluded)
+ * to its last (the drain, x402 settlements and idle polling after the sending included), divided by the
+ * requests sent after that first line. Every task sent is created and drained within the run.
+ */
+function cpuPerTask(r, ps) {
+  const withCpu = ps.filter((p) => p.cpuMs !== undefined);
+  if (withCpu.length < 2) return 'n/a';
+  const a = withCpu[0];
+  const b = withCpu.at(-1);
+  const sent = r.sent - Math.min(r.sent, Math.max(0, ((a.t - r.startedAt) / 1000) * r.rate));
+  return sent > 0 ? Math.round(((b.cpuMs - a.cpuMs) * 1000) / sent) : 'n/a';
+}
+
 function summarise(r) {
   const steady = r.samples.filter((s) => s.created > 0);
   const p99s = steady.map((s) => s.p99Ms).sort((a, b) => a - b);
@@ -376,7 +395,7 @@ function summarise(r) {
     const ps = r.probes.filter((p) => p.name === name);
     const first = ps[Math.min(1, ps.length - 1)];
     const last = ps[ps.length - 1];
-    return `| ${r.store} | ${name} | ${first?.rssMb} → ${last?.rssMb} | ${Math.max(...ps.map((p) => p.eldP99Ms)).toFixed(1)} | ${Math.max(...ps.map((p) => p.eldMaxMs)).toFixed(0)} | ${Math.max(...ps.map((p) => p.handles))} | ${Math.max(...ps.map((p) => p.fds))} |`;
+    return `| ${r.store} | ${name} | ${first?.rssMb} → ${last?.rssMb} | ${cpuPerTask(r, ps)} | ${Math.max(...ps.map((p) => p.eldP99Ms)).toFixed(1)} | ${Math.max(...ps.map((p) => p.eldMaxMs)).toFixed(0)} | ${Math.max(...ps.map((p) => p.handles))} | ${Math.max(...ps.map((p) => p.fds))} |`;
   });
   const loads = r.samples.map((s) => s.load1).join(', ');
   // The issue's memory goal compares minute 2 with minute 10: each process's first sample from 120 s on
@@ -405,14 +424,14 @@ export default {
     for (const store of STORES) results.push(await runOne(store));
     const s = results.map(summarise);
     return [
-      `Open-loop creation of dns.lookup, ip.geolocate and url.status tasks (a third each) from ${KEYS} API keys and ${X402_PAYERS} x402 wallets (one request in ${X402_EVERY} pays with x402; local Hardhat chain; settled by \`serve\`, on PostgreSQL by the API nodes), workers draining against a local Knot and a local HTTP server. SQLite: one \`serve\` process with its workers; PostgreSQL: 2 \`serve --no-workers\` API nodes (requests alternate) and 2 \`worker\` processes. Sampled every ${SAMPLE_S} s; per-sample figures in bench/soak/<store>.json, plots in bench/soak/<store>.svg. The issue's size is 1,000 req/s for 600 s (\`SOAK_RATE=1000 SOAK_SECONDS=600\`); what ran is in the table.`,
+      `Open-loop creation of dns.lookup, ip.geolocate and url.status tasks (a third each) from ${KEYS} API keys and ${X402_PAYERS} x402 wallets (one request in ${X402_EVERY} pays with x402; local Hardhat chain; settled by \`serve\`, on PostgreSQL by the API nodes), workers draining against a local Knot and a local HTTP server. SQLite: ${SQLITE_SHAPE === 'split' ? 'one `serve --no-workers` and one `worker` process on the same file' : 'one `serve` process with its workers'}; PostgreSQL: 2 \`serve --no-workers\` API nodes (requests alternate) and 2 \`worker\` processes. Sampled every ${SAMPLE_S} s; per-sample figures in bench/soak/<store>.json, plots in bench/soak/<store>.svg. The issue's size is 1,000 req/s for 600 s (\`SOAK_RATE=1000 SOAK_SECONDS=600\`); what ran is in the table.`,
       '',
       '| store | req/s | s | sent | errors | p50 create ms (median of samples) | worst sample p99 ms | max queue | queue left | DB MB | load avg (1 min) per sample |',
       '|---|---|---|---|---|---|---|---|---|---|---|',
       ...s.map((x) => x.line),
       '',
-      '| store | process | RSS MB (2nd sample → last) | worst ELD p99 ms | worst ELD max ms | max handles | max fds |',
-      '|---|---|---|---|---|---|---|',
+      '| store | process | RSS MB (2nd sample → last) | CPU µs per task sent | worst ELD p99 ms | worst ELD max ms | max handles | max fds |',
+      '|---|---|---|---|---|---|---|---|',
       ...s.flatMap((x) => x.rows),
       '',
       "The issue's goals: 0 errors, RSS growth ≤ 10% per process from minute 2 to the end, p99 creation ≤ 20 ms; x402 payers pay per request (a settled transfer per completed paid task).",

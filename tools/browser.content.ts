@@ -6,6 +6,7 @@ import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape } from '../src/regi
 import { cachedShape, documentShape, PAGE_OPTIONS_REF, pageOptionsRefine, pageOptionsShape } from '../src/browser/page-options.js';
 import { actionsOutputShape } from '../src/browser/actions/output.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
+import { documentHtml } from '../src/browser/page-scripts.js';
 
 // pdf.js, mammoth and the other readers (in the extraction workers): loaded with the first document.
 const documentModule = lazyModule(() => import('../src/browser/document-content.js'));
@@ -37,11 +38,13 @@ export default defineBrowserTool({
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/', wait: 'load' },
-  async render(page, _input, { opened }) {
-    const html = await page.content();
+  readsDom: true,
+  async render(_page, _input, { loaded }) {
+    const html = await loaded.evaluate(documentHtml, undefined);
     const bytes = Buffer.byteLength(html);
     if (bytes > MAX_HTML_BYTES) throw new ToolError(`The rendered page is ${bytes} bytes of HTML, more than the ${MAX_HTML_BYTES}-byte limit.`, 'input');
-    return { html, title: await page.title(), bytes, final_url: opened.url, status_code: opened.status };
+    const title = await loaded.title();
+    return { html, title, bytes, final_url: loaded.current.url, status_code: loaded.current.status };
   },
   async readDocument(input, { ctx, budget }) {
     const { documentContent } = await documentModule();

@@ -44,10 +44,12 @@ export default defineBrowserTool({
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/', filter: 'external' },
-  async render(page, i, { opened }) {
-    const raw = await page.evaluate(collectLinks, MAX_LINKS * 4);
+  readsDom: true,
+  async render(_page, i, { loaded }) {
+    const raw = await loaded.evaluate(collectLinks, MAX_LINKS * 4);
     const { selectLinks } = await linksModule();
-    const links = selectLinks(raw, opened.url, i.filter).slice(0, MAX_LINKS);
-    return { count: links.length, links, final_url: opened.url, status_code: opened.status };
+    const { url, status } = loaded.current;
+    const links = selectLinks(raw, url, i.filter).slice(0, MAX_LINKS);
+    return { count: links.length, links, final_url: url, status_code: status };
   },
 });

@@ -60,8 +60,11 @@ export default defineBrowserTool({
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/', wait: 'load' },
-  async render(page, input, { opened, ctx }) {
-    const doc = await page.evaluate(serialiseVisibleDocument, MAX_STYLED_ELEMENTS);
+  readsDom: true,
+  async render(_page, input, { loaded, opened, ctx }) {
+    const doc = await loaded.evaluate(serialiseVisibleDocument, MAX_STYLED_ELEMENTS);
+    // The document read: a page a script navigated to after load, else the one opened.
+    let shown = loaded.current;
     const { markdownInWorker } = await markdownModule();
     let result: Omit<MarkdownResult, 'source'> & { source: MarkdownResult['source'] | 'server' } = await markdownInWorker(
       doc.html,
@@ -69,15 +72,18 @@ export default defineBrowserTool({
       input.content,
       ctx.signal,
     );
-    // A page script that blanked the page (an error notice swapped in for the article) leaves the server's
-    // HTML as the last good copy of it.
+    // A page script that blanked the page (an error notice swapped in for the article, or a navigation to
+    // one) leaves the server's HTML of the page opened as the last good copy of it.
     const serverHtml = renderedIsThin(result) ? await opened.serverHtml?.() : null;
     if (serverHtml) {
       // Its links are as the server wrote them: resolved against the page's URL here.
       const server = await markdownInWorker(serverHtml, doc.title, input.content, ctx.signal, opened.url);
-      if (preferServerHtml(result, server)) result = { ...server, source: 'server' };
+      if (preferServerHtml(result, server)) {
+        result = { ...server, source: 'server' };
+        shown = opened;
+      }
     }
-    return { ...result, bytes: Buffer.byteLength(result.markdown), final_url: opened.url, status_code: opened.status };
+    return { ...result, bytes: Buffer.byteLength(result.markdown), final_url: shown.url, status_code: shown.status };
   },
   async readDocument(input, { ctx, budget }) {
     const { documentMarkdown } = await documentModule();

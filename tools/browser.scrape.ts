@@ -88,9 +88,10 @@ export default defineBrowserTool({
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/', select: { title: 'h1', paragraphs: 'p', links: { selector: 'a', attr: 'href', all: true } } },
-  async render(page, i, { opened }) {
+  readsDom: true,
+  async render(_page, i, { loaded }) {
     const entries = Object.entries(i.select);
-    const outcomes = await page.evaluate(scrapeSelectors, {
+    const outcomes = await loaded.evaluate(scrapeSelectors, {
       select: entries.map(([key, s]): [string, string, string | null] => [key, css(s), typeof s === 'string' ? null : (s.attr ?? null)]),
       maxPerKey: MAX_MATCHES_PER_KEY,
     });
@@ -100,7 +101,7 @@ export default defineBrowserTool({
       if ('error' in o) throw new ToolError(`select.${o.key}: the browser rejected the selector "${css(s)}" (${o.error})`, 'input');
       result[o.key] = shape(o.texts, typeof s === 'string' ? undefined : s.all);
     }
-    return { ...result, final_url: opened.url, status_code: opened.status } as { final_url: string; status_code: number | null } & Record<
+    return { ...result, final_url: loaded.current.url, status_code: loaded.current.status } as { final_url: string; status_code: number | null } & Record<
       string,
       string | string[] | null
     >;

@@ -44,7 +44,9 @@ export default defineBrowserTool({
   timeoutMs: 60_000,
   concurrency: 8,
   example: { url: 'https://example.com/' },
-  async render(page, i, { opened, budget }) {
+  readsDom: true,
+  async render(page, i, { loaded, budget }) {
+    await loaded.settle();
     const root = page.locator(i.selector ?? 'body').first();
     let snapshot: string;
     try {
@@ -55,6 +57,6 @@ export default defineBrowserTool({
     }
     if (snapshot.length > MAX_SNAPSHOT_CHARS)
       throw new ToolError(`The snapshot is ${snapshot.length} characters, more than the ${MAX_SNAPSHOT_CHARS}-character limit; give a selector.`, 'input');
-    return { snapshot, title: await page.title(), final_url: opened.url, status_code: opened.status };
+    return { snapshot, title: await loaded.title(), final_url: loaded.current.url, status_code: loaded.current.status };
   },
 });

@@ -1,6 +1,7 @@
 // Shared by the Markdown quality benches: pages served from loopback and rendered in Chromium with scripts
 // off (archived pages' scripts would only fetch the dead web) and every non-loopback request aborted, then
-// serialised by the browser tool's own page script; and one extractor run over the rendered pages in
+// serialised by the browser tool's own page script, read the way the browser tools read a loaded page
+// (LoadedPage: a meta refresh after load to a page the archive lacks leaves the page itself); and one extractor run over the rendered pages in
 // worker threads, a fresh one per chunk (jsdom holds on to memory, one heap would not last a corpus).
 import fs from 'node:fs';
 import http from 'node:http';
@@ -8,6 +9,8 @@ import { Worker } from 'node:worker_threads';
 import { chromium } from 'playwright-core';
 import { findChromium } from '../../dist/src/browser/chromium-path.js';
 import { serialiseVisibleDocument } from '../../dist/src/browser/page-scripts.js';
+import { LoadedPage } from '../../dist/src/browser/loaded-page.js';
+import { RenderBudget } from '../../dist/src/browser/navigate.js';
 
 const CONCURRENCY = 2;
 const PAGE_TIMEOUT_MS = 15_000;
@@ -71,8 +74,21 @@ export async function renderAll(cases, readFile) {
         while (next < cases.length) {
           const i = next++;
           try {
-            await page.goto(`${origin}/${i}`, { waitUntil: 'load', timeout: PAGE_TIMEOUT_MS });
-            rendered[i] = await page.evaluate(serialiseVisibleDocument, 30_000);
+            const budget = new RenderBudget(PAGE_TIMEOUT_MS);
+            const response = await page.goto(`${origin}/${i}`, { waitUntil: 'load', timeout: PAGE_TIMEOUT_MS });
+            const opened = { url: page.url(), status: response?.status() ?? null, contentType: 'text/html', headers: {} };
+            // The kept copy is the file served (decoded as served: UTF-8 when valid, else as Latin-1 bytes).
+            const kept = async () => {
+              const bytes = readFile(cases[i].file);
+              return isUtf8(bytes) ? bytes.toString('utf8') : bytes.toString('latin1');
+            };
+            const loaded = new LoadedPage(page, opened, { state: 'load', budget, kept, refused: (url) => new Error(`refused: ${url}`) });
+            loaded.hold(opened);
+            try {
+              rendered[i] = await loaded.evaluate(serialiseVisibleDocument, 30_000);
+            } finally {
+              loaded.stop();
+            }
           } catch (err) {
             process.stderr.write(`  page ${i} (${cases[i].url}) failed to render: ${err.message.split('\n')[0]}\n`);
           }

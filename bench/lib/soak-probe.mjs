@@ -1,5 +1,5 @@
 // Preloaded into every process of the soak bench (node --import): every SOAK_PROBE_MS it appends one JSON
-// line to SOAK_PROBE_FILE with the process's RSS (and V8 heap used/total, external memory), event-loop delay (p50/p99/max over the interval, from
+// line to SOAK_PROBE_FILE with the process's RSS (and V8 heap used/total, external memory), CPU used so far, event-loop delay (p50/p99/max over the interval, from
 // perf_hooks), active handles and open file descriptors. Read by bench/soak.bench.mjs.
 import fs from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -25,6 +25,11 @@ if (file) {
       ...(() => {
         const m = process.memoryUsage();
         return { heapUsedMb: Math.round(m.heapUsed / 2 ** 20), heapTotalMb: Math.round(m.heapTotal / 2 ** 20), externalMb: Math.round(m.external / 2 ** 20) };
+      })(),
+      // CPU (user + system) since the process started: the bench divides its growth by the tasks of the interval.
+      cpuMs: (() => {
+        const c = process.cpuUsage();
+        return Math.round((c.user + c.system) / 1000);
       })(),
       eldP50Ms: h.percentile(50) / 1e6,
       eldP99Ms: h.percentile(99) / 1e6,

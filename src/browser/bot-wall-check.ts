@@ -4,6 +4,7 @@
 import type { Page, Response } from 'playwright-core';
 import { ToolError } from '../errors.js';
 import { assertNoBotWall, WALL_MAX_TEXT_CHARS } from '../extract/bot-wall/index.js';
+import type { PageReader } from './loaded-page.js';
 import type { OpenedPage } from './navigate.js';
 
 /**
@@ -21,12 +22,13 @@ function visibleTextLength(limit: number): number {
   return total;
 }
 
-export async function checkBotWall(page: Page, opened: OpenedPage): Promise<void> {
+/** `page`: the tab, or (once it has loaded) its LoadedPage, whose reads survive a script navigating. */
+export async function checkBotWall(page: PageReader, opened: OpenedPage): Promise<void> {
   if (opened.status !== 429) {
     const length = await page.evaluate(visibleTextLength, WALL_MAX_TEXT_CHARS);
     if (length > WALL_MAX_TEXT_CHARS) return;
   }
-  assertNoBotWall(opened.url, await page.evaluate(serializedDom), { status: opened.status, headers: opened.headers });
+  assertNoBotWall(opened.url, await page.evaluate(serializedDom, undefined), { status: opened.status, headers: opened.headers });
 }
 
 /**
@@ -34,7 +36,7 @@ export async function checkBotWall(page: Page, opened: OpenedPage): Promise<void
  * as documentHtml gives it, judged for a wall from that same read. One round trip to the page instead of
  * the check's one or two plus the tool's own: under load each costs tens of ms of a page's time in its slot.
  */
-export async function readHtmlCheckingBotWall(page: Page, opened: OpenedPage): Promise<string> {
+export async function readHtmlCheckingBotWall(page: PageReader, opened: OpenedPage): Promise<string> {
   const { html, textLength } = await page.evaluate(htmlAndTextLength, WALL_MAX_TEXT_CHARS);
   if (opened.status === 429 || textLength <= WALL_MAX_TEXT_CHARS) assertNoBotWall(opened.url, html, { status: opened.status, headers: opened.headers });
   return html;

@@ -10,6 +10,7 @@ import { defineTool, type SubmitContext, type ToolContext, type ToolDefinition }
 import type { WaitMode } from './input-schemas.js';
 import { wantsPreparation } from './actions/schema.js';
 import { lazyModule } from '../registry/lazy-module.js';
+import type { LoadedPage } from './loaded-page.js';
 import type { OpenedPage, PageSource, RenderBudget } from './navigate.js';
 import { contextOptionsFor, headerOrigin, playwrightCookies, type PageOptions } from './page-options.js';
 import { cacheKey, readCached, writeCached } from './result-cache.js';
@@ -25,6 +26,7 @@ const pageModules = lazyModule(() =>
     import('./service.js'),
     import('./document-fetch.js'),
     import('./bot-wall-check.js'),
+    import('./loaded-page.js'),
   ]),
 );
 // Actions, overlays and lazy content: loaded with the first task asking for any of them.
@@ -40,7 +42,13 @@ export interface BrowserToolInput extends PageOptions {
 
 export interface RenderEnv {
   ctx: ToolContext;
+  /** The page as opened; after a read, `loaded.current` says which document was read. */
   opened: OpenedPage;
+  /**
+   * Reads of the loaded page that survive a page script navigating (and stop page scripts first): every
+   * read of the DOM goes through it, not through page.evaluate or page.content.
+   */
+  loaded: LoadedPage;
   budget: RenderBudget;
   runtime: BrowserRuntime;
   /** Reports a stage as progress (MCP notifications/progress); render() reports 'storing' itself. */
@@ -76,6 +84,12 @@ export interface BrowserToolDefinition<I extends z.ZodType<BrowserToolInput>, O 
    * so the wrapper does not read the page a second time to check it. Only for a tool without actions.
    */
   checksBotWall?: true;
+  /**
+   * render() reads the DOM (not pixels): once the page is ready (after any actions) its scripts are stopped,
+   * so that no script navigation replaces the document while it is read (src/browser/loaded-page.ts). A
+   * screenshot or PDF leaves them running: a page may still be drawing.
+   */
+  readsDom?: true;
   /** False for a result that must not be reused (e.g. a screenshot that stayed blank); default true. */
   cacheable?(output: z.output<O>): boolean;
   /**
@@ -118,7 +132,15 @@ export async function admitPageUrl(ctx: SubmitContext, url: string): Promise<voi
 }
 
 export function defineBrowserTool<I extends z.ZodType<BrowserToolInput>, O extends z.ZodType>(def: BrowserToolDefinition<I, O>): ToolDefinition<I, O> {
-  const { render: _render, viewport: _viewport, cacheable: _cacheable, readDocument: _readDocument, checksBotWall: _checksBotWall, ...descriptor } = def;
+  const {
+    render: _render,
+    viewport: _viewport,
+    cacheable: _cacheable,
+    readDocument: _readDocument,
+    checksBotWall: _checksBotWall,
+    readsDom: _readsDom,
+    ...descriptor
+  } = def;
   return defineTool<I, O>({
     ...descriptor,
     async precheck(ctx, input) {
@@ -155,11 +177,12 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
 ): Promise<z.output<O>> {
   const [
     { openPage, RenderBudget },
-    { pageError, DownloadError },
+    { pageError, DownloadError, navigationError },
     { DEFAULT_VIEWPORT },
     { browserPoolService },
     { isDocumentContentType },
     { checkBotWall, checkBotWallAfterFailure, watchMainResponse },
+    { LoadedPage },
   ] = await pageModules();
   const budget = new RenderBudget(Math.min(def.timeoutMs, input.timeout_ms ?? def.timeoutMs));
   let runtime: BrowserRuntime;
@@ -214,30 +237,47 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
           documentType = opened.contentType;
           return DOCUMENT;
         }
-        // A challenge, captcha or block page fails the task here, before anything of it is captured.
-        if (source.url !== undefined && !def.checksBotWall) await checkBotWall(page, opened);
-        stage('loaded');
-        page.setDefaultTimeout(budget.left());
-        let actions: Awaited<ReturnType<Awaited<ReturnType<typeof prepareModule>>['preparePage']>> | undefined;
-        if (wantsPreparation(input)) {
-          // A step may navigate (a click on a link, a submitted search): a wall reached that way fails the task too.
-          const navigation = source.url !== undefined ? watchMainResponse(page) : undefined;
-          try {
-            actions = await (await prepareModule()).preparePage(page, input, { ctx, budget, log: ctx.log });
-          } finally {
-            navigation?.stop();
-          }
-          const reached = navigation?.last();
-          if (reached) {
-            await checkBotWall(page, reached);
+        // The copy of the page to read when a script sends it somewhere that cannot be read.
+        const kept = source.url !== undefined ? (opened.serverHtml ?? (() => Promise.resolve(null))) : () => Promise.resolve(source.html);
+        const loaded = new LoadedPage(page, opened, {
+          state: input.wait === 'dom' ? 'domcontentloaded' : 'load',
+          budget,
+          kept,
+          refused: (url) => navigationError(new Error('proxy refused'), url, runtime.proxy),
+        });
+        const prepares = wantsPreparation(input);
+        // Without actions, the page shown now is the page read: page scripts stop before the first read.
+        if (def.readsDom && !prepares) loaded.hold(opened);
+        try {
+          // A challenge, captcha or block page fails the task here, before anything of it is captured.
+          if (source.url !== undefined && !def.checksBotWall) await checkBotWall(loaded, opened);
+          stage('loaded');
+          page.setDefaultTimeout(budget.left());
+          let actions: Awaited<ReturnType<Awaited<ReturnType<typeof prepareModule>>['preparePage']>> | undefined;
+          if (prepares) {
+            // A step may navigate (a click on a link, a submitted search): a wall reached that way fails the task too.
+            const navigation = source.url !== undefined ? watchMainResponse(page) : undefined;
+            try {
+              actions = await (await prepareModule()).preparePage(page, input, { ctx, budget, log: ctx.log });
+            } finally {
+              navigation?.stop();
+            }
+            const reached = navigation?.last();
             // final_url and status_code describe the page captured, the one a click or a search led to.
-            opened = { ...reached, url: page.url() };
-          } else if (source.url !== undefined) opened = { ...opened, url: page.url() };
+            if (reached) opened = { ...reached, url: page.url() };
+            else if (source.url !== undefined) opened = { ...opened, url: page.url() };
+            // From here the page shown is the page read: later script navigations do not replace it.
+            // A page the actions led to has no kept copy of its own (only its history entry).
+            if (def.readsDom) loaded.hold(opened, reached ? () => Promise.resolve(null) : undefined);
+            if (reached) await checkBotWall(def.readsDom ? loaded : page, reached);
+          }
+          page.setDefaultTimeout(budget.left());
+          stage('rendering');
+          const rendered = await def.render(page, input, { ctx, opened, loaded, budget, runtime, stage });
+          return actions ? ({ ...(rendered as object), actions } as z.output<O>) : rendered;
+        } finally {
+          loaded.stop();
         }
-        page.setDefaultTimeout(budget.left());
-        stage('rendering');
-        const rendered = await def.render(page, input, { ctx, opened, budget, runtime, stage });
-        return actions ? ({ ...(rendered as object), actions } as z.output<O>) : rendered;
       },
       { signal: ctx.signal, contextOptions, url: source.url },
     );

@@ -62,17 +62,20 @@ export interface OpenedPage {
 /** A server's HTML larger than this is not read back for the fallback. */
 const SERVER_HTML_MAX_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Starts reading the server's HTML as soon as the document is committed: the browser drops a response's
+ * body once the page navigates on, and a page script may navigate right after load. This copy is also what
+ * a tool reads when the page it navigated to cannot be (src/browser/loaded-page.ts).
+ */
 function serverHtmlOf(response: Response | null): (() => Promise<string | null>) | undefined {
-  if (!response || !/html/i.test(response.headers()['content-type'] ?? '')) return undefined;
-  return async () => {
-    try {
-      const body = await response.body();
-      return body.length <= SERVER_HTML_MAX_BYTES ? body.toString('utf8') : null;
-    } catch {
-      // The browser drops a response's body once the page navigates on; there is then nothing to fall back to.
-      return null;
-    }
-  };
+  const headers = response?.headers() ?? {};
+  if (!response || !/html/i.test(headers['content-type'] ?? '') || Number(headers['content-length'] ?? 0) > SERVER_HTML_MAX_BYTES) return undefined;
+  const read = response.body().then(
+    (body) => (body.length <= SERVER_HTML_MAX_BYTES ? body.toString('utf8') : null),
+    // Gone already (the page navigated on while it loaded) or the tab closed: nothing to fall back to.
+    () => null,
+  );
+  return () => read;
 }
 
 const RENDERABLE = new Set(['http:', 'https:', 'about:']);
@@ -105,8 +108,10 @@ export async function openPage(
     if (req.isNavigationRequest() && req.frame() === page.mainFrame() && res.headers()[PROXY_VERDICT_HEADER]) refusedLater = res.url();
   };
   page.on('response', onResponse);
+  let serverHtml: OpenedPage['serverHtml'];
   try {
     response = await navigate(page, source, budget, proxy);
+    serverHtml = serverHtmlOf(response);
     await settle(page, LIFECYCLE[wait], budget.forLoading(LOAD_WAIT_MS), log);
     if (wait === 'idle') await settle(page, 'networkidle', budget.forLoading(IDLE_WAIT_MS), log);
     if (ready.waitFor !== undefined) await waitForSelector(page, ready.waitFor, budget);
@@ -123,7 +128,6 @@ export async function openPage(
   if (!RENDERABLE.has(protocol))
     throw new BlockedTargetError(`Blocked target: the page navigated to a ${protocol} URL; only http and https pages are rendered.`, url);
   const headers = response?.headers() ?? {};
-  const serverHtml = serverHtmlOf(response);
   return { url, status: response?.status() ?? null, contentType: headers['content-type'] ?? null, headers, ...(serverHtml ? { serverHtml } : {}) };
 }
 

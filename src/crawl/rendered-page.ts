@@ -20,8 +20,10 @@ const renderedPage = defineBrowserTool({
   example: { url: 'https://example.com/' },
   // The page is read once: its HTML, judged for a wall in the same read.
   checksBotWall: true,
-  async render(page, _input, { opened }) {
-    return { html: await readHtmlCheckingBotWall(page, opened), final_url: opened.url, status_code: opened.status };
+  readsDom: true,
+  async render(_page, _input, { loaded }) {
+    const html = await readHtmlCheckingBotWall(loaded, loaded.current);
+    return { html, final_url: loaded.current.url, status_code: loaded.current.status };
   },
 });
 

@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { sqlite } from './dialect.js';
 import type { Sql } from './sql.js';
 import { StoreFaults } from './store-faults.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 /** A cached statement, with the order in which the $n placeholders it was written with appear. */
 export class SqliteStatement {
@@ -60,6 +61,7 @@ export class SqliteDb implements Sql {
 
   /** How a statement meets another connection's write lock: see the constructor. */
   private readonly watch: <T>(call: () => Promise<T>) => Promise<T>;
+  private readonly checkpointer: WalCheckpointer | undefined;
 
   /**
    * `busy: 'wait'` (the default) waits for another connection's write lock inside SQLite, blocking the
@@ -68,8 +70,11 @@ export class SqliteDb implements Sql {
    * attaches the task database): a blocking wait there could never end, because the holder's transaction
    * needs this thread to finish. It fails fast instead, and the call is tried again after a timer (the
    * lock was never taken, so nothing ran), for up to the same 5 s.
+   *
+   * `checkpoints: 'background'` moves WAL checkpoints to a thread of their own (wal-checkpointer.ts): for
+   * a long-lived server, whose commits would otherwise now and then copy the WAL and fsync inline.
    */
-  constructor(file: string, opts: { busy?: 'wait' | 'yield' } = {}) {
+  constructor(file: string, opts: { busy?: 'wait' | 'yield'; checkpoints?: 'inline' | 'background' } = {}) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     this.raw = new Database(file);
     this.raw.pragma('journal_mode = WAL');
@@ -78,6 +83,7 @@ export class SqliteDb implements Sql {
     this.watch = opts.busy === 'yield' ? (call) => this.faults.watch(() => retryWhileBusy(call)) : (call) => this.faults.watch(call);
     this.raw.pragma('foreign_keys = ON');
     this.runInTransaction = this.raw.transaction((fn: () => unknown) => fn());
+    if (opts.checkpoints === 'background' && file !== ':memory:') this.checkpointer = new WalCheckpointer(this.raw, file);
   }
 
   /** The cached statement for `text` ($n placeholders). */
@@ -138,6 +144,7 @@ export class SqliteDb implements Sql {
   }
 
   close(): void {
+    this.checkpointer?.stop();
     if (this.raw.open) this.raw.close();
   }
 }

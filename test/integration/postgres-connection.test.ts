@@ -40,6 +40,7 @@ describe('PostgreSQL connections and migrations', () => {
         'db_migrations',
         'idempotency_keys',
         'key_purchases',
+        'leader_leases',
         'payment_nonces',
         'rate_limit_windows',
         'task_sessions',

@@ -539,6 +539,29 @@ for (const factory of factories) {
       expect((await claim('sess-b', now + 2000)).map((t) => t.id)).toEqual([left.id]);
     });
 
+    it('a leader lease is held by one holder at a time, renewed by it, and taken over once it expires (migration 015)', async () => {
+      const s = await open();
+      const now = 1_800_000_000_000;
+      const ttl = 1000;
+      // Free: the first asker takes it; the holder renews it; another is refused while it lives.
+      expect(await s.holdLease('job', 'a', ttl, now)).toBe(true);
+      expect(await s.holdLease('job', 'a', ttl, now + 500)).toBe(true);
+      expect(await s.holdLease('job', 'b', ttl, now + 1499)).toBe(false);
+      // Leases are per name.
+      expect(await s.holdLease('other-job', 'b', ttl, now)).toBe(true);
+      // The renewal moved the expiry to now + 1500: at that instant the lease is B's, and A's renewal fails.
+      expect(await s.holdLease('job', 'b', ttl, now + 1500)).toBe(true);
+      expect(await s.holdLease('job', 'a', ttl, now + 1600)).toBe(false);
+      // Releasing another's lease does nothing; releasing one's own frees it at once.
+      await s.releaseLease('job', 'a');
+      expect(await s.holdLease('job', 'a', ttl, now + 1700)).toBe(false);
+      await s.releaseLease('job', 'b');
+      expect(await s.holdLease('job', 'a', ttl, now + 1700)).toBe(true);
+      // Two askers at once for a free lease: exactly one wins.
+      const race = await Promise.all(['c', 'd', 'e'].map((h) => s.holdLease('raced', h, ttl, now)));
+      expect(race.filter(Boolean)).toHaveLength(1);
+    });
+
     it('completions settled together: each only under its lease, answered in the order given', async () => {
       const s = (await open()) as SqlTaskStore;
       const now = Date.now();

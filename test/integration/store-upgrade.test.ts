@@ -2,7 +2,7 @@
 // database kit (test/fixtures/release-1d6b9d1, made by its generate.mjs with that release's code) open
 // with the current store, migrate without re-running anything, read back exactly what that release read,
 // and take new writes that depend on the old rows (idempotency replay, a used nonce, leases, refunds,
-// a pending key purchase, a used sign-in nonce).
+// a pending key purchase, a used sign-in nonce, a leader lease).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,8 +74,8 @@ async function readBack(store: TaskStore) {
 }
 
 const cases = [
-  { name: 'sqlite' as const, open: openSqliteFixture, versions: [1, 4, 5, 6, 7, 9, 10, 12, 13, 14] },
-  { name: 'postgres' as const, open: openPostgresFixture, versions: [1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 14] },
+  { name: 'sqlite' as const, open: openSqliteFixture, versions: [1, 4, 5, 6, 7, 9, 10, 12, 13, 14, 15] },
+  { name: 'postgres' as const, open: openPostgresFixture, versions: [1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 14, 15] },
 ];
 
 describe.each(cases)('upgrading a $name deployment of the previous release', ({ name, open, versions }) => {
@@ -125,6 +125,9 @@ describe.each(cases)('upgrading a $name deployment of the previous release', ({ 
       const byOther = await store.claimTasks({ owner: 'worker-new', limit: 10, leaseMs: 30_000, now });
       expect(byOther.map((t) => t.id)).toEqual(['task_new3']);
       expect((await store.claimTasks({ owner: 'session-new', limit: 10, leaseMs: 30_000, now })).map((t) => t.id)).toEqual(['task_new4']);
+      // Migration 015: the upgraded store holds leader leases (x402 settlement's), one holder at a time.
+      expect(await store.holdLease('x402-settlement:test', 'node-a', 30_000, now)).toBe(true);
+      expect(await store.holdLease('x402-settlement:test', 'node-b', 30_000, now)).toBe(false);
     } finally {
       await store.close();
     }

@@ -2,14 +2,15 @@
 // payments and own settlement) and a separate worker runtime (which runs tasks and, like a `worker`
 // process, runs no settlement). Every paid task must settle on chain within a bound well under the
 // sweep interval, with no restart: the worker's completions reach the API nodes as the store's
-// cross-process wake-up, and a sweep drains more than one page of pending payments.
+// cross-process wake-up, and a sweep drains more than one page of pending payments. Only the API node
+// holding the settler account's lease settles; the other submits nothing.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { x402Client, wrapFetchWithPayment } from '@x402/fetch';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { PaymentRecord } from '../../src/billing/x402/payment-record.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
-import { startLocalChain, type LocalChain } from '../support/local-chain.js';
+import { SETTLER_KEY, startLocalChain, type LocalChain } from '../support/local-chain.js';
 import { createTestSchema, type TestSchema } from '../support/postgres.js';
 import { testTools } from '../support/test-tools.js';
 import { testConfig } from '../support/tool-context.js';
@@ -95,4 +96,12 @@ it('settles every paid task a separate worker completed, promptly and once, with
     recorded.add(payment.transaction!);
   }
   expect([...recorded].sort()).toEqual(transfers.map((t) => t.transactionHash).sort());
+
+  // One API node settled them all: the holder of the settler account's lease. The other sent nothing,
+  // so the two never raced for the account's nonce.
+  const settledBy = api.map((a) => Number(/x402_settlements_total\{outcome="settled"\} (\d+)/.exec(a.x402.metrics.render())![1]));
+  expect(api.map((a) => a.x402.settler.leading)).toEqual(settledBy.map((n) => n > 0));
+  expect(settledBy.filter((n) => n === 0)).toHaveLength(1);
+  const leases = await schema.query<{ name: string }>('SELECT name FROM leader_leases');
+  expect(leases.map((l) => l.name)).toEqual([`x402-settlement:eip155:8453:${privateKeyToAccount(SETTLER_KEY).address.toLowerCase()}`]);
 }, 180_000);

@@ -12,6 +12,7 @@ import {
   SKIP_LINK_HTML,
   STRUCTURE_HTML,
 } from './markdown-pages.js';
+import { NAVIGATING_PAGES } from './navigating-pages.js';
 
 const MARKDOWN_PAGES: Record<string, string> = {
   '/md/news-with-comments': NEWS_WITH_COMMENTS_HTML,
@@ -227,6 +228,8 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       return res.end('body { color: #333; }');
     }
     if (p === '/listing') return html(LISTING_HTML);
+    const navigating = NAVIGATING_PAGES[p];
+    if (navigating) return html(navigating);
     const markdownPage = MARKDOWN_PAGES[p];
     if (markdownPage) return html(markdownPage);
     if (p === '/links') return html(LINKS_HTML);

@@ -1,9 +1,11 @@
-// Pure pieces of the browser tools: link selection, image size parsing, HTML → Markdown, the slot queue.
+// Pure pieces of the browser tools: link selection, image size parsing, HTML → Markdown, the slot queue, the
+// kept copy of a page that navigated away.
 import { describe, expect, it } from 'vitest';
 import { imageSize } from '../../src/browser/image-size.js';
 import { selectLinks, siteOf } from '../../src/browser/links.js';
 import { htmlToMarkdown } from '../../src/extract/markdown.js';
 import { Slots } from '../../src/browser/slots.js';
+import { isNavigationError, keptDocument } from '../../src/browser/loaded-page.js';
 import { ARTICLE_HTML, LISTING_HTML } from '../support/fixture-server.js';
 
 describe('selectLinks', () => {
@@ -144,5 +146,30 @@ describe('Slots', () => {
     await c;
     expect(order).toEqual(['b gave up', 'a', 'c']);
     expect(slots.active).toBe(1);
+  });
+});
+
+describe('keptDocument (the page that loaded, shown again)', () => {
+  it('adds the page URL as base right after <head> and drops a meta refresh, whatever its quoting', () => {
+    const html =
+      '<!doctype html><html><head><meta charset="utf-8"><META HTTP-EQUIV=Refresh CONTENT="0; url=/elsewhere"><title>T</title></head><body><a href="x">x</a></body></html>';
+    const out = keptDocument(html, 'https://example.com/a/b?q=1&r="2"');
+    expect(out).toContain('<head><base href="https://example.com/a/b?q=1&amp;r=&quot;2&quot;"><meta charset="utf-8"><title>T</title>');
+    expect(out).not.toMatch(/refresh/i);
+  });
+
+  it("keeps the page's own base, and adds none for a page without an http(s) URL", () => {
+    expect(keptDocument('<head><base href="https://cdn.example/"></head>', 'https://example.com/')).toBe('<head><base href="https://cdn.example/"></head>');
+    expect(keptDocument('<p>html input</p>', 'about:blank')).toBe('<p>html input</p>');
+    expect(keptDocument('<p>no head</p>', 'https://example.com/')).toBe('<base href="https://example.com/"><p>no head</p>');
+  });
+});
+
+describe('isNavigationError', () => {
+  it("recognises Playwright's words for a document that went away, and nothing else", () => {
+    expect(isNavigationError(new Error('page.evaluate: Execution context was destroyed, most likely because of a navigation'))).toBe(true);
+    expect(isNavigationError(new Error('frame.evaluate: Frame was detached'))).toBe(true);
+    expect(isNavigationError(new Error('page.evaluate: Target page, context or browser has been closed'))).toBe(false);
+    expect(isNavigationError(new Error('page.evaluate: TypeError: x is not a function'))).toBe(false);
   });
 });

@@ -44,6 +44,11 @@ function pagingStore(tasks: UnsettledTask[]) {
     async setPayment(id: string, payment: Record<string, unknown>) {
       tasks.find((t) => t.id === id)!.payment = payment;
     },
+    // One process: it holds the settlement lease.
+    async holdLease() {
+      return true;
+    },
+    async releaseLease() {},
   };
   return { store: store as unknown as TaskStore, reads };
 }

@@ -32,6 +32,38 @@ export interface SettlementReceipt {
   succeeded: boolean;
 }
 
+/** Sends after a nonce conflict (each re-reads the account's pending nonce) before the error is passed on. */
+const NONCE_RETRIES = 3;
+/**
+ * The node's words for a transaction whose account nonce another transaction took first. Not "already
+ * known" (viem counts it as nonce too low): that is this very transaction, pending, and a resend with a new
+ * nonce would be a second transfer that reverts once the first is mined.
+ */
+const NONCE_CONFLICT = /nonce too low|replacement transaction underpriced|nonce has already been used/i;
+
+/**
+ * Sends are serialised in this process, but another process sending from the same account (one that took
+ * the settlement lease over while this one still finished a transfer, or an operator's wallet) can take the
+ * nonce this send read. viem reads the pending nonce afresh on each send, so a bounded resend fixes it.
+ */
+async function sendCountingNonce(send: () => Promise<Hash>): Promise<Hash> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (err) {
+      if (attempt > NONCE_RETRIES || !isNonceConflict(err)) throw err;
+    }
+  }
+}
+
+/** Whether the node refused a send because its account nonce was taken (viem keeps the node's words in a cause). */
+function isNonceConflict(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (NONCE_CONFLICT.test(e.message) || NONCE_CONFLICT.test((e as { details?: string }).details ?? '')) return true;
+  }
+  return false;
+}
+
 /** How far back (blocks) to look for a transfer when the search has no starting block, and the span of one log query. */
 const RECONCILE_BLOCKS = 10_000n;
 
@@ -128,7 +160,8 @@ export class ChainAccess {
       }
       return wallet.writeContract({ address: token, abi: eip3009Abi, functionName: 'transferWithAuthorization', args: [...base, signature] });
     };
-    const next = this.sending.then(send, send);
+    const resend = () => sendCountingNonce(send);
+    const next = this.sending.then(resend, resend);
     this.sending = next.catch(() => undefined);
     return next;
   }

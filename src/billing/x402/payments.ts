@@ -14,6 +14,7 @@ import { X402Gate } from './gate.js';
 import { X402Metrics } from './metrics.js';
 import { DEFAULT_TIMING, type X402Settings, type X402Timing } from './settings.js';
 import { Settler, type SettlerOptions } from './settlement.js';
+import { settlerLeaseName } from './settler-lease.js';
 import { PurchaseReconciler } from './purchase-reconciler.js';
 import { sqlRunnerOf } from '../../db/sql-runner.js';
 import { WalletSignIn } from './siwx.js';
@@ -102,7 +103,8 @@ export async function startX402(
     bound: BigInt(PENDING_LOOKBACK) * BigInt(maxPrice) * 10n ** BigInt(token.decimals - 6),
   };
   const gate = new X402Gate({ settings, chain, facilitator, pendingOf }, signIn, metrics);
-  const settler = new Settler({ store: rt.store, events: rt.engine.events, log, metrics, settings, chain, facilitator }, opts.settlement);
+  const leaseName = settlerLeaseName(settings, chain?.settlerAddress, x.facilitatorUrl);
+  const settler = new Settler({ store: rt.store, events: rt.engine.events, log, metrics, settings, chain, facilitator, leaseName }, opts.settlement);
   settler.start();
   const sql = sqlRunnerOf(rt.store);
   const purchases = sql ? new PurchaseReconciler({ store: rt.store, sql, chain, settings, log }) : undefined;

@@ -7,9 +7,15 @@
 // what another process completed or a crash left pending. A `worker` process runs no settlement, so on
 // PostgreSQL the API nodes settle what the workers complete: the store's cross-process "task settled"
 // wake-up brings their sweep forward, and a sweep drains every pending payment page by page rather than
-// one page per interval (which capped a cluster at 100 settlements per 15 s). Two processes settling the
-// same task at once is harmless: the token accepts an authorization's nonce once, and the loser finds the
-// winner's transfer on chain.
+// one page per interval (which capped a cluster at 100 settlements per 15 s).
+//
+// One process settles at a time: the holder of the store's lease for this settler account
+// (settler-lease.ts). Every API node sending from one account raced the others for the account's nonce
+// and did their work twice (the soak settled 4,414 of 6,000 payments); the others now leave their own
+// completions to the holder (the store's wake-up or its sweep finds them) and take over within the
+// lease's TTL when it dies. Should two still overlap (a holder cut off from the store finishing a
+// transfer), it stays harmless: the token accepts an authorization's nonce once, the loser finds the
+// winner's transfer on chain, and a send that lost its account nonce is resent (chain.ts).
 import type { Hash } from 'viem';
 import type { EngineEvents } from '../../engine/events.js';
 import type { Logger } from '../../logger.js';
@@ -19,6 +25,7 @@ import type { FacilitatorClient } from './facilitator.js';
 import type { X402Metrics } from './metrics.js';
 import { asPaymentRecord, requirementOf, type PaymentRecord } from './payment-record.js';
 import type { X402Settings } from './settings.js';
+import { SettlerLease, type SettlerLeaseOptions } from './settler-lease.js';
 
 export interface SettlerOptions {
   /** First retry delay; doubles per attempt up to maxRetryMs. */
@@ -28,6 +35,8 @@ export interface SettlerOptions {
   sweepIntervalMs?: number;
   /** The sweep leaves completions younger than this to the event path of the process that ran them. */
   sweepGraceMs?: number;
+  /** The settlement lease's timing (settler-lease.ts). */
+  lease?: SettlerLeaseOptions;
 }
 
 export interface SettlerDeps {
@@ -38,6 +47,8 @@ export interface SettlerDeps {
   settings: X402Settings;
   chain?: ChainAccess | undefined;
   facilitator?: FacilitatorClient | undefined;
+  /** The settlement lease's name (settlerLeaseName): processes settling from one account share it. */
+  leaseName?: string;
 }
 
 /** A settlement that cannot succeed by retrying (the authorization is gone). */
@@ -66,6 +77,7 @@ export class Settler {
   private stopped = false;
   private readonly wakeOnStop = new Set<() => void>();
   private readonly log: Logger;
+  private readonly lease: SettlerLease;
 
   constructor(
     private readonly d: SettlerDeps,
@@ -76,13 +88,20 @@ export class Settler {
     this.sweepIntervalMs = o.sweepIntervalMs ?? 15_000;
     this.sweepGraceMs = o.sweepGraceMs ?? 5_000;
     this.log = d.log.child({ component: 'x402-settlement' });
+    // Taking the lease (at start, or over from a dead holder) sweeps at once.
+    this.lease = new SettlerLease({ store: d.store, name: d.leaseName ?? 'x402-settlement', log: this.log, onGained: () => void this.sweep() }, o.lease);
+  }
+
+  /** Whether this process is the one settling (holds the settlement lease). */
+  get leading(): boolean {
+    return this.lease.held;
   }
 
   start(): void {
     this.d.events.on('settled', this.onTaskSettled);
     // Another process finished a task: it may be a paid one that process does not settle (a `worker`).
     this.unsubscribeSettled = this.d.store.onTaskSettled?.(this.onSettledElsewhere);
-    void this.sweep();
+    this.lease.start();
     this.sweepTimer = setInterval(() => void this.sweep(), this.sweepIntervalMs);
     this.sweepTimer.unref();
   }
@@ -99,6 +118,7 @@ export class Settler {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.allSettled([...this.inFlight.values()]), new Promise((r) => (timer = setTimeout(r, STOP_GRACE_MS)))]);
     clearTimeout(timer);
+    await this.lease.stop();
   }
 
   /** Resolves when nothing is being settled in this process (tests and shutdown). */
@@ -106,8 +126,14 @@ export class Settler {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
   }
 
+  /** A task finished here: settled now by the lease holder; anyone else leaves it to the holder's sweep. */
   private readonly onTaskSettled = (task: TaskRow): void => {
-    void this.take(task);
+    if (this.lease.held) void this.take(task);
+    // Before the first answer about the lease (a task finishing as the process starts).
+    else
+      void this.lease.ready.then(() => {
+        if (this.lease.held) void this.take(task);
+      });
   };
 
   /**
@@ -133,6 +159,7 @@ export class Settler {
 
   /** Runs one sweep at a time; a sweep asked for while one runs runs once after it. */
   private sweep(): Promise<void> {
+    if (!this.lease.held) return Promise.resolve();
     if (this.sweeping) {
       this.sweepAgain = true;
       return this.sweeping;
@@ -153,7 +180,7 @@ export class Settler {
   private async drain(): Promise<void> {
     const finishedBefore = Date.now() - this.sweepGraceMs;
     let after: UnsettledCursor | undefined;
-    while (!this.stopped) {
+    while (!this.stopped && this.lease.held) {
       let page: UnsettledTask[];
       try {
         page = await this.d.store.listUnsettledPayments(finishedBefore, SWEEP_PAGE, after);
@@ -179,7 +206,7 @@ export class Settler {
 
   /** Starts settling (or voiding) the task's payment unless it is under way here; returns that run. */
   private take(task: UnsettledTask): Promise<void> | undefined {
-    if (this.stopped || task.payer.kind !== 'x402') return undefined;
+    if (this.stopped || !this.lease.held || task.payer.kind !== 'x402') return undefined;
     const running = this.inFlight.get(task.id);
     if (running) return running;
     const record = asPaymentRecord(task.payment);
@@ -199,7 +226,8 @@ export class Settler {
   private async settle(taskId: string, initial: PaymentRecord): Promise<void> {
     let record = initial;
     const deadline = Date.parse(record.valid_before) - DEADLINE_MARGIN_MS;
-    for (let attempt = (record.settle_attempts ?? 0) + 1; !this.stopped; attempt++) {
+    // Retries go on only while this process holds the lease: a process that took it over settles from then on.
+    for (let attempt = (record.settle_attempts ?? 0) + 1; !this.stopped && this.lease.held; attempt++) {
       if (Date.now() >= deadline) {
         const why = record.last_error ? `last error: ${record.last_error}` : 'the task finished too late';
         await this.finish(taskId, { ...record, status: 'unpaid', reason: `Settlement did not succeed before the authorization expired (${why}).` }, 'unpaid');

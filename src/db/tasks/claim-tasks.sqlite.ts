@@ -8,7 +8,7 @@
 import type { ClaimOptions } from '../../store/port.js';
 import { camelColumns } from '../columns.js';
 import type { SqliteDb } from '../sqlite.js';
-import { fairOrder, takeWithinToolLimits, type FairCandidate } from './fair-order.js';
+import { claimOrder, fairOrder, takeWithinToolLimits, type FairCandidate } from './fair-order.js';
 import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
 
 const MAX_PAYERS = 64;
@@ -25,7 +25,23 @@ type Candidate = FairCandidate & Pick<TaskRecord, 'tool'>;
 /** Read in the candidate's shape (columns.ts). */
 const CANDIDATE_COLUMNS = camelColumns('id, tool, payer_kind, payer_id, run_after, created_at');
 
-export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
+const payerOf = (kind: string, id: string | null) => `${kind}\u0000${id ?? ''}`;
+
+/** Whether every task taken ranks within its payer's first `perPayer` candidates (in claim order). */
+function withinReadRanks(candidates: readonly Candidate[], chosen: readonly Candidate[], perPayer: number): boolean {
+  const seen = new Map<string, number>();
+  const early = new Set<string>();
+  for (const c of [...candidates].sort(claimOrder)) {
+    const payer = payerOf(c.payerKind, c.payerId);
+    const rank = (seen.get(payer) ?? 0) + 1;
+    seen.set(payer, rank);
+    if (rank <= perPayer) early.add(c.id);
+  }
+  return chosen.every((c) => early.has(c.id));
+}
+
+/** `fullRead` reads `limit` tasks of every payer up front (what the short read must decide like; for tests). */
+export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions, { fullRead = false } = {}) {
   const d = db.dialect;
   const only = o.onlyTools ? `AND ${d.inArray('tool', '$2')}` : '';
   const except = o.excludeTools?.length ? `AND NOT ${d.inArray('tool', '$3')}` : '';
@@ -43,25 +59,42 @@ export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions) {
       `SELECT ${CANDIDATE_COLUMNS} FROM tasks WHERE status = 'pending' AND payer_kind = $5 AND ${PAYER} = $6 AND run_after <= $1 ${only} ${except} ${OWN_OR_ORPHANED}
        ORDER BY run_after, created_at, id LIMIT $4`,
     );
-    const candidates = new Map<string, Candidate>();
-    const add = (c: Candidate) => candidates.set(c.id, c);
-    let payer = firstPayer.get<PayerKey>([]);
-    for (let n = 0; payer && n < MAX_PAYERS; n++) {
-      for (const r of ofPayer.all<Candidate>([...filters, payer.payer_kind, payer.pid, o.owner])) add(r);
-      payer = nextPayer(payer);
-    }
+    const payers: PayerKey[] = [];
+    for (let payer = firstPayer.get<PayerKey>([]); payer && payers.length < MAX_PAYERS; payer = nextPayer(payer)) payers.push(payer);
     const head = db.sql(
       `SELECT ${CANDIDATE_COLUMNS} FROM tasks WHERE status = 'pending' AND run_after <= $1 ${only} ${except} ${OWN_OR_ORPHANED}
        ORDER BY run_after, created_at, id LIMIT $4`,
     );
-    for (const r of head.all<Candidate>([...filters, null, null, o.owner])) add(r);
+    /** Each payer's first `perPayer` due tasks and the first `limit` in claim order; whether a payer may have more. */
+    const gather = (perPayer: number) => {
+      const candidates = new Map<string, Candidate>();
+      let cut = false;
+      for (const p of payers) {
+        const rows = ofPayer.all<Candidate>([o.now, filters[1], filters[2], perPayer, p.payer_kind, p.pid, o.owner]);
+        for (const r of rows) candidates.set(r.id, r);
+        if (rows.length === perPayer && perPayer < o.limit) cut = true;
+      }
+      for (const r of head.all<Candidate>([...filters, null, null, o.owner])) candidates.set(r.id, r);
+      return { candidates: [...candidates.values()], cut, perPayer };
+    };
+    // A claim takes rank 1 of every payer, then rank 2…: with P payers it mostly needs ceil(limit / P) of
+    // each, not `limit` of each (8 payers and 16 free slots read 144 rows to take 16). The short read
+    // decides the same as the full one whenever the take filled every slot from tasks ranked within
+    // those first ceil(limit / P) of their payer (both reads hold the same such tasks, in the same fair
+    // order); otherwise a payer's unread rows might have ranked there, and the full read decides.
+    const taken = new Map<string, number>();
+    let read = gather(fullRead ? o.limit : Math.max(1, Math.ceil(o.limit / Math.max(1, payers.length))));
+    let { took: chosen, passedOver } = takeWithinToolLimits(fairOrder(read.candidates), o.limit, o.toolLimits, taken);
+    if (read.cut && !(chosen.length === o.limit && withinReadRanks(read.candidates, chosen, read.perPayer))) {
+      read = gather(o.limit);
+      taken.clear();
+      ({ took: chosen, passedOver } = takeWithinToolLimits(fairOrder(read.candidates), o.limit, o.toolLimits, taken));
+    }
 
     const claim = db.sql(
       `UPDATE tasks SET status = 'running', lease_owner = $1, lease_expires_at = $2, attempts = attempts + 1, started_at = COALESCE(started_at, $3)
        WHERE id = $4 AND status = 'pending' RETURNING ${TASK_COLUMNS}`,
     );
-    const taken = new Map<string, number>();
-    let { took: chosen, passedOver } = takeWithinToolLimits(fairOrder([...candidates.values()]), o.limit, o.toolLimits, taken);
     // The candidates ran out on a tool's limit while more may be due: go on in claim order past the tasks
     // of the tools at their limit.
     const more = db.sql(

@@ -7,7 +7,8 @@ import type { TaskRecord } from './records.js';
 /** What fair order reads of a task (its record, or a claim candidate read in the same names). */
 export type FairCandidate = Pick<TaskRecord, 'id' | 'payerKind' | 'payerId' | 'runAfter' | 'createdAt'>;
 
-function claimOrder(a: FairCandidate, b: FairCandidate): number {
+/** Claim order: run_after, created_at, id. */
+export function claimOrder(a: FairCandidate, b: FairCandidate): number {
   return a.runAfter - b.runAfter || a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 

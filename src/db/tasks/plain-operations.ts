@@ -37,3 +37,6 @@ export { settleKeyPurchase } from './settle-key-purchase.js';
 export { markKeyPurchaseUnpaid } from './mark-key-purchase-unpaid.js';
 export { noteKeyPurchasePayment } from './note-key-purchase-payment.js';
 export { listKeyPurchases } from './list-key-purchases.js';
+
+// Leader leases
+export { holdLease, releaseLease } from './leader-leases.js';

@@ -8,8 +8,9 @@ import { insertChargedSqlite } from './insert-charged.sqlite.js';
 import { SqlTaskStore } from './task-store.js';
 
 export class SqliteStore extends SqlTaskStore<SqliteDb> {
-  constructor(file: string) {
-    const db = new SqliteDb(file);
+  /** `checkpoints`: see SqliteDb (a server checkpoints in the background). */
+  constructor(file: string, opts: { checkpoints?: 'inline' | 'background' } = {}) {
+    const db = new SqliteDb(file, opts);
     super(db, {
       // These two run inside a transaction that already holds the write lock, on the connection itself.
       insert: async (_tx, task, keyId) => insertChargedSqlite(db, task, keyId),

@@ -1,0 +1,109 @@
+// One settling process per settler account. On PostgreSQL every API node runs a Settler, and two of them
+// sending from one account race for its nonce (and do each other's work); so the store's leader lease
+// named after the account (or the facilitator and payee) decides who settles. The holder renews it every
+// renewMs, well inside ttlMs; the others ask as often and take it over once a dead holder's lease expires.
+// A process alone (SQLite, one `serve`) takes the free lease on its first ask, before its first sweep.
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import type { Logger } from '../../logger.js';
+import type { LeaseStore } from '../../store/port.js';
+import type { X402Settings } from './settings.js';
+
+export interface SettlerLeaseOptions {
+  /** How long a holder that stopped renewing (it died) keeps the lease. */
+  ttlMs?: number;
+  /** How often the holder renews and the others ask. */
+  renewMs?: number;
+}
+
+export interface SettlerLeaseDeps {
+  store: LeaseStore;
+  name: string;
+  log: Logger;
+  /** Called when this process becomes the settler (at start, or taking over from a dead holder). */
+  onGained: () => void;
+}
+
+/** The lease's name: the settler account (or facilitator and payee) and network, never a secret. */
+export function settlerLeaseName(settings: Pick<X402Settings, 'network' | 'payTo'>, settlerAddress?: string, facilitatorUrl?: string): string {
+  if (settlerAddress) return `x402-settlement:${settings.network}:${settlerAddress.toLowerCase()}`;
+  const where = facilitatorUrl ? new URL(facilitatorUrl).host : 'none';
+  return `x402-settlement:${settings.network}:facilitator:${where}:${settings.payTo.toLowerCase()}`;
+}
+
+export class SettlerLease {
+  readonly holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly ttlMs: number;
+  private readonly renewMs: number;
+  /** This process's clock: when the lease ends unless renewed (from the instant it was asked, so early). */
+  private heldUntil = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private asking: Promise<void> | undefined;
+  private stopped = false;
+  private failing = false;
+  /** Resolves once the first ask has been answered (or failed). */
+  readonly ready: Promise<void>;
+  private markReady: () => void = () => undefined;
+
+  constructor(
+    private readonly d: SettlerLeaseDeps,
+    o: SettlerLeaseOptions = {},
+  ) {
+    this.ttlMs = o.ttlMs ?? 30_000;
+    this.renewMs = o.renewMs ?? Math.floor(this.ttlMs / 3);
+    this.ready = new Promise((r) => (this.markReady = r));
+  }
+
+  /** Whether this process settles now. */
+  get held(): boolean {
+    return !this.stopped && Date.now() < this.heldUntil;
+  }
+
+  start(): void {
+    void this.ask().finally(this.markReady);
+    this.timer = setInterval(() => void this.ask(), this.renewMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.asking;
+    if (this.heldUntil === 0) return;
+    this.heldUntil = 0;
+    // Another process takes over at once rather than after the TTL.
+    await this.d.store.releaseLease(this.d.name, this.holder).catch((err: unknown) => this.d.log.warn('could not release the x402 settlement lease', { err }));
+  }
+
+  private ask(): Promise<void> {
+    this.asking ??= this.askOnce().finally(() => (this.asking = undefined));
+    return this.asking;
+  }
+
+  private async askOnce(): Promise<void> {
+    if (this.stopped) return;
+    const now = Date.now();
+    const was = this.held;
+    let got: boolean;
+    try {
+      got = await this.d.store.holdLease(this.d.name, this.holder, this.ttlMs, now);
+    } catch (err) {
+      // The lease runs out by itself (held turns false) if the store stays unreachable.
+      if (!this.failing) this.d.log.warn('could not renew the x402 settlement lease', { lease: this.d.name, err });
+      this.failing = true;
+      return;
+    }
+    this.failing = false;
+    if (this.stopped) {
+      if (got) await this.d.store.releaseLease(this.d.name, this.holder).catch(() => undefined);
+      return;
+    }
+    this.heldUntil = got ? now + this.ttlMs : 0;
+    if (got && !was) {
+      this.d.log.info('this process settles x402 payments', { lease: this.d.name, holder: this.holder });
+      this.d.onGained();
+    } else if (!got && was) {
+      this.d.log.warn('another process took over x402 settlement', { lease: this.d.name });
+    }
+  }
+}
