@@ -266,6 +266,9 @@ function phraseOfLine(el: El, s: string): boolean {
     }
     return false;
   };
+  // A label before it ("Release date: <time>…") announces it as a value: the line is a label and its value.
+  const before = (el.previousSibling?.textContent ?? '').trim();
+  if (before.endsWith(':') && !words(el.nextSibling as ChildNode | null, 'nextSibling')) return false;
   return words(el.previousSibling as ChildNode | null, 'previousSibling') || words(el.nextSibling as ChildNode | null, 'nextSibling');
 }
 
