@@ -244,10 +244,32 @@ export function pruneBoilerplateText(root: El, total: number): void {
     for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
       if (!el.isConnected || !LINE_TAGS.has(el.tagName) || hasBlockChild(el) || closestTag(el, CODE_OR_TABLE)) continue;
       const s = text(el);
+      if (phraseOfLine(el, s)) continue;
       if (s && (isBoilerplateLine(s) || isFiledUnder(el, s) || isMetadataLines(el) || isDomainStamp(el, s) || isDanglingLabel(el, s))) el.remove();
     }
   }
   pruneClosingBio(root);
+}
+
+/**
+ * An inline element set among words of its line ("Retrieved <span>2016-05-01</span>", a date inside a
+ * citation) is a phrase of that line, not a line of its own: the line is judged whole, as its block.
+ */
+function phraseOfLine(el: El, s: string): boolean {
+  if (!PHRASE_TAGS.has(el.tagName)) return false;
+  const parent = el.parentElement as El | null;
+  if (!parent || text(parent) === s) return false;
+  const words = (node: ChildNode | null, step: 'previousSibling' | 'nextSibling'): boolean => {
+    for (; node; node = node[step]) {
+      if (node.nodeType === 1 && (node as unknown as El).tagName === 'BR') return false;
+      if (/[\p{L}\p{N}]/u.test(node.textContent ?? '')) return true;
+    }
+    return false;
+  };
+  // A label before it ("Release date: <time>…") announces it as a value: the line is a label and its value.
+  const before = (el.previousSibling?.textContent ?? '').trim();
+  if (before.endsWith(':') && !words(el.nextSibling as ChildNode | null, 'nextSibling')) return false;
+  return words(el.previousSibling as ChildNode | null, 'previousSibling') || words(el.nextSibling as ChildNode | null, 'nextSibling');
 }
 
 /** A domain name and nothing else: "EXAMPLENEWS.COM". */

@@ -66,7 +66,17 @@ const RUNNING_TEXT = new Set(['P', 'LI', 'DD', 'BLOCKQUOTE', 'TD']);
  */
 function phraseOfSentence(el: El, len: number): boolean {
   const parent = el.parentElement as El | null;
-  return PHRASE_TAGS.has(el.tagName) && parent !== null && RUNNING_TEXT.has(parent.tagName) && textLength(parent) - len > 2 * len;
+  return PHRASE_TAGS.has(el.tagName) && parent !== null && (RUNNING_TEXT.has(parent.tagName) || hasOwnWords(parent)) && textLength(parent) - len > 2 * len;
+}
+
+/**
+ * Whether the element's own text (its text nodes, not its children's) has words: then it is running text
+ * whatever its tag. Readability re-tags the blocks it keeps (a table cell of text becomes a DIV), and a DIV
+ * of bare sentences is a paragraph.
+ */
+function hasOwnWords(el: El): boolean {
+  for (let c = el.firstChild as El | null; c; c = c.nextSibling as El | null) if (c.nodeType === 3 && /\p{L}{2}/u.test(c.textContent ?? '')) return true;
+  return false;
 }
 
 /**
@@ -123,7 +133,13 @@ interface PruneRule {
   why: string;
   /** The option that switches it off for a whole pass, if any. */
   group?: 'byName' | 'byLinks';
-  run: (root: El, total: number) => void;
+  run: (root: El, total: number, start: PruneStart) => void;
+}
+
+/** What the root held before any rule ran, for rules that judge what the removals did. */
+interface PruneStart {
+  /** Headings in a row that had nothing under them before pruning (their sections are formulas or pictures). */
+  bareHeadings: ReadonlySet<El>;
 }
 
 /**
@@ -143,7 +159,11 @@ export const PRUNE_RULES: readonly PruneRule[] = [
   { name: 'teaser-cards', why: 'cards of headline and blurb leading to other pages', group: 'byLinks', run: pruneTeaserCards },
   { name: 'link-dense', why: 'lists, link rows and small blocks that are nearly all link text', group: 'byLinks', run: pruneLinkDense },
   { name: 'site-sections', why: "the site's own sections after the article (newsletter, more from the site)", run: (root) => pruneSiteSections(root) },
-  { name: 'empty-tail', why: 'headings and labels left with nothing under them by the removals above', run: (root) => pruneEmptyTail(root) },
+  {
+    name: 'empty-tail',
+    why: 'headings and labels left with nothing under them by the removals above',
+    run: (root, _total, start) => pruneEmptyTail(root, start.bareHeadings),
+  },
   { name: 'closing-signature', why: "a sign-off line that closes the site's template, not the article", run: (root) => pruneClosingSignature(root) },
 ];
 
@@ -153,14 +173,15 @@ export const PRUNE_RULE_NAMES = PRUNE_RULES.map((r) => r.name);
 /** Removes comment sections, site furniture, and blocks that are mostly links, rule by rule (PRUNE_RULES). */
 export function pruneBoilerplate(root: El, options: PruneOptions = {}): void {
   const total = Math.max(1, textLength(root));
+  const start: PruneStart = { bareHeadings: new Set(options.off?.has('empty-tail') ? [] : bareHeadings(root)) };
   for (const rule of PRUNE_RULES) {
     if (options.off?.has(rule.name) || (rule.group && options[rule.group] === false)) continue;
     if (!options.trace) {
-      rule.run(root, total);
+      rule.run(root, total, start);
       continue;
     }
     const before = Array.from(root.querySelectorAll('*')) as El[];
-    rule.run(root, total);
+    rule.run(root, total, start);
     for (const el of before) {
       // The top of a removed block: out of the root while its parent (if any) is still in it.
       if (root.contains(el)) continue;
@@ -200,6 +221,7 @@ const LINKS = tagNames('a');
 /** Lists, link rows and small blocks whose text is nearly all link text are navigation, not prose. */
 function pruneLinkDense(root: El, total: number): void {
   const dataTables = new Set((Array.from(root.querySelectorAll('table')) as El[]).filter(isDataTable));
+  const proseLists = new Map<El, boolean>();
   for (const el of Array.from(root.querySelectorAll('ul, ol, dl, div, section, p, table, header, span')) as El[]) {
     const table = closestTag(el, TABLE);
     // A data table's cells (a linked ingredient beside its quantity) are read with their table, not alone.
@@ -214,8 +236,29 @@ function pruneLinkDense(root: El, total: number): void {
     if (density < threshold || (!isList && len >= 800)) continue;
     // A list with an item of prose is the article's list (notes, each with its links), not a menu.
     if (isList && density < 1 && paragraphs(el).some((p) => p.weight > 0)) continue;
+    if (isList && subListOfProse(el, proseLists)) continue;
     el.remove();
   }
+}
+
+const LIST_ITEMS = tagNames('li');
+const LISTS = tagNames('ul', 'ol');
+
+/**
+ * A list under an item that introduces it in words of its own ("In progress:", then the bugs' links), in a
+ * list that holds prose, is part of the article's list however many links it has: a menu's sub-list hangs
+ * under a link, and a menu holds no prose. `proseLists` caches which lists hold prose.
+ */
+function subListOfProse(list: El, proseLists: Map<El, boolean>): boolean {
+  const item = list.parentElement ? closestTag(list.parentElement as El, LIST_ITEMS) : null;
+  const outer = item?.parentElement ? closestTag(item.parentElement as El, LISTS) : null;
+  if (!item || !outer || !hasOwnWords(item)) return false;
+  let prose = proseLists.get(outer);
+  if (prose === undefined) {
+    prose = paragraphs(outer).some((p) => p.weight > 0);
+    proseLists.set(outer, prose);
+  }
+  return prose;
 }
 
 /** Blocks of running text: a span inside one may be a phrase of its sentence. Headings are not running text. */
@@ -274,16 +317,39 @@ function isProseHeading(h: El): boolean {
   return text.length >= PROSE_HEADING_CHARS && /[.!?…]["'“”»«]?$/.test(text);
 }
 
+/** Whether nothing follows the heading before the next heading of its rank or higher, or the end. */
+function withoutSection(h: El, root: El): boolean {
+  const next = nextBlock(h, root);
+  return !next || (/^H[1-6]$/.test(next.tagName) && next.tagName <= h.tagName);
+}
+
+/**
+ * The headings of `root` that have no section under them and stand in a row with another such heading of
+ * their rank: the page's outline over what no text shows (formulas, pictures). A lone bare heading is the
+ * title of a widget that is gone, and goes when pruning leaves it so.
+ */
+function bareHeadings(root: El): El[] {
+  const bare = (Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[]).filter((h) => withoutSection(h, root));
+  const bareSet = new Set(bare);
+  const inRow = new Set<El>();
+  for (const h of bare) {
+    const next = nextBlock(h, root);
+    if (next && next.tagName === h.tagName && bareSet.has(next)) inRow.add(h).add(next);
+  }
+  return [...inRow];
+}
+
 /**
  * Headings left without a section (what followed them was pruned) announce nothing; a heading that is a
- * sentence of prose says something itself and stays.
+ * sentence of prose says something itself and stays. Headings in a row that had nothing under them before
+ * pruning were not left so by it: what they title is something no text shows (formulas, pictures the page
+ * drew), and they stay as the page has them.
  */
-function pruneEmptyTail(root: El): void {
+function pruneEmptyTail(root: El, bareAtStart: ReadonlySet<El>): void {
   const headings = Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[];
   for (const h of headings.reverse()) {
-    if (isProseHeading(h)) continue;
-    const next = nextBlock(h, root);
-    if (!next || (/^H[1-6]$/.test(next.tagName) && next.tagName <= h.tagName)) h.remove();
+    if (isProseHeading(h) || bareAtStart.has(h)) continue;
+    if (withoutSection(h, root)) h.remove();
   }
 }
 

@@ -25,7 +25,28 @@ function isLinkedHeading(el: El): boolean {
   const [a] = links;
   if (links.length !== 1 || !a) return false;
   const href = a.getAttribute('href') ?? '';
-  return href !== '' && !href.startsWith('#') && !href.startsWith('javascript:') && text(a) !== '' && text(a) === text(el) && !namesPage(el);
+  return (
+    href !== '' &&
+    !href.startsWith('#') &&
+    !href.startsWith('javascript:') &&
+    text(a) !== '' &&
+    text(a) === text(el) &&
+    !namesPage(el) &&
+    !anchorsItself(a, href)
+  );
+}
+
+/**
+ * A heading linked to its own anchor (a permalink to the section, a table of contents' back link) titles
+ * the section it opens: the link's target is the heading or a block around it. The page script made every
+ * href absolute, so the anchor is known by the fragment, not by a leading '#'.
+ */
+function anchorsItself(a: El, href: string): boolean {
+  const at = href.indexOf('#');
+  const id = at >= 0 ? href.slice(at + 1) : '';
+  if (id === '') return false;
+  for (let el: El | null = a; el; el = el.parentElement as El | null) if (el.getAttribute('id') === id) return true;
+  return false;
 }
 
 /** The page's own title (its <title> names it), linked to itself as blogs do, is not a teaser of another page. */
