@@ -236,9 +236,44 @@ function pruneLinkDense(root: El, total: number): void {
     if (density < threshold || (!isList && len >= 800)) continue;
     // A list with an item of prose is the article's list (notes, each with its links), not a menu.
     if (isList && density < 1 && paragraphs(el).some((p) => p.weight > 0)) continue;
+    if (isList && listOfSentences(el)) continue;
     if (isList && subListOfProse(el, proseLists)) continue;
     el.remove();
   }
+}
+
+/** Words outside links a list item needs to be a sentence with links rather than a menu entry. */
+const SENTENCE_OWN_WORDS = 4;
+
+/**
+ * A list whose every item opens with words of its own and has several of them ("Neil has patches up to
+ * <a>improve the tab unloader</a>") is a list of sentences whose links are phrases, however much of its
+ * text the links hold: a menu's or a "related" list's entries open with their link, and what follows it
+ * is a date, a count or a byline of a word or three.
+ */
+function listOfSentences(list: El): boolean {
+  const items = (Array.from(list.children) as El[]).filter((li) => li.tagName === 'LI' && textLength(li) > 0);
+  return items.length > 0 && items.every(sentenceWithLinks);
+}
+
+function sentenceWithLinks(item: El): boolean {
+  let own = '';
+  let opened = false;
+  let opensWithWords = false;
+  const walk = (node: El, inLink: boolean): void => {
+    for (let c = node.firstChild as El | null; c; c = c.nextSibling as El | null) {
+      if (c.nodeType === 3) {
+        const t = c.textContent ?? '';
+        if (!opened && /[\p{L}\p{N}]/u.test(t)) {
+          opened = true;
+          opensWithWords = !inLink && /\p{L}{2}/u.test(t);
+        }
+        if (!inLink) own += ` ${t}`;
+      } else if (c.nodeType === 1) walk(c, inLink || c.tagName === 'A');
+    }
+  };
+  walk(item, false);
+  return opensWithWords && (own.match(/\p{L}{2,}/gu) ?? []).length >= SENTENCE_OWN_WORDS;
 }
 
 const LIST_ITEMS = tagNames('li');
