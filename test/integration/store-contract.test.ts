@@ -539,26 +539,33 @@ for (const factory of factories) {
       expect((await claim('sess-b', now + 2000)).map((t) => t.id)).toEqual([left.id]);
     });
 
-    it('a leader lease is held by one holder at a time, renewed by it, and taken over once it expires (migration 015)', async () => {
+    it('a leader lease is held by one holder at a time, renewed by it, and taken over once it expires on the store\'s clock (migration 015)', async () => {
       const s = await open();
-      const now = 1_800_000_000_000;
-      const ttl = 1000;
+      // Expiry is the store's clock plus the TTL: a live lease has a TTL of a minute, an expired one 0 or a
+      // few milliseconds waited out (no caller passes its own clock).
+      const live = 60_000;
       // Free: the first asker takes it; the holder renews it; another is refused while it lives.
-      expect(await s.holdLease('job', 'a', ttl, now)).toBe(true);
-      expect(await s.holdLease('job', 'a', ttl, now + 500)).toBe(true);
-      expect(await s.holdLease('job', 'b', ttl, now + 1499)).toBe(false);
+      expect(await s.holdLease('job', 'a', live)).toBe(true);
+      expect(await s.holdLease('job', 'a', live)).toBe(true);
+      expect(await s.holdLease('job', 'b', live)).toBe(false);
       // Leases are per name.
-      expect(await s.holdLease('other-job', 'b', ttl, now)).toBe(true);
-      // The renewal moved the expiry to now + 1500: at that instant the lease is B's, and A's renewal fails.
-      expect(await s.holdLease('job', 'b', ttl, now + 1500)).toBe(true);
-      expect(await s.holdLease('job', 'a', ttl, now + 1600)).toBe(false);
+      expect(await s.holdLease('other-job', 'b', live)).toBe(true);
+      // A renewal sets the expiry from the store's now: renewed with a TTL of 0 the lease has expired, so B
+      // takes it, and A's renewal fails.
+      expect(await s.holdLease('job', 'a', 0)).toBe(true);
+      expect(await s.holdLease('job', 'b', live)).toBe(true);
+      expect(await s.holdLease('job', 'a', live)).toBe(false);
+      // A short lease runs out on the store's clock by itself.
+      expect(await s.holdLease('short', 'a', 20)).toBe(true);
+      await new Promise((r) => setTimeout(r, 60));
+      expect(await s.holdLease('short', 'b', live)).toBe(true);
       // Releasing another's lease does nothing; releasing one's own frees it at once.
       await s.releaseLease('job', 'a');
-      expect(await s.holdLease('job', 'a', ttl, now + 1700)).toBe(false);
+      expect(await s.holdLease('job', 'a', live)).toBe(false);
       await s.releaseLease('job', 'b');
-      expect(await s.holdLease('job', 'a', ttl, now + 1700)).toBe(true);
+      expect(await s.holdLease('job', 'a', live)).toBe(true);
       // Two askers at once for a free lease: exactly one wins.
-      const race = await Promise.all(['c', 'd', 'e'].map((h) => s.holdLease('raced', h, ttl, now)));
+      const race = await Promise.all(['c', 'd', 'e'].map((h) => s.holdLease('raced', h, live)));
       expect(race.filter(Boolean)).toHaveLength(1);
     });
 

@@ -10,7 +10,7 @@
 // one page per interval (which capped a cluster at 100 settlements per 15 s).
 //
 // One process settles at a time: the holder of the store's lease for this settler account
-// (settler-lease.ts). Every API node sending from one account raced the others for the account's nonce
+// (leader-lease.ts). Every API node sending from one account raced the others for the account's nonce
 // and did their work twice (the soak settled 4,414 of 6,000 payments); the others now leave their own
 // completions to the holder (the store's wake-up or its sweep finds them) and take over within the
 // lease's TTL when it dies. Should two still overlap (a holder cut off from the store finishing a
@@ -25,7 +25,7 @@ import type { FacilitatorClient } from './facilitator.js';
 import type { X402Metrics } from './metrics.js';
 import { asPaymentRecord, requirementOf, type PaymentRecord } from './payment-record.js';
 import type { X402Settings } from './settings.js';
-import { SettlerLease, type SettlerLeaseOptions } from './settler-lease.js';
+import { LeaderLease, type LeaderLeaseOptions } from './leader-lease.js';
 
 export interface SettlerOptions {
   /** First retry delay; doubles per attempt up to maxRetryMs. */
@@ -35,8 +35,8 @@ export interface SettlerOptions {
   sweepIntervalMs?: number;
   /** The sweep leaves completions younger than this to the event path of the process that ran them. */
   sweepGraceMs?: number;
-  /** The settlement lease's timing (settler-lease.ts). */
-  lease?: SettlerLeaseOptions;
+  /** The settlement lease's timing (leader-lease.ts). */
+  lease?: LeaderLeaseOptions;
 }
 
 export interface SettlerDeps {
@@ -77,7 +77,7 @@ export class Settler {
   private stopped = false;
   private readonly wakeOnStop = new Set<() => void>();
   private readonly log: Logger;
-  private readonly lease: SettlerLease;
+  private readonly lease: LeaderLease;
 
   constructor(
     private readonly d: SettlerDeps,
@@ -89,7 +89,10 @@ export class Settler {
     this.sweepGraceMs = o.sweepGraceMs ?? 5_000;
     this.log = d.log.child({ component: 'x402-settlement' });
     // Taking the lease (at start, or over from a dead holder) sweeps at once.
-    this.lease = new SettlerLease({ store: d.store, name: d.leaseName ?? 'x402-settlement', log: this.log, onGained: () => void this.sweep() }, o.lease);
+    this.lease = new LeaderLease(
+      { store: d.store, name: d.leaseName ?? 'x402-settlement', job: 'settles x402 payments', log: this.log, onGained: () => void this.sweep() },
+      o.lease,
+    );
   }
 
   /** Whether this process is the one settling (holds the settlement lease). */
