@@ -707,6 +707,23 @@ for (const factory of factories) {
       const stats = await s.stats();
       expect(stats.queueDepth).toBeGreaterThanOrEqual(2);
     });
+    it('a payment is replaced only while pending: its outcome is written once and kept', async () => {
+      const s = await open();
+      const payer = { kind: 'x402' as const, id: `0x${Math.random().toString(16).slice(2)}` };
+      const t = newTask({ payer, payment: { status: 'pending', scheme: 'exact' } });
+      await s.createTask(t);
+      expect(await s.updatePendingPayment(t.id, { status: 'pending', scheme: 'exact', transaction: '0x1' })).toBe(true);
+      expect(await s.updatePendingPayment(t.id, { status: 'settled', scheme: 'exact', transaction: '0x1' })).toBe(true);
+      // A second run over the same payment: refused, the first outcome stays.
+      expect(await s.updatePendingPayment(t.id, { status: 'settled', scheme: 'exact', transaction: '0x2' })).toBe(false);
+      expect(await s.updatePendingPayment(t.id, { status: 'pending', scheme: 'exact', last_error: 'late retry' })).toBe(false);
+      expect((await s.getTask(t.id))!.payment).toEqual({ status: 'settled', scheme: 'exact', transaction: '0x1' });
+      // A task without a payment, or none at all: nothing to replace.
+      const plain = newTask();
+      await s.createTask(plain);
+      expect(await s.updatePendingPayment(plain.id, { status: 'settled' })).toBe(false);
+      expect(await s.updatePendingPayment('task_missing', { status: 'settled' })).toBe(false);
+    });
     it('lists without inputs and with results only within the byte budget; batch item refs carry sizes, not results', async () => {
       const s = await open();
       const payer = { kind: 'key' as const, id: `key_rb${Math.random().toString(36).slice(2, 8)}` };

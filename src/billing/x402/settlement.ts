@@ -239,7 +239,7 @@ export class Settler {
       try {
         const transaction = await this.attempt(taskId, record, (tx) => {
           record = { ...record, transaction: tx };
-          return this.d.store.setPayment(taskId, record as unknown as Record<string, unknown>);
+          return this.d.store.updatePendingPayment(taskId, record as unknown as Record<string, unknown>).then(() => undefined);
         });
         await this.finish(taskId, { ...record, status: 'settled', transaction, settled_at: new Date().toISOString(), settle_attempts: attempt }, 'settled');
         return;
@@ -250,7 +250,8 @@ export class Settler {
           await this.finish(taskId, { ...record, status: 'unpaid', reason: message }, 'unpaid');
           return;
         }
-        await this.d.store.setPayment(taskId, record as unknown as Record<string, unknown>);
+        // Ended meanwhile (another run or process settled it): nothing left to retry.
+        if (!(await this.d.store.updatePendingPayment(taskId, record as unknown as Record<string, unknown>))) return;
         this.d.metrics.settlementRetried();
         const delay = Math.min(this.maxRetryMs, this.retryBaseMs * 2 ** (attempt - 1), Math.max(0, deadline - Date.now()));
         this.log.warn('x402 settlement failed; retrying', { taskId, attempt, error: message, retryInMs: delay });
@@ -313,7 +314,13 @@ export class Settler {
   private async finish(taskId: string, record: PaymentRecord, outcome: 'settled' | 'unpaid' | 'void'): Promise<void> {
     const { last_error: _lastError, ...kept } = record;
     const final = outcome === 'unpaid' ? record : kept;
-    await this.d.store.setPayment(taskId, final as unknown as Record<string, unknown>);
+    // Only the run that ends the pending payment records and counts its outcome: another run over the same
+    // payment (a sweep page read before this task's settlement ended, a holder that lost the lease) finds
+    // the transfer on chain and ends here too, and counted it a second time (121 settled for 120 tasks).
+    if (!(await this.d.store.updatePendingPayment(taskId, final as unknown as Record<string, unknown>))) {
+      this.log.debug('x402 payment already ended; this run records nothing', { taskId, outcome });
+      return;
+    }
     this.d.metrics.settlementEnded(outcome, BigInt(record.amount));
     const fields = { taskId, payer: record.payer, amount: record.amount, transaction: record.transaction, reason: record.reason };
     if (outcome === 'unpaid') this.log.warn('x402 payment recorded unpaid', fields);
