@@ -42,6 +42,8 @@ export interface X402Options {
   purchases?: PurchaseReconcilerOptions;
   /** Receipt polling of the RPC client (default 500 ms). */
   pollingIntervalMs?: number;
+  /** How long one fee estimate serves settlement transfers (default 2 s). */
+  feeCacheMs?: number;
 }
 
 export class X402ConfigError extends Error {
@@ -70,6 +72,7 @@ export async function startX402(
         network: x.network,
         settlerKey: mode === 'self' ? (x.settlerKey as Hex) : undefined,
         ...(opts.pollingIntervalMs ? { pollingIntervalMs: opts.pollingIntervalMs } : {}),
+        ...(opts.feeCacheMs !== undefined ? { feeCacheMs: opts.feeCacheMs } : {}),
       })
     : undefined;
   if (chain) {
