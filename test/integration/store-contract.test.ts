@@ -539,7 +539,7 @@ for (const factory of factories) {
       expect((await claim('sess-b', now + 2000)).map((t) => t.id)).toEqual([left.id]);
     });
 
-    it('a leader lease is held by one holder at a time, renewed by it, and taken over once it expires on the store\'s clock (migration 015)', async () => {
+    it("a leader lease is held by one holder at a time, renewed by it, and taken over once it expires on the store's clock (migration 015)", async () => {
       const s = await open();
       // Expiry is the store's clock plus the TTL: a live lease has a TTL of a minute, an expired one 0 or a
       // few milliseconds waited out (no caller passes its own clock).

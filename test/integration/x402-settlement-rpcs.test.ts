@@ -69,7 +69,8 @@ it('a settlement costs the nonce, the gas estimate, the send and the receipt; fe
     expect(res.status).toBe(202);
     const { task_id: id } = (await res.json()) as { task_id: string };
     const deadline = Date.now() + 60_000;
-    while (((await svc.rt.engine.get(id))?.payment as unknown as PaymentRecord).status !== 'settled' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (((await svc.rt.engine.get(id))?.payment as unknown as PaymentRecord).status !== 'settled' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     await svc.x402.settler.idle();
   }
   counting = false;

@@ -124,7 +124,10 @@ export class ChainAccess {
     const now = performance.now();
     if (!this.fees || now - this.fees.at >= this.feeCacheMs) {
       const value = this.client.estimateFeesPerGas().then(
-        (f) => (f.maxFeePerGas !== undefined && f.maxPriorityFeePerGas !== undefined ? { maxFeePerGas: f.maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas } : undefined),
+        (f) =>
+          f.maxFeePerGas !== undefined && f.maxPriorityFeePerGas !== undefined
+            ? { maxFeePerGas: f.maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas }
+            : undefined,
         () => undefined,
       );
       this.fees = { at: now, value };

@@ -84,7 +84,9 @@ export class LeaderLease {
     if (this.heldUntil === 0) return;
     this.heldUntil = 0;
     // Another process takes over at once rather than after the TTL.
-    await this.d.store.releaseLease(this.d.name, this.holder).catch((err: unknown) => this.d.log.warn('could not release a leader lease', { lease: this.d.name, err }));
+    await this.d.store
+      .releaseLease(this.d.name, this.holder)
+      .catch((err: unknown) => this.d.log.warn('could not release a leader lease', { lease: this.d.name, err }));
   }
 
   private ask(): Promise<void> {
