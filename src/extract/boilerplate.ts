@@ -6,18 +6,17 @@
 import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
 import { closestTag, elementText, isProse, linkTextLength, tagNames, tagsInside, textLength, textPrefix, type El } from './dom.js';
 import { paragraphs } from './prose-container.js';
-import { COMMENT_WORDS, FURNITURE_WORDS, nameTest } from './lexicon/class-names.js';
+import { anyOf } from './lexicon/compile.js';
+import { ADVERT_WORDS, COMMENT_WORDS, CONTENT_KINDS, CONTENT_PARTS, FURNITURE_WORDS, nameTest, READ_MORE_WORDS, WIDGET_WORDS } from './lexicon/class-names.js';
 import { pruneSiteSections, prunePromos } from './promos.js';
 import { pruneTeaserCards } from './teasers.js';
 
 const COMMENTS = nameTest(COMMENT_WORDS);
 const FURNITURE = nameTest(FURNITURE_WORDS);
-/**
- * Sidebar and footer widgets of WordPress ("widget widget_text", "textwidget", "widgettitle"). Not a bare
- * "widget" (Blogger's main column is "widget Blog") nor "…-widget-…" (page builders name every content
- * block "builder-widget-…").
- */
-const WIDGET = /(^|\s)(textwidget|widgettitle|widget_[\w-]+)(\s|$)/i;
+/** WordPress widgets (WIDGET_WORDS), matched as whole names between spaces. */
+const WIDGET = new RegExp(`(^|\\s)${anyOf(WIDGET_WORDS)}(\\s|$)`, 'i');
+/** The article's own text block by name: "post-body", "entry-content". */
+const CONTENT_NAME = new RegExp(`(^|\\s)${anyOf(CONTENT_KINDS)}-?${anyOf(CONTENT_PARTS)}(\\s|$)`, 'i');
 const ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar']);
 const KEEP_TAGS = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE', 'PRE', 'CODE', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TD', 'TH', 'FIGURE', 'H1', 'H2', 'H3']);
 
@@ -91,7 +90,7 @@ function holdsArticle(el: El): boolean {
 }
 
 /** Names of advert slots; sites also give them to the block around the article that hosts the slots. */
-const ADVERT = /(^|[\s_-])(advert|advertisement|ads?|ad-?(slot|unit|container))(?=[\s_-]|\d|$)/gi;
+const ADVERT = new RegExp(`(^|[\\s_-])${anyOf(ADVERT_WORDS)}(?=[\\s_-]|\\d|$)`, 'gi');
 /** Paragraphs of prose of which a block named only as an advert holds this many are the article that hosts the ads. */
 const AD_PROSE_PARAGRAPHS = 3;
 
@@ -107,7 +106,7 @@ function proseUnderAdName(el: El, label: string): boolean {
 }
 
 /** "readmore", "read-more", "js_readmore": a name sites give both to links onward and to text shown in part. */
-const READ_MORE = /(^|[\s_-])read-?more(?=[\s_-]|\d|$)/gi;
+const READ_MORE = new RegExp(`(^|[\\s_-])${anyOf(READ_MORE_WORDS)}(?=[\\s_-]|\\d|$)`, 'gi');
 
 /** What one rule removed, for the debug trace: the top element of each removed block and its text. */
 export interface RuleTrace {
@@ -210,7 +209,7 @@ function pruneByName(root: El, total: number): void {
       ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) ||
       COMMENTS.test(label) ||
       WIDGET.test(label) ||
-      (namedFurniture(el, label) && !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label) && !proseUnderAdName(el, label));
+      (namedFurniture(el, label) && !CONTENT_NAME.test(label) && !proseUnderAdName(el, label));
     if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
 }

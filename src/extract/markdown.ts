@@ -16,6 +16,8 @@ import { collapseSpace as normalisedText, textLength, type Doc, type El } from '
 import { readMetadata, withReadabilityGuess, wordCount, type PageMetadata, type ReadabilityGuess } from './metadata.js';
 import { leadParagraphs } from './lead.js';
 import { COOKIE_BANNER_WORDS, nameTest } from './lexicon/class-names.js';
+import { phraseTest } from './lexicon/compile.js';
+import { NOSCRIPT_NOTICE_WORDS, SKIP_LINK_ALONE, SKIP_LINK_TO, SKIP_LINK_VERBS } from './lexicon/notices.js';
 import { paragraphs, proseContainer, type Paragraph } from './prose-container.js';
 import { elementToMarkdown } from './to-markdown.js';
 import { belowFloor } from './readability-floor.js';
@@ -85,6 +87,11 @@ const ALWAYS_REMOVE = [
 /** A form with less text than this is a search box, a login or a newsletter sign-up; larger ones wrap content. */
 const SMALL_FORM_CHARS = 500;
 const COOKIE_BANNER = nameTest(COOKIE_BANNER_WORDS, { digits: false });
+/** Skip links, by their text (lexicon/notices.ts): "Skip to content", "Skip navigation". */
+const SKIP_LINK = phraseTest('^\\s*', SKIP_LINK_VERBS, `\\s+${SKIP_LINK_TO}\\b`);
+const SKIP_LINK_BARE = new RegExp(`^\\s*${SKIP_LINK_ALONE}\\b`, 'i');
+/** A <noscript> notice asking to turn scripts on. */
+const NOSCRIPT_NOTICE = new RegExp(NOSCRIPT_NOTICE_WORDS.join('|'), 'i');
 
 export interface ExtractOptions {
   /** Pruning rules switched off by name (PRUNE_RULE_NAMES), for measuring what each is worth. */
@@ -258,14 +265,14 @@ function readArticle(html: string): { root: El; title: string; guess: Readabilit
 function removeNoise(doc: Doc): void {
   // Skip links first: the page script made every href absolute, so they are found by their text.
   for (const a of Array.from(doc.querySelectorAll('a[href*="#"]'))) {
-    if (/^\s*(skip|jump|go)\s+to\b/i.test(a.textContent ?? '') || /^\s*skip\b/i.test(a.textContent ?? '')) a.remove();
+    if (SKIP_LINK.test(a.textContent ?? '') || SKIP_LINK_BARE.test(a.textContent ?? '')) a.remove();
   }
   // The page script drops <noscript> when scripts ran (it is hidden then); one still here was shown to the
   // reader (javascript: false), often holding the page's text or its real images. Its "enable JavaScript"
   // notice is not content. A browser that parsed the page with scripting on kept its markup as text
   // ("&lt;img …&gt;"), which is read as the markup it is, not as words.
   for (const el of Array.from(doc.querySelectorAll('noscript'))) {
-    if (textLength(el as unknown as El) < 400 && /javascript|\bjs\b|browser/i.test(el.textContent ?? '')) el.remove();
+    if (textLength(el as unknown as El) < 400 && NOSCRIPT_NOTICE.test(el.textContent ?? '')) el.remove();
     else if (el.children.length === 0 && /<[a-z!/]/i.test(el.textContent ?? '')) {
       const parsed = doc.createElement('div');
       parsed.innerHTML = el.textContent ?? '';
