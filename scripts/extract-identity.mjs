@@ -10,7 +10,8 @@
 //
 // To check a branch against main: build main into a temporary folder (git archive main | tar -x, link
 // node_modules, npx tsc -p tsconfig.build.json --outDir …), record both, compare. EXTRACT_IDENTITY_STRIDE=k
-// takes every k-th page (a quick look; the check itself uses all). Raw HTML is decoded as the bench's page
+// takes every k-th page (a quick look; the check itself uses all); EXTRACT_IDENTITY_PARTIAL=1 compares only the
+// pages both records hold (while a record is still being written). Raw HTML is decoded as the bench's page
 // server has Chromium do it: UTF-8 when valid, else windows-1252.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -82,13 +83,14 @@ function readRecord(file) {
   return map;
 }
 
-function compare(aFile, bFile) {
+function compare(aFile, bFile, partial = process.env.EXTRACT_IDENTITY_PARTIAL === '1') {
   const a = readRecord(aFile);
   const b = readRecord(bFile);
   let same = 0;
   const differ = [];
   for (const [id, ra] of a) {
     const rb = b.get(id);
+    if (rb === undefined && partial) continue;
     if (rb === undefined) {
       differ.push(`${id}: missing in ${bFile}`);
       continue;
@@ -97,8 +99,8 @@ function compare(aFile, bFile) {
     if (fields.length === 0) same++;
     else differ.push(`${id}: ${fields.join(', ')}`);
   }
-  for (const id of b.keys()) if (!a.has(id)) differ.push(`${id}: missing in ${aFile}`);
-  console.log(`${a.size} pages compared: ${same} identical in every field, ${differ.length} differ`);
+  for (const id of b.keys()) if (!a.has(id) && !partial) differ.push(`${id}: missing in ${aFile}`);
+  console.log(`${same + differ.length} pages compared: ${same} identical in every field, ${differ.length} differ`);
   for (const d of differ.slice(0, 50)) console.log(`  ${d}`);
   return differ.length === 0;
 }

@@ -5,12 +5,13 @@
 // when its whole text is such a phrase.
 import { closestTag, elementText as text, firstTagInside, headingRank as rank, isProse, sectionOf, tagNames, type El } from './dom.js';
 import { anyOf, phraseTest, wordsOf } from './lexicon/compile.js';
-import { DATE_LINE_WORDS, MONTH_NAMES } from './lexicon/dates.js';
+import { DATE_LINE_WORDS, MONTH_NAMES, ORDINAL_SUFFIXES, TIME_SUFFIXES } from './lexicon/dates.js';
 import { ADVERT_LABELS, ALL_SECTION_LABELS, allLabels, SHARE_LABELS } from './lexicon/labels.js';
 import {
   ACTION_OBJECTS,
   ACTION_OBJECTS_AFTER,
   ACTION_VERBS,
+  ACTION_THIS,
   ACTION_VERBS_BEFORE,
   AUTHOR_PRONOUNS,
   AUTHOR_ROLES,
@@ -85,7 +86,7 @@ const BOILERPLATE_LINE: RegExp[] = [
   phraseTest('\\b', EMBED_PLACEHOLDER_PHRASES, '\\b'),
   // "Follow us" pitches.
   new RegExp(
-    `\\b${FOLLOW_US.en.before} (us|[\\w.]+( [\\w.]+)?) ${FOLLOW_US.en.after} ${anyOf(SOCIAL_NETWORKS)}\\b|\\b${FOLLOW_US.de.before} (uns|[\\w.]+) ${FOLLOW_US.de.after}\\b`,
+    `\\b${FOLLOW_US.en.before} (${FOLLOW_US.en.us}|[\\w.]+( [\\w.]+)?) ${FOLLOW_US.en.after} ${anyOf(SOCIAL_NETWORKS)}\\b|\\b${FOLLOW_US.de.before} (${FOLLOW_US.de.us}|[\\w.]+) ${FOLLOW_US.de.after}\\b`,
     'i',
   ),
   // Newsletter and support pitches, affiliate disclosures, app pitches, appeals, notices (one test per kind).
@@ -100,7 +101,7 @@ const BOILERPLATE_LINE: RegExp[] = [
   // Share, print and like bars left as text.
   new RegExp(`^(${allLabels(SHARE_LABELS).join('|')})( ${anyOf(SHARE_OBJECTS)})?\\W*$`, 'i'),
   // Action buttons left as text: "Tipp favorisieren", "Rezept merken", "Save article".
-  new RegExp(`^${anyOf(ACTION_OBJECTS)} ${anyOf(ACTION_VERBS)}$|^${anyOf(ACTION_VERBS_BEFORE)} (this )?${anyOf(ACTION_OBJECTS_AFTER)}$`, 'i'),
+  new RegExp(`^${anyOf(ACTION_OBJECTS)} ${anyOf(ACTION_VERBS)}$|^${anyOf(ACTION_VERBS_BEFORE)} (${ACTION_THIS} )?${anyOf(ACTION_OBJECTS_AFTER)}$`, 'i'),
   // A pointer to the next page of a series: "… weiter zu „Part two“", "Continue to part 2".
   phraseTest('^(\\.{2,}|…)?\\s*', NEXT_PART, '\\s.{1,60}$'),
   // Disclaimers, post metadata ("Posted on … and filed under …") and prompts to comment.
@@ -183,7 +184,7 @@ function pruneClosingBio(root: El): void {
 
 const MONTHS = wordsOf(MONTH_NAMES).join('|');
 const DATE = new RegExp(
-  `\\b(\\d{1,2}\\.\\s?\\d{1,2}\\.\\s?\\d{2,4}|\\d{4}-\\d{2}-\\d{2}(t[\\d:.+]+)?|\\d{1,2}/\\d{1,2}/\\d{2,4}|\\d{1,2}\\.?\\s+(${MONTHS})\\.?\\s+\\d{4}|(${MONTHS})\\.?\\s+\\d{1,2}(st|nd|rd|th)?,?\\s+\\d{4}|\\d{1,2}:\\d{2}(:\\d{2})?(\\s?(am|pm|uhr|h))?)`,
+  `\\b(\\d{1,2}\\.\\s?\\d{1,2}\\.\\s?\\d{2,4}|\\d{4}-\\d{2}-\\d{2}(t[\\d:.+]+)?|\\d{1,2}/\\d{1,2}/\\d{2,4}|\\d{1,2}\\.?\\s+(${MONTHS})\\.?\\s+\\d{4}|(${MONTHS})\\.?\\s+\\d{1,2}${anyOf(ORDINAL_SUFFIXES)}?,?\\s+\\d{4}|\\d{1,2}:\\d{2}(:\\d{2})?(\\s?${anyOf(TIME_SUFFIXES)})?)`,
   'gi',
 );
 /** Words that surround a date in a byline or dateline. */

@@ -4,7 +4,7 @@
 // the credit goes; the descriptive part of a caption stays. Captions are recognised by their tag or class
 // and by sitting next to a picture, so a "Source: …" line in running prose is never touched.
 import { closestTag, firstTagInside, tagNames, trimmedLengthAtMost, type El } from './dom.js';
-import { anyOf, wordsOf, type WordTable } from './lexicon/compile.js';
+import { anyOf, groupOf } from './lexicon/compile.js';
 import {
   CAPTION_CLASS_PARTS,
   CAPTION_CLASS_PICTURES,
@@ -25,24 +25,19 @@ import {
 
 type TextNode = { data: string; parentNode: unknown };
 
-/** Any of the words, as a non-capturing group (the rules read only where a match starts). */
-function group(words: readonly string[] | WordTable): string {
-  return `(?:${wordsOf(words).join('|')})`;
-}
-
 /** Words that introduce a picture's credit, in the languages pages usually use (lexicon/captions.ts). */
-const MARKER = group(CREDIT_MARKERS);
+const MARKER = groupOf(CREDIT_MARKERS);
 
 /** "Foto: Name" or "(Fuente: Agency)" closing a caption; the boundary before it keeps "Fotomontage:" whole. */
 const LABELLED = new RegExp(`(?:^|(?<=[\\s.,;:|–—(\\[-]))\\(?\\s*${MARKER}\\s*[:|]\\s*[^\\n]{0,100}$`, 'iu');
 /** "Photo by Name", "Bild via <link>", "Image courtesy of Name" closing a caption. */
-const BY = new RegExp(`(?:^|(?<=[\\s.,;:|–—(\\[-]))\\(?\\s*${MARKER}\\s+${group(CREDIT_BY)}\\b[^\\n]{0,80}$`, 'iu');
+const BY = new RegExp(`(?:^|(?<=[\\s.,;:|–—(\\[-]))\\(?\\s*${MARKER}\\s+${groupOf(CREDIT_BY)}\\b[^\\n]{0,80}$`, 'iu');
 /**
  * "Image illustrative", "Foto de archivo", "File photo": the picture is a stand-in, said of the picture, not
  * of the story.
  */
 const STAND_IN = new RegExp(
-  `(?:^|(?<=[\\s.,;:|–—(\\[-]))\\(?\\s*(?:${MARKER}\\s+(?:d[e']\\s?)?${group(STAND_IN_WORDS)}|${group(STAND_IN_KINDS)}\\s+${group(STAND_IN_PICTURES)})\\b[^\\n]{0,100}$`,
+  `(?:^|(?<=[\\s.,;:|–—(\\[-]))\\(?\\s*(?:${MARKER}\\s+(?:d[e']\\s?)?${groupOf(STAND_IN_WORDS)}|${groupOf(STAND_IN_KINDS)}\\s+${groupOf(STAND_IN_PICTURES)})\\b[^\\n]{0,100}$`,
   'iu',
 );
 /** "©" or "(c)" and the holder, closing a caption. */
@@ -57,16 +52,16 @@ const SLASH_TAIL = /\s\/\p{L}[\p{L}.'’&\s-]{0,40}$/u;
 /** A caption's last part that is only "Name/Agency" names ("Jane Doe/WENN.com", "REUTERS/Jane Doe"). */
 const NAME_SLASH_NAME = /(?:^|(?<=[.!?]\s))\p{Lu}(?:[\p{L}'’&\s-]|\.(?!\s)){0,40}(?:\/\s*\p{L}(?:[\p{L}'’&\s-]|\.(?!\s)){0,40})+[.]?\s*$/u;
 /** An instruction to click the picture: "Zum Vergrößern auf das Bild klicken.", "Click to enlarge". */
-const ENLARGE = new RegExp(`[^.!?\\n]*\\b${group(CLICK_TO_ENLARGE)}[^.!?\\n]*[.!?]?`, 'giu');
+const ENLARGE = new RegExp(`[^.!?\\n]*\\b${groupOf(CLICK_TO_ENLARGE)}[^.!?\\n]*[.!?]?`, 'giu');
 
 /** Markers that can only mean a picture (not "source", which also cites a fact in running text). */
-const PICTURE_MARKER = group(PICTURE_MARKERS);
+const PICTURE_MARKER = groupOf(PICTURE_MARKERS);
 /**
  * A short line of its own that starts as a picture's credit ("Foto: dpa", "Image illustrative : <link>"):
  * it belongs to a picture even where the picture is gone or sits elsewhere.
  */
 const STANDALONE = new RegExp(
-  `^\\s*\\(?\\s*(?:${PICTURE_MARKER}\\s*[:|]|${PICTURE_MARKER}\\s+(?:d[e']\\s?)?${group(STAND_IN_LINE_WORDS)}\\b|${group(STAND_IN_KINDS)}\\s+${group(STAND_IN_PICTURES)}\\b)`,
+  `^\\s*\\(?\\s*(?:${PICTURE_MARKER}\\s*[:|]|${PICTURE_MARKER}\\s+(?:d[e']\\s?)?${groupOf(STAND_IN_LINE_WORDS)}\\b|${groupOf(STAND_IN_KINDS)}\\s+${groupOf(STAND_IN_PICTURES)}\\b)`,
   'iu',
 );
 /** Zero-width characters (soft hyphens) that would split the words the patterns look for. */
@@ -74,10 +69,10 @@ const INVISIBLE = /[\u00ad\u200b\u200c\u2060\ufeff]/g;
 
 /** Class or id naming a caption, or a credit/source line that belongs to a picture. */
 const CAPTION_NAME = new RegExp(
-  `${group(CAPTION_CLASS_WORDS)}|(?:^|[\\s_-])${group(CAPTION_CLASS_SHORT)}(?:[\\s_-]|$)|${group(CAPTION_CLASS_PICTURES)}[-_]?${group(CAPTION_CLASS_PARTS)}`,
+  `${groupOf(CAPTION_CLASS_WORDS)}|(?:^|[\\s_-])${groupOf(CAPTION_CLASS_SHORT)}(?:[\\s_-]|$)|${groupOf(CAPTION_CLASS_PICTURES)}[-_]?${groupOf(CAPTION_CLASS_PARTS)}`,
   'i',
 );
-const CREDIT_NAME = new RegExp(`(?:^|[\\s_-])${group(CREDIT_CLASS_WORDS)}(?:[\\s_-]|\\d|$)`, 'i');
+const CREDIT_NAME = new RegExp(`(?:^|[\\s_-])${groupOf(CREDIT_CLASS_WORDS)}(?:[\\s_-]|\\d|$)`, 'i');
 /** A credit or caption line is short; a longer block is prose that happens to sit near a picture. */
 const MAX_CAPTION_CHARS = 600;
 const MAX_CREDIT_CHARS = 150;

@@ -131,6 +131,20 @@ export const CONTENT_KINDS = ['post', 'entry', 'article'];
 /** …and the parts. */
 export const CONTENT_PARTS = ['body', 'content', 'text'];
 
+/** schema.org types of a JSON-LD block that describes the page's article (matched anywhere in the type's name). */
+export const ARTICLE_SCHEMA_TYPES = [
+  'Article',
+  'BlogPosting',
+  'Report',
+  'WebPage',
+  'Review',
+  'Recipe',
+  'NewsArticle',
+  'ScholarlyArticle',
+  'Posting',
+  'CreativeWork',
+];
+
 /**
  * A test for any of `words` as a whole part of a class/id list: after the start, a space, "_" or "-", and
  * before the end, a space, "_", "-" or (with `digits`) a number ("ad-1").

@@ -74,10 +74,10 @@ export const EMBED_PLACEHOLDER_PHRASES: WordTable = {
 
 /** A "follow us on …" pitch: the social networks are in notices.ts (SOCIAL_NETWORKS). */
 export const FOLLOW_US = {
-  /** "follow us on", "follow Jane Doe on": the words before the network. */
-  en: { before: 'follow', after: 'on' },
+  /** "follow us on", "follow Jane Doe on": the words around the one followed, before the network. */
+  en: { before: 'follow', us: 'us', after: 'on' },
   /** "folge uns auf": no network named after it. */
-  de: { before: 'folge', after: 'auf' },
+  de: { before: 'folge', us: 'uns', after: 'auf' },
 } as const;
 
 /**
@@ -226,6 +226,7 @@ export const ACTION_VERBS: WordTable = {
 };
 /** …before it (English): "Print this recipe". */
 export const ACTION_VERBS_BEFORE = ['print', 'share', 'save', 'bookmark', 'email'];
+export const ACTION_THIS = 'this';
 export const ACTION_OBJECTS_AFTER = ['tip', 'recipe', 'article', 'post', 'page', 'story'];
 
 /** A pointer to the next page of a series: "… weiter zu „Part two“", "Continue to part 2". */
