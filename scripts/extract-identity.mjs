@@ -11,7 +11,8 @@
 // To check a branch against main: build main into a temporary folder (git archive main | tar -x, link
 // node_modules, npx tsc -p tsconfig.build.json --outDir …), record both, compare. EXTRACT_IDENTITY_STRIDE=k
 // takes every k-th page (a quick look; the check itself uses all); EXTRACT_IDENTITY_PARTIAL=1 compares only the
-// pages both records hold (while a record is still being written). Raw HTML is decoded as the bench's page
+// pages both records hold (while a record is still being written); EXTRACT_IDENTITY_FROM/TO record a slice of the
+// page list (records of slices are concatenated before comparing). Raw HTML is decoded as the bench's page
 // server has Chromium do it: UTF-8 when valid, else windows-1252.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -53,7 +54,8 @@ async function record(buildRoot, outFile) {
   const fd = fs.openSync(outFile, 'w');
   let n = 0;
   try {
-    for (let i = 0; i < list.length; i += stride) {
+    const [from, to] = [Number(process.env.EXTRACT_IDENTITY_FROM ?? 0), Number(process.env.EXTRACT_IDENTITY_TO ?? list.length)];
+    for (let i = from; i < Math.min(to, list.length); i += stride) {
       const p = list[i];
       const html = decode(fs.readFileSync(p.file));
       let result;

@@ -111,6 +111,8 @@ const READ_MORE = new RegExp(`(^|[\\s_-])${anyOf(READ_MORE_WORDS)}(?=[\\s_-]|\\d
 /** What one rule removed, for the debug trace: the top element of each removed block and its text. */
 export interface RuleTrace {
   rule: string;
+  /** The tree pruned: the page's body ('page') or Readability's pick ('article'); both are pruned, the result keeps one. */
+  tree: 'page' | 'article';
   tag: string;
   text: string;
 }
@@ -124,6 +126,8 @@ export interface PruneOptions {
   off?: ReadonlySet<string>;
   /** When given, every removal is listed here with the rule that made it. */
   trace?: RuleTrace[];
+  /** Which tree is pruned, for the trace ('page' when not given). */
+  tree?: RuleTrace['tree'];
 }
 
 interface PruneRule {
@@ -169,6 +173,12 @@ export const PRUNE_RULES: readonly PruneRule[] = [
 /** Every rule name, for options and the bench flag that switch rules off. */
 export const PRUNE_RULE_NAMES = PRUNE_RULES.map((r) => r.name);
 
+/** Rule names in `off` that no rule has: a clear error naming the field, not a switch that silently does nothing. */
+export function checkRuleNames(off: readonly string[]): void {
+  const unknown = off.filter((name) => !PRUNE_RULE_NAMES.includes(name));
+  if (unknown.length) throw new Error(`off: no pruning rule named ${unknown.map((n) => `"${n}"`).join(', ')} (rules: ${PRUNE_RULE_NAMES.join(', ')})`);
+}
+
 /** Removes comment sections, site furniture, and blocks that are mostly links, rule by rule (PRUNE_RULES). */
 export function pruneBoilerplate(root: El, options: PruneOptions = {}): void {
   const total = Math.max(1, textLength(root));
@@ -186,7 +196,7 @@ export function pruneBoilerplate(root: El, options: PruneOptions = {}): void {
       if (root.contains(el)) continue;
       const parent = el.parentElement as El | null;
       if (parent && !root.contains(parent)) continue;
-      options.trace.push({ rule: rule.name, tag: el.tagName.toLowerCase(), text: elementText(el).slice(0, 120) });
+      options.trace.push({ rule: rule.name, tree: options.tree ?? 'page', tag: el.tagName.toLowerCase(), text: elementText(el).slice(0, 120) });
     }
   }
 }

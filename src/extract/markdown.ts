@@ -11,7 +11,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { makeLinksAbsolute } from './absolute-links.js';
-import { pruneBoilerplate, type PruneOptions, type RuleTrace } from './boilerplate.js';
+import { checkRuleNames, pruneBoilerplate, type PruneOptions, type RuleTrace } from './boilerplate.js';
 import { collapseSpace as normalisedText, textLength, type Doc, type El } from './dom.js';
 import { readMetadata, withReadabilityGuess, wordCount, type PageMetadata, type ReadabilityGuess } from './metadata.js';
 import { leadParagraphs } from './lead.js';
@@ -94,7 +94,7 @@ const SKIP_LINK_BARE = new RegExp(`^\\s*${SKIP_LINK_ALONE}\\b`, 'i');
 const NOSCRIPT_NOTICE = new RegExp(NOSCRIPT_NOTICE_WORDS.join('|'), 'i');
 
 export interface ExtractOptions {
-  /** Pruning rules switched off by name (PRUNE_RULE_NAMES), for measuring what each is worth. */
+  /** Pruning rules switched off by name (PRUNE_RULE_NAMES), for measuring what each is worth; an unknown name is an error. */
   off?: readonly string[];
   /** Adds `trace`: every block a pruning rule removed, with the rule's name. */
   debug?: boolean;
@@ -103,6 +103,7 @@ export interface ExtractOptions {
 }
 
 export function htmlToMarkdown(input: string, pageTitle: string, content: MarkdownContent = 'main', options: ExtractOptions = {}): MarkdownResult {
+  if (options.off?.length) checkRuleNames(options.off);
   const trace: RuleTrace[] | undefined = options.debug ? [] : undefined;
   const rules: PruneOptions = { ...(options.off?.length ? { off: new Set(options.off) } : {}), ...(trace ? { trace } : {}) };
   // linkedom needs a whole document; a serialised page always is one, a fragment gets wrapped.
@@ -146,13 +147,13 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
     const dense = proseContainer(body, paras);
     if (article) {
       const unpruned = article.root.cloneNode(true) as El;
-      pruneBoilerplate(article.root, rules);
+      pruneBoilerplate(article.root, { ...rules, tree: 'article' });
       // Pruning that leaves neither the pick nor the page any prose while the pick was long took the content
       // itself: a site named its entries like furniture (a live ticker's "comment" cards). The pick is then
       // pruned by links and text alone. A page left with a paragraph of its own (a short post whose comment
       // thread Readability crowned for its length) is not such a page: its thread rightly went.
       if (textLength(article.root) < READABILITY_MIN_CHARS && (dense?.score ?? 0) < OWN_PROSE_MIN_CHARS && textLength(unpruned) >= READABILITY_SURE_CHARS) {
-        pruneBoilerplate(unpruned, { ...rules, byName: false });
+        pruneBoilerplate(unpruned, { ...rules, byName: false, tree: 'article' });
         article.root = unpruned;
       }
       readabilityPick = article.root;
