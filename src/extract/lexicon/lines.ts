@@ -1,8 +1,9 @@
-// Vocabulary as data: the words of short lines that are the site's, not the article's (credits, pitches,
-// notices, prompts, labels), per language, for the boilerplate-text rule. Each entry is a phrase or a small
-// regular-expression fragment of one, matched case aside. A table is keyed by what its phrases say; the
-// rule (boilerplate-text.ts) keeps the frame around them: where in the line they stand and what follows.
-// "multi" holds phrases whose words come from several languages at once (one pattern for all).
+// Vocabulary as data: the words of short lines and paragraphs that are the site's, not the article's
+// (credits, pitches, notices, prompts, labels), per language, for the boilerplate-text and promos rules.
+// Each entry is a phrase or a small regular-expression fragment of one, matched case aside unless a table
+// says otherwise. A table is keyed by what its phrases say; the rule keeps the frame around them: where in
+// the line they stand and what follows. "multi" holds phrases whose words come from several languages at
+// once (one pattern for all); "symbols" holds marks that belong to no language.
 import type { WordTable } from './compile.js';
 
 /** Labels opening a picture's credit line: "Foto: …", "Bild: …", "Credit: …", "© Agency", "(c) Name". */
@@ -407,7 +408,7 @@ export const BLOCKED_WIDGET = {
 /** An advert's label heading its own line: "ANZEIGE - Heute mal ausgehen?", "Advertisement: …". */
 export const ADVERT_LINE_LABELS: WordTable = { de: ['anzeige', 'werbung'], en: ['advertisement', 'sponsored'], es: ['publicidad'], fr: ['publicité'] };
 
-/** Social networks followed in a pitch that opens a paragraph, per language of the pitch. */
+/** Social networks followed in a pitch that opens a paragraph, per language of the pitch (English and German matched with their case). */
 export const FOLLOW_NETWORKS = {
   en: ['Twitter', 'X', 'Facebook', 'Instagram', 'LinkedIn', 'YouTube', 'TikTok', 'Threads', 'Mastodon'],
   de: ['Twitter', 'X', 'Facebook', 'Instagram', 'LinkedIn', 'YouTube', 'TikTok'],
