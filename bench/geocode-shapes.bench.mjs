@@ -183,7 +183,10 @@ export default {
       const r = geocodeEmbedded(gazetteer, c.query);
       const right = judged(c, r, ref);
       const h = tally.count(c.category, c.query, right, r?.confidence ?? 0);
-      if (!right && h === 'tuning') wrong.push(`${c.category}: "${c.query}" → ${r ? `${r.formatted_address} (${r.precision}, ${r.confidence})` : 'no match'}`);
+      if (!right && h === 'tuning') {
+        const want = [c.countries?.join('|') ?? c.country, c.state, c.city, c.district].filter(Boolean).join(' / ');
+        wrong.push(`${c.category}: "${c.query}" [want ${want}] → ${r ? `${r.formatted_address} (${r.precision}, ${r.confidence})` : 'no match'}`);
+      }
     }
     if (process.env.GEOCODE_SHAPES_WRONG) process.stderr.write(`${wrong.join('\n')}\n`);
     // Throughput on these shapes (every query read several ways): best of 3 passes, one event loop.

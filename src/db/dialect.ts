@@ -32,6 +32,11 @@ export interface Dialect {
   utcDay(msExpr: string): string;
   /** The size in bytes of a JSON column's text (null stays null), so a read can budget before it selects it. */
   jsonBytes(column: string): string;
+  /**
+   * The store's clock in epoch ms, as an expression: the statement's start on PostgreSQL's server (one clock
+   * for every node, whatever their own clocks say), the machine's clock on SQLite (one machine).
+   */
+  readonly nowMs: string;
   /** Appended to a SELECT inside a transaction: lock the rows read (SQLite's transaction holds the write lock). */
   readonly forUpdate: string;
   /** Appended to a SELECT inside a transaction: lock the rows read, passing over rows others hold. */
@@ -53,6 +58,8 @@ export const sqlite: Dialect = {
   greatest: (a, b) => `MAX(${a}, ${b})`,
   utcDay: (ms) => `strftime('%Y-%m-%d', ${ms} / 1000, 'unixepoch')`,
   jsonBytes: (column) => `length(CAST(${column} AS BLOB))`,
+  // 'now' is fixed for the statement; julianday keeps milliseconds (unixepoch('subsec') needs 3.42).
+  nowMs: "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)",
   // The transaction holds the whole database's write lock already.
   forUpdate: '',
   skipLocked: '',
@@ -70,6 +77,7 @@ export const postgres: Dialect = {
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
   utcDay: (ms) => `to_char(to_timestamp(${ms} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
   jsonBytes: (column) => `octet_length(${column}::text)`,
+  nowMs: '(extract(epoch FROM statement_timestamp()) * 1000)::bigint',
   forUpdate: ' FOR UPDATE',
   skipLocked: ' FOR UPDATE SKIP LOCKED',
 };

@@ -43,6 +43,11 @@ export interface SettleKeyPurchase {
 export interface PaymentStore {
   setPayment(id: string, payment: Record<string, unknown>): Promise<void>;
   /**
+   * Replaces the payment only while it is `pending`; false (and nothing written) once it has ended: settled,
+   * unpaid or void. Settlement writes through this, so an outcome is recorded, and counted, once.
+   */
+  updatePendingPayment(id: string, payment: Record<string, unknown>): Promise<boolean>;
+  /**
    * Tasks that finished before `finishedBefore` with their payment still `pending` (to settle or void), oldest
    * first; never their input or result. `after` continues from the last task of the previous page.
    */

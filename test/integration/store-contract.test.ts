@@ -539,26 +539,33 @@ for (const factory of factories) {
       expect((await claim('sess-b', now + 2000)).map((t) => t.id)).toEqual([left.id]);
     });
 
-    it('a leader lease is held by one holder at a time, renewed by it, and taken over once it expires (migration 015)', async () => {
+    it("a leader lease is held by one holder at a time, renewed by it, and taken over once it expires on the store's clock (migration 015)", async () => {
       const s = await open();
-      const now = 1_800_000_000_000;
-      const ttl = 1000;
+      // Expiry is the store's clock plus the TTL: a live lease has a TTL of a minute, an expired one 0 or a
+      // few milliseconds waited out (no caller passes its own clock).
+      const live = 60_000;
       // Free: the first asker takes it; the holder renews it; another is refused while it lives.
-      expect(await s.holdLease('job', 'a', ttl, now)).toBe(true);
-      expect(await s.holdLease('job', 'a', ttl, now + 500)).toBe(true);
-      expect(await s.holdLease('job', 'b', ttl, now + 1499)).toBe(false);
+      expect(await s.holdLease('job', 'a', live)).toBe(true);
+      expect(await s.holdLease('job', 'a', live)).toBe(true);
+      expect(await s.holdLease('job', 'b', live)).toBe(false);
       // Leases are per name.
-      expect(await s.holdLease('other-job', 'b', ttl, now)).toBe(true);
-      // The renewal moved the expiry to now + 1500: at that instant the lease is B's, and A's renewal fails.
-      expect(await s.holdLease('job', 'b', ttl, now + 1500)).toBe(true);
-      expect(await s.holdLease('job', 'a', ttl, now + 1600)).toBe(false);
+      expect(await s.holdLease('other-job', 'b', live)).toBe(true);
+      // A renewal sets the expiry from the store's now: renewed with a TTL of 0 the lease has expired, so B
+      // takes it, and A's renewal fails.
+      expect(await s.holdLease('job', 'a', 0)).toBe(true);
+      expect(await s.holdLease('job', 'b', live)).toBe(true);
+      expect(await s.holdLease('job', 'a', live)).toBe(false);
+      // A short lease runs out on the store's clock by itself.
+      expect(await s.holdLease('short', 'a', 20)).toBe(true);
+      await new Promise((r) => setTimeout(r, 60));
+      expect(await s.holdLease('short', 'b', live)).toBe(true);
       // Releasing another's lease does nothing; releasing one's own frees it at once.
       await s.releaseLease('job', 'a');
-      expect(await s.holdLease('job', 'a', ttl, now + 1700)).toBe(false);
+      expect(await s.holdLease('job', 'a', live)).toBe(false);
       await s.releaseLease('job', 'b');
-      expect(await s.holdLease('job', 'a', ttl, now + 1700)).toBe(true);
+      expect(await s.holdLease('job', 'a', live)).toBe(true);
       // Two askers at once for a free lease: exactly one wins.
-      const race = await Promise.all(['c', 'd', 'e'].map((h) => s.holdLease('raced', h, ttl, now)));
+      const race = await Promise.all(['c', 'd', 'e'].map((h) => s.holdLease('raced', h, live)));
       expect(race.filter(Boolean)).toHaveLength(1);
     });
 
@@ -699,6 +706,23 @@ for (const factory of factories) {
       expect((await s.getTask(a.id))!.payment).toEqual({ status: 'settled' });
       const stats = await s.stats();
       expect(stats.queueDepth).toBeGreaterThanOrEqual(2);
+    });
+    it('a payment is replaced only while pending: its outcome is written once and kept', async () => {
+      const s = await open();
+      const payer = { kind: 'x402' as const, id: `0x${Math.random().toString(16).slice(2)}` };
+      const t = newTask({ payer, payment: { status: 'pending', scheme: 'exact' } });
+      await s.createTask(t);
+      expect(await s.updatePendingPayment(t.id, { status: 'pending', scheme: 'exact', transaction: '0x1' })).toBe(true);
+      expect(await s.updatePendingPayment(t.id, { status: 'settled', scheme: 'exact', transaction: '0x1' })).toBe(true);
+      // A second run over the same payment: refused, the first outcome stays.
+      expect(await s.updatePendingPayment(t.id, { status: 'settled', scheme: 'exact', transaction: '0x2' })).toBe(false);
+      expect(await s.updatePendingPayment(t.id, { status: 'pending', scheme: 'exact', last_error: 'late retry' })).toBe(false);
+      expect((await s.getTask(t.id))!.payment).toEqual({ status: 'settled', scheme: 'exact', transaction: '0x1' });
+      // A task without a payment, or none at all: nothing to replace.
+      const plain = newTask();
+      await s.createTask(plain);
+      expect(await s.updatePendingPayment(plain.id, { status: 'settled' })).toBe(false);
+      expect(await s.updatePendingPayment('task_missing', { status: 'settled' })).toBe(false);
     });
     it('lists without inputs and with results only within the byte budget; batch item refs carry sizes, not results', async () => {
       const s = await open();

@@ -126,8 +126,8 @@ describe.each(cases)('upgrading a $name deployment of the previous release', ({ 
       expect(byOther.map((t) => t.id)).toEqual(['task_new3']);
       expect((await store.claimTasks({ owner: 'session-new', limit: 10, leaseMs: 30_000, now })).map((t) => t.id)).toEqual(['task_new4']);
       // Migration 015: the upgraded store holds leader leases (x402 settlement's), one holder at a time.
-      expect(await store.holdLease('x402-settlement:test', 'node-a', 30_000, now)).toBe(true);
-      expect(await store.holdLease('x402-settlement:test', 'node-b', 30_000, now)).toBe(false);
+      expect(await store.holdLease('x402-settlement:test', 'node-a', 30_000)).toBe(true);
+      expect(await store.holdLease('x402-settlement:test', 'node-b', 30_000)).toBe(false);
     } finally {
       await store.close();
     }

@@ -147,6 +147,26 @@ describe("a town's district or borough", () => {
     expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
   });
 
+  it('a district before a small town named like its region, in a street address, makes the words the town', () => {
+    expect(where(locate('449 Trg Sv. Luke, Škaljari, Kotor'))).toMatchObject({ precision: 'locality', city: 'Kotor', country_code: 'ME' });
+  });
+
+  it.each([
+    ['Marienplatz 8, Altstadt-Lehel Bavaria', 'Munich', 'DE'],
+    ['High Street, Boroko National Capital District', 'Port Moresby', 'PG'],
+    ['10 Main Street, Nowhereville, WA', 'Seattle', 'US'],
+  ])('%s: a street in a district the data does not know is answered at its region’s largest town, at low confidence', (q, city, country) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'locality', city, country_code: country });
+    expect(r.confidence).toBeLessThan(0.5);
+    expect(r.notes.join(' ')).toMatch(/largest town of/);
+  });
+
+  it('a region’s largest town is not guessed where the words name a big city elsewhere, nor without a street', () => {
+    expect(locate('5 Kanal Street, Sarajevo Canton').precision).not.toBe('locality');
+    expect(where(locate('Nowhereville, WA'))).toMatchObject({ precision: 'region', state_code: 'WA' });
+  });
+
   it('an unknown part before a region with no town of its name in it leaves the region', () => {
     expect(where(locate('Unknownville, Georgia'))).toMatchObject({ precision: 'region', state_code: 'GA' });
     expect(where(locate('Kotor'))).toMatchObject({ precision: 'region', country_code: 'ME' });
@@ -192,6 +212,21 @@ describe('postal codes without a table', () => {
     const r = locate(q);
     expect(where(r)).toMatchObject({ precision: 'country', country_code: country });
     expect(r.confidence).toBeLessThan(0.5);
+  });
+
+  it.each([
+    ['C1010AAZ', 'AR'],
+    ['W23-P466', 'IE'],
+    ['D02 X285', 'IE'],
+    ['A65F4E2', 'IE'],
+  ])('%s: an Argentine CPA or an Irish Eircode names its country, at country precision and low confidence', (q, country) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'country', country_code: country });
+    expect(r.confidence).toBeLessThan(0.5);
+  });
+
+  it('four digits and two letters starting with 0 are no Dutch postcode (Dutch codes start at 1000)', () => {
+    expect(geocodeEmbedded(shippedGazetteer(), '0000NA')?.components.country_code).not.toBe('NL');
   });
 
   it('a code with its country prefix after the town keeps the town', () => {

@@ -41,8 +41,11 @@ function pagingStore(tasks: UnsettledTask[]) {
       reads.push(page.length);
       return page;
     },
-    async setPayment(id: string, payment: Record<string, unknown>) {
-      tasks.find((t) => t.id === id)!.payment = payment;
+    async updatePendingPayment(id: string, payment: Record<string, unknown>) {
+      const t = tasks.find((t) => t.id === id)!;
+      if ((t.payment as { status: string }).status !== 'pending') return false;
+      t.payment = payment;
+      return true;
     },
     // One process: it holds the settlement lease.
     async holdLease() {

@@ -17,6 +17,7 @@ import {
   type PublicClient,
   type TypedDataDomain,
 } from './viem.js';
+import { performance } from 'node:perf_hooks';
 import { eip3009Abi, transferWithAuthorizationTypes } from './token-abi.js';
 import { MULTICALL3_ADDRESS, type TokenInfo } from './tokens.js';
 import type { Authorization } from './wire.js';
@@ -64,17 +65,42 @@ function isNonceConflict(err: unknown): boolean {
   return false;
 }
 
+/** The node refused a transaction for its fees (the base fee rose past a cached estimate). */
+function isFeeTooLow(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    const text = `${e.message} ${(e as { details?: string }).details ?? ''}`;
+    if (/max fee per gas less than block base fee|maxFeePerGas too low|fee cap less than block base fee|underpriced/i.test(text)) return true;
+  }
+  return false;
+}
+
 /** How far back (blocks) to look for a transfer when the search has no starting block, and the span of one log query. */
 const RECONCILE_BLOCKS = 10_000n;
+
+/** How long one fee estimate serves transfers (Base makes a block every 2 s; viem's estimate leaves 20% for a rise). */
+const FEE_CACHE_MS = 2_000;
+
+interface Fees {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
 
 export class ChainAccess {
   readonly client: PublicClient;
   private readonly chain: Chain;
   private readonly settler: ReturnType<typeof privateKeyToAccount> | undefined;
+  /**
+   * One wallet client for every transfer: viem remembers per client that the node lacks eth_fillTransaction
+   * (a new client per transfer asked for it every time, one failing RPC per settlement).
+   */
+  private readonly wallet: ReturnType<typeof createWalletClient> | undefined;
   /** Sends are serialised so each transaction gets the next account nonce from the node. */
   private sending: Promise<unknown> = Promise.resolve();
+  private readonly feeCacheMs: number;
+  /** The last fee estimate (undefined: the chain has no EIP-1559 fees, viem fills them) and when it was asked. */
+  private fees: { at: number; value: Promise<Fees | undefined> } | undefined;
 
-  constructor(opts: { rpcUrl: string; chainId: number; network: string; settlerKey?: Hex | undefined; pollingIntervalMs?: number }) {
+  constructor(opts: { rpcUrl: string; chainId: number; network: string; settlerKey?: Hex | undefined; pollingIntervalMs?: number; feeCacheMs?: number }) {
     this.chain = defineChain({
       id: opts.chainId,
       name: opts.network,
@@ -84,6 +110,34 @@ export class ChainAccess {
     });
     this.client = createPublicClient({ chain: this.chain, transport: http(opts.rpcUrl, { retryCount: 1 }), pollingInterval: opts.pollingIntervalMs ?? 500 });
     this.settler = opts.settlerKey ? privateKeyToAccount(opts.settlerKey) : undefined;
+    // One retry, as for reads: viem's default of three with backoff spent ~1 s on a transfer that reverts
+    // (another process used the authorization first) while holding the queue of sends behind it.
+    this.wallet = this.settler ? createWalletClient({ account: this.settler, chain: this.chain, transport: http(opts.rpcUrl, { retryCount: 1 }) }) : undefined;
+    this.feeCacheMs = opts.feeCacheMs ?? FEE_CACHE_MS;
+  }
+
+  /**
+   * EIP-1559 fees for a transfer, estimated at most once per feeCacheMs (a block read and
+   * eth_maxPriorityFeePerGas per settlement otherwise); undefined lets viem fill them (a legacy chain).
+   */
+  private feesForTransfer(): Promise<Fees | undefined> {
+    const now = performance.now();
+    if (!this.fees || now - this.fees.at >= this.feeCacheMs) {
+      const value = this.client.estimateFeesPerGas().then(
+        (f) =>
+          f.maxFeePerGas !== undefined && f.maxPriorityFeePerGas !== undefined
+            ? { maxFeePerGas: f.maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas }
+            : undefined,
+        () => undefined,
+      );
+      this.fees = { at: now, value };
+    }
+    return this.fees.value;
+  }
+
+  /** Forgets the fee estimate (a send refused for its fees asks afresh). */
+  private dropFees(): void {
+    this.fees = undefined;
   }
 
   get settlerAddress(): Address | undefined {
@@ -141,24 +195,23 @@ export class ChainAccess {
 
   /** Submits transferWithAuthorization from the settler account; throws (without spending gas) when it would revert. */
   async submitTransfer(token: Address, auth: Authorization, signature: Hex): Promise<Hash> {
-    const account = this.settler;
-    if (!account) throw new Error('no settler key configured (X402_SETTLER_KEY)');
-    // One retry, as for reads: viem's default of three with backoff spent ~1 s on a transfer that reverts
-    // (another process used the authorization first) while holding the queue of sends behind it.
-    const wallet = createWalletClient({ account, chain: this.chain, transport: http(this.chain.rpcUrls.default.http[0], { retryCount: 1 }) });
+    const { wallet, settler: account } = this;
+    if (!wallet || !account) throw new Error('no settler key configured (X402_SETTLER_KEY)');
     const base = [auth.from, auth.to, BigInt(auth.value), BigInt(auth.validAfter), BigInt(auth.validBefore), auth.nonce] as const;
     const send = async (): Promise<Hash> => {
-      // An EOA's 65-byte signature goes as (v, r, s); anything else (ERC-1271 wallets) as bytes.
-      if (size(signature) === 65) {
-        const { r, s, v, yParity } = parseSignature(signature);
-        return wallet.writeContract({
-          address: token,
-          abi: eip3009Abi,
-          functionName: 'transferWithAuthorization',
-          args: [...base, Number(v ?? BigInt(yParity + 27)), r, s],
-        });
+      const fees = (await this.feesForTransfer()) ?? {};
+      const common = { account, chain: this.chain, address: token, abi: eip3009Abi, functionName: 'transferWithAuthorization', ...fees } as const;
+      try {
+        // An EOA's 65-byte signature goes as (v, r, s); anything else (ERC-1271 wallets) as bytes.
+        if (size(signature) === 65) {
+          const { r, s, v, yParity } = parseSignature(signature);
+          return await wallet.writeContract({ ...common, args: [...base, Number(v ?? BigInt(yParity + 27)), r, s] });
+        }
+        return await wallet.writeContract({ ...common, args: [...base, signature] });
+      } catch (err) {
+        if (isFeeTooLow(err)) this.dropFees();
+        throw err;
       }
-      return wallet.writeContract({ address: token, abi: eip3009Abi, functionName: 'transferWithAuthorization', args: [...base, signature] });
     };
     const resend = () => sendCountingNonce(send);
     const next = this.sending.then(resend, resend);

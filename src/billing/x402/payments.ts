@@ -14,8 +14,8 @@ import { X402Gate } from './gate.js';
 import { X402Metrics } from './metrics.js';
 import { DEFAULT_TIMING, type X402Settings, type X402Timing } from './settings.js';
 import { Settler, type SettlerOptions } from './settlement.js';
-import { settlerLeaseName } from './settler-lease.js';
-import { PurchaseReconciler } from './purchase-reconciler.js';
+import { settlerLeaseName } from './leader-lease.js';
+import { PurchaseReconciler, type PurchaseReconcilerOptions } from './purchase-reconciler.js';
 import { sqlRunnerOf } from '../../db/sql-runner.js';
 import { WalletSignIn } from './siwx.js';
 import { KNOWN_USDC, chainIdOf, type TokenInfo } from './tokens.js';
@@ -38,8 +38,12 @@ export interface X402Payments {
 export interface X402Options {
   timing?: Partial<X402Timing>;
   settlement?: SettlerOptions;
+  /** The key-purchase reconciler's sweep interval and lease timing. */
+  purchases?: PurchaseReconcilerOptions;
   /** Receipt polling of the RPC client (default 500 ms). */
   pollingIntervalMs?: number;
+  /** How long one fee estimate serves settlement transfers (default 2 s). */
+  feeCacheMs?: number;
 }
 
 export class X402ConfigError extends Error {
@@ -68,6 +72,7 @@ export async function startX402(
         network: x.network,
         settlerKey: mode === 'self' ? (x.settlerKey as Hex) : undefined,
         ...(opts.pollingIntervalMs ? { pollingIntervalMs: opts.pollingIntervalMs } : {}),
+        ...(opts.feeCacheMs !== undefined ? { feeCacheMs: opts.feeCacheMs } : {}),
       })
     : undefined;
   if (chain) {
@@ -107,7 +112,7 @@ export async function startX402(
   const settler = new Settler({ store: rt.store, events: rt.engine.events, log, metrics, settings, chain, facilitator, leaseName }, opts.settlement);
   settler.start();
   const sql = sqlRunnerOf(rt.store);
-  const purchases = sql ? new PurchaseReconciler({ store: rt.store, sql, chain, settings, log }) : undefined;
+  const purchases = sql ? new PurchaseReconciler({ store: rt.store, sql, chain, settings, log }, opts.purchases) : undefined;
   purchases?.start();
   log.info('x402 payments on', { network: x.network, asset: token.address, payTo: settings.payTo, mode, settler: chain?.settlerAddress });
   return {

@@ -10,6 +10,10 @@
 //   - authorization unused (it can never be used now) or used without a transfer to us → unpaid, no credit.
 // Without chain access (facilitator mode without X402_RPC_URL) nothing can be checked and purchases stay
 // pending for the operator.
+//
+// One process reconciles at a time: the holder of the store's leader lease `x402-key-purchases`
+// (leader-lease.ts). The others read neither the pending purchases nor the chain for them, and take over
+// within the lease's TTL when the holder dies (at once when it stops).
 import type { Address, Hash, Hex } from './viem.js';
 import { generateApiKey } from '../../auth/api-key.js';
 import { API_KEY_PREFIX } from '../api-keys.js';
@@ -20,6 +24,7 @@ import type { TaskStore } from '../../store/port.js';
 import type { ChainAccess } from './chain.js';
 import { pendingKeyPurchases, type PendingPurchase } from './pending-purchases.js';
 import { asPaymentRecord, type PaymentRecord } from './payment-record.js';
+import { LeaderLease, PURCHASE_RECONCILER_LEASE, type LeaderLeaseOptions } from './leader-lease.js';
 import type { X402Settings } from './settings.js';
 
 /** After validBefore, how long to wait so a transfer submitted just before it has been mined or reverted. */
@@ -36,20 +41,40 @@ export interface PurchaseReconcilerDeps {
 /** 'refund_due': paid on chain, but the top-up's key was revoked first, so nothing was credited. */
 export type Resolution = 'settled' | 'refund_due' | 'unpaid' | 'waiting' | 'unchecked';
 
+export interface PurchaseReconcilerOptions {
+  /** How often the lease holder sweeps the pending purchases. */
+  intervalMs?: number;
+  /** The reconciliation lease's timing (leader-lease.ts). */
+  lease?: LeaderLeaseOptions;
+}
+
 export class PurchaseReconciler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private readonly log: Logger;
+  private readonly intervalMs: number;
+  private readonly lease: LeaderLease;
 
   constructor(
     private readonly d: PurchaseReconcilerDeps,
-    private readonly intervalMs = 60_000,
+    o: PurchaseReconcilerOptions = {},
   ) {
     this.log = d.log.child({ component: 'x402-key-purchases' });
+    this.intervalMs = o.intervalMs ?? 60_000;
+    // Taking the lease (at start, or over from a dead holder) sweeps at once.
+    this.lease = new LeaderLease(
+      { store: d.store, name: PURCHASE_RECONCILER_LEASE, job: 'reconciles pending x402 key purchases', log: this.log, onGained: () => void this.sweepOnce() },
+      o.lease,
+    );
+  }
+
+  /** Whether this process is the one reconciling (holds the lease). */
+  get leading(): boolean {
+    return this.lease.held;
   }
 
   start(): void {
-    void this.sweepOnce();
+    this.lease.start();
     this.timer = setInterval(() => void this.sweepOnce(), this.intervalMs);
     this.timer.unref();
   }
@@ -57,10 +82,15 @@ export class PurchaseReconciler {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.running;
+    await this.lease.stop();
   }
 
-  /** One pass over pending purchases (also what tests call); concurrent calls share the pass under way. */
+  /**
+   * One pass over pending purchases by the lease holder (a no-op elsewhere); concurrent calls share the
+   * pass under way. resolve() settles one purchase whoever calls it.
+   */
   sweepOnce(now = Date.now()): Promise<void> {
+    if (!this.lease.held) return Promise.resolve();
     this.running ??= this.sweep(now)
       .catch((err: unknown) => this.log.warn('reconciling pending key purchases failed; the next sweep retries', { err }))
       .finally(() => (this.running = undefined));
@@ -68,7 +98,11 @@ export class PurchaseReconciler {
   }
 
   private async sweep(now: number): Promise<void> {
-    for (const p of await pendingKeyPurchases(this.d.sql, now, 100)) await this.resolve(p, now);
+    for (const p of await pendingKeyPurchases(this.d.sql, now, 100)) {
+      // A holder that lost the lease (cut off from the store past its TTL) leaves the rest to the new one.
+      if (!this.lease.held) return;
+      await this.resolve(p, now);
+    }
   }
 
   async resolve(p: PendingPurchase, now = Date.now()): Promise<Resolution> {

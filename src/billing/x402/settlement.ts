@@ -10,7 +10,7 @@
 // one page per interval (which capped a cluster at 100 settlements per 15 s).
 //
 // One process settles at a time: the holder of the store's lease for this settler account
-// (settler-lease.ts). Every API node sending from one account raced the others for the account's nonce
+// (leader-lease.ts). Every API node sending from one account raced the others for the account's nonce
 // and did their work twice (the soak settled 4,414 of 6,000 payments); the others now leave their own
 // completions to the holder (the store's wake-up or its sweep finds them) and take over within the
 // lease's TTL when it dies. Should two still overlap (a holder cut off from the store finishing a
@@ -25,7 +25,7 @@ import type { FacilitatorClient } from './facilitator.js';
 import type { X402Metrics } from './metrics.js';
 import { asPaymentRecord, requirementOf, type PaymentRecord } from './payment-record.js';
 import type { X402Settings } from './settings.js';
-import { SettlerLease, type SettlerLeaseOptions } from './settler-lease.js';
+import { LeaderLease, type LeaderLeaseOptions } from './leader-lease.js';
 
 export interface SettlerOptions {
   /** First retry delay; doubles per attempt up to maxRetryMs. */
@@ -35,8 +35,8 @@ export interface SettlerOptions {
   sweepIntervalMs?: number;
   /** The sweep leaves completions younger than this to the event path of the process that ran them. */
   sweepGraceMs?: number;
-  /** The settlement lease's timing (settler-lease.ts). */
-  lease?: SettlerLeaseOptions;
+  /** The settlement lease's timing (leader-lease.ts). */
+  lease?: LeaderLeaseOptions;
 }
 
 export interface SettlerDeps {
@@ -77,7 +77,7 @@ export class Settler {
   private stopped = false;
   private readonly wakeOnStop = new Set<() => void>();
   private readonly log: Logger;
-  private readonly lease: SettlerLease;
+  private readonly lease: LeaderLease;
 
   constructor(
     private readonly d: SettlerDeps,
@@ -89,7 +89,10 @@ export class Settler {
     this.sweepGraceMs = o.sweepGraceMs ?? 5_000;
     this.log = d.log.child({ component: 'x402-settlement' });
     // Taking the lease (at start, or over from a dead holder) sweeps at once.
-    this.lease = new SettlerLease({ store: d.store, name: d.leaseName ?? 'x402-settlement', log: this.log, onGained: () => void this.sweep() }, o.lease);
+    this.lease = new LeaderLease(
+      { store: d.store, name: d.leaseName ?? 'x402-settlement', job: 'settles x402 payments', log: this.log, onGained: () => void this.sweep() },
+      o.lease,
+    );
   }
 
   /** Whether this process is the one settling (holds the settlement lease). */
@@ -236,7 +239,7 @@ export class Settler {
       try {
         const transaction = await this.attempt(taskId, record, (tx) => {
           record = { ...record, transaction: tx };
-          return this.d.store.setPayment(taskId, record as unknown as Record<string, unknown>);
+          return this.d.store.updatePendingPayment(taskId, record as unknown as Record<string, unknown>).then(() => undefined);
         });
         await this.finish(taskId, { ...record, status: 'settled', transaction, settled_at: new Date().toISOString(), settle_attempts: attempt }, 'settled');
         return;
@@ -247,7 +250,8 @@ export class Settler {
           await this.finish(taskId, { ...record, status: 'unpaid', reason: message }, 'unpaid');
           return;
         }
-        await this.d.store.setPayment(taskId, record as unknown as Record<string, unknown>);
+        // Ended meanwhile (another run or process settled it): nothing left to retry.
+        if (!(await this.d.store.updatePendingPayment(taskId, record as unknown as Record<string, unknown>))) return;
         this.d.metrics.settlementRetried();
         const delay = Math.min(this.maxRetryMs, this.retryBaseMs * 2 ** (attempt - 1), Math.max(0, deadline - Date.now()));
         this.log.warn('x402 settlement failed; retrying', { taskId, attempt, error: message, retryInMs: delay });
@@ -281,24 +285,20 @@ export class Settler {
       const prior = await chain.receiptOf(r.transaction as Hash);
       if (prior?.succeeded) return r.transaction;
     }
-    const state = await chain.payerState(token, r.authorization.from, r.authorization.nonce);
-    if (state.nonceUsed) {
-      const tx = await chain.findTransfer(token, r.authorization);
-      if (tx) return tx;
-      throw new SettlementImpossible('The authorization was used on chain without a transfer to this service (the payer cancelled it).');
-    }
+    // No read of the authorization's state first: the transfer's gas estimate runs it, and a used nonce
+    // makes it revert before anything is sent (one eth_call less per settlement). Only then is the chain asked why.
     this.log.debug('submitting transferWithAuthorization', { taskId });
     let hash: Hash;
     try {
       hash = await chain.submitTransfer(token, r.authorization, r.signature);
     } catch (err) {
-      // Another process settled it since the check above (API nodes sweep the same pending payments):
-      // its transfer is the settlement. Retrying instead wrote `pending` over the winner's `settled`
-      // and left it so for the backoff.
-      const tx = (await chain.payerState(token, r.authorization.from, r.authorization.nonce)).nonceUsed
-        ? await chain.findTransfer(token, r.authorization)
-        : null;
-      if (tx) return tx;
+      // The nonce was used: by this service's own transfer (another run or process settled it, or an
+      // earlier attempt whose answer was lost), which is the settlement; or by the payer, who cancelled it.
+      if ((await chain.payerState(token, r.authorization.from, r.authorization.nonce)).nonceUsed) {
+        const tx = await chain.findTransfer(token, r.authorization);
+        if (tx) return tx;
+        throw new SettlementImpossible('The authorization was used on chain without a transfer to this service (the payer cancelled it).');
+      }
       throw err;
     }
     await submitted(hash);
@@ -310,7 +310,13 @@ export class Settler {
   private async finish(taskId: string, record: PaymentRecord, outcome: 'settled' | 'unpaid' | 'void'): Promise<void> {
     const { last_error: _lastError, ...kept } = record;
     const final = outcome === 'unpaid' ? record : kept;
-    await this.d.store.setPayment(taskId, final as unknown as Record<string, unknown>);
+    // Only the run that ends the pending payment records and counts its outcome: another run over the same
+    // payment (a sweep page read before this task's settlement ended, a holder that lost the lease) finds
+    // the transfer on chain and ends here too, and counted it a second time (121 settled for 120 tasks).
+    if (!(await this.d.store.updatePendingPayment(taskId, final as unknown as Record<string, unknown>))) {
+      this.log.debug('x402 payment already ended; this run records nothing', { taskId, outcome });
+      return;
+    }
     this.d.metrics.settlementEnded(outcome, BigInt(record.amount));
     const fields = { taskId, payer: record.payer, amount: record.amount, transaction: record.transaction, reason: record.reason };
     if (outcome === 'unpaid') this.log.warn('x402 payment recorded unpaid', fields);

@@ -27,7 +27,7 @@ export { creditKey } from './credit-key.js';
 export { revokeKey } from './revoke-key.js';
 
 // Payments
-export { setPayment } from './set-payment.js';
+export { setPayment, updatePendingPayment } from './set-payment.js';
 export { listUnsettledPayments } from './list-unsettled-payments.js';
 export { pendingPaymentAmounts } from './pending-payment-amounts.js';
 export { useSignInNonce } from './use-sign-in-nonce.js';

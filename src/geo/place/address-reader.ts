@@ -162,11 +162,16 @@ const NUMERIC_POSTCODE = /^\d{4,6}$/;
 /** Postal codes whose form alone names their country (our own list of the national formats), as one token or,
  * for the Dutch, two ("1012 AB"). `written` gives the usual written form. */
 const POSTCODE_FORMS: { country: string; form: RegExp; written: (s: string) => string }[] = [
-  { country: 'NL', form: /^\d{4} ?[A-Z]{2}$/i, written: (s) => `${s.slice(0, 4)} ${s.replace(/\s+/g, '').slice(4).toUpperCase()}` },
+  // Dutch codes run from 1000 ("0000 NA" is no Dutch code).
+  { country: 'NL', form: /^[1-9]\d{3} ?[A-Z]{2}$/i, written: (s) => `${s.slice(0, 4)} ${s.replace(/\s+/g, '').slice(4).toUpperCase()}` },
   { country: 'JP', form: /^〒?\d{3}-\d{4}$/, written: (s) => s.replace('〒', '') },
   { country: 'BR', form: /^\d{5}-\d{3}$/, written: (s) => s },
   { country: 'PT', form: /^\d{4}-\d{3}$/, written: (s) => s },
   { country: 'PL', form: /^\d{2}-\d{3}$/, written: (s) => s },
+  // Argentina's CPA: the province's letter, four digits, three letters ("C1010AAZ").
+  { country: 'AR', form: /^[A-HJ-NP-Z]\d{4}[A-Z]{3}$/i, written: (s) => s.toUpperCase() },
+  // Ireland's Eircode: a routing key ("D02", "W23", "D6W") and a four-character identifier ("D02 X285").
+  { country: 'IE', form: /^(?:[AC-FHKNPRTV-Y]\d{2}|D6W)[ -]?[0-9AC-FHKNPRTV-Y]{4}$/i, written: (s) => spacedPostcode(s.replace('-', ''), 4) },
   // Codes written with their country's ISO code in front, as those countries' own formats have them.
   { country: 'LV', form: /^LV-?\d{4}$/i, written: prefixed(2, '-') },
   { country: 'LT', form: /^LT-?\d{5}$/i, written: prefixed(2, '-') },
@@ -220,7 +225,7 @@ export function readAddress(input: string, lex: AddressLexicon): AddressReading[
       readings.push(...readPlaceAndStreet(r.rest, known, lex));
       // "Bellevue, King County, WA", "Dallas, Dallas County, Texas": a county or district named between the
       // town and the region is read past (the resolver keeps whichever reading matches).
-      const withoutAreas = withoutAreaSegments(r.rest);
+      const withoutAreas = withoutAreaSegments(r.rest, lex);
       if (withoutAreas) readings.push(...readPlaceAndStreet(withoutAreas, known, lex));
     }
   }
@@ -259,10 +264,14 @@ function isAreaSegment(toks: Tok[]): boolean {
 
 /** The tokens without the parts after the first that name a county or district, or null when there are none
  * (or nothing would be left but one part). */
-function withoutAreaSegments(tokens: Tok[]): Tok[] | null {
+function withoutAreaSegments(tokens: Tok[], lex: AddressLexicon): Tok[] | null {
   const segs = groupBySegment(tokens);
   if (segs.length < 2) return null;
   const kept = segs.filter((seg, i) => i === 0 || !isAreaSegment(seg));
+  // "Mary Street, Ela Beach National Capital District": a street left alone is not read as the town (a town named
+  // with a street word, "Gillett Grove, Clay County", still is).
+  const only = kept[0]!;
+  if (kept.length === 1 && (HOUSE_NUMBER.test(only[0]!.text) || (hasStreetWord(only) && !lex.hasLocality(joined(only), null, null)))) return null;
   return kept.length === segs.length ? null : kept.flat();
 }
 

@@ -35,6 +35,9 @@ export const FACTOR = {
   placedInContainingRegion: 0.8,
   /** The words also name another area at another level ("Georgia": the US state, or the country). */
   otherMeaning: 0.8,
+  /** A street address whose town or district the data does not know, answered at its region's largest town:
+   * the likeliest place for it, but a guess (on top of the unknown part's factor). */
+  regionsLargestTown: 0.6,
   /** A full postal code answered at the centroid of its district (a Canadian forward sortation area). */
   postalDistrict: 0.9,
   /** A postal code whose form names its country, with no table of that country's codes (a full UK postcode):

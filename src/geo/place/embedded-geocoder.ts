@@ -39,6 +39,8 @@ interface Resolution {
   unmatched: boolean;
   /** Other parts of the address that name a place next to the chosen town (its district or borough). */
   districts: string[];
+  /** The town is the region's largest, standing in for a street's town the data does not know. */
+  largestTownGuess?: boolean;
   notes: string[];
 }
 
@@ -70,7 +72,11 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
   const pool = new Map<string, Locality>();
   const words = (r: Resolution) => normaliseName(r.reading.locality ?? r.chosen?.name ?? '');
   const sameWords = (r: Resolution) => words(r) === words(best);
-  const pooled = best.districts.length > 0 ? [best] : resolutions.filter((r) => r.precision === best.precision && sameWords(r));
+  // A region's largest town, standing in for an unknown one, is no namesake of the words written.
+  const pooled =
+    best.districts.length > 0 || best.largestTownGuess
+      ? [best]
+      : resolutions.filter((r) => r.precision === best.precision && sameWords(r) && !r.largestTownGuess);
   for (const r of pooled) for (const c of r.candidates) pool.set(c.id, c);
   if (pool.size > 1 && best.chosen) {
     confidence *= ambiguityFactor(
@@ -239,6 +245,8 @@ function better(a: Resolution, b: Resolution): boolean {
 }
 
 function weight(r: Resolution): number {
+  // A region's largest town stands for the region: its size says nothing about which region was meant ("WA").
+  if (r.largestTownGuess) return 0;
   return (r.chosen?.population ?? 0) * (r.country === 'US' ? 2 : 1);
 }
 
@@ -349,9 +357,9 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
       // when none of the regions so named can be placed ("Saint George's": Grenada's capital, not a parish of
       // Bermuda the data has no place in).
       const regionPlaced = named.some((s) => g.regionPoint(s) !== undefined);
-      // "Škaljari, Kotor", "Sarubbi, Maldonado": a district written before the name makes it a town's, whatever
-      // its size, where the region so named has a town of its name.
-      const besideDistrict = !addressed && r.leftovers.some((part) => /\p{L}/u.test(part)) && candidates.some(inNamed);
+      // "Škaljari, Kotor", "Sarubbi, Maldonado", "449 Trg Sv. Luke, Škaljari, Kotor": a district written before
+      // the name makes it a town's, whatever its size, where the region so named has a town of its name.
+      const besideDistrict = r.leftovers.some((part) => /\p{L}/u.test(part)) && candidates.some(inNamed);
       if (besideDistrict) candidates = candidates.filter(inNamed);
       if (!candidates[0] || (regionPlaced && !besideDistrict && candidates[0].population < AREA_NAME_CITY_MIN_POPULATION)) return null;
       factor *= FACTOR.areaNameReadAsCity;
@@ -371,6 +379,19 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   if (region && r.locality === null && (r.street || r.houseNumber || r.postalCode)) {
     const city = g.namesakeCity(region);
     if (city && city.population >= AREA_NAME_CITY_MIN_POPULATION) return { ...localityResolution(g, r, [city], factor, notes), unmatched };
+  }
+  // "7th Avenue, West Ridge Greater Accra Region", "64 Melbourne Road, Leyton England": a street address whose
+  // town or district the data does not know lies most likely in its region's largest town (where most streets
+  // and named districts are), rather than at the region's point; said in a note, at low confidence. Not where
+  // the words name a big city elsewhere: then the region is the doubtful reading ("Sarajevo Canton" is no
+  // Guangdong); districts often share a small town's name ("West Ridge").
+  const bigCityElsewhere = (name: string) => (g.localities(name)[0]?.population ?? 0) >= AREA_NAME_CITY_MIN_POPULATION;
+  if (region && r.locality !== null && (r.street !== null || r.houseNumber !== null) && !bigCityElsewhere(r.locality)) {
+    const town = g.largestTown(region);
+    if (town) {
+      notes.push(`answered at ${town.name}, the largest town of ${region.name}: the street's town or district is not in the embedded data`);
+      return { ...localityResolution(g, r, [town], factor * FACTOR.regionsLargestTown, notes), unmatched, largestTownGuess: true };
+    }
   }
   if (region) {
     const point = g.regionPoint(region);

@@ -91,6 +91,8 @@ export class Gazetteer {
   /** Subdivisions known only from CLDR, looked up only where nothing else has the name (see `regions`). */
   private readonly minorRegionsByName = new Map<string, MinorRegion[]>();
   private readonly minorRegionPoints = new Map<Subdivision, AreaPoint>();
+  /** Place index of each first-level region's most populous place, built on first use. */
+  private largestTownByRegion: Map<string, number> | null = null;
   /** Postal codes beyond US ZIPs (set by `load`; empty for a gazetteer built without them). */
   postal: PostalCodes = PostalCodes.empty();
 
@@ -332,6 +334,24 @@ export class Gazetteer {
       if (bare) keys.add(bare);
     }
     return [...keys].flatMap((k) => this.localities(k, { country: s.country, admin1: s.admin1 })).sort(byImportance)[0];
+  }
+
+  /** The most populous place filed under a first-level region ("Accra" in Greater Accra, "London" in England);
+   * undefined for a second-level unit, whose places the data does not list. */
+  largestTown(s: Subdivision): Locality | undefined {
+    if (this.regionByAdmin1.get(`${s.country}|${s.admin1}`) !== s) return undefined;
+    if (this.largestTownByRegion === null) {
+      const byRegion = new Map<string, number>();
+      const p = this.places;
+      for (let i = 0; i < p.count; i++) {
+        const key = `${p.country[i]}|${p.admin1[i]}`;
+        const best = byRegion.get(key);
+        if (best === undefined || p.population[i]! > p.population[best]!) byRegion.set(key, i);
+      }
+      this.largestTownByRegion = byRegion;
+    }
+    const i = this.largestTownByRegion.get(`${s.country}|${s.admin1}`);
+    return i === undefined ? undefined : this.locality(i);
   }
 
   /** The first-level region an ISO 3166-2 code stands for, or that the second-level unit of that code lies in

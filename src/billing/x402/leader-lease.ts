@@ -1,41 +1,53 @@
-// One settling process per settler account. On PostgreSQL every API node runs a Settler, and two of them
-// sending from one account race for its nonce (and do each other's work); so the store's leader lease
-// named after the account (or the facilitator and payee) decides who settles. The holder renews it every
-// renewMs, well inside ttlMs; the others ask as often and take it over once a dead holder's lease expires.
-// A process alone (SQLite, one `serve`) takes the free lease on its first ask, before its first sweep.
+// One process at a time for a job every process could run: x402 settlement from one settler account (on
+// PostgreSQL every API node runs a Settler, and two of them sending from one account race for its nonce
+// and do each other's work) and the reconciliation of key purchases a crash left pending (every node
+// reading the same pending rows and the chain for them). The store's leader lease named after the job
+// decides who does it. The holder renews it every renewMs, well inside ttlMs; the others ask as often and
+// take it over once a dead holder's lease expires. A process alone (SQLite, one `serve`) takes the free
+// lease on its first ask, before its first run.
+//
+// The lease's expiry lives on the store's clock (PostgreSQL's server), so nodes whose clocks disagree
+// still agree on who holds it. This process counts its own hold on its monotonic clock from the instant
+// it asked, which ends no later than the store's expiry whatever the wall clocks say.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '../../logger.js';
 import type { LeaseStore } from '../../store/port.js';
 import type { X402Settings } from './settings.js';
 
-export interface SettlerLeaseOptions {
+export interface LeaderLeaseOptions {
   /** How long a holder that stopped renewing (it died) keeps the lease. */
   ttlMs?: number;
   /** How often the holder renews and the others ask. */
   renewMs?: number;
 }
 
-export interface SettlerLeaseDeps {
+export interface LeaderLeaseDeps {
   store: LeaseStore;
   name: string;
+  /** What the holder does, for the logs ("settles x402 payments"). */
+  job: string;
   log: Logger;
-  /** Called when this process becomes the settler (at start, or taking over from a dead holder). */
+  /** Called when this process becomes the holder (at start, or taking over from a dead holder). */
   onGained: () => void;
 }
 
-/** The lease's name: the settler account (or facilitator and payee) and network, never a secret. */
+/** The settlement lease's name: the settler account (or facilitator and payee) and network, never a secret. */
 export function settlerLeaseName(settings: Pick<X402Settings, 'network' | 'payTo'>, settlerAddress?: string, facilitatorUrl?: string): string {
   if (settlerAddress) return `x402-settlement:${settings.network}:${settlerAddress.toLowerCase()}`;
   const where = facilitatorUrl ? new URL(facilitatorUrl).host : 'none';
   return `x402-settlement:${settings.network}:facilitator:${where}:${settings.payTo.toLowerCase()}`;
 }
 
-export class SettlerLease {
+/** The key-purchase reconciliation lease's name: one per store (the pending purchases are the store's). */
+export const PURCHASE_RECONCILER_LEASE = 'x402-key-purchases';
+
+export class LeaderLease {
   readonly holder = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly ttlMs: number;
   private readonly renewMs: number;
-  /** This process's clock: when the lease ends unless renewed (from the instant it was asked, so early). */
+  /** performance.now() when the lease ends unless renewed (from the instant it was asked, so early). */
   private heldUntil = 0;
   private timer: NodeJS.Timeout | undefined;
   private asking: Promise<void> | undefined;
@@ -46,17 +58,17 @@ export class SettlerLease {
   private markReady: () => void = () => undefined;
 
   constructor(
-    private readonly d: SettlerLeaseDeps,
-    o: SettlerLeaseOptions = {},
+    private readonly d: LeaderLeaseDeps,
+    o: LeaderLeaseOptions = {},
   ) {
     this.ttlMs = o.ttlMs ?? 30_000;
     this.renewMs = o.renewMs ?? Math.floor(this.ttlMs / 3);
     this.ready = new Promise((r) => (this.markReady = r));
   }
 
-  /** Whether this process settles now. */
+  /** Whether this process does the job now. */
   get held(): boolean {
-    return !this.stopped && Date.now() < this.heldUntil;
+    return !this.stopped && performance.now() < this.heldUntil;
   }
 
   start(): void {
@@ -72,7 +84,9 @@ export class SettlerLease {
     if (this.heldUntil === 0) return;
     this.heldUntil = 0;
     // Another process takes over at once rather than after the TTL.
-    await this.d.store.releaseLease(this.d.name, this.holder).catch((err: unknown) => this.d.log.warn('could not release the x402 settlement lease', { err }));
+    await this.d.store
+      .releaseLease(this.d.name, this.holder)
+      .catch((err: unknown) => this.d.log.warn('could not release a leader lease', { lease: this.d.name, err }));
   }
 
   private ask(): Promise<void> {
@@ -82,14 +96,14 @@ export class SettlerLease {
 
   private async askOnce(): Promise<void> {
     if (this.stopped) return;
-    const now = Date.now();
+    const asked = performance.now();
     const was = this.held;
     let got: boolean;
     try {
-      got = await this.d.store.holdLease(this.d.name, this.holder, this.ttlMs, now);
+      got = await this.d.store.holdLease(this.d.name, this.holder, this.ttlMs);
     } catch (err) {
       // The lease runs out by itself (held turns false) if the store stays unreachable.
-      if (!this.failing) this.d.log.warn('could not renew the x402 settlement lease', { lease: this.d.name, err });
+      if (!this.failing) this.d.log.warn('could not renew a leader lease', { lease: this.d.name, err });
       this.failing = true;
       return;
     }
@@ -98,12 +112,12 @@ export class SettlerLease {
       if (got) await this.d.store.releaseLease(this.d.name, this.holder).catch(() => undefined);
       return;
     }
-    this.heldUntil = got ? now + this.ttlMs : 0;
+    this.heldUntil = got ? asked + this.ttlMs : 0;
     if (got && !was) {
-      this.d.log.info('this process settles x402 payments', { lease: this.d.name, holder: this.holder });
+      this.d.log.info(`this process ${this.d.job}`, { lease: this.d.name, holder: this.holder });
       this.d.onGained();
     } else if (!got && was) {
-      this.d.log.warn('another process took over x402 settlement', { lease: this.d.name });
+      this.d.log.warn(`another process took over: this one no longer ${this.d.job}`, { lease: this.d.name });
     }
   }
 }
