@@ -17,6 +17,27 @@ const ARTICLE = `<main><article><h1>The lighthouse at the end of the pier</h1>${
 
 const navigatesAfterLoad = (title: string, script: string, head = '') => page(title, `${ARTICLE}<script>${script}</script>`, head);
 
+/** What the short error notice says (pages below send the browser to it, or swap it in). */
+export const NAV_NOTICE_TEXT = 'Something went wrong. Please try again later.';
+
+const NOTICE_BODY = `<p>${NAV_NOTICE_TEXT}</p>`;
+
+/**
+ * Pages that leave the article for a short generic notice after load (browser.script-navigation.test.ts):
+ * a meta refresh (0 s and 1 s), a script's location.replace, a script that swaps the body. Only the HTML
+ * the server sent for the page opened still holds the article.
+ */
+export const NOTICE_PAGES: Record<string, string> = {
+  '/nav/notice': page('Error', NOTICE_BODY),
+  '/nav/refresh-0-to-notice': page('Refresh to notice', ARTICLE, '<meta http-equiv="refresh" content="0; url=/nav/notice">'),
+  '/nav/refresh-1-to-notice': page('Refresh to notice later', ARTICLE, '<meta http-equiv="refresh" content="1; url=/nav/notice">'),
+  '/nav/replace-to-notice': navigatesAfterLoad('Replace with notice', `addEventListener('load', () => { location.replace('/nav/notice'); });`),
+  '/nav/swap-to-notice': navigatesAfterLoad(
+    'Swap in notice',
+    `addEventListener('load', () => { const b = document.createElement('body'); b.innerHTML = ${JSON.stringify(NOTICE_BODY)}; document.body = b; });`,
+  ),
+};
+
 export const NAVIGATING_PAGES: Record<string, string> = {
   // Where the scripts below send the page: the same article at its canonical address.
   '/nav/article': page('The lighthouse', ARTICLE),
@@ -44,4 +65,5 @@ export const NAVIGATING_PAGES: Record<string, string> = {
     'Blocked after load',
     `addEventListener('load', () => setTimeout(() => { location.href = 'http://canary.fixture.test:' + location.port + '/'; }, 0));`,
   ),
+  ...NOTICE_PAGES,
 };
