@@ -240,7 +240,10 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
         } finally {
           mainResponse?.stop();
         }
+        // Navigations wait for the page's server HTML to be read until it is, or until the task is done here.
+        const stopKeeping = opened.stopKeeping;
         if (def.readDocument && source.url !== undefined && isDocumentContentType(opened.contentType)) {
+          await stopKeeping?.();
           documentType = opened.contentType;
           return DOCUMENT;
         }
@@ -284,6 +287,7 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
           return actions ? ({ ...(rendered as object), actions } as z.output<O>) : rendered;
         } finally {
           loaded.stop();
+          await stopKeeping?.();
         }
       },
       {

@@ -95,6 +95,7 @@ export class LoadedPage implements PageReader {
     this.kept = options.kept;
     // A navigation may have committed between openPage and here.
     this.navigated = page.url() !== opened.url;
+    this.lastResponse = opened.replacedBy;
     page.on('response', this.onResponse);
     page.on('framenavigated', this.onNavigated);
     page.on('crash', this.onCrash);
@@ -108,7 +109,8 @@ export class LoadedPage implements PageReader {
   hold(opened: OpenedPage, kept?: () => Promise<string | null>): void {
     this.opened = opened;
     if (kept) this.kept = kept;
-    this.lastResponse = undefined;
+    // A document that replaced it while it opened is what the tab shows (when its URL is the tab's).
+    this.lastResponse = opened.replacedBy;
     this.lastRead = undefined;
     this.stopping = true;
   }
