@@ -133,7 +133,13 @@ export async function openPage(
     throw new BlockedTargetError(`Blocked target: the page navigated to a ${protocol} URL; only http and https pages are rendered.`, page.url());
   }
   const headers = response?.headers() ?? {};
-  return { url, status: response?.status() ?? null, contentType: headers['content-type'] ?? null, headers, ...(serverHtml ? { serverHtml } : {}), ...(replacedBy ? { replacedBy } : {}),
+  return {
+    url,
+    status: response?.status() ?? null,
+    contentType: headers['content-type'] ?? null,
+    headers,
+    ...(serverHtml ? { serverHtml } : {}),
+    ...(replacedBy ? { replacedBy } : {}),
     ...(keeper ? { stopKeeping: keeper.release } : {}),
   };
 }
