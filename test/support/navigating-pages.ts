@@ -38,6 +38,33 @@ export const NOTICE_PAGES: Record<string, string> = {
   ),
 };
 
+// A main thread busy for 60 ms in every frame: waiting for two frames (after a scroll step) takes long
+// enough that a navigation the scroll started commits while the wait is in flight.
+const SLOW_FRAMES = `(function frame() { const t = performance.now(); while (performance.now() - t < 60); requestAnimationFrame(frame); })();`;
+
+/**
+ * Pages that navigate while the caller's actions or scrolling work on them (browser.script-navigation-
+ * actions.test.ts): each ends at the article.
+ */
+export const ACTION_NAV_PAGES: Record<string, string> = {
+  // A button whose click sends the page to the article a moment later (a step after it is then in flight).
+  '/nav/click-navigates': page(
+    'Click navigates',
+    `<h1>Start</h1><p>Press the button to read the article.</p><button id="go" onclick="setTimeout(() => { location.href = '/nav/article?from=click'; }, 200)">Read</button>`,
+  ),
+  // A tall list whose first scroll sends the page to the article.
+  '/nav/scroll-navigates': page(
+    'Scroll navigates',
+    `<h1>List</h1>${Array.from({ length: 200 }, (_, i) => `<p>Item ${i + 1}</p>`).join('')}<script>${SLOW_FRAMES}
+addEventListener('scroll', () => { if (!window.__went) { window.__went = true; location.href = '/nav/article?from=scroll'; } }, { passive: true });</script>`,
+  ),
+  // An empty page (blank to a screenshot) that sends the browser to the article after load.
+  '/nav/blank-navigates': page(
+    'Blank',
+    `<script>addEventListener('load', () => setTimeout(() => { location.href = '/nav/article?from=blank'; }, 300));</script>`,
+  ),
+};
+
 export const NAVIGATING_PAGES: Record<string, string> = {
   // Where the scripts below send the page: the same article at its canonical address.
   '/nav/article': page('The lighthouse', ARTICLE),
@@ -66,4 +93,5 @@ export const NAVIGATING_PAGES: Record<string, string> = {
     `addEventListener('load', () => setTimeout(() => { location.href = 'http://canary.fixture.test:' + location.port + '/'; }, 0));`,
   ),
   ...NOTICE_PAGES,
+  ...ACTION_NAV_PAGES,
 };
