@@ -18,6 +18,26 @@ export interface PdfSource {
 
 let pdfjs: Promise<typeof PdfJs> | undefined;
 
+// As pdf.js loads on Node it looks for @napi-rs/canvas (left out of an install: it only renders) and warns
+// on stderr once per missing canvas class. Nothing here renders, so those lines only alarm an operator;
+// they are dropped while the module loads, and every other warning passes.
+const CANVAS_WARNING = /^Warning: Cannot (load "@napi-rs\/canvas"|polyfill `(DOMMatrix|ImageData|Path2D)`)/;
+
+/* eslint-disable no-console -- pdf.js's warning sink is swapped for the load, nothing is logged here */
+async function loadPdfJs(): Promise<typeof PdfJs> {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && CANVAS_WARNING.test(args[0])) return;
+    warn(...args);
+  };
+  try {
+    return await import('./pdfjs.js');
+  } finally {
+    console.warn = warn;
+  }
+}
+/* eslint-enable no-console */
+
 const BOLD_FONT = /bold|black|heavy|semibold|demi|\.B\b|-B$|CMBX|Medi/i;
 
 interface TextItemLike {
@@ -33,7 +53,7 @@ function text(value: unknown): string | undefined {
 }
 
 export async function openPdf(bytes: Uint8Array): Promise<PdfSource> {
-  pdfjs ??= import('./pdfjs.js');
+  pdfjs ??= loadPdfJs();
   const { getDocument } = await pdfjs;
   // pdf.js takes ownership of (detaches) the buffer it is given: hand it a copy.
   const task = getDocument({
