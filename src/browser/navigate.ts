@@ -63,7 +63,7 @@ export interface OpenedPage {
    * refresh of 0 s, a script in a load handler): the page opened is still the one described above.
    */
   replacedBy?: Response;
-  /** Lets navigations go on without waiting for serverHtml (done once it is read; call when the task ends). */
+  /** Stops pausing document responses for serverHtml (done once it is read; call when the task ends). */
   stopKeeping?: () => Promise<void>;
 }
 
@@ -102,7 +102,7 @@ export async function openPage(
   };
   page.on('response', onResponse);
   let serverHtml: OpenedPage['serverHtml'];
-  // Navigations away from the page wait until its HTML is kept (released once it is, or at the task's end).
+  // The page's own response is paused until its HTML is read: no navigation can drop it first.
   const keeper: ServerHtmlKeeper | undefined = source.url !== undefined ? await keepServerHtml(page) : undefined;
   try {
     response = await navigate(page, source, budget, proxy);
