@@ -27,6 +27,7 @@ import { x402Client, x402HTTPClient } from '@x402/fetch';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startLocalChain, SETTLER_KEY } from '../dist/test/support/local-chain.js';
+import { cpuSecondsOf, descendants } from './lib/proc-cpu.mjs';
 import { svgLines } from './lib/svg-lines.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -274,6 +275,16 @@ async function runOne(store) {
   // Open loop: requests are started on schedule whatever the answers do (a slow server shows as latency
   // and queue depth, not as a lower rate).
   const total = RATE * SECONDS;
+  // The generator's own CPU (HTTP client, x402 signing) and that of the other helpers it started (Hardhat
+  // chain, Knot), apart from the service processes (those report theirs through the probe), from the
+  // first request to the end of the drain: they share the same cores.
+  const servicePids = new Set(procs.map((p) => p.child.pid));
+  const helperCpu = () =>
+    descendants()
+      .filter((pid) => !servicePids.has(pid))
+      .reduce((sum, pid) => sum + (cpuSecondsOf(pid) ?? 0), 0);
+  const genCpu0 = process.cpuUsage();
+  const helperCpu0 = helperCpu();
   const sampler = setInterval(async () => {
     const lat = latencies.sort((a, b) => a - b);
     latencies = [];
@@ -313,6 +324,9 @@ async function runOne(store) {
   await new Promise((r) => setTimeout(r, SAMPLE_S * 1000 + 500));
   clearInterval(sampler);
   const drained = await queueDepth();
+  const genCpu = process.cpuUsage(genCpu0);
+  const generatorCpuMs = (genCpu.user + genCpu.system) / 1000;
+  const helpersCpuMs = (helperCpu() - helperCpu0) * 1000;
   // Settlements are made after the task completes; give the last ones a moment (bounded) to land.
   let settled = 0;
   for (let i = 0; chain && i < 60; i++) {
@@ -351,6 +365,8 @@ async function runOne(store) {
     x402: { every: X402_EVERY, sent: paidSent, errors: paidErrors, signMisses, settled },
     errorKinds: Object.fromEntries(errorKinds),
     drained,
+    generatorCpuMs,
+    helpersCpuMs,
     samples,
     probes,
   };
@@ -397,6 +413,11 @@ function summarise(r) {
     const last = ps[ps.length - 1];
     return `| ${r.store} | ${name} | ${first?.rssMb} → ${last?.rssMb} | ${cpuPerTask(r, ps)} | ${Math.max(...ps.map((p) => p.eldP99Ms)).toFixed(1)} | ${Math.max(...ps.map((p) => p.eldMaxMs)).toFixed(0)} | ${Math.max(...ps.map((p) => p.handles))} | ${Math.max(...ps.map((p) => p.fds))} |`;
   });
+  if (r.generatorCpuMs !== undefined) {
+    const per = (ms) => Math.round((ms * 1000) / r.sent);
+    rows.push(`| ${r.store} | load generator (this bench: HTTP client, x402 signing) | | ${per(r.generatorCpuMs)} | | | | |`);
+    rows.push(`| ${r.store} | Hardhat chain + Knot | | ${per(r.helpersCpuMs)} | | | | |`);
+  }
   const loads = r.samples.map((s) => s.load1).join(', ');
   // The issue's memory goal compares minute 2 with minute 10: each process's first sample from 120 s on
   // against its last (undefined for a run shorter than that).

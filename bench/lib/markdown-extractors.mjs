@@ -53,7 +53,15 @@ export async function extractors({ withBaselines = true } = {}) {
   const quiet = new VirtualConsole();
   // BENCH_MARKDOWN_OFF=rule,rule switches pruning rules off (names: PRUNE_RULES), to measure what each is worth.
   const off = (process.env.BENCH_MARKDOWN_OFF ?? '').split(',').filter(Boolean);
-  const list = [{ name: OURS, run: (doc) => htmlToMarkdown(doc.html, doc.title, 'main', { off }).markdown }];
+  // BENCH_MARKDOWN_TRACE=file appends, per page, which rule removed which block (htmlToMarkdown's debug trace)
+  // as one JSON line { url, source, trace } to that file.
+  const traceFile = process.env.BENCH_MARKDOWN_TRACE;
+  const ours = (doc) => {
+    const result = htmlToMarkdown(doc.html, doc.title, 'main', { off, debug: Boolean(traceFile) });
+    if (traceFile) fs.appendFileSync(traceFile, JSON.stringify({ url: doc.url, source: result.source, trace: result.trace }) + '\n');
+    return result.markdown;
+  };
+  const list = [{ name: OURS, run: ours }];
   if (!withBaselines) return list;
   list.push(
     {

@@ -5,8 +5,55 @@
 // when its whole text is such a phrase.
 import { closestTag, elementText as text, firstTagInside, headingRank as rank, isProse, sectionOf, tagNames, type El } from './dom.js';
 import { anyOf, phraseTest, wordsOf } from './lexicon/compile.js';
-import { DATE_LINE_WORDS, MONTH_NAMES } from './lexicon/dates.js';
+import { DATE_LINE_WORDS, MONTH_NAMES, ORDINAL_SUFFIXES, TIME_SUFFIXES } from './lexicon/dates.js';
 import { ADVERT_LABELS, ALL_SECTION_LABELS, allLabels, SHARE_LABELS } from './lexicon/labels.js';
+import {
+  ACTION_OBJECTS,
+  ACTION_OBJECTS_AFTER,
+  ACTION_VERBS,
+  ACTION_THIS,
+  ACTION_VERBS_BEFORE,
+  AUTHOR_PRONOUNS,
+  AUTHOR_ROLES,
+  CITATION_LABELS,
+  COMMENT_RULES,
+  LOGIN_COMMENT_STEMS,
+  LOGIN_COMMENT_WORDS,
+  COPYRIGHT_OPENINGS,
+  COUNTER_LABELS,
+  CREDIT_LINE_LABELS,
+  CREDIT_LINE_OPENINGS,
+  CREDIT_MARKS,
+  DISCLOSURES,
+  EMBED_PLACEHOLDER_OPENINGS,
+  EMBED_PLACEHOLDER_PHRASES,
+  FOLLOW_US,
+  KNOW_OUR_OPENINGS,
+  KNOW_OUR_PHRASES,
+  LIKED_IT,
+  LINE_PHRASES,
+  LISTING_COUNTER,
+  LOGIN_AFTER_WORDS,
+  LOGIN_WORDS,
+  NEWSROOM_LABELS,
+  NEWSROOM_WORDS,
+  NEXT_PART,
+  NO_RATINGS,
+  OPINION_DISCLAIMERS,
+  PERMALINK_LABELS,
+  PICTURE_WIDGET_ACTIONS,
+  PICTURE_WIDGET_NOUNS,
+  PICTURE_WIDGET_PLURALS,
+  POST_FILED_UNDER,
+  POST_FILED_WORDS,
+  READING_TIME,
+  SHARE_OBJECTS,
+  SHOP_POINTERS,
+  STAMP_DOMAINS,
+  TAXONOMY_LABELS,
+  TOGGLES,
+  VALUE_LABELS,
+} from './lexicon/lines.js';
 import { COPYRIGHT_NOTICES, PAYWALL_ACCOUNT, PAYWALL_READ_ON, PICTURE_AGENCIES, SOCIAL_NETWORKS } from './lexicon/notices.js';
 
 /**
@@ -16,93 +63,80 @@ import { COPYRIGHT_NOTICES, PAYWALL_ACCOUNT, PAYWALL_READ_ON, PICTURE_AGENCIES, 
 const SECTION_HEADING = new RegExp(`^(\\d+\\s+)?(${ALL_SECTION_LABELS.join('|')})[\\s:!.…?»›>-]*$`, 'i');
 
 /** "Posted on … and filed under …": the date and categories of a post. */
-const POST_FILED = /\b(veröffentlicht|abgelegt|erstellt|posted|filed)\b.{0,80}\b(unter|under)\b/i;
+const POST_FILED = new RegExp(`\\b${anyOf(POST_FILED_WORDS)}\\b.{0,80}\\b${anyOf(POST_FILED_UNDER)}\\b`, 'i');
 
-/** Short lines that are labels, credits, notices or pitches wherever they stand. */
+const LOGIN = anyOf(LOGIN_WORDS);
+
+/** Short lines that are labels, credits, notices or pitches wherever they stand (the words: lexicon/lines.ts). */
 const BOILERPLATE_LINE: RegExp[] = [
   // Photo credits and sources: "Foto: …", "Bild: …", "Credit: …", "© Agency", "(c) Name".
-  /^[([]?(fotos?|bild(er)?|photos?|photograph(y)?|images?|pictures?|credits?|crédits?( photos?)?|bildquelle|quelle|źródło|fuente|fonte|titelbild|beitragsbild|copyright|©|\(c\))\s*(:|©|\/|by\b)/i,
-  /^((featured|header|cover|title|hero|top) )?(photo(graph)?|image|picture)s? (by|courtesy of|credit)\b/i,
+  phraseTest('^[([]?', CREDIT_LINE_LABELS, '\\s*(:|©|\\/|by\\b)'),
+  phraseTest('^', CREDIT_LINE_OPENINGS, '\\b'),
   // A caption line naming a picture agency or stock library.
-  new RegExp(`(©|\\(c\\)|foto:|bild:|photo:).{0,60}$|\\b${anyOf(PICTURE_AGENCIES)}\\b`, 'i'),
+  new RegExp(`${anyOf(CREDIT_MARKS)}.{0,60}$|\\b${anyOf(PICTURE_AGENCIES)}\\b`, 'i'),
   // Advert labels.
   new RegExp(`^[-–—[(]*\\s*(${allLabels(ADVERT_LABELS).join('|')})\\s*[-–—\\])]*:?$`, 'i'),
   // Copyright and licence notices.
   phraseTest('\\b', COPYRIGHT_NOTICES, '\\b'),
-  /^(©|copyright\b|\(c\) ?\d{4})/i,
+  phraseTest('^', COPYRIGHT_OPENINGS, ''),
   // Login walls for comments, and comment prompts.
-  /\b(eingeloggt|angemeldet|logged in|log in|sign in|registriert|connecté|zalogowany)\b.{0,80}\b(kommentar|comment|komentarz|commenter)|\b(kommentar|comment|komentarz)\w*\b.{0,80}\b(eingeloggt|angemeldet|logged in|registriert|zalogowany)\b/i,
+  new RegExp(`\\b${LOGIN}\\b.{0,80}\\b${anyOf(LOGIN_COMMENT_WORDS)}|\\b${anyOf(LOGIN_COMMENT_STEMS)}\\w*\\b.{0,80}\\b${anyOf(LOGIN_AFTER_WORDS)}\\b`, 'i'),
   // Placeholders of embeds waiting for consent.
-  /^(externer inhalt|external content)\b|\binhalt(e)? von .{1,60} (zu )?laden\b|\bload (the )?(external )?content\b/i,
-  // Newsletter and support pitches, affiliate disclosures, "follow us" and app pitches.
-  new RegExp(`\\bfollow (us|[\\w.]+( [\\w.]+)?) on ${anyOf(SOCIAL_NETWORKS)}\\b|\\bfolge (uns|[\\w.]+) auf\\b`, 'i'),
-  /\b(download (our|the) app|get the latest news)\b/i,
-  /\b(newsletter|abonnieren sie|subscribe to|sign(ing)? up (to|for)|jetzt abonnieren)\b/i,
-  /\b(affiliate|provision vom händler|receive (a )?(compensation|commission)|earn (a )?commission|partnerlinks?|werbelinks?)\b/i,
-  /\b(support (our|us|independent)|unterstützen sie (uns|unsere)|consider supporting)\b/i,
-  // Advertising disclosures, app and channel pitches, download links for a print version, how long an
-  // embedded video stays online, and the "no liability" disclaimer under a table of figures.
-  /\b((enthält|beinhaltet) (unbezahlte )?(werbung|affiliate|anzeigen|werbelinks)|this (post|article|page) (may )?contains? (affiliate|advertising|sponsored))\b/i,
-  /\b(download (our|the) ([\w-]+ ){0,2}apps?|(our|unseren?|nuestro|notre) (canal de |chaîne |kanal (auf|bei) )?(youtube|instagram|tiktok|telegram|whatsapp))\b/i,
-  /\b(als pdf herunterladen|download (as|the) pdf|(video )?(verfügbar|available|disponible) (bis|until|jusqu)|(alle )?angaben ohne gewähr)\b/i,
+  phraseTest('^', EMBED_PLACEHOLDER_OPENINGS, '\\b'),
+  phraseTest('\\b', EMBED_PLACEHOLDER_PHRASES, '\\b'),
+  // "Follow us" pitches.
+  new RegExp(
+    `\\b${FOLLOW_US.en.before} (${FOLLOW_US.en.us}|[\\w.]+( [\\w.]+)?) ${FOLLOW_US.en.after} ${anyOf(SOCIAL_NETWORKS)}\\b|\\b${FOLLOW_US.de.before} (${FOLLOW_US.de.us}|[\\w.]+) ${FOLLOW_US.de.after}\\b`,
+    'i',
+  ),
+  // Newsletter and support pitches, affiliate disclosures, app pitches, appeals, notices (one test per kind).
+  ...Object.values(LINE_PHRASES).map((table) => phraseTest('\\b', table, '\\b')),
   // Rules for commenting, a listing's "1 to 10 of 19" counter, the site's licence notice, and "did you like
   // this article?" pitches.
-  /\b(netiquette|community (guidelines|standards)|kommentarrichtlinien|diskussionsregeln)\b|\b\d+ (bis|to|-|–) \d+ (von|of|de) (insgesamt |total )?\d+ \p{L}/iu,
-  /\b(unless otherwise (noted|stated|indicated)|sofern nicht anders (angegeben|ausgewiesen|vermerkt)|licensed under (a |the )?creative commons)\b/i,
-  /\b((hat|gefällt|gefiel) (ihnen|dir|euch) (der|dieser|unser|unsere) (artikel|beitrag|magazin|blog)|(hat|hätte) (ihnen|dir|euch) (der|dieser) (artikel|beitrag) gefallen|did you (like|enjoy) this (article|story|post)|enjoyed this (article|story|post))/i,
+  phraseTest('\\b', COMMENT_RULES, '\\b', 'iu'),
+  new RegExp(`\\b\\d+ ${anyOf(LISTING_COUNTER.to)} \\d+ ${anyOf(LISTING_COUNTER.of)} ${anyOf(LISTING_COUNTER.total)}?\\d+ \\p{L}`, 'iu'),
+  phraseTest('\\b', LIKED_IT, ''),
   // Pointers to the site's shop and sign-up offers.
-  /\b(besuchen sie unseren ([\p{L}-]+ )?(shop|online-?shop|fan-?shop)|visit our (online |web ?)?(shop|store)|zu unserem (online-?)?shop|(erhalten|sichern) sie (sich )?exklusive (angebote|vorteile))\b/iu,
-  // Appeals for money or membership and letters-to-the-editor prompts that close an article.
-  /\b(we need your (help|support)|we rely on (your|readers)|help us (continue|keep)|(brauchen|benötigen) wir (deine|eure|ihre) unterstützung|unterstütze(n sie)? (uns|unser)|hazte (miembro|socio)|become a (member|supporter|subscriber|patron)|(support|fund) (local|independent|quality) (news|journalism)|donate (now|today)|jetzt spenden|make a (donation|contribution)|submit a letter|subscribe now|jetzt (mitglied|abonnent|abonnentin) werden|jede (kleine )?spende)\b/i,
+  phraseTest('\\b', SHOP_POINTERS, '\\b', 'iu'),
   // Share, print and like bars left as text.
-  new RegExp(`^(${allLabels(SHARE_LABELS).join('|')})( (on|auf|via|this|diesen artikel|artikel|beitrag|rezept|page|seite))?\\W*$`, 'i'),
+  new RegExp(`^(${allLabels(SHARE_LABELS).join('|')})( ${anyOf(SHARE_OBJECTS)})?\\W*$`, 'i'),
   // Action buttons left as text: "Tipp favorisieren", "Rezept merken", "Save article".
-  /^(tipp|rezept|artikel|beitrag|seite|recipe|article|post|page|story) (drucken|teilen|merken|favorisieren|speichern|versenden|print|share|save|bookmark|email)$|^(print|share|save|bookmark|email) (this )?(tip|recipe|article|post|page|story)$/i,
-  /\b(bloggern gefällt das|bloggers like this)\b/i,
+  new RegExp(`^${anyOf(ACTION_OBJECTS)} ${anyOf(ACTION_VERBS)}$|^${anyOf(ACTION_VERBS_BEFORE)} (${ACTION_THIS} )?${anyOf(ACTION_OBJECTS_AFTER)}$`, 'i'),
   // A pointer to the next page of a series: "… weiter zu „Part two“", "Continue to part 2".
-  /^(\.{2,}|…)?\s*(weiter zu|continue to|suite :|siguiente:)\s.{1,60}$/i,
-  /\b(bei pinterest (speichern|merken)|save (it )?(to|on) pinterest|pin (it|this)( on pinterest)?|auf pinterest (pinnen|merken))\b/i,
+  phraseTest('^(\\.{2,}|…)?\\s*', NEXT_PART, '\\s.{1,60}$'),
   // Disclaimers, post metadata ("Posted on … and filed under …") and prompts to comment.
-  /\b(gibt die meinung (des|der) autor(s|in)? wieder|n.engagent que leurs auteurs|reflects? the (views|opinions?) of the author)/i,
+  phraseTest('\\b', OPINION_DISCLAIMERS, ''),
   POST_FILED,
-  /\b(in den kommentaren|in the comments|dans les commentaires|en los comentarios)\b/i,
   // Counters and the labels of picture and rating widgets.
-  /^(aufrufe|views|hits|reads|gelesen|kommentare insgesamt|comments)\s*:?\s*[\d.,]+$/i,
-  /^\(?(noch )?(keine|no) (bewertungen|ratings|reviews)( yet)?\)?$/i,
-  /^(bild|foto|image|photo)(er|s)? (anzeigen|schließen|vergrößern|enlarge|zoom)\b/i,
+  phraseTest('^', COUNTER_LABELS, '\\s*:?\\s*[\\d.,]+$'),
+  new RegExp(`^\\(?(${NO_RATINGS.yet.join('|')})?${anyOf(NO_RATINGS.no)} ${anyOf(NO_RATINGS.what)}(${NO_RATINGS.after.join('|')})?\\)?$`, 'i'),
+  new RegExp(`^${anyOf(PICTURE_WIDGET_NOUNS)}${anyOf(PICTURE_WIDGET_PLURALS)}? ${anyOf(PICTURE_WIDGET_ACTIONS)}\\b`, 'i'),
   // A metadata label whose value sits in another element ("Von:", "Release Date:"): alone, it says nothing.
-  /^(von|by|por|par|autor(in)?|author|release date|publication date|published|veröffentlicht|veröffentlichung|erscheinungsdatum|datum|date|fecha|originalartikel|original article|quellenangaben?|sources?)\s*:$/i,
+  phraseTest('^', VALUE_LABELS, '\\s*:$'),
   // Taxonomy lines: "Tags: a, b", "Category : Press Releases", "Kategorie: News".
-  /^(tags?|schlagw(ö|o)rter|stichw(ö|o)rter|kategorien?|categor(y|ies)|catégories?|categorías?|rubrik|filed under|posted in|abgelegt unter)\s*:\s*\S.{0,100}$/i,
+  phraseTest('^', TAXONOMY_LABELS, '\\s*:\\s*\\S.{0,100}$'),
   // Reading-time notes: "5 min read", "Lesezeit: 4 Minuten", "Ten tekst przeczytasz w mniej niż minutę".
-  /^(\d+\s?(min\.?|minutes?|minuten|minutos)\s+(read|lesezeit|de lectura|de lecture)|(lesezeit|reading time|temps de lecture|tiempo de lectura|czas czytania)\s*:?\s*\d+\s?\p{L}*)\W*$|\bprzeczytasz w\b/iu,
+  new RegExp(
+    `^(\\d+\\s?${anyOf(READING_TIME.units)}\\s+${anyOf(READING_TIME.after)}|${anyOf(READING_TIME.labels)}\\s*:?\\s*\\d+\\s?\\p{L}*)\\W*$|\\b${anyOf(READING_TIME.phrases)}\\b`,
+    'iu',
+  ),
   // How to cite the page.
-  /^(suggested citation|zitiervorschlag|zitierweise|cite (this|as)|citation sugg[ée]r[ée]e|cómo citar)\b/i,
-  // Thanks and pitches to the reader: "Thank you for your support!", "Kennt ihr schon unseren …?", "¿Ya sabías
-  // que … tenemos canal …?", "Cancel anytime", letters-to-the-editor prompts, "Sign up here".
-  /\b(thank(s| you) for (your support|supporting|reading)|danke für (deine|ihre|eure) unterstützung|gracias por (tu|su) apoyo|merci (pour|de) votre soutien)\b/i,
-  /^(kennt ihr|kennen sie|kennst du) (schon|bereits) (unser|unsere|unseren)\b|\b(ya )?sabías que .{0,60}\btenemos\b|\bdid you know (that )?we (have|offer)\b/i,
-  /\b(cancel(a|e)? (at )?any ?time|cancela cuando quieras|jederzeit kündbar|résiliable à tout moment|sans engagement)\b/i,
-  /\b(letters? to the editor|leserbrief(e)? (schreiben|an die redaktion)|cartas? al director)\b/i,
-  /\b(sign up (here|now|today)|(melde|registriere) dich (jetzt |hier )?an|inscr[ií]bete (aquí|ahora)|zapraszamy (też |również )?do (subskrypcji|słuchania|oglądania))\b/i,
+  phraseTest('^', CITATION_LABELS, '\\b'),
+  // The site speaking of itself: "Kennt ihr schon unseren …?", "¿Ya sabías que … tenemos canal …?".
+  phraseTest('^', KNOW_OUR_OPENINGS, '\\b'),
+  phraseTest('\\b', KNOW_OUR_PHRASES, '\\b'),
   // A permanent short link to the page ("Permalink https://…"), a toggle that shows or hides a box ("Quellen
   // ausblenden", "Show more"), and the newsroom named as the author ("Artikel Redaktion Example", "Online-Redaktion").
-  /^(permalink|permalien|kurzlink|short ?link|short url|enlace permanente)\s*:?\s*(https?:\/\/\S+)?$/i,
-  /^((quellen|sources|details|mehr|weniger|alle|text) (ausblenden|einblenden|anzeigen|verbergen|zeigen)|(show|hide) (sources|details|more|less|all))$/i,
-  /^((artikel|beitrag|text|autor(in)?|von)\s*:?\s+)?(online-?)?redaktion(\s+[\p{L}\d.&-]+){0,3}$/iu,
-  // A shop's notice that an item went into the basket.
-  /\b((wurde|wurden) erfolgreich (hinzugefügt|in den warenkorb)|(successfully )?added to (your )?(cart|basket|wish ?list)|ajouté au panier|añadido al carrito)\b/i,
+  phraseTest('^', PERMALINK_LABELS, '\\s*:?\\s*(https?:\\/\\/\\S+)?$'),
+  phraseTest('^', TOGGLES, '$'),
+  new RegExp(`^(${anyOf(NEWSROOM_LABELS)}\\s*:?\\s+)?${anyOf(NEWSROOM_WORDS)}(\\s+[\\p{L}\\d.&-]+){0,3}$`, 'iu'),
 ];
 
 /**
  * Disclosures told by phrases that only a site speaking of itself uses; they run longer than a line (a
  * disclosure paragraph), so they are judged up to MAX_DISCLOSURE_CHARS.
  */
-const DISCLOSURE: RegExp[] = [
-  /\b(we|i) (may )?(receive|earn|get|make) (a )?(small )?(compensation|commission|share of (the )?(sales|revenue))\b/i,
-  /\b(wir|ich) (erhalten|bekommen) (ggf\.|gegebenenfalls |eventuell )?(eine )?(kleine )?provision\b/i,
-  /\b(this (post|article|page) contains (references to products|affiliate links)|advertisers do not influence)\b/i,
-];
+const DISCLOSURE: RegExp[] = DISCLOSURES.map((table) => phraseTest('\\b', table, '\\b'));
 const MAX_DISCLOSURE_CHARS = 500;
 
 /**
@@ -110,21 +144,8 @@ const MAX_DISCLOSURE_CHARS = 500;
  * has been writing about … since 2008"): the sentence opens with a name or pronoun, then a role or a career.
  * Judged only for the article's last blocks, where author boxes sit; mid-article, such a sentence is news.
  */
-const NAME = "((\\p{Lu}[\\p{L}'’.-]*\\s+){1,4}|(he|she|they|er|sie|il|elle|ella|él)\\s+)?";
-const AUTHOR_BIO = new RegExp(
-  `^${NAME}(` +
-    [
-      '(is|was) (a|an|the)?\\s?([\\p{L}-]+\\s){0,3}(founder|co-?founder|editor|writer|journalist|reporter|author|columnist|correspondent|contributor|consultant|blogger|freelancer)\\b',
-      '(has been|is) (writing|reporting|covering)\\b',
-      'writes (about|for|on)\\b',
-      '(ist|war) (ein(e)? )?([\\p{L}-]+\\s){0,3}(gründer(in)?|gründungspartner(in)?|mitgründer(in)?|redakteur(in)?|autor(in)?|journalist(in)?|chefredakteur(in)?|herausgeber(in)?|blogger(in)?|volontär(in)?)\\b',
-      'schreibt (seit|für|über)\\b',
-      'studierte .{1,80}(bevor|danach|und arbeitet|und ist)\\b',
-      '(es|est) (un |une |el |la )?(periodista|fundador(a)?|editor(a)?|redactor(a)?|escritor(a)?|journaliste|fondat(eur|rice)|rédact(eur|rice)|auteur|autrice)\\b',
-    ].join('|') +
-    ')',
-  'iu',
-);
+const NAME = `((\\p{Lu}[\\p{L}'’.-]*\\s+){1,4}|${anyOf(AUTHOR_PRONOUNS)}\\s+)?`;
+const AUTHOR_BIO = new RegExp(`^${NAME}${anyOf(AUTHOR_ROLES)}`, 'iu');
 const MAX_BIO_CHARS = 600;
 
 export function isAuthorBio(s: string): boolean {
@@ -163,7 +184,7 @@ function pruneClosingBio(root: El): void {
 
 const MONTHS = wordsOf(MONTH_NAMES).join('|');
 const DATE = new RegExp(
-  `\\b(\\d{1,2}\\.\\s?\\d{1,2}\\.\\s?\\d{2,4}|\\d{4}-\\d{2}-\\d{2}(t[\\d:.+]+)?|\\d{1,2}/\\d{1,2}/\\d{2,4}|\\d{1,2}\\.?\\s+(${MONTHS})\\.?\\s+\\d{4}|(${MONTHS})\\.?\\s+\\d{1,2}(st|nd|rd|th)?,?\\s+\\d{4}|\\d{1,2}:\\d{2}(:\\d{2})?(\\s?(am|pm|uhr|h))?)`,
+  `\\b(\\d{1,2}\\.\\s?\\d{1,2}\\.\\s?\\d{2,4}|\\d{4}-\\d{2}-\\d{2}(t[\\d:.+]+)?|\\d{1,2}/\\d{1,2}/\\d{2,4}|\\d{1,2}\\.?\\s+(${MONTHS})\\.?\\s+\\d{4}|(${MONTHS})\\.?\\s+\\d{1,2}${anyOf(ORDINAL_SUFFIXES)}?,?\\s+\\d{4}|\\d{1,2}:\\d{2}(:\\d{2})?(\\s?${anyOf(TIME_SUFFIXES)})?)`,
   'gi',
 );
 /** Words that surround a date in a byline or dateline. */
@@ -273,7 +294,7 @@ function phraseOfLine(el: El, s: string): boolean {
 }
 
 /** A domain name and nothing else: "EXAMPLENEWS.COM". */
-const DOMAIN = /^(www\.)?[\p{L}\d-]+\.(com|net|org|info|news|de|at|ch|fr|es|it|pl|nl|co\.uk)$/iu;
+const DOMAIN = new RegExp(`^(www\\.)?[\\p{L}\\d-]+\\.${anyOf(STAMP_DOMAINS)}$`, 'iu');
 
 /**
  * The site's domain standing alone as a line, the stamp under a news item. A domain inside a sentence is

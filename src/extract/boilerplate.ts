@@ -6,18 +6,17 @@
 import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
 import { closestTag, elementText, isProse, linkTextLength, tagNames, tagsInside, textLength, textPrefix, type El } from './dom.js';
 import { paragraphs } from './prose-container.js';
-import { COMMENT_WORDS, FURNITURE_WORDS, nameTest } from './lexicon/class-names.js';
+import { anyOf } from './lexicon/compile.js';
+import { ADVERT_WORDS, COMMENT_WORDS, CONTENT_KINDS, CONTENT_PARTS, FURNITURE_WORDS, nameTest, READ_MORE_WORDS, WIDGET_WORDS } from './lexicon/class-names.js';
 import { pruneSiteSections, prunePromos } from './promos.js';
 import { pruneTeaserCards } from './teasers.js';
 
 const COMMENTS = nameTest(COMMENT_WORDS);
 const FURNITURE = nameTest(FURNITURE_WORDS);
-/**
- * Sidebar and footer widgets of WordPress ("widget widget_text", "textwidget", "widgettitle"). Not a bare
- * "widget" (Blogger's main column is "widget Blog") nor "…-widget-…" (page builders name every content
- * block "builder-widget-…").
- */
-const WIDGET = /(^|\s)(textwidget|widgettitle|widget_[\w-]+)(\s|$)/i;
+/** WordPress widgets (WIDGET_WORDS), matched as whole names between spaces. */
+const WIDGET = new RegExp(`(^|\\s)${anyOf(WIDGET_WORDS)}(\\s|$)`, 'i');
+/** The article's own text block by name: "post-body", "entry-content". */
+const CONTENT_NAME = new RegExp(`(^|\\s)${anyOf(CONTENT_KINDS)}-?${anyOf(CONTENT_PARTS)}(\\s|$)`, 'i');
 const ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar']);
 const KEEP_TAGS = new Set(['HTML', 'BODY', 'MAIN', 'ARTICLE', 'PRE', 'CODE', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TD', 'TH', 'FIGURE', 'H1', 'H2', 'H3']);
 
@@ -91,7 +90,7 @@ function holdsArticle(el: El): boolean {
 }
 
 /** Names of advert slots; sites also give them to the block around the article that hosts the slots. */
-const ADVERT = /(^|[\s_-])(advert|advertisement|ads?|ad-?(slot|unit|container))(?=[\s_-]|\d|$)/gi;
+const ADVERT = new RegExp(`(^|[\\s_-])${anyOf(ADVERT_WORDS)}(?=[\\s_-]|\\d|$)`, 'gi');
 /** Paragraphs of prose of which a block named only as an advert holds this many are the article that hosts the ads. */
 const AD_PROSE_PARAGRAPHS = 3;
 
@@ -107,11 +106,13 @@ function proseUnderAdName(el: El, label: string): boolean {
 }
 
 /** "readmore", "read-more", "js_readmore": a name sites give both to links onward and to text shown in part. */
-const READ_MORE = /(^|[\s_-])read-?more(?=[\s_-]|\d|$)/gi;
+const READ_MORE = new RegExp(`(^|[\\s_-])${anyOf(READ_MORE_WORDS)}(?=[\\s_-]|\\d|$)`, 'gi');
 
 /** What one rule removed, for the debug trace: the top element of each removed block and its text. */
 export interface RuleTrace {
   rule: string;
+  /** The tree pruned: the page's body ('page') or Readability's pick ('article'); both are pruned, the result keeps one. */
+  tree: 'page' | 'article';
   tag: string;
   text: string;
 }
@@ -125,6 +126,8 @@ export interface PruneOptions {
   off?: ReadonlySet<string>;
   /** When given, every removal is listed here with the rule that made it. */
   trace?: RuleTrace[];
+  /** Which tree is pruned, for the trace ('page' when not given). */
+  tree?: RuleTrace['tree'];
 }
 
 interface PruneRule {
@@ -170,6 +173,12 @@ export const PRUNE_RULES: readonly PruneRule[] = [
 /** Every rule name, for options and the bench flag that switch rules off. */
 export const PRUNE_RULE_NAMES = PRUNE_RULES.map((r) => r.name);
 
+/** Rule names in `off` that no rule has: a clear error naming the field, not a switch that silently does nothing. */
+export function checkRuleNames(off: readonly string[]): void {
+  const unknown = off.filter((name) => !PRUNE_RULE_NAMES.includes(name));
+  if (unknown.length) throw new Error(`off: no pruning rule named ${unknown.map((n) => `"${n}"`).join(', ')} (rules: ${PRUNE_RULE_NAMES.join(', ')})`);
+}
+
 /** Removes comment sections, site furniture, and blocks that are mostly links, rule by rule (PRUNE_RULES). */
 export function pruneBoilerplate(root: El, options: PruneOptions = {}): void {
   const total = Math.max(1, textLength(root));
@@ -187,7 +196,7 @@ export function pruneBoilerplate(root: El, options: PruneOptions = {}): void {
       if (root.contains(el)) continue;
       const parent = el.parentElement as El | null;
       if (parent && !root.contains(parent)) continue;
-      options.trace.push({ rule: rule.name, tag: el.tagName.toLowerCase(), text: elementText(el).slice(0, 120) });
+      options.trace.push({ rule: rule.name, tree: options.tree ?? 'page', tag: el.tagName.toLowerCase(), text: elementText(el).slice(0, 120) });
     }
   }
 }
@@ -210,7 +219,7 @@ function pruneByName(root: El, total: number): void {
       ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) ||
       COMMENTS.test(label) ||
       WIDGET.test(label) ||
-      (namedFurniture(el, label) && !/(^|\s)(post|entry|article)-?(body|content|text)(\s|$)/i.test(label) && !proseUnderAdName(el, label));
+      (namedFurniture(el, label) && !CONTENT_NAME.test(label) && !proseUnderAdName(el, label));
     if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
 }

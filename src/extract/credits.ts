@@ -4,23 +4,40 @@
 // the credit goes; the descriptive part of a caption stays. Captions are recognised by their tag or class
 // and by sitting next to a picture, so a "Source: …" line in running prose is never touched.
 import { closestTag, firstTagInside, tagNames, trimmedLengthAtMost, type El } from './dom.js';
+import { anyOf, groupOf } from './lexicon/compile.js';
+import {
+  CAPTION_CLASS_PARTS,
+  CAPTION_CLASS_PICTURES,
+  CAPTION_CLASS_SHORT,
+  CAPTION_CLASS_WORDS,
+  CLICK_TO_ENLARGE,
+  CREDIT_BY,
+  CREDIT_CLASS_WORDS,
+  CREDIT_MARKERS,
+  NAME_JOINERS,
+  NAME_PARTICLES,
+  PICTURE_MARKERS,
+  STAND_IN_KINDS,
+  STAND_IN_LINE_WORDS,
+  STAND_IN_PICTURES,
+  STAND_IN_WORDS,
+} from './lexicon/captions.js';
 
 type TextNode = { data: string; parentNode: unknown };
 
-/** Words that introduce a picture's credit, in the languages pages usually use. */
-const MARKER =
-  '(?:fotos?|photos?|photograph(?:y|ie)?|bild(?:er|quelle|nachweis)?|bildrechte|image(?:s|n|m)?|imágenes|cr[ée]dits?|cr[ée]ditos?|credits?|photo credit|image credit|copyright|quelle|fuente|fonte|source|zdj[eę]cie|fot\\.|foto(?:grafie|graf(?:ía|ia))?|picture|pic|illustration|grafik|archivbild|symbolbild)';
+/** Words that introduce a picture's credit, in the languages pages usually use (lexicon/captions.ts). */
+const MARKER = groupOf(CREDIT_MARKERS);
 
 /** "Foto: Name" or "(Fuente: Agency)" closing a caption; the boundary before it keeps "Fotomontage:" whole. */
 const LABELLED = new RegExp(`(?:^|(?<=[\\s.,;:|–—(\\[-]))\\(?\\s*${MARKER}\\s*[:|]\\s*[^\\n]{0,100}$`, 'iu');
 /** "Photo by Name", "Bild via <link>", "Image courtesy of Name" closing a caption. */
-const BY = new RegExp(`(?:^|(?<=[\\s.,;:|–—(\\[-]))\\(?\\s*${MARKER}\\s+(?:by|via|courtesy(?: of)?)\\b[^\\n]{0,80}$`, 'iu');
+const BY = new RegExp(`(?:^|(?<=[\\s.,;:|–—(\\[-]))\\(?\\s*${MARKER}\\s+${groupOf(CREDIT_BY)}\\b[^\\n]{0,80}$`, 'iu');
 /**
  * "Image illustrative", "Foto de archivo", "File photo": the picture is a stand-in, said of the picture, not
  * of the story.
  */
 const STAND_IN = new RegExp(
-  `(?:^|(?<=[\\s.,;:|–—(\\[-]))\\(?\\s*(?:${MARKER}\\s+(?:d[e']\\s?)?(?:illustrati\\w*|ilustrativ\\w*|d'illustration|illustration|archivo|archives?|archiv|referencia)|(?:illustrative|file|stock|archive)\\s+(?:image|photo|picture))\\b[^\\n]{0,100}$`,
+  `(?:^|(?<=[\\s.,;:|–—(\\[-]))\\(?\\s*(?:${MARKER}\\s+(?:d[e']\\s?)?${groupOf(STAND_IN_WORDS)}|${groupOf(STAND_IN_KINDS)}\\s+${groupOf(STAND_IN_PICTURES)})\\b[^\\n]{0,100}$`,
   'iu',
 );
 /** "©" or "(c)" and the holder, closing a caption. */
@@ -35,26 +52,27 @@ const SLASH_TAIL = /\s\/\p{L}[\p{L}.'’&\s-]{0,40}$/u;
 /** A caption's last part that is only "Name/Agency" names ("Jane Doe/WENN.com", "REUTERS/Jane Doe"). */
 const NAME_SLASH_NAME = /(?:^|(?<=[.!?]\s))\p{Lu}(?:[\p{L}'’&\s-]|\.(?!\s)){0,40}(?:\/\s*\p{L}(?:[\p{L}'’&\s-]|\.(?!\s)){0,40})+[.]?\s*$/u;
 /** An instruction to click the picture: "Zum Vergrößern auf das Bild klicken.", "Click to enlarge". */
-const ENLARGE =
-  /[^.!?\n]*\b(?:zum vergrößern|vergrößern (?:per|mit) klick|klicken zum vergrößern|click (?:here |on (?:the )?(?:image|picture|photo) )?to (?:enlarge|zoom)|click (?:for|to see) (?:a )?larger|cliquez pour agrandir|cliquer pour agrandir|haga clic para ampliar|pulse para ampliar|clicca per ingrandire|kliknij,? aby powiększyć|(?:das |aufs )?(?:bild|foto) anklicken|click (?:on )?the (?:image|picture|photo)\b)[^.!?\n]*[.!?]?/giu;
+const ENLARGE = new RegExp(`[^.!?\\n]*\\b${groupOf(CLICK_TO_ENLARGE)}[^.!?\\n]*[.!?]?`, 'giu');
 
 /** Markers that can only mean a picture (not "source", which also cites a fact in running text). */
-const PICTURE_MARKER = '(?:fotos?|photos?|bild(?:er|quelle|nachweis)?|image(?:s|n|m)?|imágenes|picture|zdj[eę]cie|fot\\.|photo credit|image credit)';
+const PICTURE_MARKER = groupOf(PICTURE_MARKERS);
 /**
  * A short line of its own that starts as a picture's credit ("Foto: dpa", "Image illustrative : <link>"):
  * it belongs to a picture even where the picture is gone or sits elsewhere.
  */
 const STANDALONE = new RegExp(
-  `^\\s*\\(?\\s*(?:${PICTURE_MARKER}\\s*[:|]|${PICTURE_MARKER}\\s+(?:d[e']\\s?)?(?:illustrati\\w*|ilustrativ\\w*|d'illustration|archivo|archives?|archiv)\\b|(?:illustrative|file|stock|archive)\\s+(?:image|photo|picture)\\b)`,
+  `^\\s*\\(?\\s*(?:${PICTURE_MARKER}\\s*[:|]|${PICTURE_MARKER}\\s+(?:d[e']\\s?)?${groupOf(STAND_IN_LINE_WORDS)}\\b|${groupOf(STAND_IN_KINDS)}\\s+${groupOf(STAND_IN_PICTURES)}\\b)`,
   'iu',
 );
 /** Zero-width characters (soft hyphens) that would split the words the patterns look for. */
 const INVISIBLE = /[\u00ad\u200b\u200c\u2060\ufeff]/g;
 
 /** Class or id naming a caption, or a credit/source line that belongs to a picture. */
-const CAPTION_NAME =
-  /caption|legend|bildunterschrift|(?:^|[\s_-])(?:bu|pie|epigrafe|didascalia)(?:[\s_-]|$)|(?:photo|image|img|foto|bild|media|picture)[-_]?(?:title|text|desc|info|source|credit)/i;
-const CREDIT_NAME = /(?:^|[\s_-])(?:credits?|copyright|attribution|photographer|fotograf|source|license|licence|quelle|fuente|autor-foto)(?:[\s_-]|\d|$)/i;
+const CAPTION_NAME = new RegExp(
+  `${groupOf(CAPTION_CLASS_WORDS)}|(?:^|[\\s_-])${groupOf(CAPTION_CLASS_SHORT)}(?:[\\s_-]|$)|${groupOf(CAPTION_CLASS_PICTURES)}[-_]?${groupOf(CAPTION_CLASS_PARTS)}`,
+  'i',
+);
+const CREDIT_NAME = new RegExp(`(?:^|[\\s_-])${groupOf(CREDIT_CLASS_WORDS)}(?:[\\s_-]|\\d|$)`, 'i');
 /** A credit or caption line is short; a longer block is prose that happens to sit near a picture. */
 const MAX_CAPTION_CHARS = 600;
 const MAX_CREDIT_CHARS = 150;
@@ -139,32 +157,8 @@ function survivingMask(text: string): boolean[] {
 }
 
 /** Words a credit joins names with; any other lower-case word makes the text a description. */
-const NAME_JOINERS = new Set([
-  '&',
-  '-',
-  '–',
-  '/',
-  '|',
-  'und',
-  'and',
-  'y',
-  'e',
-  'et',
-  'de',
-  'da',
-  'do',
-  'dos',
-  'del',
-  'van',
-  'von',
-  'der',
-  'den',
-  'di',
-  'la',
-  'le',
-  'via',
-  'by',
-]);
+const NAME_JOINER_SET = new Set(NAME_JOINERS);
+const PARTICLE = new RegExp(`^${anyOf(NAME_PARTICLES)}$`);
 
 /** True when the text after a credit label is names ("Jane Doe/Agency", "Stadt Stuttgart", "© dpa"). */
 function namesOnly(labelled: string): boolean {
@@ -177,8 +171,8 @@ function namesOnly(labelled: string): boolean {
   // "von", "der" join names ("Ursula von der Leyen") but also start a description ("Flagge von Singapur"):
   // two or fewer capitalised words around them are not names enough.
   const names = words.filter((w) => /^[\p{Lu}\p{N}@]/u.test(w));
-  const particles = words.some((w) => /^(von|van|der|den|de|da|do|dos|del|di|la|le)$/.test(w));
-  return words.every((w) => /^[\p{Lu}\p{N}@]/u.test(w) || NAME_JOINERS.has(w.toLowerCase())) && names.length >= (particles ? 3 : 1);
+  const particles = words.some((w) => PARTICLE.test(w));
+  return words.every((w) => /^[\p{Lu}\p{N}@]/u.test(w) || NAME_JOINER_SET.has(w.toLowerCase())) && names.length >= (particles ? 3 : 1);
 }
 
 /** Rewrites an element's text without its credit, cutting text nodes so links and emphasis stay. */

@@ -11,11 +11,13 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { makeLinksAbsolute } from './absolute-links.js';
-import { pruneBoilerplate, type PruneOptions, type RuleTrace } from './boilerplate.js';
+import { checkRuleNames, pruneBoilerplate, type PruneOptions, type RuleTrace } from './boilerplate.js';
 import { collapseSpace as normalisedText, textLength, type Doc, type El } from './dom.js';
 import { readMetadata, withReadabilityGuess, wordCount, type PageMetadata, type ReadabilityGuess } from './metadata.js';
 import { leadParagraphs } from './lead.js';
 import { COOKIE_BANNER_WORDS, nameTest } from './lexicon/class-names.js';
+import { phraseTest } from './lexicon/compile.js';
+import { NOSCRIPT_NOTICE_WORDS, SKIP_LINK_ALONE, SKIP_LINK_TO, SKIP_LINK_VERBS } from './lexicon/notices.js';
 import { paragraphs, proseContainer, type Paragraph } from './prose-container.js';
 import { elementToMarkdown } from './to-markdown.js';
 import { belowFloor } from './readability-floor.js';
@@ -85,9 +87,14 @@ const ALWAYS_REMOVE = [
 /** A form with less text than this is a search box, a login or a newsletter sign-up; larger ones wrap content. */
 const SMALL_FORM_CHARS = 500;
 const COOKIE_BANNER = nameTest(COOKIE_BANNER_WORDS, { digits: false });
+/** Skip links, by their text (lexicon/notices.ts): "Skip to content", "Skip navigation". */
+const SKIP_LINK = phraseTest('^\\s*', SKIP_LINK_VERBS, `\\s+${SKIP_LINK_TO}\\b`);
+const SKIP_LINK_BARE = new RegExp(`^\\s*${SKIP_LINK_ALONE}\\b`, 'i');
+/** A <noscript> notice asking to turn scripts on. */
+const NOSCRIPT_NOTICE = new RegExp(NOSCRIPT_NOTICE_WORDS.join('|'), 'i');
 
 export interface ExtractOptions {
-  /** Pruning rules switched off by name (PRUNE_RULE_NAMES), for measuring what each is worth. */
+  /** Pruning rules switched off by name (PRUNE_RULE_NAMES), for measuring what each is worth; an unknown name is an error. */
   off?: readonly string[];
   /** Adds `trace`: every block a pruning rule removed, with the rule's name. */
   debug?: boolean;
@@ -96,6 +103,7 @@ export interface ExtractOptions {
 }
 
 export function htmlToMarkdown(input: string, pageTitle: string, content: MarkdownContent = 'main', options: ExtractOptions = {}): MarkdownResult {
+  if (options.off?.length) checkRuleNames(options.off);
   const trace: RuleTrace[] | undefined = options.debug ? [] : undefined;
   const rules: PruneOptions = { ...(options.off?.length ? { off: new Set(options.off) } : {}), ...(trace ? { trace } : {}) };
   // linkedom needs a whole document; a serialised page always is one, a fragment gets wrapped.
@@ -139,13 +147,13 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
     const dense = proseContainer(body, paras);
     if (article) {
       const unpruned = article.root.cloneNode(true) as El;
-      pruneBoilerplate(article.root, rules);
+      pruneBoilerplate(article.root, { ...rules, tree: 'article' });
       // Pruning that leaves neither the pick nor the page any prose while the pick was long took the content
       // itself: a site named its entries like furniture (a live ticker's "comment" cards). The pick is then
       // pruned by links and text alone. A page left with a paragraph of its own (a short post whose comment
       // thread Readability crowned for its length) is not such a page: its thread rightly went.
       if (textLength(article.root) < READABILITY_MIN_CHARS && (dense?.score ?? 0) < OWN_PROSE_MIN_CHARS && textLength(unpruned) >= READABILITY_SURE_CHARS) {
-        pruneBoilerplate(unpruned, { ...rules, byName: false });
+        pruneBoilerplate(unpruned, { ...rules, byName: false, tree: 'article' });
         article.root = unpruned;
       }
       readabilityPick = article.root;
@@ -258,14 +266,14 @@ function readArticle(html: string): { root: El; title: string; guess: Readabilit
 function removeNoise(doc: Doc): void {
   // Skip links first: the page script made every href absolute, so they are found by their text.
   for (const a of Array.from(doc.querySelectorAll('a[href*="#"]'))) {
-    if (/^\s*(skip|jump|go)\s+to\b/i.test(a.textContent ?? '') || /^\s*skip\b/i.test(a.textContent ?? '')) a.remove();
+    if (SKIP_LINK.test(a.textContent ?? '') || SKIP_LINK_BARE.test(a.textContent ?? '')) a.remove();
   }
   // The page script drops <noscript> when scripts ran (it is hidden then); one still here was shown to the
   // reader (javascript: false), often holding the page's text or its real images. Its "enable JavaScript"
   // notice is not content. A browser that parsed the page with scripting on kept its markup as text
   // ("&lt;img …&gt;"), which is read as the markup it is, not as words.
   for (const el of Array.from(doc.querySelectorAll('noscript'))) {
-    if (textLength(el as unknown as El) < 400 && /javascript|\bjs\b|browser/i.test(el.textContent ?? '')) el.remove();
+    if (textLength(el as unknown as El) < 400 && NOSCRIPT_NOTICE.test(el.textContent ?? '')) el.remove();
     else if (el.children.length === 0 && /<[a-z!/]/i.test(el.textContent ?? '')) {
       const parsed = doc.createElement('div');
       parsed.innerHTML = el.textContent ?? '';

@@ -3,6 +3,7 @@
 // <time>), because those are what the publisher states; Readability's guesses from the text come after.
 // Read before the noise is removed: that step drops <script> and <meta>.
 import { collapseSpace, type Doc } from './dom.js';
+import { ARTICLE_SCHEMA_TYPES } from './lexicon/class-names.js';
 
 export interface PageMetadata {
   title: string;
@@ -30,7 +31,7 @@ const MAX_EXCERPT_CHARS = 1_000;
 /** JSON-LD blocks larger than this are data dumps (a product catalogue), not the page's description. */
 const MAX_JSON_LD_CHARS = 200_000;
 
-const ARTICLE_TYPES = /Article|BlogPosting|Report|WebPage|Review|Recipe|NewsArticle|ScholarlyArticle|Posting|CreativeWork/;
+const ARTICLE_TYPES = new RegExp(ARTICLE_SCHEMA_TYPES.join('|'));
 
 export function readMetadata(doc: Doc): PageMetadata {
   const meta = metaTags(doc);

@@ -6,32 +6,42 @@
 // Each is told by its words and shape; a paragraph is judged only while short, so prose that mentions a
 // subscription or a link stays.
 import { closestTag, elementText as text, firstTagInside, sectionOf, tagNames, tagsInside, textLength, type El } from './dom.js';
+import { anyOf, phraseTest } from './lexicon/compile.js';
+import {
+  ABOUT_DOMAINS,
+  ABOUT_OWN,
+  ABOUT_WORDS,
+  ADVERT_LINE_LABELS,
+  BLOCKED_WIDGET,
+  BLOGGER_WELCOME,
+  CONSENT_CONNECT,
+  FOLLOW_NETWORKS,
+  FOLLOW_PITCH,
+  JOURNALISM_SINCE,
+  KNOW_OUR_OPENINGS,
+  NOT_RESPONSIBLE,
+  NOT_RESPONSIBLE_EN,
+  NOT_YET_CUSTOMER,
+  PAYWALL_PERKS,
+  PERMALINK_LINK_LABELS,
+  PITCH_OPENINGS,
+  POINTER_LABELS,
+  PROMPT_OPENINGS,
+  RELATED_MEDIA_HEADINGS,
+  SHOP_FROM,
+  SHOP_OFFERS,
+  SHOP_WORDS,
+  SITE_NOUNS,
+  WITH_US,
+  WITHOUT_CONSENT,
+} from './lexicon/lines.js';
 
 /**
  * Words of a "see also" label in the languages most common on the web: "MIRA:", "PUEDES VER:", "Lesen Sie
  * auch:", "À lire aussi :", "Czytaj także:", "Read more:". The label is at most a few words and ends with a
  * colon; the rest of the block is one linked headline.
  */
-const POINTER_LABEL = new RegExp(
-  `^(${[
-    '(also |further )?(read|see|watch|listen)( (more|also|next|this|too))?',
-    'related( (story|article|post|coverage|reading))?',
-    'more( on this)?',
-    '(lesen|lies|lest|sehen|schauen|hören) ?(sie|du)? (auch|mehr|weiter|dazu)',
-    'siehe auch',
-    'auch interessant',
-    'mehr (zum thema|dazu)',
-    '(puedes |puede )?(ver|mira|mire|lea|lee|leer|escucha)( (también|además|más))?',
-    '(te|le) puede interesar',
-    'también (lee|lea|puedes leer)',
-    '(à )?(lire|voir) (aussi|également)',
-    'leggi anche|guarda anche|vedi anche',
-    '(leia|veja) (também|mais)',
-    'lees (ook|meer)',
-    '(czytaj|zobacz) (także|też|również|więcej)',
-  ].join('|')})\\s*:$`,
-  'i',
-);
+const POINTER_LABEL = phraseTest('^', POINTER_LABELS, '\\s*:$');
 /** A linked headline has a few words; a link of one or two words ("here", a site's name) is no headline. */
 const HEADLINE_MIN_WORDS = 3;
 /** Blocks that may hold nothing but a pointer (a site's own wrapper in the article's flow). */
@@ -52,50 +62,58 @@ export function isRelatedPointer(el: El): boolean {
   return POINTER_LABEL.test(all.slice(0, at).trim());
 }
 
-/** Short lines (at most MAX_LINE_CHARS) that are a widget's prompt or an advert's label. */
+/** Short lines (at most MAX_LINE_CHARS) that are a widget's prompt or an advert's label (the words: lexicon/lines.ts). */
 const PROMO_LINE: RegExp[] = [
-  // Feedback and share widgets: "War der Artikel nützlich?", "Was this article helpful?", "Möchten Sie den Artikel teilen?".
-  /^(war|ist) (der|dieser|die|diese) (artikel|beitrag|seite|text|information) (nützlich|hilfreich)\b/i,
-  /^(was|is|did you find) (this|the) (article|page|post|story|information) (helpful|useful)\b/i,
-  /^(¿\s*)?(te|le) (ha )?(resultó|fue|ha sido|pareció) útil\b|^(cet article|cette page) (vous )?a-t-(il|elle) été utile\b/i,
-  /^(möchten sie|möchtest du|willst du|wollen sie) (den|diesen) (artikel|beitrag|text) (teilen|empfehlen)\b/i,
-  /^(would you like to|want to) share this (article|post|story)\b/i,
-  // Review prompts under a product: "Bitte teilen Sie uns Ihre Erfahrungen mit …", "Share your experience".
-  /^(bitte )?(teilen sie|teile|teilt) (uns )?(ihre|deine|eure) (erfahrungen?|meinung)\b|^(please )?(share|tell us) your (experience|thoughts|opinion)\b/i,
+  // Feedback and share widgets: "War der Artikel nützlich?", "Was this article helpful?", "Möchten Sie den Artikel teilen?";
+  // review prompts under a product: "Bitte teilen Sie uns Ihre Erfahrungen mit …", "Share your experience".
+  ...PROMPT_OPENINGS.map((table) => phraseTest('^', table, '\\b')),
   // The site's shop offers and the placeholder a blocked shop widget leaves: "Empfehlungen aus dem …-Shop".
-  /^(empfehlungen|produkte|angebote|recommendations|products|offers) (aus dem|aus unserem|from the|from our|in our) .{0,40}(shop|store)\W*$/i,
-  /^(besuchen sie|visit) (die|the) (webseite|website|seite|site),? (um|to) (dieses|this) (element|content|item)\b/i,
+  new RegExp(`^${anyOf(SHOP_OFFERS)} ${anyOf(SHOP_FROM)} .{0,40}${anyOf(SHOP_WORDS)}\\W*$`, 'i'),
+  new RegExp(
+    `^${anyOf(BLOCKED_WIDGET.visit)} ${anyOf(BLOCKED_WIDGET.the)} ${anyOf(BLOCKED_WIDGET.site)},? ${anyOf(BLOCKED_WIDGET.to)} ${anyOf(BLOCKED_WIDGET.this)} ${anyOf(BLOCKED_WIDGET.item)}\\b`,
+    'i',
+  ),
   // The page's own short address offered for sharing: "Permalink https://example.com/p/123".
-  /^(permalink|permalien|kurzlink|short ?link|enlace permanente)\s*:?\s*https?:\/\/\S+$/i,
+  phraseTest('^', PERMALINK_LINK_LABELS, '\\s*:?\\s*https?:\\/\\/\\S+$'),
   // An advert's label heading its own line: "ANZEIGE - Heute mal ausgehen?", "Advertisement: …".
-  /^[-–—\s]*(anzeige|advertisement|werbung|sponsored|publicidad|publicité)\s*[-–—:|]\s*\S/i,
+  phraseTest('^[-–—\\s]*', ADVERT_LINE_LABELS, '\\s*[-–—:|]\\s*\\S'),
 ];
 const MAX_LINE_CHARS = 200;
 
+/** Someone followed: "us" or a name ("The Daily", "@daily"), not "these steps shared on Twitter". */
+const FOLLOWED_NAME = '@?\\p{Lu}[\\w.]*';
+
 /** Paragraphs (at most MAX_PITCH_CHARS) that pitch the site or disclaim it, told by how they open or a phrase only such notes use. */
 const PITCH: RegExp[] = [
-  // "Follow The Daily on Twitter and Instagram @daily …": the pitch opens the paragraph.
-  // The one followed is "us" or a name ("The Daily", "@daily"), not "these steps shared on Twitter".
-  /^[Ff]ollow (us|@?\p{Lu}[\w.]*( @?\p{Lu}[\w.]*){0,2}) on (Twitter|X|Facebook|Instagram|LinkedIn|YouTube|TikTok|Threads|Mastodon)\b/u,
-  /^(Folge|Folgen Sie|Folgt) (uns|@?\p{Lu}[\w.]*( @?\p{Lu}[\w.]*)?) (auf|bei) (Twitter|X|Facebook|Instagram|LinkedIn|YouTube|TikTok)\b/u,
-  /^(síguenos|sigue a [\w.]+( [\w.]+)?) en (twitter|facebook|instagram|youtube|tiktok)\b|^suivez(-nous| [\w.]+) sur (twitter|facebook|instagram)\b/i,
+  // "Follow The Daily on Twitter and Instagram @daily …": the pitch opens the paragraph, the name capitalised.
+  new RegExp(
+    `^${anyOf(FOLLOW_PITCH.en.follow)} (${FOLLOW_PITCH.en.us}|${FOLLOWED_NAME}( ${FOLLOWED_NAME}){0,2}) ${FOLLOW_PITCH.en.on} ${anyOf(FOLLOW_NETWORKS.en)}\\b`,
+    'u',
+  ),
+  new RegExp(
+    `^${anyOf(FOLLOW_PITCH.de.follow)} (${FOLLOW_PITCH.de.us}|${FOLLOWED_NAME}( ${FOLLOWED_NAME})?) ${FOLLOW_PITCH.de.on} ${anyOf(FOLLOW_NETWORKS.de)}\\b`,
+    'u',
+  ),
+  new RegExp(
+    `^${anyOf(FOLLOW_PITCH.es.follow)} ${FOLLOW_PITCH.es.on} ${anyOf(FOLLOW_NETWORKS.es)}\\b|^${anyOf(FOLLOW_PITCH.fr.follow)} ${FOLLOW_PITCH.fr.on} ${anyOf(FOLLOW_NETWORKS.fr)}\\b`,
+    'i',
+  ),
   // "Did you like our (climbing) magazine?", "Kennt ihr schon unseren …?": the site speaking of itself.
-  /^(gefällt|gefiel) (ihnen|dir|euch) (unser|unsere) ([\p{L}-]+ )?[\p{L}-]*(magazin|blog|portal|zeitung|podcast|newsletter|angebot|website|seite)\b/iu,
-  /^(do you|did you) (like|enjoy) (our|this) ([\p{L}-]+ )?[\p{L}-]*(magazine|blog|site|website|newsletter|podcast|journalism)\b/iu,
-  /^(kennt ihr|kennen sie|kennst du) (schon|bereits) (unser|unsere|unseren)\b/i,
+  ...PITCH_OPENINGS.map((table) => phraseTest('^', table, '\\b', 'iu')),
+  phraseTest('^', KNOW_OUR_OPENINGS, '\\b'),
   // Subscription perks and "already a subscriber? log in" lines of a paywall.
-  /\b(first-time|new) subscribers (also )?(receive|get)\b|\bif you('re| are) (already )?(a )?(subscriber|member)\b.{0,80}\blog ?in\b/i,
+  new RegExp(PAYWALL_PERKS.join('|'), 'i'),
   // A site's history as a pitch: "We have been doing journalism for 106 years", "Hacemos periodismo desde hace 106 años".
-  /\bhacemos periodismo desde hace \d+\b|\bwe('ve| have) been (doing|practicing|practising|producing) journalism (for|since)\b|\bwir machen (seit \d+ jahren )?journalismus\b/i,
+  phraseTest('\\b', JOURNALISM_SINCE, '\\b'),
   // A pitch to become the site's customer: "Solltest Du noch kein Kunde sein, … bei uns beauftragen".
-  /^(?=.*\b(noch kein(e)? (kunde|kundin|mitglied)|not (yet )?(already )?an? (customer|member))\b)(?=.*\b(bei uns|wir|with us|we)\b)/iu,
+  new RegExp(`^(?=.*\\b${anyOf(NOT_YET_CUSTOMER)}\\b)(?=.*\\b${anyOf(WITH_US)}\\b)`, 'iu'),
   // A blogger's welcome closing the post: "I'm Amy and I'm so glad you've stopped by!", "My blog is full of …".
-  /^(hi,? |hello,? )?(i'm|i am) \p{Lu}\p{L}+\b.{0,40}\b(glad|happy) (that )?you('ve| have)? (stopped by|found|are here|dropped by)\b|^(my|this|our) blog is (full of|all about|where)\b/iu,
+  phraseTest('^', BLOGGER_WELCOME, '\\b', 'iu'),
   // A portal's disclaimer for what its contributors or readers post.
-  /\b(is|are) not responsible for (the )?(opinions|views|statements|content)\b.{0,80}\b(contributors|readers|users|commenters|third parties)\b/i,
-  /\b(no se hace|no nos hacemos) responsable(s)? de (las )?(opiniones|comentarios)\b|\b(übernimmt|übernehmen) keine (verantwortung|haftung) für (die )?(meinungen|kommentare|beiträge) (der|von) (nutzer|leser|lesern|nutzern)/i,
+  new RegExp(`\\b${NOT_RESPONSIBLE_EN.for}\\b.{0,80}\\b${NOT_RESPONSIBLE_EN.whose}\\b`, 'i'),
+  phraseTest('\\b', NOT_RESPONSIBLE, ''),
   // The placeholder of an embed waiting for consent: "Wir respektieren deine Privatsphäre und stellen ohne dein Einverständnis keine Verbindung zu … her".
-  /\b(ohne (dein|ihr|euer) einverständnis|without your consent|sans votre consentement|sin (tu|su) consentimiento)\b.{0,80}\b(verbindung|connection|connect|laden|load|charg|cargar|conexión)/i,
+  new RegExp(`\\b${anyOf(WITHOUT_CONSENT)}\\b.{0,80}\\b${anyOf(CONSENT_CONNECT)}`, 'i'),
 ];
 const MAX_PITCH_CHARS = 600;
 
@@ -113,12 +131,7 @@ const LINKS = tagNames('a');
  * das neue Bürgerportal") is a section of the article, and "About us" heads the content of an about page.
  */
 const ABOUT_SITE = new RegExp(
-  `^(über|about|à propos( de)?|acerca de|sobre|o) (` +
-    [
-      '.{0,60}\\b(www\\.)?[a-z0-9-]+\\.(de|at|ch|com|org|net|info|fr|es|it|pl|nl|eu|co\\.uk)',
-      '(unser(e|em|en)?|our|this|dieses|diese|notre|ce|nuestro|nuestra|este|esta) ([\\p{L}-]+ )?(portal|website|webseite|seite|site|blog|magazin|magazine|zeitung|newspaper|plattform|platform|sitio|revista|periódico|journal)',
-    ].join('|') +
-    ')\\W*$',
+  `^${anyOf(ABOUT_WORDS)} (.{0,60}\\b(www\\.)?[a-z0-9-]+\\.${anyOf(ABOUT_DOMAINS)}|${anyOf(ABOUT_OWN)} ([\\p{L}-]+ )?${anyOf(SITE_NOUNS)})\\W*$`,
   'iu',
 );
 /** The site's description of itself holds at most this share of the page's text. */
@@ -128,13 +141,7 @@ const MAX_ABOUT_SHARE = 0.5;
  * A heading over the site's other audio and video on the subject: "Audios et vidéos sur le sujet", "Videos
  * zum Thema", "Related videos". The whole heading must match.
  */
-const RELATED_MEDIA = new RegExp(
-  `^(${[
-    '(more |related |other )?(audios?|videos?|vidéos|podcasts?)( (and|und|et|y|e) (audios?|videos?|vidéos|podcasts?))? (on|about|sur|zum|sobre|sul) (this|the|le|el|dem)? ?(same )?(topic|subject|sujet|thema|tema)',
-    '(more|related|other|weitere|ähnliche|autres|más|otros) (audios?|videos?|vidéos|podcasts?)',
-  ].join('|')})\\W*$`,
-  'iu',
-);
+const RELATED_MEDIA = phraseTest('^', RELATED_MEDIA_HEADINGS, '\\W*$', 'iu');
 
 /** True when nothing with text follows `el` among its siblings. */
 function closesParent(el: El): boolean {

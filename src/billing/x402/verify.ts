@@ -2,7 +2,7 @@
 // scheme, network, asset, recipient, exact amount, validity window, the EIP-712 signature of the
 // EIP-3009 authorization, then on chain (or at the facilitator) the payer's balance and whether the
 // authorization was already used. Each refusal names what to change.
-import { getAddress, size, verifyTypedData, type Address } from './viem.js';
+import { getAddress, size, type Address } from './viem.js';
 import { ServiceUnavailable } from '../../errors.js';
 import type { AnyTool } from '../../registry/define-tool.js';
 import { microsToUsd, priceRule } from '../../registry/registry.js';
@@ -13,6 +13,7 @@ import { requirementFor } from './requirements.js';
 import { minWindowSeconds, type X402Settings } from './settings.js';
 import { hasHighS } from './signature-s.js';
 import { transferWithAuthorizationTypes } from './token-abi.js';
+import { typedSignatures } from './typed-signature.js';
 import { V1_NETWORK_NAMES } from './tokens.js';
 import { decodePaymentHeader, type DecodedPayment, type PaymentRequirements } from './wire.js';
 import { secondsToText } from './wire-numbers.js';
@@ -141,14 +142,17 @@ export async function verifyPayment(tool: AnyTool, header: string, resourceUrl: 
   }
   // The chain read does not depend on the signature: start it now so the two overlap.
   const onChain = s.mode === 'self' && d.chain ? outcome(d.chain.payerState(s.token.address, from, auth.nonce)) : undefined;
-  let signed = await verifyTypedData({
-    address: from,
-    domain,
-    types: transferWithAuthorizationTypes,
-    primaryType: 'TransferWithAuthorization',
-    message,
-    signature: p.signature,
-  }).catch(() => false);
+  // viem's verifyTypedData, answered against the payer's key when a payment of theirs was checked before.
+  let signed = await typedSignatures
+    .verify({
+      address: from,
+      domain,
+      types: transferWithAuthorizationTypes,
+      primaryType: 'TransferWithAuthorization',
+      message,
+      signature: p.signature,
+    })
+    .catch(() => false);
   // A smart-contract wallet signs differently (ERC-1271); only the chain can check that.
   if (!signed && size(p.signature) !== 65 && d.chain) {
     signed = await d.chain.verifyTypedDataOnChain(from, domain, message, p.signature).catch(() => false);

@@ -8,12 +8,15 @@ export {
   createWalletClient,
   defineChain,
   getAddress,
+  hashTypedData,
   hexToBigInt,
+  isAddressEqual,
   http,
   isAddress,
   parseAbi,
   parseEventLogs,
   parseSignature,
+  recoverPublicKey,
   size,
   sliceHex,
   verifyMessage,
@@ -25,5 +28,8 @@ export {
   type PublicClient,
   type TypedDataDomain,
 } from 'viem';
-export { privateKeyToAccount } from 'viem/accounts';
+export { privateKeyToAccount, publicKeyToAddress } from 'viem/accounts';
+// secp256k1 arithmetic (viem's own dependency) for checking a payer's later signatures against its known key.
+export { secp256k1 } from '@noble/curves/secp256k1';
+export { invert, mod } from '@noble/curves/abstract/modular';
 export { createSiweMessage } from 'viem/siwe';

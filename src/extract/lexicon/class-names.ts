@@ -114,6 +114,38 @@ export const COOKIE_BANNER_WORDS = [
 ];
 
 /**
+ * Sidebar and footer widgets of WordPress ("widget widget_text", "textwidget", "widgettitle"). Not a bare
+ * "widget" (Blogger's main column is "widget Blog") nor "…-widget-…" (page builders name every content
+ * block "builder-widget-…").
+ */
+export const WIDGET_WORDS = ['textwidget', 'widgettitle', 'widget_[\\w-]+'];
+
+/** Names of advert slots; sites also give them to the block around the article that hosts the slots. */
+export const ADVERT_WORDS = ['advert', 'advertisement', 'ads?', 'ad-?(slot|unit|container)'];
+
+/** "readmore", "read-more", "js_readmore": a name sites give both to links onward and to text shown in part. */
+export const READ_MORE_WORDS = ['read-?more'];
+
+/** The article's own text block ("post-body", "entry-content", "article-text"), whatever else its names say: the kinds… */
+export const CONTENT_KINDS = ['post', 'entry', 'article'];
+/** …and the parts. */
+export const CONTENT_PARTS = ['body', 'content', 'text'];
+
+/** schema.org types of a JSON-LD block that describes the page's article (matched anywhere in the type's name). */
+export const ARTICLE_SCHEMA_TYPES = [
+  'Article',
+  'BlogPosting',
+  'Report',
+  'WebPage',
+  'Review',
+  'Recipe',
+  'NewsArticle',
+  'ScholarlyArticle',
+  'Posting',
+  'CreativeWork',
+];
+
+/**
  * A test for any of `words` as a whole part of a class/id list: after the start, a space, "_" or "-", and
  * before the end, a space, "_", "-" or (with `digits`) a number ("ad-1").
  */

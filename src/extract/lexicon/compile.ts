@@ -19,3 +19,8 @@ export function anyOf(words: readonly string[] | WordTable): string {
 export function phraseTest(before: string, words: readonly string[] | WordTable, after: string, flags = 'i'): RegExp {
   return new RegExp(`${before}${anyOf(words)}${after}`, flags);
 }
+
+/** The same as a non-capturing group, "(?:a|b|c)", for rules that read where a match starts or what it spans. */
+export function groupOf(words: readonly string[] | WordTable): string {
+  return `(?:${wordsOf(words).join('|')})`;
+}

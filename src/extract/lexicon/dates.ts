@@ -57,3 +57,9 @@ export const DATE_LINE_WORDS = {
   ],
   articles: ['den', 'der', 'the', 'de', 'du', 'il', 'el'],
 } as const;
+
+/** English ordinal endings after a day ("May 3rd, 2021"), in this order (the date pattern replaces what it matches). */
+export const ORDINAL_SUFFIXES = ['st', 'nd', 'rd', 'th'];
+
+/** What may follow a time of day ("10:27 Uhr", "10:27 pm"), in this order. */
+export const TIME_SUFFIXES = ['am', 'pm', 'uhr', 'h'];

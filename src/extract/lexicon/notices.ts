@@ -43,3 +43,12 @@ export const PICTURE_AGENCIES = [
 
 /** Social networks named in a "follow us on …" pitch. */
 export const SOCIAL_NETWORKS = ['twitter', 'facebook', 'instagram', 'linkedin', 'youtube', 'tiktok'];
+
+/** A skip link's words, as its text opens: "Skip to content", "Jump to navigation", "Go to main menu". */
+export const SKIP_LINK_VERBS = ['skip', 'jump', 'go'];
+/** …followed by this; "Skip" alone opens one too ("Skip navigation"). */
+export const SKIP_LINK_TO = 'to';
+export const SKIP_LINK_ALONE = 'skip';
+
+/** Words of a <noscript> notice asking to turn scripts on ("Please enable JavaScript in your browser"). */
+export const NOSCRIPT_NOTICE_WORDS = ['javascript', '\\bjs\\b', 'browser'];
