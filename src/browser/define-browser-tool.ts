@@ -27,6 +27,7 @@ const pageModules = lazyModule(() =>
     import('./document-fetch.js'),
     import('./bot-wall-check.js'),
     import('./loaded-page.js'),
+    import('./page-reads.js'),
   ]),
 );
 // Actions, overlays and lazy content: loaded with the first task asking for any of them.
@@ -190,6 +191,7 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
     { isDocumentContentType },
     { checkBotWall, checkBotWallAfterFailure, watchMainResponse },
     { LoadedPage },
+    { navigationSafeReader },
   ] = await pageModules();
   const budget = new RenderBudget(Math.min(def.timeoutMs, input.timeout_ms ?? def.timeoutMs));
   let runtime: BrowserRuntime;
@@ -240,7 +242,10 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
         } finally {
           mainResponse?.stop();
         }
+        // Navigations wait for the page's server HTML to be read until it is, or until the task is done here.
+        const stopKeeping = opened.stopKeeping;
         if (def.readDocument && source.url !== undefined && isDocumentContentType(opened.contentType)) {
+          await stopKeeping?.();
           documentType = opened.contentType;
           return DOCUMENT;
         }
@@ -276,7 +281,7 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
             // From here the page shown is the page read: later script navigations do not replace it.
             // A page the actions led to has no kept copy of its own (only its history entry).
             if (def.readsDom) loaded.hold(opened, reached ? () => Promise.resolve(null) : undefined);
-            if (reached) await checkBotWall(def.readsDom ? loaded : page, reached);
+            if (reached) await checkBotWall(def.readsDom ? loaded : navigationSafeReader(page), reached);
           }
           page.setDefaultTimeout(budget.left());
           stage('rendering');
@@ -284,6 +289,7 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
           return actions ? ({ ...(rendered as object), actions } as z.output<O>) : rendered;
         } finally {
           loaded.stop();
+          await stopKeeping?.();
         }
       },
       {
