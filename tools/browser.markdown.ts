@@ -61,6 +61,8 @@ export default defineBrowserTool({
   concurrency: 8,
   example: { url: 'https://example.com/', wait: 'load' },
   readsDom: true,
+  // Falls back to the server's HTML when a script left the page a short notice (src/extract/server-fallback.ts).
+  keepsServerHtml: true,
   async render(_page, input, { loaded, opened, ctx }) {
     const doc = await loaded.evaluate(serialiseVisibleDocument, MAX_STYLED_ELEMENTS);
     // The document read: a page a script navigated to after load, else the one opened.

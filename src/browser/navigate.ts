@@ -8,7 +8,7 @@ import { BlockedTargetError } from '../net/errors.js';
 import { PROXY_VERDICT_HEADER, type GuardedProxy } from './guarded-proxy.js';
 import type { WaitMode } from './input-schemas.js';
 import { navigationError } from './page-errors.js';
-import { keepServerHtml, type ServerHtmlKeeper } from './server-html.js';
+import { browserCopy, keepServerHtml, type ServerHtmlKeeper } from './server-html.js';
 
 /** The first response (headers) must arrive within this. */
 export const NAVIGATION_TIMEOUT_MS = 20_000;
@@ -55,7 +55,8 @@ export interface OpenedPage {
   headers: Record<string, string>;
   /**
    * The HTML the server sent for the main document, before any script ran (null for html input, a body that
-   * is not HTML or too large): the fallback when a page script blanked the page (src/browser/server-html.ts).
+   * is not HTML or too large, or, unless keepServerHtml was asked for, one a navigation right after load
+   * dropped first): the fallback when a page script blanked the page (src/browser/server-html.ts).
    */
   serverHtml?: () => Promise<string | null>;
   /**
@@ -79,6 +80,16 @@ export interface ReadyOptions {
   delayMs?: number | undefined;
 }
 
+/** How the page is opened: what the caller asked to wait for, and what the tool needs kept. */
+export interface OpenOptions extends ReadyOptions {
+  /**
+   * Pause the page's first document response until its HTML is read, so that serverHtml survives a script
+   * that navigates right after load (src/browser/server-html.ts). The page then parses only once all of its
+   * HTML has arrived: only for a tool that reads serverHtml (BrowserToolDefinition.keepsServerHtml).
+   */
+  keepServerHtml?: boolean;
+}
+
 export async function openPage(
   page: Page,
   source: PageSource,
@@ -86,7 +97,7 @@ export async function openPage(
   budget: RenderBudget,
   proxy: GuardedProxy | undefined,
   log: Logger,
-  ready: ReadyOptions = {},
+  ready: OpenOptions = {},
 ): Promise<OpenedPage> {
   let response: Response | null = null;
   // A later main-frame navigation (a script, a meta refresh) the proxy refused would otherwise leave the
@@ -102,12 +113,13 @@ export async function openPage(
   };
   page.on('response', onResponse);
   let serverHtml: OpenedPage['serverHtml'];
-  // The page's own response is paused until its HTML is read: no navigation can drop it first.
-  const keeper: ServerHtmlKeeper | undefined = source.url !== undefined ? await keepServerHtml(page) : undefined;
+  // For a tool that reads it, the page's own response is paused until its HTML is read: no navigation can
+  // drop it first. Other tools get the browser's copy, and the page streams in as the server sends it.
+  const keeper: ServerHtmlKeeper | undefined = source.url !== undefined && ready.keepServerHtml ? await keepServerHtml(page) : undefined;
   try {
     response = await navigate(page, source, budget, proxy);
     opening = false;
-    serverHtml = keeper?.keep(response);
+    serverHtml = keeper ? keeper.keep(response) : browserCopy(response);
     await settle(page, LIFECYCLE[wait], budget.forLoading(LOAD_WAIT_MS), log);
     if (wait === 'idle') await settle(page, 'networkidle', budget.forLoading(IDLE_WAIT_MS), log);
     if (ready.waitFor !== undefined) await waitForSelector(page, ready.waitFor, budget);

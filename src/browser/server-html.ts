@@ -10,7 +10,9 @@
 // documents only; handled in the browser process), its body read, and only then handed to the page.
 // Interception ends right after (or when the page's response is not HTML), so later documents and the
 // page's own subresources are never paused. The cost: the page starts parsing once its HTML has arrived in
-// full rather than as it streams in.
+// full rather than as it streams in (about a quarter of a rendered crawl's throughput), so only a tool that
+// declares keepsServerHtml pays it (define-browser-tool.ts); the others get browserCopy(), read as the page
+// commits, which a navigation right after load may drop.
 import type { CDPSession, Page, Response } from 'playwright-core';
 import { cdpSession } from './cdp.js';
 
@@ -89,17 +91,27 @@ export async function keepServerHtml(page: Page): Promise<ServerHtmlKeeper> {
         const html = kept;
         return () => Promise.resolve(html);
       }
-      // Not seen here (fulfilled by a route, or the tab's DevTools session failed): the browser's copy, read
-      // now, which a navigation may already have dropped.
+      // Not seen here (fulfilled by a route, or the tab's DevTools session failed): the browser's copy.
       void release();
-      const read = response.body().then(
-        (body) => (body.length <= SERVER_HTML_MAX_BYTES ? body.toString('utf8') : null),
-        () => null,
-      );
-      return () => read;
+      return browserCopy(response);
     },
     release,
   };
+}
+
+/**
+ * The browser's copy of the response's HTML, read from now on (undefined for a response that is not HTML or
+ * is too large). Nothing is paused, but a navigation that commits before the read may drop the body (null).
+ */
+export function browserCopy(response: Response | null): ServerHtml | undefined {
+  const headers = response?.headers() ?? {};
+  if (!response || !/html/i.test(headers['content-type'] ?? '') || Number(headers['content-length'] ?? 0) > SERVER_HTML_MAX_BYTES) return undefined;
+  const read = response.body().then(
+    (body) => (body.length <= SERVER_HTML_MAX_BYTES ? body.toString('utf8') : null),
+    // Gone already (the page navigated on while it loaded) or the tab closed: nothing to fall back to.
+    () => null,
+  );
+  return () => read;
 }
 
 /** The paused response's body as text, or null (too large, not readable, or still streaming at the bound). */
