@@ -2,6 +2,10 @@
 // or asked to cancel, end failed or cancelled and refunded. Every process sweeps: on PostgreSQL SKIP
 // LOCKED lets concurrent sweepers split the expired rows instead of waiting on each other (SQLite's
 // transaction holds the write lock anyway). Answers the tasks given up on and the tools requeued.
+//
+// Expired means on the store's clock (dialect.nowMs), the clock the claim and renewals wrote the lease
+// on: a sweeper whose clock runs minutes ahead would otherwise take back tasks their workers still hold
+// and renew, and run them twice. `now` (the caller's) is only written: finished_at, the requeued run_after.
 import type { Sql } from '../sql.js';
 import { TASK_COLUMNS, type TaskRecord } from './records.js';
 import { refundTasks } from './refund-tasks.js';
@@ -10,8 +14,7 @@ export function recoverExpiredLeases(db: Sql, now: number): Promise<{ gaveUp: st
   const d = db.dialect;
   return db.transaction(async (tx) => {
     const expired = await tx.all<TaskRecord>(
-      `SELECT ${TASK_COLUMNS} FROM tasks WHERE status = 'running' AND lease_expires_at < $1 ORDER BY lease_expires_at${d.skipLocked}`,
-      [now],
+      `SELECT ${TASK_COLUMNS} FROM tasks WHERE status = 'running' AND lease_expires_at < ${d.nowMs} ORDER BY lease_expires_at${d.skipLocked}`,
     );
     const giveUp = expired.filter((t) => d.fromBool(t.cancelRequested) || t.attempts >= t.maxAttempts);
     const again = expired.filter((t) => !giveUp.includes(t));
