@@ -111,6 +111,7 @@ describe.each(backends)('leases on the store clock ($name)', ({ location }) => {
     const at = await location();
     const store = (await at.openStore()) as unknown as TaskStore & HasDb;
     open.push(store);
+    await store.migrate();
     const outbox = new WebhookStore(store.db);
     const now = Date.now();
     const ahead = now + AHEAD_MS;

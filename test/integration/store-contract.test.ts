@@ -554,7 +554,7 @@ for (const factory of factories) {
     // the store's, so its `now` changes what is due, never whose lease has ended.
     const AHEAD_MS = 10 * 60_000;
 
-    it("a worker whose clock runs far ahead neither recovers nor claims a task whose lease is held and renewed; once the lease ends on the store's clock it is recovered", async () => {
+    it("a worker whose clock runs far ahead neither recovers nor claims a task whose lease is held and renewed; once the lease ends on the store's clock it is recovered, due at once", async () => {
       const s = await open();
       const clock = s as unknown as HasDb;
       const now = Date.now();
@@ -574,12 +574,14 @@ for (const factory of factories) {
       expect(await s.getTask(t.id)).toMatchObject({ status: 'running', leaseOwner: 'holder', attempts: 1 });
 
       // The holder's last renewal is short and then it dies: the skewed worker recovers the task only once
-      // the store's clock has passed that lease's end, and then runs it (the holder can no longer settle).
+      // the store's clock has passed that lease's end. It requeues the task due by the store's clock, not by
+      // its own ten minutes ahead: a worker whose clock agrees with the store's takes it at once, and the
+      // holder can no longer settle it.
       await s.renewLeases('holder', [t.id], 1);
       await untilStoreClockPasses(clock, (await s.getTask(t.id))!.leaseExpiresAt!);
       expect(await s.recoverExpiredLeases(ahead)).toEqual({ requeued: 1, failed: 0 });
-      const [again] = await s.claimTasks({ owner: 'skewed', limit: 1, leaseMs: 60_000, now: ahead, onlyTools: ['x.skew'] });
-      expect(again).toMatchObject({ id: t.id, attempts: 2, leaseOwner: 'skewed' });
+      const [again] = await s.claimTasks({ owner: 'next', limit: 1, leaseMs: 60_000, now: (await storeNow(clock)) + 1, onlyTools: ['x.skew'] });
+      expect(again).toMatchObject({ id: t.id, attempts: 2, leaseOwner: 'next' });
       expect(await s.completeTask(t.id, 'holder', { late: true }, now)).toBeNull();
     });
 

@@ -5,7 +5,9 @@
 //
 // Expired means on the store's clock (dialect.nowMs), the clock the claim and renewals wrote the lease
 // on: a sweeper whose clock runs minutes ahead would otherwise take back tasks their workers still hold
-// and renew, and run them twice. `now` (the caller's) is only written: finished_at, the requeued run_after.
+// and renew, and run them twice. `now` (the caller's) is only written: the given-up tasks' finished_at,
+// and the requeued tasks' run_after, where the store's now caps it: a sweeper whose clock runs ahead would
+// otherwise requeue a task due only by its own clock, and the other workers would wait out its skew.
 import type { Sql } from '../sql.js';
 import { TASK_COLUMNS, type TaskRecord } from './records.js';
 import { refundTasks } from './refund-tasks.js';
@@ -30,7 +32,7 @@ export function recoverExpiredLeases(db: Sql, now: number): Promise<{ gaveUp: st
     }
     await refundTasks(tx, giveUp, now);
     if (again.length > 0) {
-      await tx.run(`UPDATE tasks SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, run_after = $1 WHERE ${d.inArray('id', '$2')}`, [
+      await tx.run(`UPDATE tasks SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, run_after = ${d.least('$1', d.nowMs)} WHERE ${d.inArray('id', '$2')}`, [
         now,
         d.array(again.map((t) => t.id)),
       ]);
