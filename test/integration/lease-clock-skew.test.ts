@@ -59,7 +59,7 @@ async function until(what: string, done: () => boolean | Promise<boolean>, timeo
 }
 
 describe.each(backends)('leases on the store clock ($name)', ({ location }) => {
-  it('a sweeper whose clock runs ten minutes ahead leaves a running, renewed task alone (it runs once), and recovers a dead worker\'s task once its lease ends', async () => {
+  it("a sweeper whose clock runs ten minutes ahead leaves a running, renewed task alone (it runs once), and recovers a dead worker's task once its lease ends", async () => {
     const at = await location();
     const gated = gatedTool();
     gated.close();
@@ -92,7 +92,15 @@ describe.each(backends)('leases on the store clock ($name)', ({ location }) => {
     // after the store's clock passes that lease's end, and the live worker runs it.
     await rt.close();
     open.splice(open.indexOf(rt), 1);
-    const orphan = { id: `task_skew${Date.now().toString(36)}`, tool: 'test.echo', input: { value: 'x' }, ...local, priceMicros: 0, maxAttempts: 3, now: Date.now() };
+    const orphan = {
+      id: `task_skew${Date.now().toString(36)}`,
+      tool: 'test.echo',
+      input: { value: 'x' },
+      ...local,
+      priceMicros: 0,
+      maxAttempts: 3,
+      now: Date.now(),
+    };
     expect((await other.createTask(orphan)).kind).toBe('created');
     const dead = await at.openStore();
     open.push(dead);

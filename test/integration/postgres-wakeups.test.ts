@@ -93,7 +93,11 @@ describe('PostgreSQL wake-ups across processes', () => {
     await Promise.all(normal.slice(20).map((t) => a.failTask(t.id, 'w', { error: 'no', kind: 'permanent', refund: true }, Date.now())));
     // The fragile five lose their worker (its last renewal was short; the lease runs out on the store's
     // clock) and are given up on by a sweeper.
-    await a.renewLeases('w', fragile.map((t) => t.id), 1);
+    await a.renewLeases(
+      'w',
+      fragile.map((t) => t.id),
+      1,
+    );
     await untilStoreClockPasses(a, Math.max(...(await Promise.all(fragile.map(async (t) => (await a.getTask(t.id))!.leaseExpiresAt!)))));
     expect(await a.recoverExpiredLeases(Date.now())).toEqual({ requeued: 0, failed: 5 });
     await settledAll;

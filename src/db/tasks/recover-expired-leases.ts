@@ -32,10 +32,10 @@ export function recoverExpiredLeases(db: Sql, now: number): Promise<{ gaveUp: st
     }
     await refundTasks(tx, giveUp, now);
     if (again.length > 0) {
-      await tx.run(`UPDATE tasks SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, run_after = ${d.least('$1', d.nowMs)} WHERE ${d.inArray('id', '$2')}`, [
-        now,
-        d.array(again.map((t) => t.id)),
-      ]);
+      await tx.run(
+        `UPDATE tasks SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, run_after = ${d.least('$1', d.nowMs)} WHERE ${d.inArray('id', '$2')}`,
+        [now, d.array(again.map((t) => t.id))],
+      );
     }
     return { gaveUp: giveUp.map((t) => t.id), requeued: again.map((t) => t.tool) };
   });
