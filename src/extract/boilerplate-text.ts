@@ -3,7 +3,7 @@
 // newsletter pitch or a publication date line are few and recognisable, in every language the site is in.
 // Only short texts are judged (a long paragraph that mentions a newsletter is prose), and a heading only
 // when its whole text is such a phrase.
-import { closestTag, elementText as text, firstTagInside, headingRank as rank, isProse, sectionOf, tagNames, type El } from './dom.js';
+import { closestTag, collapseSpace, elementText as text, firstTagInside, headingRank as rank, isProse, sectionOf, tagNames, type El } from './dom.js';
 import { anyOf, phraseTest, wordsOf } from './lexicon/compile.js';
 import { DATE_LINE_WORDS, MONTH_NAMES, ORDINAL_SUFFIXES, TIME_SUFFIXES } from './lexicon/dates.js';
 import { ADVERT_LABELS, ALL_SECTION_LABELS, allLabels, SHARE_LABELS } from './lexicon/labels.js';
@@ -341,11 +341,14 @@ function isMetadataLines(el: El): boolean {
     else parts[parts.length - 1] += node.textContent ?? '';
   }
   const lines = parts
-    .flatMap((p) => p.split(/\n|\s[|·•]\s|[\s\u00a0]{3,}/))
-    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .flatMap((p) => p.split(LINE_SEPARATOR))
+    .map((p) => collapseSpace(p))
     .filter(Boolean);
   return lines.length >= 2 && lines.length <= 4 && lines.every((l) => l.length <= MAX_LINE_CHARS && isBoilerplateLine(l));
 }
+
+/** What splits a block's text into lines (isMetadataLines): a new line, a separator, a run of spaces. */
+const LINE_SEPARATOR = /\n|\s[|·•]\s|[\s\u00a0]{3,}/;
 
 /**
  * The agency or initials that sign a news item ("aja/PAP", "dpa/lno", "(AFP)", "RIRM") or the site's domain
