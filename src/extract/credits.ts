@@ -3,7 +3,7 @@
 // owns the picture, and "click to enlarge" is an instruction for a mouse: neither is part of the text. Only
 // the credit goes; the descriptive part of a caption stays. Captions are recognised by their tag or class
 // and by sitting next to a picture, so a "Source: …" line in running prose is never touched.
-import { closestTag, firstTagInside, tagNames, trimmedLengthAtMost, type El } from './dom.js';
+import { closestTag, collapseSpace, firstTagInside, tagNames, trimmedLengthAtMost, type El } from './dom.js';
 import { anyOf, groupOf } from './lexicon/compile.js';
 import {
   CAPTION_CLASS_PARTS,
@@ -117,7 +117,7 @@ export function cleanCaption(text: string): string {
   const keep = survivingMask(text);
   let out = '';
   for (let i = 0; i < text.length; i++) if (keep[i]) out += text[i];
-  out = out.replace(/\s+/g, ' ').trim();
+  out = collapseSpace(out);
   return /[\p{L}\p{N}]/u.test(out) ? out : '';
 }
 

@@ -12,7 +12,7 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { makeLinksAbsolute } from './absolute-links.js';
 import { checkRuleNames, pruneBoilerplate, type PruneOptions, type RuleTrace } from './boilerplate.js';
-import { collapseSpace as normalisedText, textLength, type Doc, type El } from './dom.js';
+import { collapseSpace as normalisedText, singleSpaced, textLength, type Doc, type El } from './dom.js';
 import { readMetadata, withReadabilityGuess, wordCount, type PageMetadata, type ReadabilityGuess } from './metadata.js';
 import { leadParagraphs } from './lead.js';
 import { COOKIE_BANNER_WORDS, nameTest } from './lexicon/class-names.js';
@@ -213,7 +213,7 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
 
 /** The share of the page's prose (its paragraphs' positive weights) that `pick`'s text holds. */
 function proseShare(pick: El, paras: Paragraph[]): number {
-  const text = new TextFinder((pick.textContent ?? '').replace(/\s+/g, ' '));
+  const text = new TextFinder(singleSpaced(pick.textContent ?? ''));
   let total = 0;
   let held = 0;
   for (const p of paras) {
@@ -229,7 +229,7 @@ function proseShare(pick: El, paras: Paragraph[]): number {
  * rewrites paragraphs (line breaks become paragraphs), so whole paragraphs need not match.
  */
 export function proseCoverage(block: El, paras: Paragraph[], article: El): number {
-  const text = new TextFinder((article.textContent ?? '').replace(/\s+/g, ' '));
+  const text = new TextFinder(singleSpaced(article.textContent ?? ''));
   let total = 0;
   let found = 0;
   // A paragraph the page repeats (a carousel's cloned slides, a mobile copy of a block) counts once.
