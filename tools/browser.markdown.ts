@@ -25,6 +25,7 @@ export default defineBrowserTool({
   description:
     'Renders a page in Chromium as GitHub-flavoured Markdown (tables, fenced code, absolute links); ' +
     'also reads PDF, DOCX, XLSX, CSV, JSON, text and feed URLs. ' +
+    'debug: true traces what each extraction step removed or chose; off switches steps off by name. ' +
     BOUNDED_NOTE +
     ' ' +
     PAGE_OPTIONS_REF,
@@ -44,9 +45,7 @@ export default defineBrowserTool({
           const problem = names && unknownRuleNames(names);
           if (problem) ctx.addIssue({ code: 'custom', message: problem });
         })
-        .describe(
-          `Extraction steps and rules to switch off by name, to see what each does (pages only; see docs/browser.md): ${RULE_NAMES.join(', ')}.`,
-        ),
+        .describe(`Extraction steps and rules to switch off by name, to see what each does (pages only; see docs/browser.md): ${RULE_NAMES.join(', ')}.`),
       debug: z
         .boolean()
         .optional()

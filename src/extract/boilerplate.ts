@@ -4,7 +4,7 @@
 // names, ARIA roles, link density and how little prose a block holds. Each removal is bounded in size so
 // a misleading class name on a large block cannot take the content with it.
 import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
-import { closestTag, collapseSpace, elementText, isProse, linkTextLength, tagNames, tagsInside, textLength, textPrefix, type El } from './dom.js';
+import { closestTag, collapseSpace, isProse, linkTextLength, tagNames, tagsInside, textLength, textPrefix, type El } from './dom.js';
 import { paragraphs } from './prose-container.js';
 import { anyOf } from './lexicon/compile.js';
 import { ADVERT_WORDS, COMMENT_WORDS, CONTENT_KINDS, CONTENT_PARTS, FURNITURE_WORDS, nameTest, READ_MORE_WORDS, WIDGET_WORDS } from './lexicon/class-names.js';

@@ -49,7 +49,9 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
   const page = parseHTML(html).document;
   if (options.baseUrl) makeLinksAbsolute(page, options.baseUrl);
   const declared = readMetadata(page);
-  const body = (page.body ?? page.createElement('body')) as unknown as El;
+  // Not `page.body` yet: linkedom's getter inserts a <head> and <body> when the page's first elements are
+  // not those, which changes the page; runSteps reads it once the noise rules ran.
+  const root = page.documentElement as unknown as El;
   const state: ExtractState = {
     page,
     content,
@@ -58,8 +60,8 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
     ...(options.debug ? { trace: [] } : {}),
     parseBody: (snapshot) => parseHTML(snapshot).document.body as unknown as El | null,
     readArticle,
-    body,
-    container: body,
+    body: root,
+    container: root,
     source: 'page',
     h1: '',
     snapshot: '',

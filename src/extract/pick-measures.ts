@@ -1,7 +1,7 @@
 // How Readability's pick is weighed against the page it came from: the share of the page's prose it holds
 // (to choose between the pick and the page) and the share of a block's prose it holds sentence by sentence
 // (to tell whether the densest block of the page is a second opinion worth taking).
-import type { El } from './dom.js';
+import { singleSpaced, type El } from './dom.js';
 import type { Paragraph } from './prose-container.js';
 import { TextFinder } from './text-finder.js';
 
@@ -25,7 +25,7 @@ export const DENSE_MIN_SHARE_OF_PICK = 0.5;
 
 /** The share of the page's prose (its paragraphs' positive weights) that `pick`'s text holds. */
 export function proseShare(pick: El, paras: Paragraph[]): number {
-  const text = new TextFinder((pick.textContent ?? '').replace(/\s+/g, ' '));
+  const text = new TextFinder(singleSpaced(pick.textContent ?? ''));
   let total = 0;
   let held = 0;
   for (const p of paras) {
@@ -41,7 +41,7 @@ export function proseShare(pick: El, paras: Paragraph[]): number {
  * rewrites paragraphs (line breaks become paragraphs), so whole paragraphs need not match.
  */
 export function proseCoverage(block: El, paras: Paragraph[], article: El): number {
-  const text = new TextFinder((article.textContent ?? '').replace(/\s+/g, ' '));
+  const text = new TextFinder(singleSpaced(article.textContent ?? ''));
   let total = 0;
   let found = 0;
   // A paragraph the page repeats (a carousel's cloned slides, a mobile copy of a block) counts once.

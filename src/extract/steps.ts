@@ -46,6 +46,7 @@ export interface ExtractState {
   readonly parseBody: (html: string) => El | null;
   /** Readability's pick of `html`, or null when it finds none. */
   readonly readArticle: (html: string) => Article | null;
+  /** The page's body once the noise rules ran (set by runSteps). */
   body: El;
   /** The block that becomes the Markdown. */
   container: El;
@@ -123,7 +124,7 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
   },
   {
     name: 'link-lists-page',
-    why: "a page pruning left nearly empty is one whose content is links (a post of bookmarked links): it is pruned again, keeping its link lists",
+    why: 'a page pruning left nearly empty is one whose content is links (a post of bookmarked links): it is pruned again, keeping its link lists',
     mainOnly: true,
     run: (s) => {
       if (pageChars(s) >= READABILITY_MIN_CHARS) return;
@@ -268,6 +269,10 @@ export function checkRuleNames(off: readonly string[]): void {
 export function runSteps(s: ExtractState): void {
   const root = s.page.documentElement as unknown as El;
   for (const rule of NOISE_RULES) if (!s.off.has(rule.name)) traceRemovals(rule.name, 'page', root, s.trace, () => rule.run(s.page));
+  // The body as the noise rules left it, read once: linkedom's getter inserts a <head> and a <body> when the
+  // page's first elements are not those, and what the noise rules removed decides that.
+  s.body = (s.page.body ?? s.page.createElement('body')) as unknown as El;
+  s.container = s.body;
   // Facts of the cleaned page, read before any step changes it.
   s.h1 = normalisedText(s.page.querySelector('h1')?.textContent ?? '');
   if (s.content === 'main') s.snapshot = s.page.toString();

@@ -64,7 +64,8 @@ describe('extraction steps table', () => {
     expect(removedBy('tracking-pixels')).toEqual(['img:']);
     expect(removedBy('small-forms')).toEqual(['form:Search the archive']);
     expect(removedBy('cookie-banners')).toEqual(['div:We use cookies to count visits.']);
-    for (const text of ['Skip to content', 'enable JavaScript', 'Open the menu', 'pixel.gif', 'Search the archive', 'We use cookies']) expect(markdown).not.toContain(text);
+    for (const text of ['Skip to content', 'enable JavaScript', 'Open the menu', 'pixel.gif', 'Search the archive', 'We use cookies'])
+      expect(markdown).not.toContain(text);
     const off = (rule: string) => htmlToMarkdown(NOISY, 'River', 'full', { off: [rule] }).markdown;
     expect(off('skip-links')).toContain('Skip to content');
     expect(off('noscript')).toContain('enable JavaScript');
