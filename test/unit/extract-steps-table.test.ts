@@ -26,6 +26,24 @@ const NOISY = `<html><head><title>River</title></head><body>
 const FLOOR = `<html><head><title>Levels</title></head><body><div class="newsletter">${prose('Report', 6)}</div>
 ${Array.from({ length: 300 }, (_, i) => `<div>Item ${i}</div>`).join('')}</body></html>`;
 
+/** A post whose content is a list of bookmarked links: pruning by link density empties the page. */
+const LINKS = `<html><body><nav><a href="/">Home</a> <a href="/about">About this blog</a></nav><main><article><h1>Links of the day</h1><div class="entry-content"><ul class="linkroll">${Array.from(
+  { length: 8 },
+  (_, i) =>
+    `<li><p><a href="https://news.example/${i}">Bookmarked story number ${i + 1} about the press</a></p><p>via <a href="https://news.example/">news.example</a></p></li>`,
+).join('')}</ul><p>Posted from a bookmarking service.</p></div></article></main></body></html>`;
+
+/** A recipe of boxes of one kind: Readability keeps the method, the header and ingredient boxes are put back. */
+const BOXES = `<html><head><title>Mandarin cake</title></head><body><main class="container">
+<article class="box box-header"><h1>Mandarin cake</h1><p>The creamiest cake of the summer.</p></article>
+<article class="box box-ingredients"><h2>Ingredients</h2><table><tr><td>125 g</td><td>flour</td></tr><tr><td>65 g</td><td>sugar</td></tr></table></article>
+<article class="box box-method"><h2>Method</h2>${prose('Step', 6)}</article></main></body></html>`;
+
+/** A standfirst in the article's header, between the H1 and the body Readability keeps. */
+const LEAD = 'Rain, storms and snow are forecast for the central regions today, while the north stays dry.';
+const STANDFIRST = `<html><head><title>Polar front</title></head><body><div class="wrapper"><header class="entry-header"><h1>Polar front</h1><p class="subtitle">${LEAD}</p></header>
+<div class="related-box"><a href="/a">Floods in the valley last spring and what the towns learned from them</a></div><div class="entry-body">${prose('Paragraph', 6)}</div></div></body></html>`;
+
 describe('extraction steps table', () => {
   it('names every pass, and accepts each name in off', () => {
     for (const name of [
@@ -101,6 +119,27 @@ describe('extraction steps table', () => {
     const without = htmlToMarkdown(FLOOR, 'Levels', 'main', { off: ['pick-or-page', 'readability-floor'] });
     expect(without.source).toBe('page');
     expect(without.markdown).not.toContain('Report 6 tells how');
+  });
+
+  it('traces the page kept with its link lists, and loses them when link-lists-page is off', () => {
+    const kept = htmlToMarkdown(LINKS, 'Links of the day', 'main', { debug: true });
+    expect(kept.markdown).toContain('Bookmarked story number 8');
+    expect(kept.trace).toContainEqual(expect.objectContaining({ rule: 'link-lists-page', chose: 'page with its link lists' }));
+    expect(htmlToMarkdown(LINKS, 'Links of the day', 'main', { off: ['link-lists-page'] }).markdown).not.toContain('Bookmarked story number 8');
+  });
+
+  it('traces the sibling boxes put back, and leaves them out when sibling-boxes is off', () => {
+    const joined = htmlToMarkdown(BOXES, 'Mandarin cake', 'main', { debug: true });
+    expect(joined.markdown).toContain('The creamiest cake of the summer.');
+    expect(joined.trace).toContainEqual(expect.objectContaining({ rule: 'sibling-boxes', chose: 'pick with its sibling boxes' }));
+    expect(htmlToMarkdown(BOXES, 'Mandarin cake', 'main', { off: ['sibling-boxes'] }).markdown).not.toContain('The creamiest cake');
+  });
+
+  it('traces the standfirst given as the excerpt, and finds none when standfirst is off', () => {
+    const found = htmlToMarkdown(STANDFIRST, 'Polar front', 'main', { debug: true });
+    expect(found.excerpt).toBe(LEAD);
+    expect(found.trace).toContainEqual({ rule: 'standfirst', tree: 'page', tag: 'p', text: LEAD, chose: 'excerpt' });
+    expect(htmlToMarkdown(STANDFIRST, 'Polar front', 'main', { off: ['standfirst'] }).excerpt).not.toBe(LEAD);
   });
 
   it('names the field for an unknown name', () => {
