@@ -253,10 +253,16 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
 /** Every name `off` accepts: the noise rules, the steps and the pruning rules. */
 export const RULE_NAMES: readonly string[] = [...NOISE_RULES.map((r) => r.name), ...EXTRACT_STEPS.map((s) => s.name), ...PRUNE_RULE_NAMES];
 
+/** Unknown names quoted in the error at most. */
+const MAX_UNKNOWN_SHOWN = 5;
+
 /** What is wrong with `off` (after the field's name), or undefined when every name is a rule's or a step's. */
 export function unknownRuleNames(off: readonly string[]): string | undefined {
   const unknown = off.filter((name) => !RULE_NAMES.includes(name));
-  return unknown.length ? `no extraction rule named ${unknown.map((n) => `"${n}"`).join(', ')} (rules: ${RULE_NAMES.join(', ')})` : undefined;
+  if (!unknown.length) return undefined;
+  // A few are enough to see the mistake; a caller's list of thousands is not echoed back.
+  const shown = unknown.slice(0, MAX_UNKNOWN_SHOWN).map((n) => JSON.stringify(n.slice(0, 60)));
+  return `no extraction rule named ${shown.join(', ')}${unknown.length > MAX_UNKNOWN_SHOWN ? ', …' : ''} (rules: ${RULE_NAMES.join(', ')})`;
 }
 
 /** Names in `off` that no rule or step has: a clear error naming the field, not a switch that silently does nothing. */

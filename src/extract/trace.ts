@@ -7,7 +7,8 @@ import { elementText, type El } from './dom.js';
  * a decision (which block was kept, what was put back) also says what it chose, and its tag and text are
  * those of the block chosen.
  */
-export interface RuleTrace {
+// A type, not an interface: it is a plain record of strings (the tool's output schema says so).
+export type RuleTrace = {
   rule: string;
   /** The tree worked on: the page's body ('page') or Readability's pick ('article'); both are pruned, the result keeps one. */
   tree: 'page' | 'article';
@@ -15,7 +16,7 @@ export interface RuleTrace {
   text: string;
   /** Decisions only: what the step chose ("article", "densest block", "readability", …). */
   chose?: string;
-}
+};
 
 /** Characters of a block's text kept in the trace. */
 export const TRACE_TEXT_CHARS = 120;
