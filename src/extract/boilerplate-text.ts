@@ -55,6 +55,7 @@ import {
   VALUE_LABELS,
 } from './lexicon/lines.js';
 import { COPYRIGHT_NOTICES, PAYWALL_ACCOUNT, PAYWALL_READ_ON, PICTURE_AGENCIES, SOCIAL_NETWORKS } from './lexicon/notices.js';
+import { rememberedByText } from './text-verdicts.js';
 
 /**
  * Headings that open a section of links to elsewhere, of comments or of sharing buttons, in the languages
@@ -225,16 +226,14 @@ function isDateLabelLine(s: string): boolean {
   return s.length <= 80 && parts.length === 2 && isDateLine(date?.trim() ?? '') && /^[\p{L}-]+( [\p{L}-]+)?\W*$/u.test(label?.trim() ?? '');
 }
 
-export function isBoilerplateLine(s: string): boolean {
-  return (
+export const isBoilerplateLine = rememberedByText(
+  (s) =>
     (s.length <= MAX_LINE_CHARS && (BOILERPLATE_LINE.some((re) => re.test(s)) || isDateLine(s) || isDateLabelLine(s))) ||
-    (s.length <= MAX_DISCLOSURE_CHARS && DISCLOSURE.some((re) => re.test(s)))
-  );
-}
+    (s.length <= MAX_DISCLOSURE_CHARS && DISCLOSURE.some((re) => re.test(s))),
+  Math.max(MAX_LINE_CHARS, MAX_DISCLOSURE_CHARS),
+);
 
-export function isSectionHeading(s: string): boolean {
-  return (s.length <= 60 && SECTION_HEADING.test(s)) || isPaywall(s);
-}
+export const isSectionHeading = rememberedByText((s) => (s.length <= 60 && SECTION_HEADING.test(s)) || isPaywall(s), MAX_LINE_CHARS);
 
 /**
  * The heading of a paywall box: "To continue reading, create your free account", "Pour lire la suite, créez
