@@ -93,11 +93,16 @@ function readArticle(html: string): Article | null {
   const copy = parseHTML(html).document;
   try {
     const parsed = new Readability(copy as unknown as Document, { keepClasses: true, maxElemsToParse: 50_000, charThreshold: READABILITY_MIN_CHARS }).parse();
-    if (!parsed?.content) return null;
-    const root = parseHTML(`<!doctype html><html><body><div id="md-root">${parsed.content}</div></body></html>`).document.getElementById(
-      'md-root',
-    ) as unknown as El;
-    return { root, title: parsed.title ?? '', guess: parsed };
+    const content = parsed?.content;
+    if (!parsed || !content) return null;
+    const parsePick = () =>
+      parseHTML(`<!doctype html><html><body><div id="md-root">${content}</div></body></html>`).document.getElementById('md-root') as unknown as El;
+    const unpruned = () => {
+      const copy = parsePick();
+      copy.remove();
+      return copy;
+    };
+    return { root: parsePick(), title: parsed.title ?? '', guess: parsed, unpruned };
   } catch {
     // Readability gives up on very large documents; the cleaned body is used instead.
     return null;

@@ -33,6 +33,11 @@ export interface Article {
   root: El;
   title: string;
   guess: ReadabilityGuess;
+  /**
+   * The pick as Readability gave it, again: a new, detached copy, as a clone of `root` made before pruning
+   * would be. Parsed only when a step needs it (rarely), rather than cloned for every page.
+   */
+  unpruned: () => El;
 }
 
 /** What the steps read and decide; the caller gives the page and the parsers, and reads the result. */
@@ -56,8 +61,8 @@ export interface ExtractState {
   /** The cleaned page's HTML, read before pruning (Readability reads a copy; link-lists-page parses it again). */
   snapshot: string;
   article: Article | null;
-  /** Readability's pick before pruning, for the step that prunes it again without names. */
-  unprunedPick?: El;
+  /** Whether prune-pick ran (the step that prunes the pick again without names follows only it). */
+  pickPruned?: boolean;
   /** The pruned body's text length, once measured. */
   pageChars?: number;
   /** The pruned body's paragraphs and densest block, measured once when a step first needs them. */
@@ -144,7 +149,7 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
     mainOnly: true,
     run: (s) => {
       if (!s.article) return;
-      s.unprunedPick = s.article.root.cloneNode(true) as El;
+      s.pickPruned = true;
       pruneBoilerplate(s.article.root, pruneOptions(s, { tree: 'article' }));
     },
   },
@@ -153,9 +158,9 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
     why: 'a long pick that pruning emptied while the page has no prose of its own took the content by its names (a ticker\'s "comment" cards): it is pruned by links and text alone',
     mainOnly: true,
     run: (s) => {
-      const unpruned = s.unprunedPick;
-      if (!s.article || !unpruned) return;
+      if (!s.article || !s.pickPruned) return;
       if (textLength(s.article.root) >= READABILITY_MIN_CHARS || (measured(s).dense?.score ?? 0) >= OWN_PROSE_MIN_CHARS) return;
+      const unpruned = s.article.unpruned();
       if (textLength(unpruned) < READABILITY_SURE_CHARS) return;
       pruneBoilerplate(unpruned, pruneOptions(s, { byName: false, tree: 'article' }));
       s.article.root = unpruned;
