@@ -11,7 +11,8 @@
 // To check a branch against main: build main into a temporary folder (git archive main | tar -x, link
 // node_modules, npx tsc -p tsconfig.build.json --outDir …), record both, compare. EXTRACT_IDENTITY_STRIDE=k
 // takes every k-th page (a quick look; the check itself uses all); EXTRACT_IDENTITY_PARTIAL=1 compares only the
-// pages both records hold (while a record is still being written); EXTRACT_IDENTITY_FROM/TO record a slice of the
+// pages both records hold (while a record is still being written); EXTRACT_IDENTITY_DEBUG=0 records without the
+// debug trace (for a change that adds to the trace: the results themselves must still be identical); EXTRACT_IDENTITY_FROM/TO record a slice of the
 // page list (records of slices are concatenated before comparing). Raw HTML is decoded as the bench's page
 // server has Chromium do it: UTF-8 when valid, else windows-1252.
 import fs from 'node:fs';
@@ -61,7 +62,8 @@ async function record(buildRoot, outFile) {
       let result;
       try {
         // debug: the trace of every rule's removals is compared too; it does not change what is removed.
-        result = htmlToMarkdown(html, '', 'main', { debug: true });
+        // EXTRACT_IDENTITY_DEBUG=0 records without it (a change to the trace itself is then compared away).
+        result = htmlToMarkdown(html, '', 'main', { debug: process.env.EXTRACT_IDENTITY_DEBUG !== '0' });
       } catch (err) {
         result = { error: String(err?.message ?? err) };
       }

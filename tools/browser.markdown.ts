@@ -8,6 +8,7 @@ import { BOUNDED_NOTE, boundedInputShape, boundedOutputShape, chunksInput, chunk
 import { lazyModule } from '../src/registry/lazy-module.js';
 import type { MarkdownResult } from '../src/extract/markdown.js';
 import { preferServerHtml, renderedIsThin } from '../src/extract/server-fallback.js';
+import { unknownRuleNames } from '../src/extract/steps.js';
 import { documentInputShape, documentOutputShape, extractedMetadataShape } from '../src/browser/document-shape.js';
 
 // linkedom, Readability and Turndown: loaded when the first page is converted, not when the tool is listed.
@@ -34,7 +35,16 @@ export default defineBrowserTool({
       content: z
         .enum(['main', 'full'])
         .default('main')
-        .describe('main: the article (else the body) without navigation, comments or banners, its title, byline and date as fields; full: the whole page.'),
+        .describe('main: the article (else the body), no navigation, comments or banners; full: the whole page.'),
+      off: z
+        .array(z.string())
+        .optional()
+        .superRefine((names, ctx) => {
+          const problem = names && unknownRuleNames(names);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        })
+        .describe('Steps to skip (see docs/browser.md).'),
+      debug: z.boolean().optional(),
       chunks: chunksInput,
       ...boundedInputShape,
       ...pageOptionsShape,
@@ -46,6 +56,9 @@ export default defineBrowserTool({
     title: z.string().describe('The page title ("" if none).'),
     ...extractedMetadataShape,
     source: z.enum(['article', 'readability', 'page', 'server', 'document']).describe('Which path won.'),
+    // With debug: rule, tree, tag, text and (decisions) chose per entry (src/extract/trace.ts, docs/browser.md);
+    // not spelled out here, where every character is read by every agent listing the tools.
+    trace: z.array(z.unknown()).optional(),
     bytes: z.number().int().describe('UTF-8 bytes of the whole markdown.'),
     ...boundedOutputShape,
     chunks: chunksOutput,
@@ -61,23 +74,27 @@ export default defineBrowserTool({
   concurrency: 8,
   example: { url: 'https://example.com/', wait: 'load' },
   readsDom: true,
+  // Falls back to the server's HTML when a script left the page a short notice (src/extract/server-fallback.ts).
+  keepsServerHtml: true,
   async render(_page, input, { loaded, opened, ctx }) {
     const doc = await loaded.evaluate(serialiseVisibleDocument, MAX_STYLED_ELEMENTS);
     // The document read: a page a script navigated to after load, else the one opened.
     let shown = loaded.current;
     const { markdownInWorker } = await markdownModule();
+    const extract = { ...(input.off?.length ? { off: input.off } : {}), ...(input.debug ? { debug: true } : {}) };
     let result: Omit<MarkdownResult, 'source'> & { source: MarkdownResult['source'] | 'server' } = await markdownInWorker(
       doc.html,
       doc.title,
       input.content,
       ctx.signal,
+      extract,
     );
     // A page script that blanked the page (an error notice swapped in for the article, or a navigation to
     // one) leaves the server's HTML of the page opened as the last good copy of it.
     const serverHtml = renderedIsThin(result) ? await opened.serverHtml?.() : null;
     if (serverHtml) {
       // Its links are as the server wrote them: resolved against the page's URL here.
-      const server = await markdownInWorker(serverHtml, doc.title, input.content, ctx.signal, opened.url);
+      const server = await markdownInWorker(serverHtml, doc.title, input.content, ctx.signal, { ...extract, baseUrl: opened.url });
       if (preferServerHtml(result, server)) {
         result = { ...server, source: 'server' };
         shown = opened;

@@ -51,9 +51,9 @@ export async function loadDefuddle() {
 export async function extractors({ withBaselines = true } = {}) {
   const td = turndown();
   const quiet = new VirtualConsole();
-  // BENCH_MARKDOWN_OFF=rule,rule switches pruning rules off (names: PRUNE_RULES), to measure what each is worth.
+  // BENCH_MARKDOWN_OFF=rule,rule switches extraction steps and rules off (names: RULE_NAMES in src/extract/steps.ts), to measure what each is worth.
   const off = (process.env.BENCH_MARKDOWN_OFF ?? '').split(',').filter(Boolean);
-  // BENCH_MARKDOWN_TRACE=file appends, per page, which rule removed which block (htmlToMarkdown's debug trace)
+  // BENCH_MARKDOWN_TRACE=file appends, per page, which step or rule removed or chose which block (htmlToMarkdown's debug trace)
   // as one JSON line { url, source, trace } to that file.
   const traceFile = process.env.BENCH_MARKDOWN_TRACE;
   const ours = (doc) => {

@@ -3,8 +3,11 @@
 // query); otherwise a small capture of the viewport is checked for near-uniform colour;
 // while it is blank and the DOM keeps changing, we wait for the changes to settle and look again, within
 // the task's budget. A page that stays blank is reported as such (blank: true) instead of as a success.
+// Scripts run meanwhile and may navigate (a blank shell that sends the browser to the real page): each read
+// is made again on the document that replaced the one it was reading (src/browser/page-reads.ts).
 import type { Page } from 'playwright-core';
 import type { RenderBudget } from './navigate.js';
+import { readPage } from './page-reads.js';
 import { nextMutation, viewportHasContent } from './page-scripts.js';
 import { decodePng, type Pixels } from './png-pixels.js';
 
@@ -55,7 +58,7 @@ export function isNearUniform(pixels: Pixels): boolean {
  * through the DevTools protocol (a capture costs about half a screenshot) and its colours checked.
  */
 async function viewportLooksBlank(page: Page): Promise<boolean> {
-  if (await page.evaluate(viewportHasContent)) return false;
+  if (await readPage(page, viewportHasContent, undefined)) return false;
   const size = page.viewportSize() ?? { width: 1280, height: 800 };
   const cdp = await page.context().newCDPSession(page);
   try {
@@ -79,7 +82,7 @@ export async function waitWhileBlank(page: Page, budget: RenderBudget, scripts: 
   const until = Date.now() + budget.forLoading(MAX_WAIT_MS);
   let blank = await viewportLooksBlank(page);
   while (blank && scripts && until - Date.now() > 0) {
-    const changed = await page.evaluate(nextMutation, Math.min(CHANGE_WINDOW_MS, until - Date.now()));
+    const changed = await readPage(page, nextMutation, Math.min(CHANGE_WINDOW_MS, until - Date.now()));
     if (!changed) {
       // The page may have drawn between the last look and the observer starting (a slow capture on a busy
       // machine): one more look settles it rather than reporting a page that has content as blank.
@@ -87,7 +90,7 @@ export async function waitWhileBlank(page: Page, budget: RenderBudget, scripts: 
       break;
     }
     // Let the burst of changes finish (bounded by the same deadline) before looking again.
-    while (until - Date.now() > QUIET_MS && (await page.evaluate(nextMutation, QUIET_MS))) {
+    while (until - Date.now() > QUIET_MS && (await readPage(page, nextMutation, QUIET_MS))) {
       // still changing
     }
     blank = await viewportLooksBlank(page);

@@ -4,6 +4,7 @@
 // files, identical pixels). Chromium's bytes are handed out as they come: nothing is decoded or re-encoded.
 import type { Page } from 'playwright-core';
 import { cdpSession, within } from './cdp.js';
+import { readPage } from './page-reads.js';
 
 export interface Clip {
   x: number;
@@ -127,7 +128,7 @@ export async function captureScreenshot(page: Page, opts: CaptureOptions): Promi
 async function playwrightCapture(page: Page, opts: CaptureOptions): Promise<Buffer> {
   let clip = opts.clip;
   if (!clip && opts.fullPage && opts.maxHeight !== undefined) {
-    const height = await page.evaluate(() => Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0));
+    const height = await readPage(page, () => Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0), undefined);
     if (height > opts.maxHeight) clip = { x: 0, y: 0, width: page.viewportSize()?.width ?? 1280, height: opts.maxHeight };
   }
   return page.screenshot({

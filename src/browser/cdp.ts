@@ -44,3 +44,23 @@ export async function evaluateValue<A, R>(page: Page, fn: (arg: A) => R | Promis
   if (exceptionDetails) throw new Error(`Evaluation failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
   return result.value as R;
 }
+
+/**
+ * `fn(arg)` in the page's main world, its JSON value returned; failing as page.evaluate would when the
+ * renderer dies or the tab closes (a DevTools call is not rejected then).
+ */
+export async function evaluateInPage<A, R>(page: Page, fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> {
+  if (page.isClosed()) throw new Error('Target page, context or browser has been closed');
+  let onCrash: (() => void) | undefined;
+  let onClose: (() => void) | undefined;
+  const gone = new Promise<never>((_, reject) => {
+    onCrash = () => reject(new Error('Target crashed'));
+    onClose = () => reject(new Error('Target page, context or browser has been closed'));
+    page.once('crash', onCrash).once('close', onClose);
+  });
+  try {
+    return await Promise.race([evaluateValue(page, fn, arg), gone]);
+  } finally {
+    page.off('crash', onCrash!).off('close', onClose!);
+  }
+}

@@ -27,6 +27,7 @@ const pageModules = lazyModule(() =>
     import('./document-fetch.js'),
     import('./bot-wall-check.js'),
     import('./loaded-page.js'),
+    import('./page-reads.js'),
   ]),
 );
 // Actions, overlays and lazy content: loaded with the first task asking for any of them.
@@ -91,6 +92,15 @@ export interface BrowserToolDefinition<I extends z.ZodType<BrowserToolInput>, O 
    */
   readsDom?: true;
   /**
+   * render() may use `opened.serverHtml` (the HTML the server sent, before any script ran): the page's first
+   * document response is paused until that HTML is read, so a script navigating right after load cannot
+   * drop it (src/browser/server-html.ts). The page then parses only once all of its HTML has arrived, which
+   * costs a rendered crawl about a quarter of its throughput: only for a tool that falls back to it. Without
+   * it, serverHtml (and the copy LoadedPage shows when a script leaves for a page that cannot be read) is the
+   * browser's copy, which such a navigation may have dropped.
+   */
+  keepsServerHtml?: true;
+  /**
    * Tasks of this tool for one payer may see one another's page state (cookies, storage a site set): a
    * tab goes from one such task to the next on the same origin without being wiped. Only for a tool whose
    * pages are one caller's crawl, without settings of their own; other tasks still get the tab wiped.
@@ -145,6 +155,7 @@ export function defineBrowserTool<I extends z.ZodType<BrowserToolInput>, O exten
     readDocument: _readDocument,
     checksBotWall: _checksBotWall,
     readsDom: _readsDom,
+    keepsServerHtml: _keepsServerHtml,
     sharesTabs: _sharesTabs,
     ...descriptor
   } = def;
@@ -190,6 +201,7 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
     { isDocumentContentType },
     { checkBotWall, checkBotWallAfterFailure, watchMainResponse },
     { LoadedPage },
+    { navigationSafeReader },
   ] = await pageModules();
   const budget = new RenderBudget(Math.min(def.timeoutMs, input.timeout_ms ?? def.timeoutMs));
   let runtime: BrowserRuntime;
@@ -231,7 +243,11 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
         let opened: OpenedPage;
         const mainResponse = source.url !== undefined && input.wait_for !== undefined ? watchMainResponse(page) : undefined;
         try {
-          opened = await openPage(page, source, input.wait, budget, runtime.proxy, ctx.log, { waitFor: input.wait_for, delayMs: input.delay_ms });
+          opened = await openPage(page, source, input.wait, budget, runtime.proxy, ctx.log, {
+            waitFor: input.wait_for,
+            delayMs: input.delay_ms,
+            keepServerHtml: def.keepsServerHtml === true,
+          });
         } catch (err) {
           if (def.readDocument && source.url !== undefined && err instanceof DownloadError) return DOCUMENT;
           // A wall never shows the element waited for: say it is a wall rather than that the selector is missing.
@@ -240,7 +256,10 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
         } finally {
           mainResponse?.stop();
         }
+        // Navigations wait for the page's server HTML to be read until it is, or until the task is done here.
+        const stopKeeping = opened.stopKeeping;
         if (def.readDocument && source.url !== undefined && isDocumentContentType(opened.contentType)) {
+          await stopKeeping?.();
           documentType = opened.contentType;
           return DOCUMENT;
         }
@@ -276,7 +295,7 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
             // From here the page shown is the page read: later script navigations do not replace it.
             // A page the actions led to has no kept copy of its own (only its history entry).
             if (def.readsDom) loaded.hold(opened, reached ? () => Promise.resolve(null) : undefined);
-            if (reached) await checkBotWall(def.readsDom ? loaded : page, reached);
+            if (reached) await checkBotWall(def.readsDom ? loaded : navigationSafeReader(page), reached);
           }
           page.setDefaultTimeout(budget.left());
           stage('rendering');
@@ -284,6 +303,7 @@ async function renderFresh<I extends z.ZodType<BrowserToolInput>, O extends z.Zo
           return actions ? ({ ...(rendered as object), actions } as z.output<O>) : rendered;
         } finally {
           loaded.stop();
+          await stopKeeping?.();
         }
       },
       {

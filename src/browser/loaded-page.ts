@@ -19,30 +19,15 @@
 // Reads and the script stop go through DevTools (Runtime.evaluate), not page.evaluate: its first use on a
 // document injects Playwright's utility script, a cost on every page of a rendered crawl.
 import type { Frame, Page, Response } from 'playwright-core';
-import { cdpSession, evaluateValue } from './cdp.js';
+import { cdpSession, evaluateInPage } from './cdp.js';
+import { isNavigationError, MAX_READS, type InPage, type PageReader } from './page-reads.js';
 import { PROXY_VERDICT_HEADER } from './guarded-proxy.js';
 import type { OpenedPage, RenderBudget } from './navigate.js';
 
 /** Longest wait, per read, for a document a navigation brought to finish loading. */
 export const SETTLE_MS = 5_000;
-/** Reads of the live page before the kept copy is read instead. */
-export const MAX_READS = 3;
 
-/** What Playwright or DevTools says when the document it was reading went away under it. */
-const NAVIGATED =
-  /Execution context was destroyed|Cannot find context with specified id|Cannot find default execution context|frame was detached|Frame has been detached|navigating and changing the content|Inspected target navigated or closed|Unable to adopt element handle from a different document/i;
-
-export function isNavigationError(err: unknown): boolean {
-  return NAVIGATED.test(err instanceof Error ? err.message : String(err));
-}
-
-/** A function serialised into the page (it cannot close over anything here). */
-export type InPage<A, R> = (arg: A) => R | Promise<R>;
-
-/** Anything that can evaluate in a page: a Page, or a LoadedPage reading it safely. */
-export interface PageReader {
-  evaluate<R, A>(fn: InPage<A, R>, arg: A): Promise<R>;
-}
+export { isNavigationError, MAX_READS, type InPage, type PageReader } from './page-reads.js';
 
 export interface LoadedPageOptions {
   /** The lifecycle state the caller asked for (a document counts as loaded at it). */
@@ -95,6 +80,7 @@ export class LoadedPage implements PageReader {
     this.kept = options.kept;
     // A navigation may have committed between openPage and here.
     this.navigated = page.url() !== opened.url;
+    this.lastResponse = opened.replacedBy;
     page.on('response', this.onResponse);
     page.on('framenavigated', this.onNavigated);
     page.on('crash', this.onCrash);
@@ -108,7 +94,8 @@ export class LoadedPage implements PageReader {
   hold(opened: OpenedPage, kept?: () => Promise<string | null>): void {
     this.opened = opened;
     if (kept) this.kept = kept;
-    this.lastResponse = undefined;
+    // A document that replaced it while it opened is what the tab shows (when its URL is the tab's).
+    this.lastResponse = opened.replacedBy;
     this.lastRead = undefined;
     this.stopping = true;
   }
@@ -157,25 +144,10 @@ export class LoadedPage implements PageReader {
     return result;
   }
 
-  /**
-   * `fn(arg)` through DevTools, failing as page.evaluate would when the renderer dies or the tab closes
-   * (a DevTools call is not rejected then).
-   */
-  private async read<R, A>(fn: InPage<A, R>, arg: A): Promise<R> {
-    if (this.crashed) throw new Error('Target crashed');
-    if (this.page.isClosed()) throw new Error('Target page, context or browser has been closed');
-    let onCrash: (() => void) | undefined;
-    let onClose: (() => void) | undefined;
-    const gone = new Promise<never>((_, reject) => {
-      onCrash = () => reject(new Error('Target crashed'));
-      onClose = () => reject(new Error('Target page, context or browser has been closed'));
-      this.page.once('crash', onCrash).once('close', onClose);
-    });
-    try {
-      return await Promise.race([evaluateValue(this.page, fn, arg), gone]);
-    } finally {
-      this.page.off('crash', onCrash!).off('close', onClose!);
-    }
+  /** `fn(arg)` through DevTools, failing as page.evaluate would when the renderer dies or the tab closes. */
+  private read<R, A>(fn: InPage<A, R>, arg: A): Promise<R> {
+    if (this.crashed) return Promise.reject(new Error('Target crashed'));
+    return evaluateInPage(this.page, fn, arg);
   }
 
   /** The page's title, read the same way. */

@@ -8,6 +8,7 @@ import { BlockedTargetError } from '../net/errors.js';
 import { PROXY_VERDICT_HEADER, type GuardedProxy } from './guarded-proxy.js';
 import type { WaitMode } from './input-schemas.js';
 import { navigationError } from './page-errors.js';
+import { browserCopy, keepServerHtml, type ServerHtmlKeeper } from './server-html.js';
 
 /** The first response (headers) must arrive within this. */
 export const NAVIGATION_TIMEOUT_MS = 20_000;
@@ -54,28 +55,17 @@ export interface OpenedPage {
   headers: Record<string, string>;
   /**
    * The HTML the server sent for the main document, before any script ran (null for html input, a body that
-   * is not HTML, or one the browser no longer holds): the fallback when a page script blanked the page.
+   * is not HTML or too large, or, unless keepServerHtml was asked for, one a navigation right after load
+   * dropped first): the fallback when a page script blanked the page (src/browser/server-html.ts).
    */
   serverHtml?: () => Promise<string | null>;
-}
-
-/** A server's HTML larger than this is not read back for the fallback. */
-const SERVER_HTML_MAX_BYTES = 8 * 1024 * 1024;
-
-/**
- * Starts reading the server's HTML as soon as the document is committed: the browser drops a response's
- * body once the page navigates on, and a page script may navigate right after load. This copy is also what
- * a tool reads when the page it navigated to cannot be (src/browser/loaded-page.ts).
- */
-function serverHtmlOf(response: Response | null): (() => Promise<string | null>) | undefined {
-  const headers = response?.headers() ?? {};
-  if (!response || !/html/i.test(headers['content-type'] ?? '') || Number(headers['content-length'] ?? 0) > SERVER_HTML_MAX_BYTES) return undefined;
-  const read = response.body().then(
-    (body) => (body.length <= SERVER_HTML_MAX_BYTES ? body.toString('utf8') : null),
-    // Gone already (the page navigated on while it loaded) or the tab closed: nothing to fall back to.
-    () => null,
-  );
-  return () => read;
+  /**
+   * The main frame's response for a document that replaced the page opened before openPage returned (a meta
+   * refresh of 0 s, a script in a load handler): the page opened is still the one described above.
+   */
+  replacedBy?: Response;
+  /** Stops pausing document responses for serverHtml (done once it is read; call when the task ends). */
+  stopKeeping?: () => Promise<void>;
 }
 
 const RENDERABLE = new Set(['http:', 'https:', 'about:']);
@@ -90,6 +80,16 @@ export interface ReadyOptions {
   delayMs?: number | undefined;
 }
 
+/** How the page is opened: what the caller asked to wait for, and what the tool needs kept. */
+export interface OpenOptions extends ReadyOptions {
+  /**
+   * Pause the page's first document response until its HTML is read, so that serverHtml survives a script
+   * that navigates right after load (src/browser/server-html.ts). The page then parses only once all of its
+   * HTML has arrived: only for a tool that reads serverHtml (BrowserToolDefinition.keepsServerHtml).
+   */
+  keepServerHtml?: boolean;
+}
+
 export async function openPage(
   page: Page,
   source: PageSource,
@@ -97,38 +97,63 @@ export async function openPage(
   budget: RenderBudget,
   proxy: GuardedProxy | undefined,
   log: Logger,
-  ready: ReadyOptions = {},
+  ready: OpenOptions = {},
 ): Promise<OpenedPage> {
   let response: Response | null = null;
   // A later main-frame navigation (a script, a meta refresh) the proxy refused would otherwise leave the
   // proxy's refusal as the page to render: remember it and fail the task instead.
   let refusedLater: string | undefined;
+  let opening = true;
+  let replacedBy: Response | undefined;
   const onResponse = (res: Response) => {
     const req = res.request();
-    if (req.isNavigationRequest() && req.frame() === page.mainFrame() && res.headers()[PROXY_VERDICT_HEADER]) refusedLater = res.url();
+    if (!req.isNavigationRequest() || req.frame() !== page.mainFrame()) return;
+    if (res.headers()[PROXY_VERDICT_HEADER]) refusedLater = res.url();
+    else if (!opening) replacedBy = res;
   };
   page.on('response', onResponse);
   let serverHtml: OpenedPage['serverHtml'];
+  // For a tool that reads it, the page's own response is paused until its HTML is read: no navigation can
+  // drop it first. Other tools get the browser's copy, and the page streams in as the server sends it.
+  const keeper: ServerHtmlKeeper | undefined = source.url !== undefined && ready.keepServerHtml ? await keepServerHtml(page) : undefined;
   try {
     response = await navigate(page, source, budget, proxy);
-    serverHtml = serverHtmlOf(response);
+    opening = false;
+    serverHtml = keeper ? keeper.keep(response) : browserCopy(response);
     await settle(page, LIFECYCLE[wait], budget.forLoading(LOAD_WAIT_MS), log);
     if (wait === 'idle') await settle(page, 'networkidle', budget.forLoading(IDLE_WAIT_MS), log);
     if (ready.waitFor !== undefined) await waitForSelector(page, ready.waitFor, budget);
     if (ready.delayMs) await page.waitForTimeout(Math.min(ready.delayMs, budget.forLoading(ready.delayMs)));
+  } catch (err) {
+    await keeper?.release();
+    throw err;
   } finally {
     page.off('response', onResponse);
   }
-  if (refusedLater !== undefined) throw navigationError(new Error('proxy refused'), refusedLater, proxy);
+  if (refusedLater !== undefined) {
+    await keeper?.release();
+    throw navigationError(new Error('proxy refused'), refusedLater, proxy);
+  }
 
-  const url = page.url();
-  const protocol = url.slice(0, url.indexOf(':') + 1);
+  // The page opened, not the one that replaced it (its URL is the response's: no pushState came before).
+  const url = replacedBy && response ? response.url() : page.url();
+  const protocol = page.url().slice(0, page.url().indexOf(':') + 1);
   // Chromium itself refuses file:, chrome: and friends from web content; this makes sure of it. (HTML
   // input stays at about:blank unless its script navigates, which then went through the proxy.)
-  if (!RENDERABLE.has(protocol))
-    throw new BlockedTargetError(`Blocked target: the page navigated to a ${protocol} URL; only http and https pages are rendered.`, url);
+  if (!RENDERABLE.has(protocol)) {
+    await keeper?.release();
+    throw new BlockedTargetError(`Blocked target: the page navigated to a ${protocol} URL; only http and https pages are rendered.`, page.url());
+  }
   const headers = response?.headers() ?? {};
-  return { url, status: response?.status() ?? null, contentType: headers['content-type'] ?? null, headers, ...(serverHtml ? { serverHtml } : {}) };
+  return {
+    url,
+    status: response?.status() ?? null,
+    contentType: headers['content-type'] ?? null,
+    headers,
+    ...(serverHtml ? { serverHtml } : {}),
+    ...(replacedBy ? { replacedBy } : {}),
+    ...(keeper ? { stopKeeping: keeper.release } : {}),
+  };
 }
 
 /** Opens the url (refusing a main document the proxy refused) or sets the html; returns the first response. */

@@ -28,6 +28,8 @@ export interface Dialect {
   array(values: readonly string[]): unknown;
   /** The larger of two expressions. */
   greatest(a: string, b: string): string;
+  /** The smaller of two expressions. */
+  least(a: string, b: string): string;
   /** A millisecond epoch expression as its UTC day, YYYY-MM-DD. */
   utcDay(msExpr: string): string;
   /** The size in bytes of a JSON column's text (null stays null), so a read can budget before it selects it. */
@@ -56,6 +58,7 @@ export const sqlite: Dialect = {
   inArray: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
   array: (values) => JSON.stringify(values),
   greatest: (a, b) => `MAX(${a}, ${b})`,
+  least: (a, b) => `MIN(${a}, ${b})`,
   utcDay: (ms) => `strftime('%Y-%m-%d', ${ms} / 1000, 'unixepoch')`,
   jsonBytes: (column) => `length(CAST(${column} AS BLOB))`,
   // 'now' is fixed for the statement; julianday keeps milliseconds (unixepoch('subsec') needs 3.42).
@@ -75,6 +78,7 @@ export const postgres: Dialect = {
   inArray: (column, param) => `${column} = ANY(${param}::text[])`,
   array: (values) => values,
   greatest: (a, b) => `GREATEST(${a}, ${b})`,
+  least: (a, b) => `LEAST(${a}, ${b})`,
   utcDay: (ms) => `to_char(to_timestamp(${ms} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
   jsonBytes: (column) => `octet_length(${column}::text)`,
   nowMs: '(extract(epoch FROM statement_timestamp()) * 1000)::bigint',

@@ -47,9 +47,9 @@ export class SessionLease {
   }
 
   private async renew(): Promise<void> {
-    const now = Date.now();
     try {
-      await this.store.renewSession(this.id, now + this.leaseMs, now);
+      // The store dates the lease on its own clock: sessions on machines whose clocks disagree still agree.
+      await this.store.renewSession(this.id, this.leaseMs);
     } catch (err) {
       if (!(err instanceof StoreUnavailable)) this.log.warn('renewing the session lease failed', { err });
     }

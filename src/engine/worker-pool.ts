@@ -315,7 +315,7 @@ export class WorkerPool {
     try {
       // Every unsettled task, including those whose outcome is waiting for the store (untilStored).
       const ids = [...this.inFlight].map((r) => r.task.id);
-      const { held, cancelRequested } = await this.o.store.renewLeases(this.owner, ids, this.o.config.engine.leaseMs, Date.now());
+      const { held, cancelRequested } = await this.o.store.renewLeases(this.owner, ids, this.o.config.engine.leaseMs);
       const heldSet = new Set(held);
       for (const id of ids) {
         if (!heldSet.has(id)) this.abortLocal(id, new AbortReason('lease-lost', 'The lease on this task was lost.'));

@@ -3,7 +3,7 @@
 // newsletter pitch or a publication date line are few and recognisable, in every language the site is in.
 // Only short texts are judged (a long paragraph that mentions a newsletter is prose), and a heading only
 // when its whole text is such a phrase.
-import { closestTag, elementText as text, firstTagInside, headingRank as rank, isProse, sectionOf, tagNames, type El } from './dom.js';
+import { closestTag, collapseSpace, elementText as text, firstTagInside, headingRank as rank, isProse, sectionOf, tagNames, type El } from './dom.js';
 import { anyOf, phraseTest, wordsOf } from './lexicon/compile.js';
 import { DATE_LINE_WORDS, MONTH_NAMES, ORDINAL_SUFFIXES, TIME_SUFFIXES } from './lexicon/dates.js';
 import { ADVERT_LABELS, ALL_SECTION_LABELS, allLabels, SHARE_LABELS } from './lexicon/labels.js';
@@ -55,6 +55,7 @@ import {
   VALUE_LABELS,
 } from './lexicon/lines.js';
 import { COPYRIGHT_NOTICES, PAYWALL_ACCOUNT, PAYWALL_READ_ON, PICTURE_AGENCIES, SOCIAL_NETWORKS } from './lexicon/notices.js';
+import { rememberedByText } from './text-verdicts.js';
 
 /**
  * Headings that open a section of links to elsewhere, of comments or of sharing buttons, in the languages
@@ -225,16 +226,14 @@ function isDateLabelLine(s: string): boolean {
   return s.length <= 80 && parts.length === 2 && isDateLine(date?.trim() ?? '') && /^[\p{L}-]+( [\p{L}-]+)?\W*$/u.test(label?.trim() ?? '');
 }
 
-export function isBoilerplateLine(s: string): boolean {
-  return (
+export const isBoilerplateLine = rememberedByText(
+  (s) =>
     (s.length <= MAX_LINE_CHARS && (BOILERPLATE_LINE.some((re) => re.test(s)) || isDateLine(s) || isDateLabelLine(s))) ||
-    (s.length <= MAX_DISCLOSURE_CHARS && DISCLOSURE.some((re) => re.test(s)))
-  );
-}
+    (s.length <= MAX_DISCLOSURE_CHARS && DISCLOSURE.some((re) => re.test(s))),
+  Math.max(MAX_LINE_CHARS, MAX_DISCLOSURE_CHARS),
+);
 
-export function isSectionHeading(s: string): boolean {
-  return (s.length <= 60 && SECTION_HEADING.test(s)) || isPaywall(s);
-}
+export const isSectionHeading = rememberedByText((s) => (s.length <= 60 && SECTION_HEADING.test(s)) || isPaywall(s), MAX_LINE_CHARS);
 
 /**
  * The heading of a paywall box: "To continue reading, create your free account", "Pour lire la suite, créez
@@ -341,11 +340,14 @@ function isMetadataLines(el: El): boolean {
     else parts[parts.length - 1] += node.textContent ?? '';
   }
   const lines = parts
-    .flatMap((p) => p.split(/\n|\s[|·•]\s|[\s\u00a0]{3,}/))
-    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .flatMap((p) => p.split(LINE_SEPARATOR))
+    .map((p) => collapseSpace(p))
     .filter(Boolean);
   return lines.length >= 2 && lines.length <= 4 && lines.every((l) => l.length <= MAX_LINE_CHARS && isBoilerplateLine(l));
 }
+
+/** What splits a block's text into lines (isMetadataLines): a new line, a separator, a run of spaces. */
+const LINE_SEPARATOR = /\n|\s[|·•]\s|[\s\u00a0]{3,}/;
 
 /**
  * The agency or initials that sign a news item ("aja/PAP", "dpa/lno", "(AFP)", "RIRM") or the site's domain

@@ -4,12 +4,15 @@
 // names, ARIA roles, link density and how little prose a block holds. Each removal is bounded in size so
 // a misleading class name on a large block cannot take the content with it.
 import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
-import { closestTag, elementText, isProse, linkTextLength, tagNames, tagsInside, textLength, textPrefix, type El } from './dom.js';
+import { closestTag, collapseSpace, isProse, linkTextLength, tagNames, tagsInside, textLength, textPrefix, type El } from './dom.js';
 import { paragraphs } from './prose-container.js';
 import { anyOf } from './lexicon/compile.js';
 import { ADVERT_WORDS, COMMENT_WORDS, CONTENT_KINDS, CONTENT_PARTS, FURNITURE_WORDS, nameTest, READ_MORE_WORDS, WIDGET_WORDS } from './lexicon/class-names.js';
 import { pruneSiteSections, prunePromos } from './promos.js';
 import { pruneTeaserCards } from './teasers.js';
+import { traceRemovals, type RuleTrace } from './trace.js';
+
+export type { RuleTrace } from './trace.js';
 
 const COMMENTS = nameTest(COMMENT_WORDS);
 const FURNITURE = nameTest(FURNITURE_WORDS);
@@ -108,15 +111,6 @@ function proseUnderAdName(el: El, label: string): boolean {
 /** "readmore", "read-more", "js_readmore": a name sites give both to links onward and to text shown in part. */
 const READ_MORE = new RegExp(`(^|[\\s_-])${anyOf(READ_MORE_WORDS)}(?=[\\s_-]|\\d|$)`, 'gi');
 
-/** What one rule removed, for the debug trace: the top element of each removed block and its text. */
-export interface RuleTrace {
-  rule: string;
-  /** The tree pruned: the page's body ('page') or Readability's pick ('article'); both are pruned, the result keeps one. */
-  tree: 'page' | 'article';
-  tag: string;
-  text: string;
-}
-
 export interface PruneOptions {
   /** false: keep blocks whatever their names say (a site that names its entries like furniture). */
   byName?: boolean;
@@ -146,7 +140,8 @@ interface PruneStart {
 }
 
 /**
- * The pruning passes, in the order they run: the one place that orders them. Names come first (cheap and
+ * The pruning rules, in the order they run on each tree pruned (the steps prune-page and prune-pick of
+ * EXTRACT_STEPS in steps.ts, which orders every pass of the extraction). Names come first (cheap and
  * sure), text next (pitches and labels), link density after the named blocks are gone (a share bar would
  * otherwise dilute it), and the clean-up of what removals leave behind last.
  */
@@ -173,31 +168,13 @@ export const PRUNE_RULES: readonly PruneRule[] = [
 /** Every rule name, for options and the bench flag that switch rules off. */
 export const PRUNE_RULE_NAMES = PRUNE_RULES.map((r) => r.name);
 
-/** Rule names in `off` that no rule has: a clear error naming the field, not a switch that silently does nothing. */
-export function checkRuleNames(off: readonly string[]): void {
-  const unknown = off.filter((name) => !PRUNE_RULE_NAMES.includes(name));
-  if (unknown.length) throw new Error(`off: no pruning rule named ${unknown.map((n) => `"${n}"`).join(', ')} (rules: ${PRUNE_RULE_NAMES.join(', ')})`);
-}
-
 /** Removes comment sections, site furniture, and blocks that are mostly links, rule by rule (PRUNE_RULES). */
 export function pruneBoilerplate(root: El, options: PruneOptions = {}): void {
   const total = Math.max(1, textLength(root));
   const start: PruneStart = { bareHeadings: new Set(options.off?.has('empty-tail') ? [] : bareHeadings(root)) };
   for (const rule of PRUNE_RULES) {
     if (options.off?.has(rule.name) || (rule.group && options[rule.group] === false)) continue;
-    if (!options.trace) {
-      rule.run(root, total, start);
-      continue;
-    }
-    const before = Array.from(root.querySelectorAll('*')) as El[];
-    rule.run(root, total, start);
-    for (const el of before) {
-      // The top of a removed block: out of the root while its parent (if any) is still in it.
-      if (root.contains(el)) continue;
-      const parent = el.parentElement as El | null;
-      if (parent && !root.contains(parent)) continue;
-      options.trace.push({ rule: rule.name, tree: options.tree ?? 'page', tag: el.tagName.toLowerCase(), text: elementText(el).slice(0, 120) });
-    }
+    traceRemovals(rule.name, options.tree ?? 'page', root, options.trace, () => rule.run(root, total, start));
   }
 }
 
@@ -357,7 +334,7 @@ export function isDataTable(el: El): boolean {
 const PROSE_HEADING_CHARS = 60;
 
 function isProseHeading(h: El): boolean {
-  const text = (h.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const text = collapseSpace(h.textContent ?? '');
   return text.length >= PROSE_HEADING_CHARS && /[.!?…]["'“”»«]?$/.test(text);
 }
 

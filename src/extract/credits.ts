@@ -3,7 +3,7 @@
 // owns the picture, and "click to enlarge" is an instruction for a mouse: neither is part of the text. Only
 // the credit goes; the descriptive part of a caption stays. Captions are recognised by their tag or class
 // and by sitting next to a picture, so a "Source: …" line in running prose is never touched.
-import { closestTag, firstTagInside, tagNames, trimmedLengthAtMost, type El } from './dom.js';
+import { closestTag, collapseSpace, firstTagInside, tagNames, trimmedLengthAtMost, type El } from './dom.js';
 import { anyOf, groupOf } from './lexicon/compile.js';
 import {
   CAPTION_CLASS_PARTS,
@@ -84,14 +84,21 @@ const LEAF_BREAKERS = tagNames('p', 'div', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', '
 const FIGURE = tagNames('figure');
 const PICTURES = tagNames('img', 'picture');
 
-export function stripCredits(root: El): void {
+/** What a credit cut took from an element that stays (a caption's tail, an alt text's), for the trace. */
+export type CreditCut = (el: El, removed: string) => void;
+
+export function stripCredits(root: El, cut?: CreditCut): void {
   // A picture's alt and title, and the title of the link around it (Markdown shows it as the link's title).
   const pictures = [...Array.from(root.querySelectorAll('img')), ...Array.from(root.querySelectorAll('a[title]')).filter((a) => a.querySelector('img'))];
   for (const img of pictures) {
     for (const attr of ['alt', 'title']) {
       const v = img.getAttribute(attr);
       // Set only when something was cut, so an alt text without a credit stays as the page wrote it.
-      if (v && !survivingMask(v).every(Boolean)) img.setAttribute(attr, cleanCaption(v));
+      const keep = v ? survivingMask(v) : [];
+      if (v && !keep.every(Boolean)) {
+        cut?.(img as El, removedPart(v, keep));
+        img.setAttribute(attr, cleanCaption(v));
+      }
     }
   }
   for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
@@ -108,7 +115,7 @@ export function stripCredits(root: El): void {
     // The tag or the name says caption ("wp-caption-text", "photo-title"), or it is a short line by a picture.
     const caption = el.tagName === 'FIGCAPTION' || CAPTION_NAME.test(names) || (nearPicture && isLeafBlock(el));
     if (!caption && atMost(MAX_CREDIT_CHARS) && isLeafBlock(el) && STANDALONE.test((el.textContent ?? '').replace(INVISIBLE, ''))) drop(el);
-    else if (caption && atMost(MAX_CAPTION_CHARS)) cleanElement(el);
+    else if (caption && atMost(MAX_CAPTION_CHARS)) cleanElement(el, cut);
   }
 }
 
@@ -117,7 +124,7 @@ export function cleanCaption(text: string): string {
   const keep = survivingMask(text);
   let out = '';
   for (let i = 0; i < text.length; i++) if (keep[i]) out += text[i];
-  out = out.replace(/\s+/g, ' ').trim();
+  out = collapseSpace(out);
   return /[\p{L}\p{N}]/u.test(out) ? out : '';
 }
 
@@ -156,6 +163,13 @@ function survivingMask(text: string): boolean[] {
   return keep;
 }
 
+/** The characters of `text` the mask does not keep, for the trace. */
+function removedPart(text: string, keep: boolean[]): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) if (!keep[i]) out += text[i];
+  return out.replace(/\s+/g, ' ').trim();
+}
+
 /** Words a credit joins names with; any other lower-case word makes the text a description. */
 const NAME_JOINER_SET = new Set(NAME_JOINERS);
 const PARTICLE = new RegExp(`^${anyOf(NAME_PARTICLES)}$`);
@@ -176,7 +190,7 @@ function namesOnly(labelled: string): boolean {
 }
 
 /** Rewrites an element's text without its credit, cutting text nodes so links and emphasis stay. */
-function cleanElement(el: El): void {
+function cleanElement(el: El, cut?: CreditCut): void {
   const nodes = textNodes(el);
   for (const n of nodes) {
     const visible = n.data.replace(INVISIBLE, '');
@@ -190,6 +204,7 @@ function cleanElement(el: El): void {
     drop(el);
     return;
   }
+  cut?.(el, removedPart(full, keep));
   let offset = 0;
   for (const n of nodes) {
     let out = '';

@@ -7,8 +7,22 @@ import type { parseHTML } from 'linkedom';
 export type Doc = ReturnType<typeof parseHTML>['document'];
 export type El = ReturnType<Doc['createElement']>;
 
+/**
+ * White space that `\s+` → ' ' would change: a run that starts with another white-space character, or a
+ * space followed by more. A single ' ' (most of them) is not matched, so it is not replaced by itself.
+ */
+const SPACE_RUN = /[^\S ]\s*| \s+/g;
+
+/**
+ * `s.replace(/\s+/g, ' ')`, without the cost: on a long article's text that replaced every space between
+ * words, about ten times slower, and the garbage collector's largest single source of work.
+ */
+export function singleSpaced(s: string): string {
+  return s.replace(SPACE_RUN, ' ');
+}
+
 export function collapseSpace(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
+  return singleSpaced(s).trim();
 }
 
 export function elementText(el: El): string {

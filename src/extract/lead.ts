@@ -1,6 +1,6 @@
 // The article's lead (standfirst): prose between the article's title and the first paragraph Readability
 // kept, which Readability does not look at. Found to be given as the excerpt, never put into the body.
-import { collapseSpace as normalisedText, type El } from './dom.js';
+import { collapseSpace as normalisedText, singleSpaced, type El } from './dom.js';
 import type { Paragraph } from './prose-container.js';
 import { TextFinder } from './text-finder.js';
 
@@ -23,7 +23,7 @@ const LABEL_MAX_CHARS = 30;
  * title's words. Empty when no title comes first or a list of links intervenes.
  */
 export function leadParagraphs(paras: Paragraph[], article: El, titles: string[]): El[] {
-  const text = new TextFinder((article.textContent ?? '').replace(/\s+/g, ' '));
+  const text = new TextFinder(singleSpaced(article.textContent ?? ''));
   const names = titles.map((t) => normalisedText(t).toLowerCase()).filter(Boolean);
   const isTitle = (p: Paragraph) =>
     p.el.tagName === 'H1' ||

@@ -3,7 +3,7 @@
 // as its serialised HTML, the only form that crosses threads.
 import { availableParallelism } from 'node:os';
 import type { ConvertedDocument, DocumentJob } from './document/convert-document.js';
-import type { ExtractionJob } from './markdown-worker.js';
+import type { ExtractionJob, MarkdownJob } from './markdown-worker.js';
 import type { MarkdownContent, MarkdownResult } from './markdown.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -28,9 +28,18 @@ function sharedPool(): WorkerPool {
   return pool;
 }
 
+/** What htmlToMarkdown is asked besides the page: its URL for relative links, switches and the trace. */
+export type WorkerExtractOptions = Pick<MarkdownJob, 'baseUrl' | 'off' | 'debug'>;
+
 /** htmlToMarkdown in a worker thread; rejects with the signal's reason when the caller gives up. */
-export function markdownInWorker(html: string, title: string, content: MarkdownContent, signal?: AbortSignal, baseUrl?: string): Promise<MarkdownResult> {
-  const job: ExtractionJob = { kind: 'page', html, title, content, ...(baseUrl ? { baseUrl } : {}) };
+export function markdownInWorker(
+  html: string,
+  title: string,
+  content: MarkdownContent,
+  signal?: AbortSignal,
+  options: WorkerExtractOptions = {},
+): Promise<MarkdownResult> {
+  const job: ExtractionJob = { kind: 'page', html, title, content, ...options };
   return sharedPool().run<MarkdownResult>(job, signal);
 }
 

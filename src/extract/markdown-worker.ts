@@ -14,13 +14,18 @@ export interface MarkdownJob {
   content: MarkdownContent;
   /** Set for HTML whose links are still relative (the server's copy of a page). */
   baseUrl?: string;
+  /** Steps and rules switched off by name (steps.ts). */
+  off?: string[];
+  /** Adds the trace of what each step and rule removed or chose. */
+  debug?: boolean;
 }
 
 export type ExtractionJob = MarkdownJob | ({ kind: 'document' } & DocumentJob);
 
 async function run(job: ExtractionJob): Promise<unknown> {
   if (job.kind === 'document') return convertDocument(job);
-  return htmlToMarkdown(job.html, job.title, job.content, job.baseUrl ? { baseUrl: job.baseUrl } : {});
+  const { baseUrl, off, debug } = job;
+  return htmlToMarkdown(job.html, job.title, job.content, { ...(baseUrl ? { baseUrl } : {}), ...(off?.length ? { off } : {}), ...(debug ? { debug } : {}) });
 }
 
 parentPort?.on('message', (job: ExtractionJob) => {

@@ -68,10 +68,14 @@ export function withReadabilityGuess(declared: PageMetadata, guess: ReadabilityG
  */
 export function wordCount(markdown: string): number {
   const text = markdown.replace(/\]\([^)]*\)/g, ']').replace(/[#*_`>|[\]!-]+/g, ' ');
+  // Counted by test(), which moves lastIndex on without building a match for each word.
   let n = 0;
-  for (const _ of text.matchAll(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}][\p{L}\p{M}\p{N}'’.-]*/gu)) n++;
+  WORD.lastIndex = 0;
+  while (WORD.test(text)) n++;
   return n;
 }
+/** A word: one CJK character, or a letter or digit and what continues it (never empty, so the count ends). */
+const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}][\p{L}\p{M}\p{N}'’.-]*/gu;
 
 function clip(s: string, max = MAX_FIELD_CHARS): string {
   return collapseSpace(s).slice(0, max);

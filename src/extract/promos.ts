@@ -35,6 +35,7 @@ import {
   WITH_US,
   WITHOUT_CONSENT,
 } from './lexicon/lines.js';
+import { rememberedByText } from './text-verdicts.js';
 
 /**
  * Words of a "see also" label in the languages most common on the web: "MIRA:", "PUEDES VER:", "Lesen Sie
@@ -117,9 +118,10 @@ const PITCH: RegExp[] = [
 ];
 const MAX_PITCH_CHARS = 600;
 
-export function isPromoText(s: string): boolean {
-  return (s.length <= MAX_LINE_CHARS && PROMO_LINE.some((re) => re.test(s))) || (s.length <= MAX_PITCH_CHARS && PITCH.some((re) => re.test(s)));
-}
+export const isPromoText = rememberedByText(
+  (s) => (s.length <= MAX_LINE_CHARS && PROMO_LINE.some((re) => re.test(s))) || (s.length <= MAX_PITCH_CHARS && PITCH.some((re) => re.test(s))),
+  MAX_PITCH_CHARS,
+);
 
 const BLOCK_CHILD = tagNames('p', 'div', 'ul', 'ol', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote', 'figure', 'section', 'article');
 const CODE_OR_TABLE = tagNames('pre', 'code', 'table');

@@ -4,7 +4,7 @@
 // of the (already pruned) page is weighed: prose (long, few links) counts for the container holding it,
 // link lists and short link lines count against it. The container with the highest total is the densest
 // block of prose, which may span the split halves that Readability sees as separate candidates.
-import { PROSE_MAX_LINK_SHARE, PROSE_MIN_CHARS, type El } from './dom.js';
+import { collapseSpace, PROSE_MAX_LINK_SHARE, PROSE_MIN_CHARS, type El } from './dom.js';
 
 /** Elements whose inline text forms one paragraph; their block children are paragraphs of their own. */
 const BLOCKS = new Set([
@@ -81,9 +81,9 @@ export function paragraphs(root: El): Paragraph[] {
       }
     };
     walk(el, inLinkAbove);
-    const clean = text.replace(/\s+/g, ' ').trim();
+    const clean = collapseSpace(text);
     if (!clean) return;
-    const share = linkText.replace(/\s+/g, ' ').trim().length / clean.length;
+    const share = collapseSpace(linkText).length / clean.length;
     let weight = 0;
     if (share >= NAV_MIN_LINK_SHARE) weight = -clean.length;
     else if (share <= PROSE_MAX_LINK_SHARE) weight = proseChars(lines) * (1 - share);
@@ -102,7 +102,7 @@ export function paragraphs(root: El): Paragraph[] {
 function proseChars(text: string): number {
   const lines = text
     .split('\n')
-    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .map((l) => collapseSpace(l))
     .filter(Boolean);
   if (lines.length <= 1) {
     const len = lines[0]?.length ?? 0;

@@ -3,7 +3,7 @@
 // they must not lose the article Readability found. When what we keep holds much less of the pick's prose
 // than the pick has, the override was wrong and the pick is used (pruning itself is judged by its rules:
 // comment threads and pitches are prose, and rightly go).
-import type { El } from './dom.js';
+import { singleSpaced, type El } from './dom.js';
 import { paragraphs } from './prose-container.js';
 import { TextFinder } from './text-finder.js';
 
@@ -14,7 +14,7 @@ export const FLOOR_MIN_PROSE = 500;
 
 /** Prose (weighted paragraph length) of `pick` and the share of it that `kept`'s text holds. */
 export function proseKept(pick: El, kept: El): { prose: number; share: number } {
-  const text = new TextFinder((kept.textContent ?? '').replace(/\s+/g, ' '));
+  const text = new TextFinder(singleSpaced(kept.textContent ?? ''));
   let prose = 0;
   let found = 0;
   for (const p of paragraphs(pick)) {

@@ -8,7 +8,9 @@ import { TextFinder } from './text-finder.js';
 
 const SECTION_HEADING = /^H[2-6]$/;
 
-export function restoreSectionHeadings(article: El, paras: Paragraph[]): void {
+/** Puts the dropped section headings back into `article`; returns the headings put back (for the trace). */
+export function restoreSectionHeadings(article: El, paras: Paragraph[]): El[] {
+  const restored: El[] = [];
   const text = new TextFinder(normalised(article.textContent ?? ''));
   const kept = (p: Paragraph) => p.weight > 0 && text.has(p.text);
   for (const [k, p] of paras.entries()) {
@@ -17,6 +19,10 @@ export function restoreSectionHeadings(article: El, paras: Paragraph[]): void {
     // A heading inside a widget of its own (an audio player's "listen", a gallery's title) is not the text's.
     if (!prev || !next || !kept(prev) || !kept(next) || p.el.parentElement !== next.el.parentElement) continue;
     const target = (Array.from(article.querySelectorAll(next.el.tagName)) as El[]).find((el) => normalised(el.textContent ?? '') === next.text);
-    target?.parentElement?.insertBefore(p.el.cloneNode(true), target);
+    if (!target?.parentElement) continue;
+    const heading = p.el.cloneNode(true) as El;
+    target.parentElement.insertBefore(heading, target);
+    restored.push(heading);
   }
+  return restored;
 }

@@ -3,7 +3,7 @@
 // every box but the one it crowned. Here the crowned block is found again in the pruned page, and the
 // siblings that are boxes of the same kind (same tag, a class in common) and are not link lists are put
 // back around it, in page order.
-import { linkTextLength, textLength, type El } from './dom.js';
+import { linkTextLength, singleSpaced, textLength, type El } from './dom.js';
 import type { Paragraph } from './prose-container.js';
 import { TextFinder } from './text-finder.js';
 
@@ -19,7 +19,7 @@ const MIN_BOXES = 2;
  * `article` itself when the block cannot be found or has no such siblings.
  */
 export function withSiblingBoxes(article: El, body: El, paras: Paragraph[]): El {
-  const text = new TextFinder((article.textContent ?? '').replace(/\s+/g, ' '));
+  const text = new TextFinder(singleSpaced(article.textContent ?? ''));
   const kept = paras.filter((p) => p.weight > 0 && text.has(p.text)).map((p) => p.el);
   const limit = MAX_BLOCK_GROWTH * textLength(article);
   // From the block up through wrappers that add little to it (a heading, a time line): the first level

@@ -1,9 +1,8 @@
 // The kept block → Markdown: Turndown with GFM tables, fenced code blocks that keep their language, compact
 // list items, images without inline data, and escapes that follow CommonMark (what it would reinterpret is
-// escaped, what it cannot is not). Credits are stripped and tables given header rows first.
+// escaped, what it cannot is not). Tables are given header rows first (credits went before, in steps.ts).
 import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
-import { stripCredits } from './credits.js';
 import type { El } from './dom.js';
 import { relaxEscapes } from './markdown-escapes.js';
 
@@ -15,7 +14,6 @@ export function elementToMarkdown(root: El): string {
 
 /** Marks code-block languages and gives every table a header row, which GFM tables need. */
 function prepareForConversion(root: El): void {
-  stripCredits(root);
   for (const pre of Array.from(root.querySelectorAll('pre'))) {
     const code = pre.querySelector('code');
     const lang = codeLanguage(pre) ?? (code ? codeLanguage(code) : undefined) ?? (pre.parentElement ? codeLanguage(pre.parentElement, true) : undefined);

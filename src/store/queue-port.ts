@@ -1,6 +1,8 @@
 // The queue and its leases: creating tasks (charged, idempotent, paid once), claiming them under a lease,
 // settling them. Every method that settles a task checks the lease owner, so only the worker holding
-// the lease can settle it.
+// the lease can settle it. Leases (tasks' and sessions') start, end and expire on the store's clock: the
+// callers give a length, never an instant, and a `now` a method takes is its caller's clock for the other
+// timestamps it writes (started_at, finished_at, run_after) and for what is due, never for a lease.
 import type { FailureKind, NewTask, TaskRow } from './task-row.js';
 
 export interface CreateTaskOptions {
@@ -29,7 +31,9 @@ export type CreateTaskOutcome =
 export interface ClaimOptions {
   owner: string;
   limit: number;
+  /** The lease's length, from the store's clock. */
   leaseMs: number;
+  /** The caller's clock: tasks due by it (run_after) are claimed, and it is their started_at. */
   now: number;
   /** Only these tools (a dedicated worker pool); undefined = all. */
   onlyTools?: readonly string[];
@@ -68,8 +72,8 @@ export interface QueueStore {
   getTask(id: string): Promise<TaskRow | null>;
   /** Moves up to `limit` due pending tasks to running under a lease, oldest first. */
   claimTasks(opts: ClaimOptions): Promise<TaskRow[]>;
-  /** Extends the leases this owner still holds; says which are held and which were asked to cancel. */
-  renewLeases(owner: string, ids: readonly string[], leaseMs: number, now: number): Promise<{ held: string[]; cancelRequested: string[] }>;
+  /** Extends the leases this owner still holds to `leaseMs` from the store's now; says which are held and which were asked to cancel. */
+  renewLeases(owner: string, ids: readonly string[], leaseMs: number): Promise<{ held: string[]; cancelRequested: string[] }>;
   completeTask(id: string, owner: string, result: unknown, now: number): Promise<TaskRow | null>;
   /** Several completions by one lease holder in one write, each settled as completeTask would; answers in the order given. */
   completeTasks(owner: string, items: readonly Completion[]): Promise<(TaskRow | null)[]>;
@@ -78,14 +82,18 @@ export interface QueueStore {
   retryTask(id: string, owner: string, error: string, runAfter: number, now: number): Promise<boolean>;
   /** Pending → cancelled (refunded) at once; running → flagged for its worker; terminal → unchanged. */
   requestCancel(id: string, now: number): Promise<TaskRow | null>;
-  /** Running tasks whose lease expired (their process died) go back to pending, or fail once out of attempts. */
+  /**
+   * Running tasks whose lease expired on the store's clock (their process died) go back to pending (due at
+   * `now`), or fail (finished at `now`) once out of attempts.
+   */
   recoverExpiredLeases(now: number): Promise<{ requeued: number; failed: number }>;
   deleteFinishedBefore(cutoff: number): Promise<number>;
   /**
    * A session's lease (NewTask.session): while it is unexpired, the session's tasks are claimed only by the
-   * worker pool whose owner is `id`. Renewed by that pool's heartbeat; clears leases that ended before `now`.
+   * worker pool whose owner is `id`. Renewed by that pool's heartbeat to `leaseMs` from the store's now;
+   * clears leases that have ended.
    */
-  renewSession(id: string, until: number, now: number): Promise<void>;
+  renewSession(id: string, leaseMs: number): Promise<void>;
   /** Ends a session's lease (a clean stop): its tasks still pending are claimable by any worker at once. */
   endSession(id: string): Promise<void>;
 

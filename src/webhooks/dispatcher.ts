@@ -57,8 +57,9 @@ export class WebhookDispatcher {
       pass: () => this.drain(),
       pollIntervalMs: o.pollIntervalMs ?? 1_000,
       dueInMs: async () => {
-        const due = await o.webhooks.nextDueAt(this.kinds());
-        return due === undefined ? undefined : due - this.now();
+        const now = this.now();
+        const due = await o.webhooks.nextDueAt(now, this.kinds());
+        return due === undefined ? undefined : due - now;
       },
       onError: (err, during) => o.log.error(during === 'pass' ? 'webhook dispatcher failed' : 'webhook dispatcher could not schedule', { err }),
     });

@@ -93,9 +93,12 @@ describe('lead notification outbox', () => {
     const outbox = new WebhookStore(store.db);
     const claimed = await outbox.claimDue('first', 2_000, 60_000, 10, ['lead_request']);
     expect(claimed).toHaveLength(1);
-    // The claimer "crashes": nothing is marked. Inside the lease nobody else may take it…
+    // The claimer "crashes": nothing is marked. Inside the lease (on the store's clock) nobody else may take
+    // it, even a claimer whose own clock is past the lease's end…
     expect(await outbox.claimDue('second', 30_000, 60_000, 10, ['lead_request'])).toHaveLength(0);
-    // …after it, the next claimer does.
+    expect(await outbox.claimDue('second', 62_001, 60_000, 10, ['lead_request'])).toHaveLength(0);
+    // …after it (the lease moved back a minute and a second, as if that much passed on the store's clock), the next claimer does.
+    await store.db.run('UPDATE webhook_outbox SET lease_until = lease_until - 61000 WHERE lease_until IS NOT NULL');
     const retaken = await outbox.claimDue('second', 62_001, 60_000, 10, ['lead_request']);
     expect(retaken.map((d) => d.id)).toEqual(claimed.map((d) => d.id));
   });

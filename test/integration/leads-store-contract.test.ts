@@ -380,7 +380,7 @@ for (const adapter of adapters) {
         const future = newRequest({ proId: 'pro_claim_future', createdAt: now }, 1);
         future.deliveries[0]!.nextAttemptAt = now + 3_600_000;
         await a.createRequest(future);
-        expect(await outboxA.nextDueAt(LEADS)).toBe(now - 10);
+        expect(await outboxA.nextDueAt(now, LEADS)).toBe(now - 10);
         // A dispatcher that sends only task messages never takes a lead notification.
         expect(await outboxB.claimDue('tasks-only', now, 60_000, 100, ['task', 'batch'])).toEqual([]);
 
@@ -394,7 +394,10 @@ for (const adapter of adapters) {
         expect(claimed.every((d) => d.attempts === 1 && d.subjectKind === 'lead_request')).toBe(true);
         expect((await a.listDeliveries(claimed[0]!.subjectId)).find((d) => d.id === claimed[0]!.id)?.status).toBe('sending');
         expect(await outboxB.claimDue('b3', now, 60_000, 100, LEADS)).toEqual([]);
-        expect(await outboxA.nextDueAt(LEADS)).toBe(now + 60_000);
+        // The leases end a minute from their claims on the store's clock, told on the caller's clock.
+        const leaseEnd = await outboxA.nextDueAt(now, LEADS);
+        expect(leaseEnd).toBeGreaterThan(now + 50_000);
+        expect(leaseEnd).toBeLessThanOrEqual(now + 60_000);
 
         // Settle some; after the lease lapses, the rest are handed over again (the claimer died).
         const [d0, d1, d2] = claimed;
@@ -409,8 +412,10 @@ for (const adapter of adapters) {
         expect(byId.get(d0!.id)).toMatchObject({ status: 'delivered', attempts: 1, deliveredAt: now + 1, lastError: null });
         expect(byId.get(d1!.id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: now + 500, lastError: 'HTTP 503' });
         expect(byId.get(d2!.id)).toMatchObject({ status: 'failed', attempts: 1, lastError: 'HTTP 500' });
-        expect(await outboxA.nextDueAt(LEADS)).toBe(now + 500);
+        expect(await outboxA.nextDueAt(now, LEADS)).toBe(now + 500);
 
+        // A minute and a second later on the store's clock (the leases, moved back by that), the claimers' leases have lapsed.
+        await a.db.run('UPDATE webhook_outbox SET lease_until = lease_until - 61000 WHERE lease_until IS NOT NULL');
         const retaken = await Promise.all([outboxA.claimDue('a3', now + 60_001, 60_000, 100, LEADS), outboxB.claimDue('b4', now + 60_001, 60_000, 100, LEADS)]);
         const retakenIds = retaken.flat().map((d) => d.id);
         expect(new Set(retakenIds).size).toBe(retakenIds.length);

@@ -222,10 +222,11 @@ for (const c of cases) {
       });
       expect(await db.store.listDeliveries('req_fixture_old')).toMatchObject([{ status: 'delivered', payload: {} }]);
       const outbox = new WebhookStore(db.store.db);
-      expect(await outbox.nextDueAt(['lead_request'])).toBe(T0 + 30_000);
+      expect(await outbox.nextDueAt(T0, ['lead_request'])).toBe(T0 + 30_000);
       expect(await outbox.claimDue('upgrade-test', T0, 60_000, 10, ['lead_request'])).toEqual([]);
-      // Claimed and then "crashed": the lease (ending at T0 + 90 s) runs out, and the service below takes it over.
-      const due = await outbox.claimDue('upgrade-test', T0 + 30_000, 60_000, 10, ['lead_request']);
+      // Claimed for a millisecond of the store's clock and then "crashed": the lease runs out, and the service
+      // below takes it over.
+      const due = await outbox.claimDue('upgrade-test', T0 + 30_000, 1, 10, ['lead_request']);
       expect(due).toMatchObject([
         {
           subjectId: 'req_fixture_one',

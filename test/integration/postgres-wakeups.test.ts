@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import type { PostgresStore } from '../../src/db/tasks/postgres-store.js';
 import { createTestSchema, type TestSchema } from '../support/postgres.js';
+import { untilStoreClockPasses } from '../support/store-clock.js';
 import { echoTool } from '../support/test-tools.js';
 import { testConfig } from '../support/tool-context.js';
 
@@ -90,8 +91,15 @@ describe('PostgreSQL wake-ups across processes', () => {
     expect(claimed).toHaveLength(30);
     await Promise.all(normal.slice(0, 20).map((t) => a.completeTask(t.id, 'w', { ok: true }, Date.now())));
     await Promise.all(normal.slice(20).map((t) => a.failTask(t.id, 'w', { error: 'no', kind: 'permanent', refund: true }, Date.now())));
-    // The fragile five lose their worker (the lease runs out) and are given up on by a sweeper.
-    expect(await a.recoverExpiredLeases(Date.now() + 120_000)).toEqual({ requeued: 0, failed: 5 });
+    // The fragile five lose their worker (its last renewal was short; the lease runs out on the store's
+    // clock) and are given up on by a sweeper.
+    await a.renewLeases(
+      'w',
+      fragile.map((t) => t.id),
+      1,
+    );
+    await untilStoreClockPasses(a, Math.max(...(await Promise.all(fragile.map(async (t) => (await a.getTask(t.id))!.leaseExpiresAt!)))));
+    expect(await a.recoverExpiredLeases(Date.now())).toEqual({ requeued: 0, failed: 5 });
     await settledAll;
     expect(available).toContain('x.notify');
 

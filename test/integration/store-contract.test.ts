@@ -11,6 +11,7 @@ import { storeFactories } from '../support/store-factories.js';
 import { schemaSnapshot } from '../support/schema-snapshot.js';
 import { applyPending } from '../../src/db/migrate.js';
 import { taskMigrations } from '../../src/db/tasks/migrations.js';
+import { storeNow, untilStoreClockPasses, type HasDb } from '../support/store-clock.js';
 
 let counter = 0;
 function newTask(over: Partial<NewTask> = {}): NewTask {
@@ -227,10 +228,14 @@ for (const factory of factories) {
       await s.createKey({ id: 'key_c2', hash: `h-${Math.random()}`, prefix: 'sk_live_bbbbbb', label: null, balanceMicros: 1000, now });
       const t = newTask({ tool: 'x.recover', payer: { kind: 'key', id: 'key_c2' }, maxAttempts: 2, now });
       await s.createTask(t, { chargeKeyId: 'key_c2' });
-      await s.claimTasks({ owner: 'dead', limit: 1, leaseMs: 10, now, onlyTools: ['x.recover'] });
-      expect(await s.recoverExpiredLeases(now + 5)).toEqual({ requeued: 0, failed: 0 });
-      expect(await s.recoverExpiredLeases(now + 20)).toEqual({ requeued: 1, failed: 0 });
-      await s.claimTasks({ owner: 'dead2', limit: 1, leaseMs: 10, now: now + 30, onlyTools: ['x.recover'] });
+      await s.claimTasks({ owner: 'dead', limit: 1, leaseMs: 60_000, now, onlyTools: ['x.recover'] });
+      expect(await s.recoverExpiredLeases(now)).toEqual({ requeued: 0, failed: 0 });
+      // The worker's last renewal was short, then it died: once the store's clock passes its end, it is recovered.
+      await s.renewLeases('dead', [t.id], 1);
+      await untilStoreClockPasses(s as unknown as HasDb, (await s.getTask(t.id))!.leaseExpiresAt!);
+      expect(await s.recoverExpiredLeases(now)).toEqual({ requeued: 1, failed: 0 });
+      const [again] = await s.claimTasks({ owner: 'dead2', limit: 1, leaseMs: 1, now: now + 30, onlyTools: ['x.recover'] });
+      await untilStoreClockPasses(s as unknown as HasDb, again!.leaseExpiresAt!);
       expect(await s.recoverExpiredLeases(now + 50)).toEqual({ requeued: 0, failed: 1 });
       const final = await s.getTask(t.id);
       expect(final!.status).toBe('failed');
@@ -248,8 +253,8 @@ for (const factory of factories) {
       await s.claimTasks({ owner: 'w', limit: 1, leaseMs: 1000, now, onlyTools: ['x.renew'] });
       expect((await s.requestCancel(pending.id, now))!.status).toBe('cancelled');
       expect((await s.requestCancel(running.id, now))!.cancelRequested).toBe(true);
-      expect(await s.renewLeases('w', [running.id], 1000, now)).toEqual({ held: [running.id], cancelRequested: [running.id] });
-      expect(await s.renewLeases('other', [running.id], 1000, now)).toEqual({ held: [], cancelRequested: [] });
+      expect(await s.renewLeases('w', [running.id], 1000)).toEqual({ held: [running.id], cancelRequested: [running.id] });
+      expect(await s.renewLeases('other', [running.id], 1000)).toEqual({ held: [], cancelRequested: [] });
     });
 
     it('keeps input, result and payment exactly as given (key order, escapes, unicode)', async () => {
@@ -507,8 +512,10 @@ for (const factory of factories) {
       const s = await open();
       const now = Date.now();
       const claim = (owner: string, at = now) => s.claimTasks({ owner, limit: 10, leaseMs: 10_000, now: at, onlyTools: ['x.sess'] });
-      await s.renewSession('sess-a', now + 1000, now);
-      await s.renewSession('sess-b', now + 1000, now);
+      const db = (s as unknown as HasDb).db;
+      const sessions = async () => (await db.all<{ id: string }>('SELECT id FROM task_sessions ORDER BY id')).map((r) => r.id);
+      await s.renewSession('sess-a', 60_000);
+      await s.renewSession('sess-b', 60_000);
       const ofA = newTask({ tool: 'x.sess', session: 'sess-a', now: now - 30 });
       const anyone = newTask({ tool: 'x.sess', now: now - 20 });
       // Another payer's task of A's session: the fair-order path (several payers) filters as well.
@@ -524,19 +531,78 @@ for (const factory of factories) {
       // A takes its own, single tasks and batch alike.
       expect((await claim('sess-a')).map((t) => t.id).sort()).toEqual([ofA.id, ofAOther.id, batchTasks[0]!.id].sort());
 
-      // A session that dies leaves its lease to expire: then its tasks are anyone's.
+      // A session that dies leaves its lease to expire on the store's clock: then its tasks are anyone's.
       const orphan = newTask({ tool: 'x.sess', session: 'sess-a', now: now + 1 });
       await s.createTask(orphan);
-      expect(await claim('sess-b', now + 999)).toEqual([]);
+      expect(await claim('sess-b', now + 1000)).toEqual([]);
+      await s.renewSession('sess-a', 0);
+      await untilStoreClockPasses({ db }, await storeNow({ db }));
       expect((await claim('sess-b', now + 1000)).map((t) => t.id)).toEqual([orphan.id]);
 
       // A session that stops cleanly hands its pending tasks over at once; renewing clears expired leases.
-      await s.renewSession('sess-c', now + 60_000, now + 1000);
+      expect(await sessions()).toEqual(['sess-a', 'sess-b']);
+      await s.renewSession('sess-c', 60_000);
+      expect(await sessions()).toEqual(['sess-b', 'sess-c']);
       const left = newTask({ tool: 'x.sess', session: 'sess-c', now: now + 2 });
       await s.createTask(left);
       expect(await claim('sess-b', now + 2000)).toEqual([]);
       await s.endSession('sess-c');
       expect((await claim('sess-b', now + 2000)).map((t) => t.id)).toEqual([left.id]);
+    });
+
+    // A worker's clock ten minutes ahead of the store's (and of the other workers'): every lease decision is
+    // the store's, so its `now` changes what is due, never whose lease has ended.
+    const AHEAD_MS = 10 * 60_000;
+
+    it("a worker whose clock runs far ahead neither recovers nor claims a task whose lease is held and renewed; once the lease ends on the store's clock it is recovered, due at once", async () => {
+      const s = await open();
+      const clock = s as unknown as HasDb;
+      const now = Date.now();
+      const ahead = now + AHEAD_MS;
+      const t = newTask({ tool: 'x.skew', maxAttempts: 3, now });
+      await s.createTask(t);
+      const before = await storeNow(clock);
+      const [held] = await s.claimTasks({ owner: 'holder', limit: 1, leaseMs: 60_000, now, onlyTools: ['x.skew'] });
+      // The lease ends a minute from the store's now, whatever the claimer's clock said.
+      expect(held!.leaseExpiresAt).toBeGreaterThanOrEqual(before + 60_000);
+      expect(held!.leaseExpiresAt).toBeLessThanOrEqual((await storeNow(clock)) + 60_000);
+      for (let renewal = 0; renewal < 3; renewal++) {
+        expect(await s.recoverExpiredLeases(ahead + renewal * AHEAD_MS)).toEqual({ requeued: 0, failed: 0 });
+        expect(await s.claimTasks({ owner: 'skewed', limit: 10, leaseMs: 60_000, now: ahead, onlyTools: ['x.skew'] })).toEqual([]);
+        expect(await s.renewLeases('holder', [t.id], 60_000)).toEqual({ held: [t.id], cancelRequested: [] });
+      }
+      expect(await s.getTask(t.id)).toMatchObject({ status: 'running', leaseOwner: 'holder', attempts: 1 });
+
+      // The holder's last renewal is short and then it dies: the skewed worker recovers the task only once
+      // the store's clock has passed that lease's end. It requeues the task due by the store's clock, not by
+      // its own ten minutes ahead: a worker whose clock agrees with the store's takes it at once, and the
+      // holder can no longer settle it.
+      await s.renewLeases('holder', [t.id], 1);
+      await untilStoreClockPasses(clock, (await s.getTask(t.id))!.leaseExpiresAt!);
+      expect(await s.recoverExpiredLeases(ahead)).toEqual({ requeued: 1, failed: 0 });
+      const [again] = await s.claimTasks({ owner: 'next', limit: 1, leaseMs: 60_000, now: (await storeNow(clock)) + 1, onlyTools: ['x.skew'] });
+      expect(again).toMatchObject({ id: t.id, attempts: 2, leaseOwner: 'next' });
+      expect(await s.completeTask(t.id, 'holder', { late: true }, now)).toBeNull();
+    });
+
+    it("a worker whose clock runs far ahead does not take a live session's tasks; once the session's lease ends on the store's clock it does (migration 016)", async () => {
+      const s = await open();
+      const clock = s as unknown as HasDb;
+      const now = Date.now();
+      const ahead = now + AHEAD_MS;
+      const claimAhead = () => s.claimTasks({ owner: 'skewed', limit: 10, leaseMs: 60_000, now: ahead, onlyTools: ['x.skew-sess'] });
+      await s.renewSession('sess-live', 60_000);
+      const t = newTask({ tool: 'x.skew-sess', session: 'sess-live', now });
+      await s.createTask(t);
+      for (let renewal = 0; renewal < 3; renewal++) {
+        expect(await claimAhead()).toEqual([]);
+        await s.renewSession('sess-live', 60_000);
+      }
+      // The session's last renewal is short and then it dies.
+      await s.renewSession('sess-live', 1);
+      const [row] = await clock.db.all<{ expires_at: unknown }>("SELECT expires_at FROM task_sessions WHERE id = 'sess-live'");
+      await untilStoreClockPasses(clock, Number(row!.expires_at));
+      expect((await claimAhead()).map((c) => c.id)).toEqual([t.id]);
     });
 
     it("a leader lease is held by one holder at a time, renewed by it, and taken over once it expires on the store's clock (migration 015)", async () => {
@@ -628,7 +694,8 @@ for (const factory of factories) {
       await s.createKey({ id: 'key_c5', hash: `h-${Math.random()}`, prefix: 'sk_live_eeeeee', label: null, balanceMicros: 100_000, now });
       const tasks = Array.from({ length: 10 }, () => newTask({ tool: 'x.sweep', payer: { kind: 'key', id: 'key_c5' }, maxAttempts: 1, now }));
       for (const t of tasks) await s.createTask(t, { chargeKeyId: 'key_c5' });
-      await s.claimTasks({ owner: 'gone', limit: 10, leaseMs: 10, now, onlyTools: ['x.sweep'] });
+      const gone = await s.claimTasks({ owner: 'gone', limit: 10, leaseMs: 1, now, onlyTools: ['x.sweep'] });
+      await untilStoreClockPasses(s as unknown as HasDb, Math.max(...gone.map((g) => g.leaseExpiresAt!)));
       const sweeps = await Promise.all([1, 2, 3, 4].map(() => s.recoverExpiredLeases(now + 100)));
       expect(sweeps.reduce((n, r) => n + r.failed + r.requeued, 0)).toBe(10);
       expect(sweeps.reduce((n, r) => n + r.failed, 0)).toBe(10);
@@ -640,10 +707,11 @@ for (const factory of factories) {
       // Requeued (attempts left): the old owner cannot settle it either.
       const t = newTask({ tool: 'x.sweep2', maxAttempts: 3, now });
       await s.createTask(t);
-      await s.claimTasks({ owner: 'old', limit: 1, leaseMs: 10, now, onlyTools: ['x.sweep2'] });
+      const [old] = await s.claimTasks({ owner: 'old', limit: 1, leaseMs: 1, now, onlyTools: ['x.sweep2'] });
+      await untilStoreClockPasses(s as unknown as HasDb, old!.leaseExpiresAt!);
       expect(await s.recoverExpiredLeases(now + 100)).toEqual({ requeued: 1, failed: 0 });
       expect(await s.completeTask(t.id, 'old', { late: true }, now + 200)).toBeNull();
-      expect(await s.renewLeases('old', [t.id], 1000, now + 200)).toEqual({ held: [], cancelRequested: [] });
+      expect(await s.renewLeases('old', [t.id], 1000)).toEqual({ held: [], cancelRequested: [] });
       const [again] = await s.claimTasks({ owner: 'new', limit: 1, leaseMs: 1000, now: now + 200, onlyTools: ['x.sweep2'] });
       expect(again!.attempts).toBe(2);
       expect((await s.completeTask(t.id, 'new', { ok: 1 }, now + 300))!.status).toBe('complete');

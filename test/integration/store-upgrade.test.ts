@@ -75,7 +75,7 @@ async function readBack(store: TaskStore) {
 
 const cases = [
   { name: 'sqlite' as const, open: openSqliteFixture, versions: [1, 4, 5, 6, 7, 9, 10, 12, 13, 14, 15] },
-  { name: 'postgres' as const, open: openPostgresFixture, versions: [1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 14, 15] },
+  { name: 'postgres' as const, open: openPostgresFixture, versions: [1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 14, 15, 16] },
 ];
 
 describe.each(cases)('upgrading a $name deployment of the previous release', ({ name, open, versions }) => {
@@ -120,7 +120,7 @@ describe.each(cases)('upgrading a $name deployment of the previous release', ({ 
       expect(await store.stats()).toMatchObject({ queueDepth: 1, running: 3 });
       // Migration 014: the old rows belong to no session (claimed above by a plain worker); a session's new
       // task waits for that session while its lease lives.
-      await store.renewSession('session-new', now + 30_000, now);
+      await store.renewSession('session-new', 30_000);
       await store.createTask({ ...task('task_new4'), session: 'session-new' });
       const byOther = await store.claimTasks({ owner: 'worker-new', limit: 10, leaseMs: 30_000, now });
       expect(byOther.map((t) => t.id)).toEqual(['task_new3']);

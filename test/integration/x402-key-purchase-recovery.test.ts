@@ -5,8 +5,6 @@
 // recorded is found from the block recorded with it, however many blocks have been mined since. A top-up
 // whose key is revoked while its payment is verified is refused before anything is submitted.
 // On SQLite and on PostgreSQL.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { x402Client, x402HTTPClient, wrapFetchWithPayment } from '@x402/fetch';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
@@ -20,39 +18,20 @@ import type { AnyTool } from '../../src/registry/define-tool.js';
 import { sqlRunnerOf } from '../../src/db/sql-runner.js';
 import { createApiKey } from '../../src/billing/api-keys.js';
 import { startLocalChain, type LocalChain } from '../support/local-chain.js';
+import { startRpcRelay, type RpcRelay } from '../support/rpc-relay.js';
 import { serviceBackends as backends } from '../support/store-factories.js';
 import { startX402Service, type X402TestService } from '../support/x402-service.js';
 
 let chain: LocalChain;
-let relay: http.Server;
-let relayUrl: string;
-/** While true the relay answers every eth_getTransactionReceipt with 502 (the node's answer is lost). */
-let dropReceipts = false;
-/** Runs before a request is relayed (a test's way to act while the service waits on the chain). */
-let beforeRelay: ((body: Buffer) => Promise<void>) | undefined;
+/** In front of the chain: a test drops receipt answers through it, or acts while the service waits on a call. */
+let relay: RpcRelay;
 
 beforeAll(async () => {
   chain = await startLocalChain();
-  relay = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      if (dropReceipts && body.includes('eth_getTransactionReceipt')) {
-        res.writeHead(502).end('bad gateway');
-        return;
-      }
-      Promise.resolve(beforeRelay?.(body))
-        .then(() => fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
-        .then(async (r) => res.writeHead(r.status, { 'content-type': 'application/json' }).end(Buffer.from(await r.arrayBuffer())))
-        .catch(() => res.writeHead(502).end());
-    });
-  });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-  relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
+  relay = await startRpcRelay(chain.rpcUrl);
 });
 afterAll(async () => {
-  await new Promise((resolve) => relay?.close(resolve));
+  await relay?.close();
   await chain?.stop();
 });
 
@@ -77,10 +56,10 @@ describe.each(backends)('key purchases whose settlement answer is lost, or whose
   beforeAll(async () => {
     const b = await env();
     drop = b.drop;
-    svc = await startX402Service(chain, { env: { X402_KEY_MIN_USD: '1', X402_KEY_MAX_USD: '20', X402_RPC_URL: relayUrl, ...b.env } });
+    svc = await startX402Service(chain, { env: { X402_KEY_MIN_USD: '1', X402_KEY_MAX_USD: '20', X402_RPC_URL: relay.url, ...b.env } });
   });
   afterAll(async () => {
-    dropReceipts = false;
+    relay.dropped.clear();
     await svc?.close();
     await drop?.();
   });
@@ -105,9 +84,9 @@ describe.each(backends)('key purchases whose settlement answer is lost, or whose
   it('a mined transfer whose receipt wait failed is credited once, later', async () => {
     const p = await payer(10_000_000n);
     const before = await chain.usdcBalance(svc.payTo);
-    dropReceipts = true;
+    relay.dropped.add('eth_getTransactionReceipt');
     const res = await p.pay(`${svc.url}/v1/keys`, { method: 'POST', headers: json, body: JSON.stringify({ usd: '5' }) });
-    dropReceipts = false;
+    relay.dropped.clear();
     expect(res.status).toBe(202);
     const answer = (await res.json()) as { status: string; api_key: string; key_id: string; transaction: string; purchase_id: string };
     expect(answer).toMatchObject({ status: 'pending' });
@@ -168,9 +147,9 @@ describe.each(backends)('key purchases whose settlement answer is lost, or whose
     const p = await payer(10_000_000n);
     const before = await chain.usdcBalance(svc.payTo);
     // The operator revokes the key while the service reads the payer's state from the chain.
-    beforeRelay = async (body) => {
-      if (!body.includes('eth_call')) return;
-      beforeRelay = undefined;
+    relay.beforeRelay = async (methods) => {
+      if (!methods.includes('eth_call')) return;
+      relay.beforeRelay = undefined;
       await svc.rt.store.revokeKey(row.id, Date.now());
     };
     const res = await p.pay(`${svc.url}/v1/keys/current/credits`, {
@@ -178,7 +157,7 @@ describe.each(backends)('key purchases whose settlement answer is lost, or whose
       headers: { ...json, authorization: `Bearer ${key}` },
       body: JSON.stringify({ usd: '3' }),
     });
-    beforeRelay = undefined;
+    relay.beforeRelay = undefined;
     expect(res.status).toBe(401);
     expect((await res.json()).code).toBe('API_KEY_REVOKED');
     expect((await svc.rt.store.findKey(row.id))?.balanceMicros).toBe(1_000_000);

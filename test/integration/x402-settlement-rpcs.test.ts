@@ -7,49 +7,31 @@
 // eth_maxPriorityFeePerGas each time, and asks about eth_fillTransaction (the local node lacks it) once per
 // process instead of once per settlement (a new wallet client each time forgot the answer): 4 RPCs where
 // there were 8.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { x402Client, wrapFetchWithPayment } from '@x402/fetch';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PaymentRecord } from '../../src/billing/x402/payment-record.js';
 import { startLocalChain, type LocalChain } from '../support/local-chain.js';
+import { startRpcRelay, type RpcRelay } from '../support/rpc-relay.js';
 import { startX402Service, type X402TestService } from '../support/x402-service.js';
 
 const PRICE = 10_000n;
 const TASKS = 4;
 
 let chain: LocalChain;
-let relay: http.Server;
+let relay: RpcRelay;
 let svc: X402TestService;
-let counting = false;
-const calls = new Map<string, number>();
 
 beforeAll(async () => {
   chain = await startLocalChain();
-  relay = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      if (counting) {
-        const parsed = JSON.parse(body.toString('utf8')) as { method: string } | { method: string }[];
-        for (const m of Array.isArray(parsed) ? parsed : [parsed]) calls.set(m.method, (calls.get(m.method) ?? 0) + 1);
-      }
-      fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-        .then(async (r) => res.writeHead(r.status, { 'content-type': 'application/json' }).end(Buffer.from(await r.arrayBuffer())))
-        .catch(() => res.writeHead(502).end());
-    });
-  });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-  const relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
-  svc = await startX402Service(chain, { env: { X402_RPC_URL: relayUrl }, x402: { settlement: { sweepIntervalMs: 600_000 }, feeCacheMs: 600_000 } });
+  relay = await startRpcRelay(chain.rpcUrl);
+  svc = await startX402Service(chain, { env: { X402_RPC_URL: relay.url }, x402: { settlement: { sweepIntervalMs: 600_000 }, feeCacheMs: 600_000 } });
 }, 120_000);
 
 afterAll(async () => {
   await svc?.close();
-  await new Promise((resolve) => relay?.close(resolve));
+  await relay?.close();
   await chain?.stop();
 });
 
@@ -59,7 +41,7 @@ it('a settlement costs the nonce, the gas estimate, the send and the receipt; fe
   const client = new x402Client();
   registerExactEvmScheme(client, { signer: account });
   const pay = wrapFetchWithPayment(fetch, client);
-  counting = true;
+  relay.counting = true;
   for (let i = 0; i < TASKS; i++) {
     const res = await pay(`${svc.url}/v1/tools/test.echo/tasks`, {
       method: 'POST',
@@ -73,8 +55,8 @@ it('a settlement costs the nonce, the gas estimate, the send and the receipt; fe
       await new Promise((r) => setTimeout(r, 50));
     await svc.x402.settler.idle();
   }
-  counting = false;
-  const n = (method: string) => calls.get(method) ?? 0;
+  relay.counting = false;
+  const n = (method: string) => relay.calls.get(method) ?? 0;
   // Acceptance only: settlement reads no authorization state before sending.
   expect(n('eth_call')).toBe(TASKS);
   expect([n('eth_getTransactionCount'), n('eth_estimateGas'), n('eth_sendRawTransaction')]).toEqual([TASKS, TASKS, TASKS]);

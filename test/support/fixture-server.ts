@@ -13,6 +13,7 @@ import {
   STRUCTURE_HTML,
 } from './markdown-pages.js';
 import { NAVIGATING_PAGES } from './navigating-pages.js';
+import { streamedPages } from './streamed-page.js';
 
 const MARKDOWN_PAGES: Record<string, string> = {
   '/md/news-with-comments': NEWS_WITH_COMMENTS_HTML,
@@ -192,6 +193,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     return p;
   };
 
+  const streamed = streamedPages();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture.invalid');
     paths.push(url.pathname);
@@ -202,6 +204,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     };
     const p = url.pathname;
 
+    if (streamed(p, res)) return;
     if (p === '/article') return html(ARTICLE_HTML);
     // Pages that never stop: one allocates memory without end, one spins the CPU (browser.runaway.test.ts).
     if (p === '/runaway/memory')

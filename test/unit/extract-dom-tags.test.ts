@@ -3,9 +3,9 @@
 // closest with the same tag list (the rules' output must not change by a byte for being faster).
 import { parseHTML } from 'linkedom';
 import { expect, it } from 'vitest';
-import { closestTag, collapsedLength, collapseSpace, firstTagInside, tagNames, tagsInside, type El } from '../../src/extract/dom.js';
+import { closestTag, collapsedLength, collapseSpace, firstTagInside, singleSpaced, tagNames, tagsInside, type El } from '../../src/extract/dom.js';
 
-it('counts the collapsed length as collapseSpace does, for every kind of white space', () => {
+it('counts the collapsed length as collapseSpace does, and collapses as \\s+ would, for every kind of white space', () => {
   const spaces = [' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
   // Characters that look like space but are not \s: they count.
   const others = ['a', 'é', '\u200b', '\u180e', '😀', '.', '\u0085'];
@@ -19,6 +19,9 @@ it('counts the collapsed length as collapseSpace does, for every kind of white s
     samples.push(s);
   }
   for (const s of samples) expect(collapsedLength(s), JSON.stringify(s)).toBe(collapseSpace(s).length);
+  // singleSpaced skips single spaces for speed; it must still answer exactly what `\s+` → ' ' answers.
+  for (const s of samples) expect(singleSpaced(s), JSON.stringify(s)).toBe(s.replace(/\s+/g, ' '));
+  for (const s of samples) expect(collapseSpace(s), JSON.stringify(s)).toBe(s.replace(/\s+/g, ' ').trim());
 });
 
 const PAGE = `<html><body><div id="a"><p id="p1">x <span id="s1"><b id="b1">y</b></span></p>

@@ -25,7 +25,7 @@ describe('pruning rules table', () => {
 
   it('switches a rule off by name, and names the field for an unknown one', () => {
     expect(htmlToMarkdown(PAGE, 'River', 'main', { off: ['names-and-roles'] }).markdown).toContain('Weekly digest');
-    expect(() => htmlToMarkdown(PAGE, 'River', 'main', { off: ['names-and-role'] })).toThrow(/^off: no pruning rule named "names-and-role"/);
+    expect(() => htmlToMarkdown(PAGE, 'River', 'main', { off: ['names-and-role'] })).toThrow(/^off: no extraction rule named "names-and-role"/);
     expect(PRUNE_RULE_NAMES).toContain('names-and-roles');
   });
 });

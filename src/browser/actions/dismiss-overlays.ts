@@ -5,6 +5,7 @@
 // share (dialog roles, aria-modal, fixed position with a high z-index, button wording as data), so no rule
 // names a site. Consent managers that draw their dialog in a frame are answered inside that frame.
 import type { Frame, Page } from 'playwright-core';
+import { readPage } from '../page-reads.js';
 import { CLOSE_PHRASES, CONSENT_WORDS, REJECT_PHRASES } from './overlay-vocabulary.js';
 
 export interface OverlayReport {
@@ -31,13 +32,17 @@ export async function dismissOverlays(page: Page, deadline: number): Promise<Ove
     clicked = await answerIn(frame);
     if (clicked !== null) break;
   }
-  // The dialog's own handlers close it (often with a transition): give them a moment, then clean up.
+  // The dialog's own handlers close it (often with a transition): give them a moment, then clean up. Many
+  // consent managers reload the page once answered: the clean-up is then made on the reloaded document.
   if (clicked !== null) await page.waitForTimeout(Math.max(0, Math.min(300, deadline - Date.now())));
-  const removed = await page.evaluate(removeOverlays, { vocab: VOCABULARY, maxStyled: MAX_STYLED }).catch(() => 0);
+  const removed = await readPage(page, removeOverlays, { vocab: VOCABULARY, maxStyled: MAX_STYLED }).catch(() => 0);
   return { clicked, removed };
 }
 
 async function answerIn(frame: Frame): Promise<string | null> {
+  // Not made again when a navigation interrupts it: it clicks, and the click is what navigated (a consent
+  // manager reloading the page). Frames' documents are not the main world DevTools evaluates in, hence
+  // frame.evaluate.
   try {
     return await frame.evaluate(clickDecline, { vocab: VOCABULARY, maxStyled: MAX_STYLED, isTop: frame.parentFrame() === null });
   } catch {

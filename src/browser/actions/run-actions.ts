@@ -1,11 +1,17 @@
 // Runs the caller's action steps in order on the loaded page, each bounded by what is left of the
 // actions' time. A step that fails stops the task with its index and why, so the caller can fix that step.
+// A step may navigate (a clicked link, a submitted form, a script reacting to a key) and a navigation may
+// come while a later step runs: Playwright's locator steps (wait, click, fill, hover, scroll into view) find
+// their element again in the new document; reads (an option's value, the scroll, the HTML, the title) are
+// made again on the document that replaced the one they were reading (src/browser/page-reads.ts); the
+// caller's expression is never run twice (see evaluateJson).
 import type { Page } from 'playwright-core';
 import { ToolError } from '../../errors.js';
 import type { ToolContext } from '../../registry/define-tool.js';
 import { lazyModule } from '../../registry/lazy-module.js';
 import { captureScreenshot } from '../capture.js';
 import { pdfPageCount } from '../pdf-pages.js';
+import { acrossNavigations, documentReady, isNavigationError, readPage } from '../page-reads.js';
 import type { ActionOutcome } from './output.js';
 import type { Action } from './schema.js';
 import { scrollToLoad } from './scroll-to-load.js';
@@ -74,13 +80,15 @@ async function runStep(page: Page, a: Action, timeout: number, env: ActionEnv): 
     case 'select': {
       const element = page.locator(a.selector).first();
       // The option whose value, or else whose visible label, is the one given.
-      const value = await element.evaluate(
-        (el, wanted) => {
-          const options = el instanceof HTMLSelectElement ? Array.from(el.options) : [];
-          return (options.find((o) => o.value === wanted) ?? options.find((o) => o.label.trim() === wanted))?.value ?? null;
-        },
-        a.value,
-        { timeout },
+      const value = await acrossNavigations(page, () =>
+        element.evaluate(
+          (el, wanted) => {
+            const options = el instanceof HTMLSelectElement ? Array.from(el.options) : [];
+            return (options.find((o) => o.value === wanted) ?? options.find((o) => o.label.trim() === wanted))?.value ?? null;
+          },
+          a.value,
+          { timeout },
+        ),
       );
       if (value === null) throw new ToolError(`no option with the value or label "${a.value.slice(0, 200)}" in "${a.selector.slice(0, 200)}".`, 'permanent');
       await element.selectOption({ value }, { timeout });
@@ -92,7 +100,7 @@ async function runStep(page: Page, a: Action, timeout: number, env: ActionEnv): 
     case 'scroll':
       if (a.to === 'bottom') return { result: await scrollToLoad(page, Date.now() + timeout) };
       if (a.selector !== undefined) await page.locator(a.selector).first().scrollIntoViewIfNeeded({ timeout });
-      else await page.evaluate((by) => window.scrollBy(0, by ?? window.innerHeight), a.amount ?? null);
+      else await readPage(page, (by) => window.scrollBy(0, by ?? window.innerHeight), a.amount ?? null);
       return {};
     case 'screenshot': {
       const image = await captureScreenshot(page, { format: 'png', fullPage: a.full_page ?? false, maxHeight: MAX_CAPTURE_HEIGHT, timeoutMs: timeout });
@@ -100,13 +108,17 @@ async function runStep(page: Page, a: Action, timeout: number, env: ActionEnv): 
       return { file_url: link.file_url };
     }
     case 'scrape': {
-      const html = await withinStep(page.content(), timeout, 'the page');
+      const { html, url, title } = await withinStep(
+        acrossNavigations(page, async () => ({ html: await page.content(), url: page.url(), title: await page.title() })),
+        timeout,
+        'the page',
+      );
       const bytes = Buffer.byteLength(html);
       if (bytes > MAX_SCRAPE_BYTES) throw new ToolError(`the page's HTML is ${bytes} bytes, more than the ${MAX_SCRAPE_BYTES}-byte limit.`, 'permanent');
       const link = await (await publishModule()).publishArtifact(env.ctx, Buffer.from(html), 'text/html; charset=utf-8');
       // Short HTML comes inline too, as Firecrawl returns it; longer HTML only through the link.
       const inline = html.length <= MAX_EVALUATE_JSON_CHARS ? { html } : {};
-      return { result: { url: page.url(), title: await page.title(), bytes, ...inline }, file_url: link.file_url };
+      return { result: { url, title, bytes, ...inline }, file_url: link.file_url };
     }
     case 'pdf': {
       const pdf = await withinStep(
@@ -139,7 +151,7 @@ async function withinStep<T>(work: Promise<T>, timeout: number, what: string): P
 /**
  * The expression runs in the page's own context (its origin, its isolated browser context, its proxy),
  * awaited if it is a promise; its value comes back as JSON, serialised in the page so an oversized value
- * never crosses over.
+ * never crosses over. When the page navigates before the value comes back, the value is null.
  */
 async function evaluateJson(page: Page, expression: string, timeout: number): Promise<unknown> {
   const script = `(async () => {
@@ -153,7 +165,16 @@ async function evaluateJson(page: Page, expression: string, timeout: number): Pr
     const t = setTimeout(() => reject(new ToolError(`the expression did not finish within ${Math.round(timeout / 100) / 10} s.`, 'permanent')), timeout);
     t.unref();
   });
-  const out = (await Promise.race([page.evaluate(script), timer])) as { json?: string; tooLong?: number };
+  let out: { json?: string; tooLong?: number };
+  try {
+    out = (await Promise.race([page.evaluate(script), timer])) as typeof out;
+  } catch (err) {
+    if (!isNavigationError(err)) throw err;
+    // The page navigated before the value came back (the expression navigated, or a step before it did).
+    // Not run again: it may have effects. The step is done; what follows works on the new document.
+    await documentReady(page, timeout);
+    return null;
+  }
   if (out.tooLong !== undefined)
     throw new ToolError(`the result is ${out.tooLong} characters of JSON, more than the ${MAX_EVALUATE_JSON_CHARS}-character limit.`, 'permanent');
   return JSON.parse(out.json ?? 'null') as unknown;

@@ -2,7 +2,11 @@
 // list), so lazily loaded images and items are in the document before capture. After each step it waits
 // for what the step started: the page's frames, then every request in flight. It stops at the bottom of a
 // page that stopped growing, at a height cap, at a step cap or at the deadline, and returns to the top.
+// A scroll may make the page navigate (a scroll handler, an infinite list that moves to its next page):
+// every read and step goes on in the document that replaced it (src/browser/page-reads.ts), so scrolling
+// ends on the final page instead of failing the task.
 import type { Page, Request } from 'playwright-core';
+import { readPage } from '../page-reads.js';
 
 /** Most viewport-sized steps one scroll takes. */
 export const MAX_SCROLL_STEPS = 150;
@@ -36,21 +40,25 @@ export async function scrollToLoad(page: Page, deadline: number): Promise<Scroll
   page.on('requestfinished', ended);
   page.on('requestfailed', ended);
   const settle = async () => {
-    await withinDeadline(page.evaluate(NEXT_FRAMES), deadline);
+    await withinDeadline(readPage(page, NEXT_FRAMES, undefined), deadline);
     const until = Math.min(deadline, Date.now() + REQUESTS_WAIT_MS);
     while (inFlight.size > 0 && Date.now() < until) await page.waitForTimeout(50);
-    await withinDeadline(page.evaluate(NEXT_FRAMES), deadline);
+    await withinDeadline(readPage(page, NEXT_FRAMES, undefined), deadline);
   };
   try {
     const before = await pageHeight(page);
     let steps = 0;
     let quietHeight = -1;
     while (steps < MAX_SCROLL_STEPS && Date.now() < deadline) {
-      const at = await page.evaluate(() => {
-        window.scrollBy(0, window.innerHeight);
-        const root = document.scrollingElement ?? document.documentElement;
-        return { bottom: window.scrollY + window.innerHeight, height: root.scrollHeight };
-      });
+      const at = await readPage(
+        page,
+        () => {
+          window.scrollBy(0, window.innerHeight);
+          const root = document.scrollingElement ?? document.documentElement;
+          return { bottom: window.scrollY + window.innerHeight, height: root.scrollHeight };
+        },
+        undefined,
+      );
       steps++;
       await settle();
       const height = await pageHeight(page);
@@ -63,7 +71,7 @@ export async function scrollToLoad(page: Page, deadline: number): Promise<Scroll
       await settle();
       if ((await pageHeight(page)) === height) break;
     }
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await readPage(page, () => window.scrollTo(0, 0), undefined);
     await waitForImages(page, Math.min(IMAGES_WAIT_MS, Math.max(1, deadline - Date.now())), true);
     return { steps, height_before: before, height_after: await pageHeight(page) };
   } finally {
@@ -74,7 +82,7 @@ export async function scrollToLoad(page: Page, deadline: number): Promise<Scroll
 }
 
 function pageHeight(page: Page): Promise<number> {
-  return page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollHeight);
+  return readPage(page, () => (document.scrollingElement ?? document.documentElement).scrollHeight, undefined);
 }
 
 /**
@@ -82,31 +90,30 @@ function pageHeight(page: Page): Promise<number> {
  * only those a full-page capture would show that are not lazy images waiting for the viewport.
  */
 export async function waitForImages(page: Page, timeoutMs: number, all: boolean): Promise<void> {
-  await page
-    .evaluate(
-      ([ms, every]) => {
-        const pending = Array.from(document.images).filter((img) => {
-          if (img.complete || !(img.currentSrc || img.src)) return false;
-          const r = img.getBoundingClientRect();
-          // Not laid out (display: none): never shown, and a lazy one never starts.
-          if (r.width === 0 && r.height === 0) return false;
-          return every || img.loading !== 'lazy' || (r.bottom > 0 && r.top < window.innerHeight);
-        });
-        if (pending.length === 0) return Promise.resolve();
-        const loaded = Promise.all(
-          pending.map(
-            (img) =>
-              new Promise<void>((resolve) => {
-                img.addEventListener('load', () => resolve(), { once: true });
-                img.addEventListener('error', () => resolve(), { once: true });
-              }),
-          ),
-        );
-        return Promise.race([loaded.then(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, ms))]);
-      },
-      [timeoutMs, all] as const,
-    )
-    .catch(() => undefined);
+  await readPage(
+    page,
+    ([ms, every]: readonly [number, boolean]) => {
+      const pending = Array.from(document.images).filter((img) => {
+        if (img.complete || !(img.currentSrc || img.src)) return false;
+        const r = img.getBoundingClientRect();
+        // Not laid out (display: none): never shown, and a lazy one never starts.
+        if (r.width === 0 && r.height === 0) return false;
+        return every || img.loading !== 'lazy' || (r.bottom > 0 && r.top < window.innerHeight);
+      });
+      if (pending.length === 0) return Promise.resolve();
+      const loaded = Promise.all(
+        pending.map(
+          (img) =>
+            new Promise<void>((resolve) => {
+              img.addEventListener('load', () => resolve(), { once: true });
+              img.addEventListener('error', () => resolve(), { once: true });
+            }),
+        ),
+      );
+      return Promise.race([loaded.then(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, ms))]);
+    },
+    [timeoutMs, all] as const,
+  ).catch(() => undefined);
 }
 
 async function withinDeadline<T>(work: Promise<T>, deadline: number): Promise<T | undefined> {

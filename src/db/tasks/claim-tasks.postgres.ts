@@ -2,6 +2,8 @@
 // order (fair-order.ts: round-robin across payers, each payer's in claim order) within per-tool limits,
 // from a bounded candidate set read through the claim indexes whatever the statistics say, and locks them
 // FOR UPDATE SKIP LOCKED, so workers claim in parallel and each pending task goes to exactly one of them.
+// Since migration 016 the lease it writes ends on the server's clock (now + leaseMs gives its length) and
+// sessions' leases are compared with that clock; `now` decides only what is due.
 import type { ClaimOptions } from '../../store/port.js';
 import type { Sql } from '../sql.js';
 import { fairOrder } from './fair-order.js';

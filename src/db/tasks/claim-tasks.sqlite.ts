@@ -7,14 +7,16 @@
 // served oldest first.
 import type { ClaimOptions } from '../../store/port.js';
 import { camelColumns } from '../columns.js';
+import { sqlite } from '../dialect.js';
 import type { SqliteDb } from '../sqlite.js';
 import { claimOrder, fairOrder, takeWithinToolLimits, type FairCandidate } from './fair-order.js';
 import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
 
 const MAX_PAYERS = 64;
 const PAYER = "COALESCE(payer_id, '')";
-// A session's task (migration 014) goes to that session ($7, the claiming worker pool) while its lease lives.
-const OWN_OR_ORPHANED = 'AND (session IS NULL OR session = $7 OR NOT EXISTS (SELECT 1 FROM task_sessions s WHERE s.id = tasks.session AND s.expires_at > $1))';
+// A session's task (migration 014) goes to that session ($7, the claiming worker pool) while its lease
+// lives, on the store's clock like every lease (renewSession wrote it so); `now` only decides what is due.
+const OWN_OR_ORPHANED = `AND (session IS NULL OR session = $7 OR NOT EXISTS (SELECT 1 FROM task_sessions s WHERE s.id = tasks.session AND s.expires_at > ${sqlite.nowMs}))`;
 
 interface PayerKey {
   payer_kind: string;
@@ -91,8 +93,10 @@ export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions, { fullRead = fal
       ({ took: chosen, passedOver } = takeWithinToolLimits(fairOrder(read.candidates), o.limit, o.toolLimits, taken));
     }
 
+    // The lease ends on the store's clock ($2 is its length), so a worker whose clock runs ahead cannot
+    // recover it early (recover-expired-leases.ts); started_at stays the worker's `now`.
     const claim = db.sql(
-      `UPDATE tasks SET status = 'running', lease_owner = $1, lease_expires_at = $2, attempts = attempts + 1, started_at = COALESCE(started_at, $3)
+      `UPDATE tasks SET status = 'running', lease_owner = $1, lease_expires_at = ${d.nowMs} + $2, attempts = attempts + 1, started_at = COALESCE(started_at, $3)
        WHERE id = $4 AND status = 'pending' RETURNING ${TASK_COLUMNS}`,
     );
     // The candidates ran out on a tool's limit while more may be due: go on in claim order past the tasks
@@ -109,7 +113,7 @@ export function claimTasksSqlite(db: SqliteDb, o: ClaimOptions, { fullRead = fal
       passedOver = next.passedOver;
     }
     return chosen.flatMap(({ id }) => {
-      const r = claim.get<TaskRecord>([o.owner, o.now + o.leaseMs, o.now, id]);
+      const r = claim.get<TaskRecord>([o.owner, Math.max(0, Math.round(o.leaseMs)), o.now, id]);
       return r ? [toTask(d, r)] : [];
     });
   });

@@ -1,13 +1,15 @@
 // Extends the leases `owner` still holds, in one statement, and says which tasks were asked to cancel.
+// The new expiry is the store's clock plus `leaseMs` (dialect.nowMs), like the claim's: recovery compares
+// it with that clock too, so no worker's own clock, ahead or behind, decides when a lease ends.
 import type { Sql } from '../sql.js';
 
-export async function renewLeases(db: Sql, owner: string, ids: readonly string[], leaseMs: number, now: number) {
+export async function renewLeases(db: Sql, owner: string, ids: readonly string[], leaseMs: number) {
   if (ids.length === 0) return { held: [], cancelRequested: [] };
   const d = db.dialect;
   const rows = await db.all<{ id: string; cancel_requested: unknown }>(
-    `UPDATE tasks SET lease_expires_at = $1 WHERE ${d.inArray('id', '$2')} AND lease_owner = $3 AND status = 'running'
+    `UPDATE tasks SET lease_expires_at = ${d.nowMs} + $1 WHERE ${d.inArray('id', '$2')} AND lease_owner = $3 AND status = 'running'
      RETURNING id, cancel_requested`,
-    [now + leaseMs, d.array(ids), owner],
+    [Math.max(0, Math.round(leaseMs)), d.array(ids), owner],
     'renew_leases',
   );
   const byId = new Map(rows.map((r) => [r.id, d.fromBool(r.cancel_requested)]));

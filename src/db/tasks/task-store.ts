@@ -119,7 +119,7 @@ export class SqlTaskStore<D extends PlanDb = PlanDb> extends withOperations<Plan
     return cancelled.map((r) => this.settled(toTask(this.db.dialect, r))!);
   }
 
-  renewSession = (id: string, until: number, now: number) => renewSession(this.db, id, until, now);
+  renewSession = (id: string, leaseMs: number) => renewSession(this.db, id, leaseMs);
 
   async endSession(id: string) {
     await endSession(this.db, id);

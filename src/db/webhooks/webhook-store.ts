@@ -1,6 +1,10 @@
 // The webhook outbox and its delivery log on the task store's connection (tables of migration 010):
 // claiming due messages under a lease, recording each attempt, the per-key signing secrets, and the
 // sweep that queues a batch's event once every one of its tasks has finished. Both dialects.
+//
+// A message's lease (lease_until) starts and ends on the store's clock (dialect.nowMs), so a dispatcher
+// whose clock runs ahead cannot take a message another is still sending and send it twice. Its retry time
+// (next_attempt_at) stays on the dispatchers' clocks: sending a retry early or late sends it once all the same.
 import type { Sql } from '../sql.js';
 // Type only: a PostgreSQL process never loads better-sqlite3.
 import type { SqliteDb } from '../sqlite.js';
@@ -110,27 +114,34 @@ export class WebhookStore {
   constructor(readonly db: Sql) {}
 
   /**
-   * Takes up to `limit` due messages for `owner` until `now + leaseMs`, counting the attempt. A message
-   * whose lease ran out (its sender died mid-request) is due again: at least once, never lost.
+   * Takes up to `limit` messages due by `now` (the caller's clock) for `owner`, for `leaseMs` of the store's
+   * clock, counting the attempt. A message whose lease ran out (its sender died mid-request) is due again:
+   * at least once, never lost.
    */
   async claimDue(owner: string, now: number, leaseMs: number, limit: number, kinds: readonly SubjectKind[] = SUBJECT_KINDS): Promise<OutboxMessage[]> {
-    const skipLocked = this.db.dialect.name === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+    const d = this.db.dialect;
     const rows = await this.db.all<Row>(
-      `UPDATE webhook_outbox SET lease_owner = $1, lease_until = $2, attempts = attempts + 1
-       WHERE id IN (SELECT id FROM webhook_outbox WHERE status = 'pending' AND next_attempt_at <= $3 AND (lease_until IS NULL OR lease_until < $3)
+      `UPDATE webhook_outbox SET lease_owner = $1, lease_until = ${d.nowMs} + $2, attempts = attempts + 1
+       WHERE id IN (SELECT id FROM webhook_outbox WHERE status = 'pending' AND next_attempt_at <= $3 AND (lease_until IS NULL OR lease_until < ${d.nowMs})
                       AND ${ofKinds(kinds)}
-                    ORDER BY next_attempt_at LIMIT $4${skipLocked})
+                    ORDER BY next_attempt_at LIMIT $4${d.skipLocked})
        RETURNING ${MESSAGE_COLUMNS}`,
-      [owner, now + leaseMs, now, limit],
+      [owner, Math.max(0, Math.round(leaseMs)), now, limit],
     );
     return rows.map(toMessage);
   }
 
-  /** When the next pending message falls due (its retry time, or its lease's end), or undefined. */
-  async nextDueAt(kinds: readonly SubjectKind[] = SUBJECT_KINDS): Promise<number | undefined> {
+  /**
+   * When, on the caller's clock (`now` is its present), the next pending message falls due: its retry time,
+   * or its lease's end moved from the store's clock to the caller's (so a caller whose clock runs ahead
+   * does not wake again and again for a lease that has not ended). Undefined when none is pending.
+   */
+  async nextDueAt(now: number, kinds: readonly SubjectKind[] = SUBJECT_KINDS): Promise<number | undefined> {
+    const leaseEnd = `lease_until - ${this.db.dialect.nowMs} + $1`;
     const r = await this.db.one<Row>(
-      `SELECT MIN(CASE WHEN lease_until IS NOT NULL AND lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END) AS due
+      `SELECT MIN(CASE WHEN lease_until IS NOT NULL AND ${leaseEnd} > next_attempt_at THEN ${leaseEnd} ELSE next_attempt_at END) AS due
        FROM webhook_outbox WHERE status = 'pending' AND ${ofKinds(kinds)}`,
+      [now],
     );
     return num(r?.due) ?? undefined;
   }
