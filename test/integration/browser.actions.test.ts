@@ -298,7 +298,9 @@ describe('validation before the task is accepted', () => {
 
 describe('scroll_to_load', () => {
   it('brings every batch of an infinite list into the Markdown', async () => {
-    const without = await h.run(markdown, { url: at('/infinite?without'), content: 'full' });
+    // Network quiet, so that the first batch (fetched by the page's script once it runs) is in, and no
+    // other batch comes without scrolling: after `load` alone the read races that first fetch.
+    const without = await h.run(markdown, { url: at('/infinite?without'), content: 'full', wait: 'idle' });
     const withScroll = await h.run(markdown, { url: at('/infinite?with'), content: 'full', scroll_to_load: true });
     expect(without.markdown).toContain('item 5');
     expect(without.markdown).not.toContain('item 25');
