@@ -10,6 +10,7 @@ import browserMarkdown from '../../tools/browser.markdown.js';
 import browserScrape from '../../tools/browser.scrape.js';
 import browserSnapshot from '../../tools/browser.snapshot.js';
 import { startBigPageServer, type BigPageServer } from '../support/big-pages.js';
+import { browserServiceEnv } from '../support/browser-service-env.js';
 import { startKnot, type KnotServer } from '../support/knot.js';
 import { startMcpService, type McpTestService } from '../support/mcp-service.js';
 import { api } from '../support/service.js';
@@ -23,18 +24,9 @@ let client: Client;
 beforeAll(async () => {
   pages = await startBigPageServer();
   knot = await startKnot([{ origin: 'fixture.test', records: ['big 300 IN A 127.0.0.1'] }]);
-  const chromiumPath = process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {};
   svc = await startMcpService(
     // Renders of a 1 MB page can outlast the suite's short default lease; a second claim would load it again.
-    {
-      LEASE_MS: '60000',
-      NETWORK_ALLOWLIST: '127.0.0.1/32',
-      DNS_SERVERS: knot.server,
-      BROWSER_CONCURRENCY: '2',
-      RATE_LIMIT_PER_IP: '0',
-      RATE_LIMIT_PER_KEY: '0',
-      ...chromiumPath,
-    },
+    browserServiceEnv(knot.server, { LEASE_MS: '60000' }),
     { tools: [browserContent, browserLinks, browserMarkdown, browserScrape, browserSnapshot] },
   );
   key = (await svc.createKey(1)).key;

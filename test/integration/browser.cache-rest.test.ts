@@ -3,6 +3,7 @@
 // request); the same request by another key renders again, because results are never shared between payers.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../support/fixture-server.js';
+import { browserServiceEnv } from '../support/browser-service-env.js';
 import { startKnot, type KnotServer } from '../support/knot.js';
 import { api, startTestService, type TestService } from '../support/service.js';
 
@@ -13,15 +14,7 @@ let svc: TestService;
 beforeAll(async () => {
   fixture = await startFixtureServer();
   knot = await startKnot([{ origin: 'fixture.test', records: ['site 300 IN A 127.0.0.1'] }]);
-  const chromiumPath = process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {};
-  svc = await startTestService({
-    NETWORK_ALLOWLIST: '127.0.0.1/32',
-    DNS_SERVERS: knot.server,
-    BROWSER_CONCURRENCY: '2',
-    RATE_LIMIT_PER_IP: '0',
-    RATE_LIMIT_PER_KEY: '0',
-    ...chromiumPath,
-  });
+  svc = await startTestService(browserServiceEnv(knot.server));
 });
 afterAll(async () => {
   await svc?.close();

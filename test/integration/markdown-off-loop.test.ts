@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { longArticle } from '../../bench/lib/long-article.mjs';
 import { markdownInWorker } from '../../src/extract/markdown-pool.js';
+import { browserServiceEnv } from '../support/browser-service-env.js';
 import { startKnot, type KnotServer } from '../support/knot.js';
 import { api, startTestService, type TestService } from '../support/service.js';
 
@@ -37,15 +38,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
   port = (pages.address() as AddressInfo).port;
   knot = await startKnot([{ origin: 'offloop.test', records: ['site 300 IN A 127.0.0.1'] }]);
-  const chromiumPath = process.env.CHROMIUM_PATH ? { CHROMIUM_PATH: process.env.CHROMIUM_PATH } : {};
-  svc = await startTestService({
-    NETWORK_ALLOWLIST: '127.0.0.1/32',
-    DNS_SERVERS: knot.server,
-    BROWSER_CONCURRENCY: '2',
-    RATE_LIMIT_PER_IP: '0',
-    RATE_LIMIT_PER_KEY: '0',
-    ...chromiumPath,
-  });
+  svc = await startTestService(browserServiceEnv(knot.server));
 });
 afterAll(async () => {
   await svc?.close();
