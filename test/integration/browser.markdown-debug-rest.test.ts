@@ -6,6 +6,7 @@ import { startFixtureServer, type FixtureServer } from '../support/fixture-serve
 import { browserServiceEnv } from '../support/browser-service-env.js';
 import { startKnot, type KnotServer } from '../support/knot.js';
 import { api, startTestService, type TestService } from '../support/service.js';
+import { settleTask } from '../support/task-wait.js';
 
 let fixture: FixtureServer;
 let knot: KnotServer;
@@ -25,13 +26,9 @@ afterAll(async () => {
 async function markdownTask(key: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   const created = await api(svc.url, 'POST', '/v1/tools/browser.markdown/tasks', { token: key, body });
   expect(created.status).toBe(202);
-  for (;;) {
-    const polled = await api(svc.url, 'GET', `${created.body.poll_url}?wait=20`, { token: created.body.poll_token });
-    if (polled.body.status !== 'pending' && polled.body.status !== 'running') {
-      expect(polled.body.status).toBe('complete');
-      return polled.body.result as Record<string, unknown>;
-    }
-  }
+  const ended = await settleTask(svc.url, { id: created.body.task_id, token: created.body.poll_token });
+  expect(ended.status).toBe('complete');
+  return ended.body.result as Record<string, unknown>;
 }
 
 it('returns the trace with debug, and switches a step off by name', async () => {
