@@ -66,9 +66,11 @@ const RUNNING_TEXT = new Set(['P', 'LI', 'DD', 'BLOCKQUOTE', 'TD']);
  * whatever its class says: removing it would cut words out of the text. Its block holds more words
  * besides it than it holds itself.
  */
-function phraseOfSentence(el: El, len: number): boolean {
+function phraseOfSentence(el: El, length: () => number): boolean {
   const parent = el.parentElement as El | null;
-  return PHRASE_TAGS.has(el.tagName) && parent !== null && (RUNNING_TEXT.has(parent.tagName) || hasOwnWords(parent)) && textLength(parent) - len > 2 * len;
+  if (!PHRASE_TAGS.has(el.tagName) || parent === null || !(RUNNING_TEXT.has(parent.tagName) || hasOwnWords(parent))) return false;
+  const len = length();
+  return textLength(parent) - len > 2 * len;
 }
 
 /**
@@ -189,15 +191,18 @@ function pruneByName(root: El, total: number): void {
     if (!el.isConnected || el === root || KEEP_TAGS.has(el.tagName)) continue;
     const role = el.getAttribute('role') ?? '';
     const label = names(el);
-    const len = textLength(el);
-    if (phraseOfSentence(el, len)) continue;
+    // Measured only when asked: most blocks are neither phrases nor named as furniture, and a wrapper's
+    // length is a walk through the whole article (nothing is removed between here and its last use).
+    let len: number | undefined;
+    const length = () => (len ??= textLength(el));
+    if (phraseOfSentence(el, length)) continue;
     const byName =
       ROLES.has(role) ||
       ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) ||
       COMMENTS.test(label) ||
       WIDGET.test(label) ||
       (namedFurniture(el, label) && !CONTENT_NAME.test(label) && !proseUnderAdName(el, label));
-    if (byName && len <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
+    if (byName && length() <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
 }
 

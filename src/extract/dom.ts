@@ -47,25 +47,56 @@ function isSpace(c: number): boolean {
   );
 }
 
-/** `collapseSpace(s).length`, counted without building the collapsed copy (rules ask it of every block). */
-export function collapsedLength(s: string): number {
-  let n = 0;
-  let started = false;
-  let pendingSpace = false;
-  for (let i = 0; i < s.length; i++) {
-    if (isSpace(s.charCodeAt(i))) {
-      pendingSpace = started;
-      continue;
+/**
+ * `collapseSpace(s).length` counted piece by piece, without building the collapsed copy: `n` characters so
+ * far, whether any non-space was seen, and whether white space waits to count as one space before the next.
+ */
+class CollapsedCounter {
+  n = 0;
+  private started = false;
+  private pendingSpace = false;
+
+  add(s: string): void {
+    for (let i = 0; i < s.length; i++) {
+      if (isSpace(s.charCodeAt(i))) {
+        this.pendingSpace = this.started;
+        continue;
+      }
+      this.n += this.pendingSpace ? 2 : 1;
+      this.pendingSpace = false;
+      this.started = true;
     }
-    n += pendingSpace ? 2 : 1;
-    pendingSpace = false;
-    started = true;
   }
-  return n;
 }
 
+/** `collapseSpace(s).length`, counted without building the collapsed copy (rules ask it of every block). */
+export function collapsedLength(s: string): number {
+  const count = new CollapsedCounter();
+  count.add(s);
+  return count.n;
+}
+
+/**
+ * `collapsedLength(el.textContent)`: the text nodes (and CDATA) of the subtree read in document order, as
+ * textContent reads them, but without joining them into one string. On a whole article (rules ask it of the
+ * page, the pick and every wrapper) the joined copy cost more than the count, and made most of the garbage.
+ */
 export function textLength(el: El): number {
-  return collapsedLength(el.textContent ?? '');
+  const count = new CollapsedCounter();
+  let node = el.firstChild as El | null;
+  while (node) {
+    const type = node.nodeType;
+    if (type === 3 || type === 4) count.add((node as unknown as CharacterData).data);
+    else if (type === 1 && node.firstChild) {
+      node = node.firstChild as El;
+      continue;
+    }
+    // Iterative: a hostile page may nest deeper than the call stack.
+    while (node !== el && !node.nextSibling) node = node.parentNode as El;
+    if (node === el) break;
+    node = node.nextSibling as El;
+  }
+  return count.n;
 }
 
 /**

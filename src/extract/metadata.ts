@@ -68,14 +68,50 @@ export function withReadabilityGuess(declared: PageMetadata, guess: ReadabilityG
  */
 export function wordCount(markdown: string): number {
   const text = markdown.replace(/\]\([^)]*\)/g, ']').replace(/[#*_`>|[\]!-]+/g, ' ');
-  // Counted by test(), which moves lastIndex on without building a match for each word.
+  // The matches of WORD counted by a scan of code points, each classed once: a regular expression with
+  // Unicode properties tried at every character cost more than the rest of the tidying of a long article.
   let n = 0;
-  WORD.lastIndex = 0;
-  while (WORD.test(text)) n++;
+  let inWord = false;
+  for (let i = 0; i < text.length;) {
+    const unit = text.charCodeAt(i);
+    let kind: number;
+    if (unit < 0xd800 || unit > 0xdbff) {
+      i++;
+      kind = BMP_KINDS[unit]!;
+      if (kind === UNCLASSED) kind = BMP_KINDS[unit] = classify(unit);
+    } else {
+      // A high surrogate: the code point it starts (or itself, alone) is classed each time; such text is rare.
+      const cp = text.codePointAt(i)!;
+      i += cp > 0xffff ? 2 : 1;
+      kind = classify(cp);
+    }
+    if (inWord && kind & CONTINUES) continue;
+    inWord = false;
+    if (kind & CJK) n++;
+    else if (kind & STARTS) {
+      n++;
+      inWord = true;
+    }
+  }
   return n;
 }
 /** A word: one CJK character, or a letter or digit and what continues it (never empty, so the count ends). */
 const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}][\p{L}\p{M}\p{N}'’.-]*/gu;
+const CJK_CHAR = new RegExp(`^(?:${WORD.source.split('|')[0]})$`, 'u');
+const WORD_START = /^[\p{L}\p{N}]$/u;
+const WORD_PART = /^[\p{L}\p{M}\p{N}'’.-]$/u;
+/** Kinds of a code point as WORD reads it: a CJK word alone, a word's start, a word's continuation. */
+const CJK = 1;
+const STARTS = 2;
+const CONTINUES = 4;
+const UNCLASSED = 0xff;
+/** Kinds of the Basic Multilingual Plane's code units, filled as they are met. */
+const BMP_KINDS = new Uint8Array(0x10000).fill(UNCLASSED);
+
+function classify(cp: number): number {
+  const c = String.fromCodePoint(cp);
+  return (CJK_CHAR.test(c) ? CJK : 0) | (WORD_START.test(c) ? STARTS : 0) | (WORD_PART.test(c) ? CONTINUES : 0);
+}
 
 function clip(s: string, max = MAX_FIELD_CHARS): string {
   return collapseSpace(s).slice(0, max);

@@ -21,14 +21,16 @@ const MIN_BOXES = 2;
 export function withSiblingBoxes(article: El, body: El, paras: Paragraph[]): El {
   const text = new TextFinder(singleSpaced(article.textContent ?? ''));
   const kept = paras.filter((p) => p.weight > 0 && text.has(p.text)).map((p) => p.el);
-  const limit = MAX_BLOCK_GROWTH * textLength(article);
+  // Measured once: the article is not changed while its block is looked for (a long one costs a walk each time).
+  const articleChars = textLength(article);
+  const limit = MAX_BLOCK_GROWTH * articleChars;
   // From the block up through wrappers that add little to it (a heading, a time line): the first level
   // with boxes of the same kind beside it is where the page's boxes are.
   for (let block = commonAncestor(kept, body); block && block !== body && textLength(block) <= limit; block = block.parentElement as El | undefined) {
     const siblings = Array.from(block.parentElement?.children ?? []) as El[];
     const kind = classes(block)[0];
     const boxes = kind
-      ? siblings.filter((s) => s !== block && s.tagName === block!.tagName && classes(s)[0] === kind && isBox(s) && textLength(s) <= textLength(article))
+      ? siblings.filter((s) => s !== block && s.tagName === block!.tagName && classes(s)[0] === kind && isBox(s) && textLength(s) <= articleChars)
       : [];
     if (boxes.length >= MIN_BOXES) return joined(article, block, siblings, boxes);
   }

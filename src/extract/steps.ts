@@ -65,6 +65,8 @@ export interface ExtractState {
   pickPruned?: boolean;
   /** The pruned body's text length, once measured. */
   pageChars?: number;
+  /** The pruned pick's text length, once measured (the steps after pruning ask it in turn, nothing changes it between). */
+  pickChars?: number;
   /** The pruned body's paragraphs and densest block, measured once when a step first needs them. */
   measured?: { paras: Paragraph[]; dense: { el: El; score: number } | undefined };
   /** Whether densest-prose overruled the pick (then the pick's own additions do not apply). */
@@ -96,6 +98,10 @@ function measured(s: ExtractState): NonNullable<ExtractState['measured']> {
 
 function pageChars(s: ExtractState): number {
   return (s.pageChars ??= textLength(s.body));
+}
+
+function pickChars(s: ExtractState, article: Article): number {
+  return (s.pickChars ??= textLength(article.root));
 }
 
 function chose(s: ExtractState, step: string, tree: RuleTrace['tree'], el: El, what: string): void {
@@ -159,11 +165,12 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
     mainOnly: true,
     run: (s) => {
       if (!s.article || !s.pickPruned) return;
-      if (textLength(s.article.root) >= READABILITY_MIN_CHARS || (measured(s).dense?.score ?? 0) >= OWN_PROSE_MIN_CHARS) return;
+      if (pickChars(s, s.article) >= READABILITY_MIN_CHARS || (measured(s).dense?.score ?? 0) >= OWN_PROSE_MIN_CHARS) return;
       const unpruned = s.article.unpruned();
       if (textLength(unpruned) < READABILITY_SURE_CHARS) return;
       pruneBoilerplate(unpruned, pruneOptions(s, { byName: false, tree: 'article' }));
       s.article.root = unpruned;
+      s.pickChars = undefined;
       chose(s, 'pick-without-names', 'article', unpruned, 'pick pruned without names');
     },
   },
@@ -174,7 +181,7 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
     run: (s) => {
       if (!s.article) return;
       const root = s.article.root;
-      const chars = textLength(root);
+      const chars = pickChars(s, s.article);
       // Against the page, the pick is measured by its prose as well as its length: what pruning leaves of a
       // page around a short article can be long lists and lines that hold no prose.
       const share = Math.max(chars / Math.max(1, pageChars(s)), proseShare(root, measured(s).paras));
@@ -194,7 +201,9 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
     run: (s) => {
       if (s.source !== 'article') return;
       const { paras, dense } = measured(s);
-      if (!dense || dense.score < DENSE_MIN_SHARE_OF_PICK * textLength(s.container)) return;
+      // The container is still the pick here (kept by pick-or-page, unchanged since).
+      const chars = s.article && s.container === s.article.root ? pickChars(s, s.article) : textLength(s.container);
+      if (!dense || dense.score < DENSE_MIN_SHARE_OF_PICK * chars) return;
       if (proseCoverage(dense.el, paras, s.container) >= MIN_PROSE_COVERAGE) return;
       s.container = dense.el;
       s.overridden = true;

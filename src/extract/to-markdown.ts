@@ -150,11 +150,23 @@ function converter(): TurndownService {
  */
 const INVISIBLE = /[\u00ad\u200b\u200c\u2060\ufeff]/g;
 
+const LETTER_OR_DIGIT_AFTER = /^[\p{L}\p{N}]/u;
+const LETTER_OR_DIGIT_BEFORE = /[\p{L}\p{N}]$/u;
+
+/**
+ * `\_` → `_` between letters or digits: what `/(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu` does, the neighbours
+ * read only where an escaped underscore stands (the look-behind was tried at every character of the text).
+ * Two code units on each side hold the neighbouring code point, a surrogate pair included.
+ */
+function unescapeInWord(match: string, at: number, md: string): string {
+  return LETTER_OR_DIGIT_BEFORE.test(md.slice(Math.max(0, at - 2), at)) && LETTER_OR_DIGIT_AFTER.test(md.slice(at + 2, at + 4)) ? '_' : match;
+}
+
 function tidy(md: string): string {
   return `${relaxEscapes(md)
     .replace(INVISIBLE, '')
     // An underscore inside a word cannot start emphasis (CommonMark), so Turndown's escape there is noise.
-    .replace(/(?<=[\p{L}\p{N}])\\_(?=[\p{L}\p{N}])/gu, '_')
+    .replace(/\\_/g, unescapeInWord)
     .replace(/[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim()}\n`;

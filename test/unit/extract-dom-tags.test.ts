@@ -3,7 +3,7 @@
 // closest with the same tag list (the rules' output must not change by a byte for being faster).
 import { parseHTML } from 'linkedom';
 import { expect, it } from 'vitest';
-import { closestTag, collapsedLength, collapseSpace, firstTagInside, singleSpaced, tagNames, tagsInside, type El } from '../../src/extract/dom.js';
+import { closestTag, collapsedLength, collapseSpace, firstTagInside, singleSpaced, tagNames, tagsInside, textLength, type El } from '../../src/extract/dom.js';
 
 it('counts the collapsed length as collapseSpace does, and collapses as \\s+ would, for every kind of white space', () => {
   const spaces = [' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
@@ -44,4 +44,19 @@ it('finds by tag name what querySelector, querySelectorAll and closest find', ()
   }
   // The walk found something for most lists: the comparisons above are not all between nulls.
   expect(tagsInside(doc.body as El, tagNames('p', 'a', 'code', 'img')).map((e) => e.id)).toEqual(['p1', 'l1', 'c', 'img']);
+});
+
+it('measures an element\'s text as collapsedLength(textContent) does, text split across nodes and nesting included', () => {
+  // White space at the joins of text nodes, inside phrases, in a template, a comment and an empty element.
+  const html = `<html><body><div id="w"> lead <b> bold</b>\u00a0<i></i>tail <!-- a comment -->
+    <template><p>in a template</p></template><p id="p">one\n\ttwo <a href="/x">  link </a><span> </span> end </p>
+    <ul><li> a </li><li>b</li></ul><pre>  code\n  kept</pre></div><p id="empty"></p><p id="space">  \n </p></body></html>`;
+  const doc = parseHTML(html).document;
+  // Text nodes added one by one (as a rule's edit leaves them) rather than parsed as one.
+  const p = doc.getElementById('p')!;
+  p.appendChild(doc.createTextNode('  more '));
+  p.appendChild(doc.createTextNode('words  '));
+  const all = [doc.body, ...Array.from(doc.body.querySelectorAll('*'))] as El[];
+  for (const el of all) expect(textLength(el), `#${el.id || el.tagName}`).toBe(collapsedLength(el.textContent ?? ''));
+  expect(textLength(doc.body as El)).toBeGreaterThan(40);
 });
