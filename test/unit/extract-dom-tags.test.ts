@@ -46,7 +46,7 @@ it('finds by tag name what querySelector, querySelectorAll and closest find', ()
   expect(tagsInside(doc.body as El, tagNames('p', 'a', 'code', 'img')).map((e) => e.id)).toEqual(['p1', 'l1', 'c', 'img']);
 });
 
-it('measures an element\'s text as collapsedLength(textContent) does, text split across nodes and nesting included', () => {
+it("measures an element's text as collapsedLength(textContent) does, text split across nodes and nesting included", () => {
   // White space at the joins of text nodes, inside phrases, in a template, a comment and an empty element.
   const html = `<html><body><div id="w"> lead <b> bold</b>\u00a0<i></i>tail <!-- a comment -->
     <template><p>in a template</p></template><p id="p">one\n\ttwo <a href="/x">  link </a><span> </span> end </p>

@@ -56,10 +56,43 @@ describe('metadata fields', () => {
   it('counts words as the matches of the word pattern it replaced, in any script', () => {
     // The pattern the scan replaced: a CJK character alone, or a letter or digit and what continues it.
     const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}][\p{L}\p{M}\p{N}'’.-]*/gu;
-    const byPattern = (md: string) => md.replace(/\]\([^)]*\)/g, ']').replace(/[#*_`>|[\]!-]+/g, ' ').match(WORD)?.length ?? 0;
+    const byPattern = (md: string) =>
+      md
+        .replace(/\]\([^)]*\)/g, ']')
+        .replace(/[#*_`>|[\]!-]+/g, ' ')
+        .match(WORD)?.length ?? 0;
     // Latin with marks, CJK (and a Han radical that is no letter), digits, apostrophes, astral letters and
     // digits, an emoji, lone surrogates, Markdown.
-    const parts = ['a', 'Zé', 'e\u0301', '\u0301', '果', '樹園', 'ひら', 'カタ', 'ー', '\u2e80', '々', '〇', '7', "'", '’', '.', '-', ' ', '\n', '𝐀', '𝟙', '😀', '\ud835', '\udc00', '[x](y)', '**', '#', '_'];
+    const parts = [
+      'a',
+      'Zé',
+      'e\u0301',
+      '\u0301',
+      '果',
+      '樹園',
+      'ひら',
+      'カタ',
+      'ー',
+      '\u2e80',
+      '々',
+      '〇',
+      '7',
+      "'",
+      '’',
+      '.',
+      '-',
+      ' ',
+      '\n',
+      '𝐀',
+      '𝟙',
+      '😀',
+      '\ud835',
+      '\udc00',
+      '[x](y)',
+      '**',
+      '#',
+      '_',
+    ];
     let seed = 11;
     const pick = () => parts[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % parts.length]!;
     for (let i = 0; i < 3000; i++) {
