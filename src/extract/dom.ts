@@ -83,10 +83,23 @@ export function collapsedLength(s: string): number {
  */
 export function textLength(el: El): number {
   const count = new CollapsedCounter();
+  eachText(el, (data) => count.add(data));
+  return count.n;
+}
+
+/** `el.textContent.length`, without the joined copy. */
+export function textContentLength(el: El): number {
+  let n = 0;
+  eachText(el, (data) => (n += data.length));
+  return n;
+}
+
+/** The data of the element's text nodes (and CDATA) in document order: what textContent joins. */
+function eachText(el: El, visit: (data: string) => void): void {
   let node = el.firstChild as El | null;
   while (node) {
     const type = node.nodeType;
-    if (type === 3 || type === 4) count.add((node as unknown as CharacterData).data);
+    if (type === 3 || type === 4) visit((node as unknown as CharacterData).data);
     else if (type === 1 && node.firstChild) {
       node = node.firstChild as El;
       continue;
@@ -96,7 +109,6 @@ export function textLength(el: El): number {
     if (node === el) break;
     node = node.nextSibling as El;
   }
-  return count.n;
 }
 
 /**

@@ -20,10 +20,11 @@ const LABEL_MAX_CHARS = 30;
  * Prose that sits between the article's title and the first paragraph Readability kept, with nothing but
  * short lines (bylines, dates, section labels) around it: the article's lead. The title is the page's H1,
  * a lower heading naming the page (sites that give the H1 to their logo) or a plain block holding the
- * title's words. Empty when no title comes first or a list of links intervenes.
+ * title's words. Empty when no title comes first or a list of links intervenes. `articleText`: the
+ * article's text single-spaced, when the caller already has it.
  */
-export function leadParagraphs(paras: Paragraph[], article: El, titles: string[]): El[] {
-  const text = new TextFinder(singleSpaced(article.textContent ?? ''));
+export function leadParagraphs(paras: Paragraph[], article: El, titles: string[], articleText = singleSpaced(article.textContent ?? '')): El[] {
+  const text = new TextFinder(articleText);
   const names = titles.map((t) => normalisedText(t).toLowerCase()).filter(Boolean);
   const isTitle = (p: Paragraph) =>
     p.el.tagName === 'H1' ||

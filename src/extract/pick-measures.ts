@@ -23,9 +23,17 @@ export const MIN_PROSE_COVERAGE = 0.5;
 /** …unless that block holds less prose than this share of the pick's text. */
 export const DENSE_MIN_SHARE_OF_PICK = 0.5;
 
-/** The share of the page's prose (its paragraphs' positive weights) that `pick`'s text holds. */
-export function proseShare(pick: El, paras: Paragraph[]): number {
-  const text = new TextFinder(singleSpaced(pick.textContent ?? ''));
+/** `el`'s text as the pick's measures search it (white space single-spaced, not trimmed). */
+export function searchableText(el: El): string {
+  return singleSpaced(el.textContent ?? '');
+}
+
+/**
+ * The share of the page's prose (its paragraphs' positive weights) that `pick`'s text holds. `pickText`:
+ * searchableText(pick), when the caller already has it.
+ */
+export function proseShare(pick: El, paras: Paragraph[], pickText = searchableText(pick)): number {
+  const text = new TextFinder(pickText);
   let total = 0;
   let held = 0;
   for (const p of paras) {
@@ -38,10 +46,11 @@ export function proseShare(pick: El, paras: Paragraph[]): number {
 
 /**
  * The share of `block`'s prose (by length) that `article` also holds, sentence by sentence: Readability
- * rewrites paragraphs (line breaks become paragraphs), so whole paragraphs need not match.
+ * rewrites paragraphs (line breaks become paragraphs), so whole paragraphs need not match. `articleText`:
+ * searchableText(article), when the caller already has it.
  */
-export function proseCoverage(block: El, paras: Paragraph[], article: El): number {
-  const text = new TextFinder(singleSpaced(article.textContent ?? ''));
+export function proseCoverage(block: El, paras: Paragraph[], article: El, articleText = searchableText(article)): number {
+  const text = new TextFinder(articleText);
   let total = 0;
   let found = 0;
   // A paragraph the page repeats (a carousel's cloned slides, a mobile copy of a block) counts once.

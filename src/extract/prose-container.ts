@@ -4,7 +4,7 @@
 // of the (already pruned) page is weighed: prose (long, few links) counts for the container holding it,
 // link lists and short link lines count against it. The container with the highest total is the densest
 // block of prose, which may span the split halves that Readability sees as separate candidates.
-import { collapseSpace, PROSE_MAX_LINK_SHARE, PROSE_MIN_CHARS, type El } from './dom.js';
+import { collapseSpace, PROSE_MAX_LINK_SHARE, PROSE_MIN_CHARS, textContentLength, type El } from './dom.js';
 
 /** Elements whose inline text forms one paragraph; their block children are paragraphs of their own. */
 const BLOCKS = new Set([
@@ -131,7 +131,7 @@ export function proseContainer(root: El, paras: Paragraph[] = paragraphs(root)):
   let best: { el: El; score: number; chars: number } | undefined;
   for (const [el, s] of score) {
     if (s < DENSE_SHARE * top) continue;
-    const chars = (el.textContent ?? '').length;
+    const chars = textContentLength(el);
     if (!best || chars < best.chars) best = { el, score: s, chars };
   }
   return best && { el: best.el, score: best.score };

@@ -8,10 +8,13 @@ import { TextFinder } from './text-finder.js';
 
 const SECTION_HEADING = /^H[2-6]$/;
 
-/** Puts the dropped section headings back into `article`; returns the headings put back (for the trace). */
-export function restoreSectionHeadings(article: El, paras: Paragraph[]): El[] {
+/**
+ * Puts the dropped section headings back into `article`; returns the headings put back (for the trace).
+ * `articleText`: the article's text normalised, when the caller already has it.
+ */
+export function restoreSectionHeadings(article: El, paras: Paragraph[], articleText = normalised(article.textContent ?? '')): El[] {
   const restored: El[] = [];
-  const text = new TextFinder(normalised(article.textContent ?? ''));
+  const text = new TextFinder(articleText);
   const kept = (p: Paragraph) => p.weight > 0 && text.has(p.text);
   for (const [k, p] of paras.entries()) {
     if (!SECTION_HEADING.test(p.el.tagName) || text.has(p.text)) continue;

@@ -17,6 +17,7 @@ import {
   OWN_PROSE_MIN_CHARS,
   proseCoverage,
   proseShare,
+  searchableText,
   READABILITY_MIN_CHARS,
   READABILITY_MIN_SHARE,
   READABILITY_SURE_CHARS,
@@ -65,8 +66,12 @@ export interface ExtractState {
   pickPruned?: boolean;
   /** The pruned body's text length, once measured. */
   pageChars?: number;
-  /** The pruned pick's text length, once measured (the steps after pruning ask it in turn, nothing changes it between). */
+  /**
+   * The pruned pick's text length and searchable text, once measured: the steps from pruning to the first
+   * that changes the pick ask them in turn (on a long article each is a walk through all of it).
+   */
   pickChars?: number;
+  pickText?: string;
   /** The pruned body's paragraphs and densest block, measured once when a step first needs them. */
   measured?: { paras: Paragraph[]; dense: { el: El; score: number } | undefined };
   /** Whether densest-prose overruled the pick (then the pick's own additions do not apply). */
@@ -102,6 +107,18 @@ function pageChars(s: ExtractState): number {
 
 function pickChars(s: ExtractState, article: Article): number {
   return (s.pickChars ??= textLength(article.root));
+}
+
+/** The container's searchable text when it is the pick (measured once), else undefined (the measure reads it). */
+function pickTextIfContainer(s: ExtractState): string | undefined {
+  if (!s.article || s.container !== s.article.root) return undefined;
+  return (s.pickText ??= searchableText(s.article.root));
+}
+
+/** Forgets the pick's measures: a step replaced or changed it. */
+function pickChanged(s: ExtractState): void {
+  delete s.pickChars;
+  delete s.pickText;
 }
 
 function chose(s: ExtractState, step: string, tree: RuleTrace['tree'], el: El, what: string): void {
@@ -170,7 +187,7 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
       if (textLength(unpruned) < READABILITY_SURE_CHARS) return;
       pruneBoilerplate(unpruned, pruneOptions(s, { byName: false, tree: 'article' }));
       s.article.root = unpruned;
-      s.pickChars = undefined;
+      pickChanged(s);
       chose(s, 'pick-without-names', 'article', unpruned, 'pick pruned without names');
     },
   },
@@ -184,7 +201,7 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
       const chars = pickChars(s, s.article);
       // Against the page, the pick is measured by its prose as well as its length: what pruning leaves of a
       // page around a short article can be long lists and lines that hold no prose.
-      const share = Math.max(chars / Math.max(1, pageChars(s)), proseShare(root, measured(s).paras));
+      const share = Math.max(chars / Math.max(1, pageChars(s)), proseShare(root, measured(s).paras, (s.pickText ??= searchableText(root))));
       if (chars >= READABILITY_MIN_CHARS && (chars >= READABILITY_SURE_CHARS || share >= READABILITY_MIN_SHARE)) {
         s.container = root;
         s.source = 'article';
@@ -204,7 +221,7 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
       // The container is still the pick here (kept by pick-or-page, unchanged since).
       const chars = s.article && s.container === s.article.root ? pickChars(s, s.article) : textLength(s.container);
       if (!dense || dense.score < DENSE_MIN_SHARE_OF_PICK * chars) return;
-      if (proseCoverage(dense.el, paras, s.container) >= MIN_PROSE_COVERAGE) return;
+      if (proseCoverage(dense.el, paras, s.container, pickTextIfContainer(s)) >= MIN_PROSE_COVERAGE) return;
       s.container = dense.el;
       s.overridden = true;
       chose(s, 'densest-prose', 'page', dense.el, 'densest block');
@@ -216,7 +233,7 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
     mainOnly: true,
     run: (s) => {
       if (!pickKept(s)) return;
-      const lead = leadParagraphs(measured(s).paras, s.container, [s.pageTitle, s.article?.title ?? '']);
+      const lead = leadParagraphs(measured(s).paras, s.container, [s.pageTitle, s.article?.title ?? ''], pickTextIfContainer(s));
       s.standfirst = lead.map((el) => normalisedText(el.textContent ?? '')).join(' ');
       if (lead[0]) chose(s, 'standfirst', 'page', lead[0], 'excerpt');
     },
@@ -227,7 +244,9 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
     mainOnly: true,
     run: (s) => {
       if (!pickKept(s)) return;
-      for (const h of restoreSectionHeadings(s.container, measured(s).paras)) chose(s, 'section-headings', 'article', h, 'heading put back');
+      const restored = restoreSectionHeadings(s.container, measured(s).paras, pickTextIfContainer(s)?.trim());
+      if (restored.length) pickChanged(s);
+      for (const h of restored) chose(s, 'section-headings', 'article', h, 'heading put back');
     },
   },
   {

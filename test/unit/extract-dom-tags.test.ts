@@ -3,7 +3,18 @@
 // closest with the same tag list (the rules' output must not change by a byte for being faster).
 import { parseHTML } from 'linkedom';
 import { expect, it } from 'vitest';
-import { closestTag, collapsedLength, collapseSpace, firstTagInside, singleSpaced, tagNames, tagsInside, textLength, type El } from '../../src/extract/dom.js';
+import {
+  closestTag,
+  collapsedLength,
+  collapseSpace,
+  firstTagInside,
+  singleSpaced,
+  tagNames,
+  tagsInside,
+  textContentLength,
+  textLength,
+  type El,
+} from '../../src/extract/dom.js';
 
 it('counts the collapsed length as collapseSpace does, and collapses as \\s+ would, for every kind of white space', () => {
   const spaces = [' ', '\t', '\n', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u200a', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff'];
@@ -57,6 +68,9 @@ it("measures an element's text as collapsedLength(textContent) does, text split 
   p.appendChild(doc.createTextNode('  more '));
   p.appendChild(doc.createTextNode('words  '));
   const all = [doc.body, ...Array.from(doc.body.querySelectorAll('*'))] as El[];
-  for (const el of all) expect(textLength(el), `#${el.id || el.tagName}`).toBe(collapsedLength(el.textContent ?? ''));
+  for (const el of all) {
+    expect(textLength(el), `#${el.id || el.tagName}`).toBe(collapsedLength(el.textContent ?? ''));
+    expect(textContentLength(el), `#${el.id || el.tagName}`).toBe((el.textContent ?? '').length);
+  }
   expect(textLength(doc.body as El)).toBeGreaterThan(40);
 });
