@@ -67,7 +67,7 @@ export function withReadabilityGuess(declared: PageMetadata, guess: ReadabilityG
  * word (those scripts do not separate words by spaces).
  */
 export function wordCount(markdown: string): number {
-  const text = markdown.replace(/\]\([^)]*\)/g, ']').replace(/[#*_`>|[\]!-]+/g, ' ');
+  const text = markdown.replace(/\]\([^)]*\)/g, ']');
   // The matches of WORD counted by a scan of code points, each classed once: a regular expression with
   // Unicode properties tried at every character cost more than the rest of the tidying of a long article.
   let n = 0;
@@ -107,6 +107,8 @@ const CONTINUES = 4;
 const UNCLASSED = 0xff;
 /** Kinds of the Basic Multilingual Plane's code units, filled as they are met. */
 const BMP_KINDS = new Uint8Array(0x10000).fill(UNCLASSED);
+// Markup is no word and ends one, as if replaced by a space ("-" would otherwise continue a word).
+for (const c of '#*_`>|[]!-') BMP_KINDS[c.charCodeAt(0)] = 0;
 
 function classify(cp: number): number {
   const c = String.fromCodePoint(cp);

@@ -92,6 +92,12 @@ describe('metadata fields', () => {
       '**',
       '#',
       '_',
+      '`',
+      '>',
+      '|',
+      '!',
+      ']',
+      '(',
     ];
     let seed = 11;
     const pick = () => parts[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % parts.length]!;
