@@ -246,7 +246,9 @@ describe('browser.markdown on documents', () => {
     expect(switched.markdown).toBe(plain.markdown);
     expect(switched.trace).toEqual([]);
     expect(plain.trace).toBeUndefined();
-    await expect(h.run(markdown, { url: url('/report.pdf'), off: ['cookie-banner'] })).rejects.toThrow(/no extraction rule named \\"cookie-banner\\" \(rules: skip-links, /);
+    await expect(h.run(markdown, { url: url('/report.pdf'), off: ['cookie-banner'] })).rejects.toThrow(
+      /no extraction rule named \\"cookie-banner\\" \(rules: skip-links, /,
+    );
   });
 
   it('refuses a download that is not a document, saying what it is', async () => {
