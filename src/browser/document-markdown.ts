@@ -4,6 +4,7 @@ import { documentInWorker } from '../extract/markdown-pool.js';
 import type { ToolContext } from '../registry/define-tool.js';
 import { fetchDocument } from './document-fetch.js';
 import { wordCount } from '../extract/metadata.js';
+import type { RuleTrace } from '../extract/trace.js';
 import type { PageOptions } from './page-options.js';
 
 export interface DocumentMarkdownInput extends PageOptions {
@@ -11,6 +12,9 @@ export interface DocumentMarkdownInput extends PageOptions {
   content: 'main' | 'full';
   pages?: string | undefined;
   page_breaks: boolean;
+  /** The extraction's switches and trace: a page served as a file goes through its steps; a file has none. */
+  off?: string[] | undefined;
+  debug?: boolean | undefined;
 }
 
 export async function documentMarkdown(ctx: ToolContext, input: DocumentMarkdownInput, timeoutMs: number) {
@@ -26,6 +30,7 @@ export async function documentMarkdown(ctx: ToolContext, input: DocumentMarkdown
       // 'full' keeps what 'main' drops from a PDF: running headers, footers and page numbers.
       options: { pages: input.pages, pageBreaks: input.page_breaks, keepRunningLines: input.content === 'full' },
       content: input.content,
+      extract: { ...(input.off?.length ? { off: input.off } : {}), ...(input.debug ? { debug: true } : {}) },
     },
     ctx.signal,
   );
@@ -40,5 +45,8 @@ export async function documentMarkdown(ctx: ToolContext, input: DocumentMarkdown
   const document = { type, ...(pages !== undefined ? { pages } : {}), ...(author !== undefined ? { author } : {}), ...(needs_ocr ? { needs_ocr } : {}) };
   // The same fields as a page's, filled where the file says: a reader of files gets no date or language.
   const meta = { byline: author ?? '', published_at: '', lang: '', site_name: '', excerpt: '', word_count: wordCount(markdown) };
-  return { markdown, title, ...meta, source: 'document' as const, bytes: Buffer.byteLength(markdown), ...base, document };
+  // No step ran on a file (its reader converts it whole), so `off` has nothing to switch off and the trace of
+  // what the steps removed is empty: present, as `debug` promises, rather than missing.
+  const trace = input.debug ? { trace: [] as RuleTrace[] } : {};
+  return { markdown, title, ...meta, source: 'document' as const, bytes: Buffer.byteLength(markdown), ...base, document, ...trace };
 }

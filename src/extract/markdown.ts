@@ -97,12 +97,7 @@ function readArticle(html: string): Article | null {
     if (!parsed || !content) return null;
     const parsePick = () =>
       parseHTML(`<!doctype html><html><body><div id="md-root">${content}</div></body></html>`).document.getElementById('md-root') as unknown as El;
-    const unpruned = () => {
-      const copy = parsePick();
-      copy.remove();
-      return copy;
-    };
-    return { root: parsePick(), title: parsed.title ?? '', guess: parsed, unpruned };
+    return { root: parsePick(), title: parsed.title ?? '', guess: parsed, unpruned: parsePick };
   } catch {
     // Readability gives up on very large documents; the cleaned body is used instead.
     return null;

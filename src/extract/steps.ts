@@ -35,8 +35,9 @@ export interface Article {
   title: string;
   guess: ReadabilityGuess;
   /**
-   * The pick as Readability gave it, again: a new, detached copy, as a clone of `root` made before pruning
-   * would be. Parsed only when a step needs it (rarely), rather than cloned for every page.
+   * The pick as Readability gave it, again: a new copy in a document of its own, as `root` is. Connected, not
+   * detached: the pruning rules skip blocks that an earlier removal took out of the page (`isConnected`), and
+   * in a detached tree every block looks taken out. Parsed only when a step needs it (rarely).
    */
   unpruned: () => El;
 }

@@ -95,6 +95,12 @@ beforeAll(async () => {
     type: 'application/rss+xml',
     body: `<?xml version="1.0"?><rss version="2.0"><channel><title>Harbour News</title><item><title>Ferry times change</title><link>https://example.com/ferry</link><pubDate>Mon, 02 Mar 2026 10:00:00 GMT</pubDate><description>&lt;p&gt;The &lt;b&gt;winter&lt;/b&gt; timetable starts.&lt;/p&gt;</description></item><item><title>New pier opens</title><link>https://example.com/pier</link></item></channel></rss>`,
   });
+  // A page saved and served as a download: read by the document path, converted by the page's steps.
+  files.set('/saved-page', {
+    type: 'application/octet-stream',
+    body: `<html><head><title>Harbour Log</title></head><body><div class="cookie-banner">We use cookies to count visits.</div><main><h1>Harbour Log</h1><p>${LOREM(1)}</p><p>${LOREM(2)}</p></main></body></html>`,
+    headers: { 'content-disposition': 'attachment; filename="log.html"' },
+  });
   files.set('/song.png', { type: 'application/octet-stream', body: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') });
   server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
@@ -221,6 +227,27 @@ describe('browser.markdown on documents', () => {
     expect(feed.title).toBe('Harbour News');
     expect(feed.markdown).toBe(
       '# Harbour News\n\n## [Ferry times change](https://example.com/ferry)\n\nMon, 02 Mar 2026 10:00:00 GMT\n\nThe winter timetable starts.\n\n## [New pier opens](https://example.com/pier)',
+    );
+  });
+
+  it("applies off and debug to a page served as a file, which goes through the page conversion's steps", async () => {
+    const traced = await h.run(markdown, { url: url('/saved-page'), content: 'full', debug: true });
+    expect(traced.trace).toContainEqual({ rule: 'cookie-banners', tree: 'page', tag: 'div', text: 'We use cookies to count visits.' });
+    expect(traced.markdown).not.toContain('We use cookies');
+    const off = await h.run(markdown, { url: url('/saved-page'), content: 'full', off: ['cookie-banners'] });
+    expect(off.trace).toBeUndefined();
+    expect(off.markdown).toContain('We use cookies to count visits.');
+    expect(off.markdown).toContain(LOREM(2));
+  });
+
+  it('answers off and debug on a file (no steps run on it): the same Markdown, an empty trace; an unknown name is refused as for a page', async () => {
+    const plain = await h.run(markdown, { url: url('/memo.docx') });
+    const switched = await h.run(markdown, { url: url('/memo.docx'), off: ['cookie-banners', 'link-dense'], debug: true });
+    expect(switched.markdown).toBe(plain.markdown);
+    expect(switched.trace).toEqual([]);
+    expect(plain.trace).toBeUndefined();
+    await expect(h.run(markdown, { url: url('/report.pdf'), off: ['cookie-banner'] })).rejects.toThrow(
+      /no extraction rule named \\"cookie-banner\\" \(rules: skip-links, /,
     );
   });
 

@@ -44,6 +44,16 @@ const LEAD = 'Rain, storms and snow are forecast for the central regions today, 
 const STANDFIRST = `<html><head><title>Polar front</title></head><body><div class="wrapper"><header class="entry-header"><h1>Polar front</h1><p class="subtitle">${LEAD}</p></header>
 <div class="related-box"><a href="/a">Floods in the valley last spring and what the towns learned from them</a></div><div class="entry-body">${prose('Paragraph', 6)}</div></div></body></html>`;
 
+/**
+ * A ticker of updates in blocks named "comment": pruning by names empties the pick and the page, so the pick is
+ * pruned again without names, and its "read the story" pointer must still go by its links.
+ */
+const TICKER = `<html><head><title>Flood ticker</title></head><body><div class="ticker">${Array.from(
+  { length: 14 },
+  (_, i) =>
+    `<div class="comment"><p class="time">10:${i + 10}</p><p>Update ${i + 1}: the river gauge at the old bridge read higher again this hour, and the crews moved the sandbags further up the bank, where the water had reached the path by noon.</p></div>`,
+).join('')}<p><a href="https://news.example/other">Read the story about the harbour</a></p></div></body></html>`;
+
 describe('extraction steps table', () => {
   it('names every pass, and accepts each name in off', () => {
     for (const name of [
@@ -140,6 +150,18 @@ describe('extraction steps table', () => {
     expect(found.excerpt).toBe(LEAD);
     expect(found.trace).toContainEqual({ rule: 'standfirst', tree: 'page', tag: 'p', text: LEAD, chose: 'excerpt' });
     expect(htmlToMarkdown(STANDFIRST, 'Polar front', 'main', { off: ['standfirst'] }).excerpt).not.toBe(LEAD);
+  });
+
+  it('prunes the pick without names by links and text as a tree in its own right (its blocks count as in the page)', () => {
+    const { markdown, trace } = htmlToMarkdown(TICKER, 'Flood ticker', 'main', { debug: true });
+    expect(trace).toContainEqual(expect.objectContaining({ rule: 'pick-without-names', chose: 'pick pruned without names' }));
+    expect(markdown).toContain('Update 14: the river gauge');
+    // The pointer is removed twice: from the pick pruned with names, then from the copy pruned without them.
+    expect(trace?.filter((t) => t.rule === 'link-dense' && t.tree === 'article').map((t) => t.text)).toEqual([
+      'Read the story about the harbour',
+      'Read the story about the harbour',
+    ]);
+    expect(markdown).not.toContain('Read the story about the harbour');
   });
 
   it('names the field for an unknown name', () => {

@@ -1,8 +1,9 @@
 // A fetched document → what browser.markdown answers with, in one step that runs in an extraction worker:
 // the file is sniffed and read (pdf.js, mammoth, the spreadsheet and text readers), and a page served with a
-// file's headers goes through the page conversion. Only plain data goes in and comes out (no signal: a
-// caller who gives up has the worker stopped).
-import { htmlToMarkdown, type MarkdownContent, type MarkdownResult } from '../markdown.js';
+// file's headers goes through the page conversion, with the caller's `off` and `debug` (the files have no
+// steps to switch off or trace). Only plain data goes in and comes out (no signal: a caller who gives up has
+// the worker stopped).
+import { htmlToMarkdown, type ExtractOptions, type MarkdownContent, type MarkdownResult } from '../markdown.js';
 import type { DocumentText } from './document-text.js';
 import { readDocument, type DocumentOptions } from './read-document.js';
 
@@ -14,6 +15,8 @@ export interface DocumentJob {
   content: MarkdownContent;
   /** browser.content's view: a page as its own HTML, a document's Markdown rendered as HTML. */
   view?: 'markdown' | 'html';
+  /** Steps switched off and the trace, for a page served as a file (the page conversion's steps). */
+  extract?: Pick<ExtractOptions, 'off' | 'debug'>;
 }
 
 export type ConvertedDocument =
@@ -24,7 +27,8 @@ export async function convertDocument(job: DocumentJob): Promise<ConvertedDocume
   if (read.kind === 'html') {
     if (job.view === 'html') return read;
     // A page served with a file's headers: the page pipeline's conversion (scripts do not run).
-    return { kind: 'page', page: htmlToMarkdown(read.html, '', job.content) };
+    const { off, debug } = job.extract ?? {};
+    return { kind: 'page', page: htmlToMarkdown(read.html, '', job.content, { ...(off?.length ? { off } : {}), ...(debug ? { debug } : {}) }) };
   }
   if (job.view === 'html') return { ...read, html: await documentHtml(read.document) };
   return read;
