@@ -393,3 +393,21 @@ describe('second-level units written with their kind in their own language', () 
     expect(where(locate(q))).toMatchObject({ precision: 'region', country_code: country });
   });
 });
+
+describe('a street in a district the data does not know', () => {
+  it.each([
+    // A street written without a street word still makes the first part a street, not a name left unread.
+    ['Nuñez de Vela, Iñaquito Pichincha', 'Quito', 'EC'],
+    // Only the country written: the town that stands for it (its capital), not the country's point.
+    ['Breedestraat 20, Otrobanda, Curaçao', 'Willemstad', 'CW'],
+    ['Rue de Sébastopol, Quartier Latin, New Caledonia', 'Nouméa', 'NC'],
+  ])('%s → %s (%s), at low confidence', (q, city, country) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'locality', city, country_code: country });
+    expect(r.confidence).toBeLessThan(0.5);
+  });
+
+  it('an unknown name with a county and its state stays the state: the county is no street', () => {
+    expect(where(locate('Nowhereville, King County, Washington'))).toMatchObject({ precision: 'region', state_code: 'WA', country_code: 'US' });
+  });
+});

@@ -256,6 +256,11 @@ const AREA_KIND_WORDS = new Set([
  * "Kigali City", "Bamako District", "Beirut Governorate"; our own list). */
 const REGION_KIND_WORDS = new Set(['province', 'region', 'district', 'city', 'governorate', 'division', 'county', 'state', 'prefecture']);
 
+/** Whether a part of an address names a county or district by its kind ("Scott County", "Co. Cork"). */
+export function namesArea(part: string): boolean {
+  return isAreaSegment(part.split(/\s+/).map((text) => ({ text, seg: 0 })));
+}
+
 function isAreaSegment(toks: Tok[]): boolean {
   if (toks.length < 2) return false;
   const word = (t: Tok) => foldText(t.text).replace(/[^a-z]/g, '');

@@ -5,7 +5,7 @@
 import { countryName } from '../shared/countries.js';
 import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
 import { normaliseName } from '../shared/text.js';
-import { readAddress, type AddressLexicon, type AddressReading } from './address-reader.js';
+import { namesArea, readAddress, type AddressLexicon, type AddressReading } from './address-reader.js';
 import {
   AREA_NAME_CITY_MIN_POPULATION,
   FACTOR,
@@ -386,7 +386,12 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   // the words name a big city elsewhere: then the region is the doubtful reading ("Sarajevo Canton" is no
   // Guangdong); districts often share a small town's name ("West Ridge").
   const bigCityElsewhere = (name: string) => (g.localities(name)[0]?.population ?? 0) >= AREA_NAME_CITY_MIN_POPULATION;
-  if (region && r.locality !== null && (r.street !== null || r.houseNumber !== null) && !bigCityElsewhere(r.locality)) {
+  // A part before the unknown town is the street's even without a street word ("Jerónimo Leiton, Rumipamba
+  // Pichincha"): a lone unknown name with its region ("Nowhereville, WA") has none and stays the region, and a
+  // county beside it or read as its town is no street ("New Market, Scott County, Minnesota").
+  const streetGiven =
+    r.street !== null || r.houseNumber !== null || (r.locality !== null && !namesArea(r.locality) && r.leftovers.some((part) => !namesArea(part)));
+  if (region && r.locality !== null && streetGiven && !bigCityElsewhere(r.locality)) {
     const town = g.largestTown(region);
     if (town) {
       notes.push(`answered at ${town.name}, the largest town of ${region.name}: the street's town or district is not in the embedded data`);
@@ -426,6 +431,18 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
     // no open UK postcode table is packaged), so the answer says so in its confidence, not only in a note.
     factor *= r.locality === null && r.street === null ? FACTOR.postalCodeOnlyCountry : FACTOR.unmatchedPart;
     notes.push(`postal code ${r.postalCode} is not in the embedded data: only its country is known from its form, answered at country level`);
+  }
+  // The same with only the country written ("14 Jan Erasmusstraat, Seru Domi, Curaçao"): its capital, the
+  // country's own point, answered as a town. Only with a street written: parts without one may be regions
+  // the data does not know ("Laâyoune - Boujdour - Sakia El Hamra, Morocco").
+  if (!region && country && r.locality !== null && (r.street !== null || r.houseNumber !== null) && !bigCityElsewhere(r.locality)) {
+    const town = g.countryTown(country);
+    if (town) {
+      notes.push(
+        `answered at ${town.name}, the town that stands for ${countryName(country) ?? country}: the street's town or district is not in the embedded data`,
+      );
+      return { ...localityResolution(g, r, [town], factor * FACTOR.regionsLargestTown, notes), unmatched, largestTownGuess: true };
+    }
   }
   if (country) {
     const point = g.countryPoint(country);

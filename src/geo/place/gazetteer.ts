@@ -93,6 +93,8 @@ export class Gazetteer {
   private readonly minorRegionPoints = new Map<Subdivision, AreaPoint>();
   /** Place index of each first-level region's most populous place, built on first use. */
   private largestTownByRegion: Map<string, number> | null = null;
+  /** Place index of the place that stands for each country (its capital, else its most populous place). */
+  private readonly countryTownIndex = new Map<string, number>();
   /** Postal codes beyond US ZIPs (set by `load`; empty for a gazetteer built without them). */
   postal: PostalCodes = PostalCodes.empty();
 
@@ -354,6 +356,12 @@ export class Gazetteer {
     return i === undefined ? undefined : this.locality(i);
   }
 
+  /** The place that stands for a country: its capital, else its most populous place ("Willemstad" in Curaçao). */
+  countryTown(country: string): Locality | undefined {
+    const i = this.countryTownIndex.get(country);
+    return i === undefined ? undefined : this.locality(i);
+  }
+
   /** The first-level region an ISO 3166-2 code stands for, or that the second-level unit of that code lies in
    * ("FR", "57": Moselle, in Grand Est). */
   regionOfIsoCode(country: string, iso: string): Subdivision | undefined {
@@ -553,7 +561,9 @@ export class Gazetteer {
       if (current === undefined || countryRank(this.places, i) > countryRank(this.places, current)) best.set(c, i);
     }
     for (const [c, i] of best) {
-      if (countryName(c)) this.countryPoints.set(c, { lat: this.places.lat[i]!, lng: this.places.lng[i]! });
+      if (!countryName(c)) continue;
+      this.countryPoints.set(c, { lat: this.places.lat[i]!, lng: this.places.lng[i]! });
+      this.countryTownIndex.set(c, i);
     }
   }
 }
