@@ -13,6 +13,23 @@ afterEach(() => {
   for (const undo of restore.splice(0)) undo();
 });
 
+/** Hands `count` the length of every element textContent read until the test's restore list is run. */
+function countTextContent(count: (chars: number) => void): void {
+  // The getter of the DOM's textContent, wherever linkedom defines it on the element's prototype chain.
+  let proto: object | null = Object.getPrototypeOf(parseHTML('<p>x</p>').document.querySelector('p'));
+  while (proto && !Object.getOwnPropertyDescriptor(proto, 'textContent')) proto = Object.getPrototypeOf(proto);
+  const descriptor = Object.getOwnPropertyDescriptor(proto!, 'textContent')!;
+  Object.defineProperty(proto!, 'textContent', {
+    ...descriptor,
+    get(this: unknown) {
+      const text = descriptor.get!.call(this) as string | null;
+      count(text?.length ?? 0);
+      return text;
+    },
+  });
+  restore.push(() => Object.defineProperty(proto!, 'textContent', descriptor));
+}
+
 /** Characters read or scanned while converting `html`. */
 function charactersTouched(html: string): number {
   let n = 0;
@@ -35,19 +52,7 @@ function charactersTouched(html: string): number {
     return at;
   };
   restore.push(() => Object.assign(strings, { includes, indexOf, lastIndexOf }));
-  // The getter of the DOM's textContent, wherever linkedom defines it on the element's prototype chain.
-  let proto: object | null = Object.getPrototypeOf(parseHTML('<p>x</p>').document.querySelector('p'));
-  while (proto && !Object.getOwnPropertyDescriptor(proto, 'textContent')) proto = Object.getPrototypeOf(proto);
-  const descriptor = Object.getOwnPropertyDescriptor(proto!, 'textContent')!;
-  Object.defineProperty(proto!, 'textContent', {
-    ...descriptor,
-    get(this: unknown) {
-      const text = descriptor.get!.call(this) as string | null;
-      n += text?.length ?? 0;
-      return text;
-    },
-  });
-  restore.push(() => Object.defineProperty(proto!, 'textContent', descriptor));
+  countTextContent((chars) => (n += chars));
   const result = htmlToMarkdown(html, 'A long report on the river | Example Gazette');
   for (const undo of restore.splice(0)) undo();
   expect(result.source).toBe('article');
@@ -58,18 +63,7 @@ function charactersTouched(html: string): number {
 function joinedTextPerPageText(html: string): number {
   const page = parseHTML(html).document.body.textContent.length;
   let n = 0;
-  let proto: object | null = Object.getPrototypeOf(parseHTML('<p>x</p>').document.querySelector('p'));
-  while (proto && !Object.getOwnPropertyDescriptor(proto, 'textContent')) proto = Object.getPrototypeOf(proto);
-  const descriptor = Object.getOwnPropertyDescriptor(proto!, 'textContent')!;
-  Object.defineProperty(proto!, 'textContent', {
-    ...descriptor,
-    get(this: unknown) {
-      const text = descriptor.get!.call(this) as string | null;
-      n += text?.length ?? 0;
-      return text;
-    },
-  });
-  restore.push(() => Object.defineProperty(proto!, 'textContent', descriptor));
+  countTextContent((chars) => (n += chars));
   htmlToMarkdown(html, 'A long report on the river | Example Gazette');
   for (const undo of restore.splice(0)) undo();
   return n / page;
