@@ -110,10 +110,13 @@ function pickChars(s: ExtractState, article: Article): number {
   return (s.pickChars ??= textLength(article.root));
 }
 
+function pickText(s: ExtractState, article: Article): string {
+  return (s.pickText ??= searchableText(article.root));
+}
+
 /** The container's searchable text when it is the pick (measured once), else undefined (the measure reads it). */
 function pickTextIfContainer(s: ExtractState): string | undefined {
-  if (!s.article || s.container !== s.article.root) return undefined;
-  return (s.pickText ??= searchableText(s.article.root));
+  return s.article && s.container === s.article.root ? pickText(s, s.article) : undefined;
 }
 
 /** Forgets the pick's measures: a step replaced or changed it. */
@@ -202,7 +205,7 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
       const chars = pickChars(s, s.article);
       // Against the page, the pick is measured by its prose as well as its length: what pruning leaves of a
       // page around a short article can be long lists and lines that hold no prose.
-      const share = Math.max(chars / Math.max(1, pageChars(s)), proseShare(root, measured(s).paras, (s.pickText ??= searchableText(root))));
+      const share = Math.max(chars / Math.max(1, pageChars(s)), proseShare(root, measured(s).paras, pickText(s, s.article)));
       if (chars >= READABILITY_MIN_CHARS && (chars >= READABILITY_SURE_CHARS || share >= READABILITY_MIN_SHARE)) {
         s.container = root;
         s.source = 'article';

@@ -27,8 +27,7 @@ export async function convertDocument(job: DocumentJob): Promise<ConvertedDocume
   if (read.kind === 'html') {
     if (job.view === 'html') return read;
     // A page served with a file's headers: the page pipeline's conversion (scripts do not run).
-    const { off, debug } = job.extract ?? {};
-    return { kind: 'page', page: htmlToMarkdown(read.html, '', job.content, { ...(off?.length ? { off } : {}), ...(debug ? { debug } : {}) }) };
+    return { kind: 'page', page: htmlToMarkdown(read.html, '', job.content, job.extract) };
   }
   if (job.view === 'html') return { ...read, html: await documentHtml(read.document) };
   return read;
