@@ -432,8 +432,11 @@ describe('recycling and shutdown', () => {
       expect(first.length).toBeGreaterThanOrEqual(1);
       for (let i = 0; i < 20; i++) expect(await title(rt, '/plain')).toBe('Plain');
       expect(rt.pool.stats().launches).toBeGreaterThanOrEqual(2);
-      // The first browser has served its pages and is gone; at most the current one and its standby run.
-      for (let i = 0; i < 50 && chromiumBrowsers().some((p) => first.includes(p.pid)); i++) await new Promise((r) => setTimeout(r, 100));
+      // The first browser has served its pages and is gone; at most the current one and its standby run. Every
+      // replaced browser closes once its last page is done (21 pages recycle twice: the second may still be
+      // closing when the loop ends), so the wait covers all of them, not only the first.
+      const settled = (browsers: number[]) => !browsers.some((pid) => first.includes(pid)) && browsers.length <= 2;
+      for (let i = 0; i < 50 && !settled(chromiumBrowsers().map((p) => p.pid)); i++) await new Promise((r) => setTimeout(r, 100));
       const now = chromiumBrowsers().map((p) => p.pid);
       expect(now.filter((pid) => first.includes(pid))).toEqual([]);
       expect(now.length).toBeLessThanOrEqual(2);
