@@ -3,12 +3,11 @@
 // the pick and the page, the choice between them and the overrides, credits. `full` converts the whole body,
 // only the noise removed. Turndown converts with GFM tables, fenced code blocks that keep their language, and
 // the absolute links the page script produced.
-import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { makeLinksAbsolute } from './absolute-links.js';
 import type { El } from './dom.js';
 import { readMetadata, withReadabilityGuess, wordCount, type PageMetadata } from './metadata.js';
-import { READABILITY_MIN_CHARS } from './pick-measures.js';
+import { startReadabilityPick } from './readability-thread.js';
 import { checkRuleNames, runSteps, type Article, type ExtractContent, type ExtractState } from './steps.js';
 import { elementToMarkdown } from './to-markdown.js';
 import type { RuleTrace } from './trace.js';
@@ -89,17 +88,15 @@ export function htmlToMarkdown(input: string, pageTitle: string, content: Markdo
   };
 }
 
-function readArticle(html: string): Article | null {
-  const copy = parseHTML(html).document;
-  try {
-    const parsed = new Readability(copy as unknown as Document, { keepClasses: true, maxElemsToParse: 50_000, charThreshold: READABILITY_MIN_CHARS }).parse();
-    const content = parsed?.content;
-    if (!parsed || !content) return null;
+/** Starts Readability's pass on the cleaned page's HTML (in its own thread); the pick is parsed here when collected. */
+function readArticle(html: string): () => Article | null {
+  const pending = startReadabilityPick(html);
+  return () => {
+    const pick = pending();
+    if (!pick) return null;
+    const { content, guess } = pick;
     const parsePick = () =>
       parseHTML(`<!doctype html><html><body><div id="md-root">${content}</div></body></html>`).document.getElementById('md-root') as unknown as El;
-    return { root: parsePick(), title: parsed.title ?? '', guess: parsed, unpruned: parsePick };
-  } catch {
-    // Readability gives up on very large documents; the cleaned body is used instead.
-    return null;
-  }
+    return { root: parsePick(), title: guess.title ?? '', guess, unpruned: parsePick };
+  };
 }

@@ -52,7 +52,10 @@ export interface ExtractState {
   /** The body of `html` parsed again (linkedom stays with the caller). */
   readonly parseBody: (html: string) => El | null;
   /** Readability's pick of `html`, or null when it finds none. */
-  readonly readArticle: (html: string) => Article | null;
+  /** Starts Readability's pick of a copy of the page (its own parse of `html`); the function returned collects it. */
+  readonly readArticle: (html: string) => () => Article | null;
+  /** Readability's pick while it is being read (readability-pick started it), and where its trace entry goes. */
+  pendingArticle?: { collect: () => Article | null; traceAt: number };
   /** The page's body once the noise rules ran (set by runSteps). */
   body: El;
   /** The block that becomes the Markdown. */
@@ -86,6 +89,11 @@ interface ExtractStep {
   why: string;
   /** Steps only `main` runs; the others run for `full` too. */
   mainOnly: boolean;
+  /**
+   * Reads nothing of Readability's pick: runs while the pick is still being read (in its own thread); the
+   * first step without this flag waits for it.
+   */
+  beforePick?: true;
   run: (s: ExtractState) => void;
 }
 
@@ -140,15 +148,17 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
     name: 'readability-pick',
     why: "Readability's pick of the article, read on a copy of the cleaned page",
     mainOnly: true,
+    beforePick: true,
+    // Collected (and its trace entry put here, before the page's pruning) by the first step that reads it.
     run: (s) => {
-      s.article = s.readArticle(s.snapshot);
-      if (s.article) chose(s, 'readability-pick', 'article', s.article.root, 'pick');
+      s.pendingArticle = { collect: s.readArticle(s.snapshot), traceAt: s.trace?.length ?? 0 };
     },
   },
   {
     name: 'prune-page',
     why: "the page's body pruned rule by rule (PRUNE_RULES): the fallback when the pick is not used",
     mainOnly: true,
+    beforePick: true,
     run: (s) => {
       pruneBoilerplate(s.body, pruneOptions(s));
       s.pageChars = textLength(s.body);
@@ -158,6 +168,7 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
     name: 'link-lists-page',
     why: 'a page pruning left nearly empty is one whose content is links (a post of bookmarked links): it is pruned again, keeping its link lists',
     mainOnly: true,
+    beforePick: true,
     run: (s) => {
       if (pageChars(s) >= READABILITY_MIN_CHARS) return;
       const again = s.parseBody(s.snapshot);
@@ -319,5 +330,19 @@ export function runSteps(s: ExtractState): void {
   // Facts of the cleaned page, read before any step changes it.
   s.h1 = normalisedText(s.page.querySelector('h1')?.textContent ?? '');
   if (s.content === 'main') s.snapshot = s.page.toString();
-  for (const step of EXTRACT_STEPS) if (!(step.mainOnly && s.content !== 'main') && !s.off.has(step.name)) step.run(s);
+  for (const step of EXTRACT_STEPS) {
+    if ((step.mainOnly && s.content !== 'main') || s.off.has(step.name)) continue;
+    if (!step.beforePick) collectArticle(s);
+    step.run(s);
+  }
+  collectArticle(s);
+}
+
+/** Waits for Readability's pick if it is being read, and traces it where readability-pick ran. */
+function collectArticle(s: ExtractState): void {
+  const pending = s.pendingArticle;
+  if (!pending) return;
+  delete s.pendingArticle;
+  s.article = pending.collect();
+  if (s.article) s.trace?.splice(pending.traceAt, 0, traceEntry('readability-pick', 'article', s.article.root, 'pick'));
 }
