@@ -90,16 +90,28 @@ export function textLength(el: El): number {
 /** `el.textContent.length`, without the joined copy. */
 export function textContentLength(el: El): number {
   let n = 0;
-  eachText(el, (data) => (n += data.length));
+  eachText(el, (data) => {
+    n += data.length;
+  });
   return n;
 }
 
-/** The data of the element's text nodes (and CDATA) in document order: what textContent joins. */
-function eachText(el: El, visit: (data: string) => void): void {
+/** `textLength(el) > 0`, read only up to the first character that is not white space. */
+export function hasText(el: El): boolean {
+  let found = false;
+  eachText(el, (data) => {
+    for (let i = 0; i < data.length; i++) if (!isSpace(data.charCodeAt(i))) return (found = true);
+    return false;
+  });
+  return found;
+}
+
+/** The data of the element's text nodes (and CDATA) in document order: what textContent joins (until `visit` says stop). */
+function eachText(el: El, visit: (data: string) => boolean | void): void {
   let node = el.firstChild as El | null;
   while (node) {
     const type = node.nodeType;
-    if (type === 3 || type === 4) visit((node as unknown as CharacterData).data);
+    if ((type === 3 || type === 4) && visit((node as unknown as CharacterData).data) === true) return;
     else if (type === 1 && node.firstChild) {
       node = node.firstChild as El;
       continue;

@@ -5,7 +5,7 @@
 // portal's disclaimer for what its readers post, and closing sections about the portal or its other videos.
 // Each is told by its words and shape; a paragraph is judged only while short, so prose that mentions a
 // subscription or a link stays.
-import { closestTag, elementText as text, firstTagInside, sectionOf, tagNames, tagsInside, textLength, type El } from './dom.js';
+import { closestTag, elementText as text, firstTagInside, hasText, sectionOf, tagNames, tagsInside, textLength, type El } from './dom.js';
 import { anyOf, phraseTest } from './lexicon/compile.js';
 import {
   ABOUT_DOMAINS,
@@ -147,7 +147,7 @@ const RELATED_MEDIA = phraseTest('^', RELATED_MEDIA_HEADINGS, '\\W*$', 'iu');
 
 /** True when nothing with text follows `el` among its siblings. */
 function closesParent(el: El): boolean {
-  for (let sib = el.nextElementSibling as El | null; sib; sib = sib.nextElementSibling as El | null) if (textLength(sib) > 0) return false;
+  for (let sib = el.nextElementSibling as El | null; sib; sib = sib.nextElementSibling as El | null) if (hasText(sib)) return false;
   return true;
 }
 
@@ -157,11 +157,14 @@ function closesParent(el: El): boolean {
  * other pruning, so that share bars and link lists after a section are gone.
  */
 export function pruneSiteSections(root: El): void {
-  const total = Math.max(1, textLength(root));
+  // The tree's length before any removal, measured when a heading first asks (on most pages none does, and
+  // nothing is removed before the first that does): a walk through the whole article otherwise.
+  let total: number | undefined;
   for (const h of Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6')) as El[]) {
     if (!h.isConnected) continue;
     const about = ABOUT_SITE.test(text(h));
     if (!about && !RELATED_MEDIA.test(text(h))) continue;
+    total ??= Math.max(1, textLength(root));
     const section = sectionOf(h, root);
     const chars = section.reduce((n, el) => n + textLength(el), 0);
     if (chars <= MAX_ABOUT_SHARE * total && (!about || closesParent(section.at(-1)!))) for (const el of section) el.remove();
@@ -177,7 +180,7 @@ export function prunePromos(root: El): void {
       continue;
     }
     // A pitch is judged on its innermost block: a wrapper holding it and the article is not the pitch.
-    if (firstTagInside(el, BLOCK_CHILD) || textLength(el) === 0) continue;
+    if (firstTagInside(el, BLOCK_CHILD) || !hasText(el)) continue;
     if (!isPromoText(text(el))) continue;
     const before = el.previousElementSibling as El | null;
     if (before && isBoldTitle(before)) before.remove();
