@@ -141,7 +141,7 @@ export default {
     const perMb = rows.map((r) => r.ours.cpu / r.size);
     const lines = [
       'Page: bench/lib/long-article.mjs (a site header and menu, one article of plain paragraphs with a link every third one, a section heading every twelve, a footer), generated to each size. ' +
-        `Conversion = htmlToMarkdown in this process (what the extraction worker runs); best of ${RUNS} conversions per size and build (the least CPU; the workers are long-lived, and the first conversions of a size run before the optimising compiler catches up); CPU time is the process’s, wall time is also shown (the machine may be shared).`,
+        `Conversion = htmlToMarkdown in this process (what the extraction worker runs); best of ${RUNS} conversions per size and build (the least CPU; the workers are long-lived, and the first conversions of a size run before the optimising compiler catches up); CPU time is the process’s (every thread: since Readability’s pass runs in a thread of its own while the page is pruned, wall time can be below CPU time on two cores), wall time is also shown (the machine may be shared).`,
       '',
       `| HTML | ours: CPU s/MB | ours: wall s | ${baseline ? 'before: CPU s/MB | before: wall s | ' : ''}source |`,
       `| ---: | ---: | ---: | ${baseline ? '---: | ---: | ' : ''}--- |`,
