@@ -181,6 +181,21 @@ describe("a town's district or borough", () => {
     expect(where(locate('Winston-Salem'))).toMatchObject({ city: 'Winston-Salem', state_code: 'NC' });
     expect(where(locate('Stratford-upon-Avon'))).toMatchObject({ city: 'Stratford-upon-Avon', country_code: 'GB' });
   });
+
+  it.each(['Louvre Paris', 'Harbour Village', 'Chinatown Village'])(
+    '%s: words before a town read off the end of the only part, placed nowhere near it, leave the town doubtful',
+    (q) => {
+      const r = locate(q);
+      expect(r.confidence).toBeLessThan(0.7);
+      expect(r.notes.join(' ')).toMatch(/was read as a district of .* and not used/);
+    },
+  );
+
+  it('a district the data places beside the town written before it keeps the town sure', () => {
+    const r = locate('Westminster London');
+    expect(where(r)).toMatchObject({ city: 'London', country_code: 'GB' });
+    expect(r.confidence).toBeGreaterThanOrEqual(0.7);
+  });
 });
 
 describe('postal codes without a table', () => {

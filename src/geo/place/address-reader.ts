@@ -610,6 +610,7 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
   const segs = groupBySegment(tokens);
   let placeToks: Tok[] = [];
   let streetToks: Tok[] = [];
+  let townAtEnd = false;
   if (segs.length >= 2) {
     const at = placeSegment ?? segs.length - 1;
     placeToks = segs[at]!;
@@ -628,6 +629,7 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
     if (split !== null) {
       placeToks = only.slice(only.length - split);
       streetToks = only.slice(0, only.length - split);
+      townAtEnd = !known.areaNameAsLocality;
     } else if (townAndDistrictNumber(only, known, lex)) {
       placeToks = only;
     } else if (HOUSE_NUMBER.test(only[0]!.text) || hasStreetWord(only) || only.some((t) => /\d/.test(t.text))) {
@@ -660,6 +662,10 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
   }
   if (placeToks.length > 0) reading.locality = joined(placeToks);
   readStreet(streetToks, reading);
+  // "Pristina kos", "Bab Tajura Tripoli": the words before a town read off the end of the only part, when they
+  // are no street, are a district by their position only, as when the whole part names no place
+  // (withDistrictSplit): the town is doubtful unless the data places them beside it.
+  if (townAtEnd && streetToks.length > 0 && reading.leftovers[0] === joined(streetToks)) reading.splitDistrict = joined(streetToks);
   if (numberBeforePlace !== null) {
     if (reading.street !== null && reading.houseNumber === null) reading.houseNumber = numberBeforePlace;
     else reading.leftovers.push(numberBeforePlace);
