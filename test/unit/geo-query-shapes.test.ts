@@ -191,6 +191,14 @@ describe("a town's district or borough", () => {
     },
   );
 
+  it.each([
+    ['Ružinov, District of Bratislava', 'Bratislava', 'SK'],
+    ['Croix-Rousse, Arrondissement de Lyon', 'Lyon', 'FR'],
+    ['Le Marais, Arrondissement de Paris', 'Paris', 'FR'],
+  ])('%s: an area written as "<kind> of <town>" after a district is that town', (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
   it('a district the data places beside the town written before it keeps the town sure', () => {
     const r = locate('Westminster London');
     expect(where(r)).toMatchObject({ city: 'London', country_code: 'GB' });

@@ -227,6 +227,8 @@ export function readAddress(input: string, lex: AddressLexicon): AddressReading[
       // town and the region is read past (the resolver keeps whichever reading matches).
       const withoutAreas = withoutAreaSegments(r.rest, lex);
       if (withoutAreas) readings.push(...readPlaceAndStreet(withoutAreas, known, lex));
+      const areaTown = withAreaTown(r.rest, known, lex);
+      if (areaTown) readings.push(...readPlaceAndStreet(areaTown, known, lex));
     }
   }
   return dedupe(readings);
@@ -278,6 +280,25 @@ function withoutAreaSegments(tokens: Tok[], lex: AddressLexicon): Tok[] | null {
   const only = kept[0]!;
   if (kept.length === 1 && (HOUSE_NUMBER.test(only[0]!.text) || (hasStreetWord(only) && !lex.hasLocality(joined(only), null, null)))) return null;
   return kept.length === segs.length ? null : kept.flat();
+}
+
+/** Words joining an area's kind to its name ("District of Bratislava", "Arrondissement de Lyon"). */
+const AREA_OF = new Set(['of', 'de', 'du', 'di', 'des']);
+
+/**
+ * "Staré Mesto, District of Bratislava": the last part, after the first, names an area by its kind and the
+ * name of a town ("<kind> of <town>"), which is the area's town: the tokens with that part read as the town
+ * (the resolver keeps whichever reading matches), or null.
+ */
+function withAreaTown(tokens: Tok[], known: Known, lex: AddressLexicon): Tok[] | null {
+  const segs = groupBySegment(tokens);
+  const last = segs[segs.length - 1]!;
+  if (segs.length < 2 || last.length < 3) return null;
+  const word = (t: Tok) => foldText(t.text).replace(/[^a-z]/g, '');
+  if (!AREA_KIND_WORDS.has(word(last[0]!)) || !AREA_OF.has(word(last[1]!))) return null;
+  const town = last.slice(2);
+  if (!lex.hasLocality(joined(town), known.country ?? known.region?.country ?? null, known.region?.admin1 ?? null)) return null;
+  return [...segs.slice(0, -1).flat(), ...town];
 }
 
 function tokenize(input: string): Tok[] {
