@@ -206,6 +206,15 @@ describe("a town's district or borough", () => {
   });
 });
 
+describe('towns written in Arabic script', () => {
+  it.each([
+    ['أبو ظبي', 'Abu Dhabi', 'AE'],
+    ['الاسكندرية', 'Alexandria', 'EG'],
+  ])('%s → %s: written with hamza or yeh where GeoNames spells it without', (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+});
+
 describe('postal codes without a table', () => {
   it('a UK postal district alone is the UK, at country precision and lowered confidence', () => {
     const r = locate('SW1A');
