@@ -241,12 +241,21 @@ async function runOne(store) {
   // chain, Knot), apart from the service processes (those report theirs through the probe), from the
   // first request to the end of the drain: they share the same cores.
   const servicePids = new Set(procs.map((p) => p.child.pid));
-  const helperCpu = () =>
+  // Split by command line: the chain's cost is per x402 settlement, Knot's per dns.lookup query.
+  const isKnot = (pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('knotd');
+    } catch {
+      return false;
+    }
+  };
+  const helperCpu = (knot) =>
     descendants()
-      .filter((pid) => !servicePids.has(pid))
+      .filter((pid) => !servicePids.has(pid) && isKnot(pid) === knot)
       .reduce((sum, pid) => sum + (cpuSecondsOf(pid) ?? 0), 0);
   const genCpu0 = process.cpuUsage();
-  const helperCpu0 = helperCpu();
+  const helperCpu0 = helperCpu(false);
+  const knotCpu0 = helperCpu(true);
   const sampler = setInterval(async () => {
     const lat = latencies.sort((a, b) => a - b);
     latencies = [];
@@ -292,7 +301,8 @@ async function runOne(store) {
   const drained = await queueDepth();
   const genCpu = process.cpuUsage(genCpu0);
   const generatorCpuMs = (genCpu.user + genCpu.system) / 1000;
-  const helpersCpuMs = (helperCpu() - helperCpu0) * 1000;
+  const helpersCpuMs = (helperCpu(false) - helperCpu0) * 1000;
+  const knotCpuMs = (helperCpu(true) - knotCpu0) * 1000;
   // Settlements are made after the task completes; give the last ones a moment (bounded) to land.
   let settled = 0;
   for (let i = 0; chain && i < 60; i++) {
@@ -333,6 +343,7 @@ async function runOne(store) {
     drained,
     generatorCpuMs,
     helpersCpuMs,
+    knotCpuMs,
     samples,
     probes,
   };
@@ -382,7 +393,8 @@ function summarise(r) {
   if (r.generatorCpuMs !== undefined) {
     const per = (ms) => Math.round((ms * 1000) / r.sent);
     rows.push(`| ${r.store} | load generator (this bench: HTTP client, x402 signing) | | ${per(r.generatorCpuMs)} | | | | |`);
-    rows.push(`| ${r.store} | Hardhat chain + Knot | | ${per(r.helpersCpuMs)} | | | | |`);
+    rows.push(`| ${r.store} | Hardhat chain (x402 settlements) | | ${per(r.helpersCpuMs)} | | | | |`);
+    rows.push(`| ${r.store} | Knot (dns.lookup queries) | | ${per(r.knotCpuMs)} | | | | |`);
   }
   const loads = r.samples.map((s) => s.load1).join(', ');
   // The issue's memory goal compares minute 2 with minute 10: each process's first sample from 120 s on
