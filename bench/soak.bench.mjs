@@ -19,16 +19,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { Pool } from 'undici';
 import { createApiKey } from '../dist/src/billing/api-keys.js';
+import { defaultAsnIndexLocation, ensureAsnIndexFile } from '../dist/src/geo/ip/asn-index-store.js';
 import { PostgresStore } from '../dist/src/db/tasks/postgres-store.js';
 import { SqliteStore } from '../dist/src/db/tasks/sqlite-store.js';
 import { startKnot } from '../dist/test/support/knot.js';
 import { x402Client, x402HTTPClient } from '@x402/fetch';
-import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startLocalChain, SETTLER_KEY } from '../dist/test/support/local-chain.js';
 import { cpuSecondsOf, descendants } from './lib/proc-cpu.mjs';
 import { svgLines } from './lib/svg-lines.mjs';
+import { startX402Signer } from './lib/x402-signer.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist/src/cli.js');
@@ -67,19 +69,18 @@ function spawnNode(args, env, name, probeFile) {
 }
 
 /**
- * Fresh x402 payment headers for `tool`, one per request, from `X402_PAYERS` funded wallets in turn.
- * A background loop signs a few seconds' worth ahead of use (yielding between signatures so the open
- * loop keeps its schedule); take() returns undefined when it fell behind, counted as a generator miss.
+ * Fresh x402 payment headers for `tool`, one per request, from `X402_PAYERS` funded wallets in turn,
+ * signed on a worker thread a few seconds' worth ahead of use (bench/lib/x402-signer.mjs); take()
+ * returns undefined when it fell behind, counted as a generator miss.
  */
 async function x402Payments(chain, origin, tools, perSecond) {
-  const payers = [];
+  const keys = [];
   for (let i = 0; i < X402_PAYERS; i++) {
-    const account = privateKeyToAccount(generatePrivateKey());
-    await chain.mint(account.address, 100_000_000n);
-    const client = new x402Client();
-    registerExactEvmScheme(client, { signer: account });
-    payers.push({ client, http: new x402HTTPClient(client) });
+    const key = generatePrivateKey();
+    await chain.mint(privateKeyToAccount(key).address, 100_000_000n);
+    keys.push(key);
   }
+  const reader = new x402HTTPClient(new x402Client());
   const required = new Map();
   for (const [tool, body] of tools) {
     const unpaid = await fetch(`${origin}/v1/tools/${tool}/tasks`, {
@@ -90,34 +91,11 @@ async function x402Payments(chain, origin, tools, perSecond) {
     if (unpaid.status !== 402) throw new Error(`an unpaid ${tool} request answered ${unpaid.status}, not 402`);
     required.set(
       tool,
-      payers[0].http.getPaymentRequiredResponse((n) => unpaid.headers.get(n), await unpaid.json()),
+      reader.getPaymentRequiredResponse((n) => unpaid.headers.get(n), await unpaid.json()),
     );
   }
-  const ahead = Math.max(20, Math.ceil(perSecond * 3));
-  const buffers = new Map([...required.keys()].map((t) => [t, []]));
-  let signed = 0;
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      const short = [...buffers].find(([, b]) => b.length < ahead);
-      if (!short) {
-        await new Promise((r) => setTimeout(r, 50));
-        continue;
-      }
-      const payer = payers[signed++ % payers.length];
-      short[1].push(payer.http.encodePaymentSignatureHeader(await payer.client.createPaymentPayload(required.get(short[0]))));
-      await new Promise((r) => setImmediate(r));
-    }
-  })();
   // The open loop starts with every buffer full.
-  while ([...buffers.values()].some((b) => b.length < ahead)) await new Promise((r) => setTimeout(r, 20));
-  return {
-    take: (tool) => buffers.get(tool).shift(),
-    async stop() {
-      stopped = true;
-      await loop;
-    },
-  };
+  return startX402Signer({ keys, required, ahead: Math.max(20, Math.ceil(perSecond * 3)) });
 }
 
 function startUrlServer() {
@@ -205,56 +183,40 @@ async function runOne(store) {
   const inflight = new Set();
   const started = Date.now();
   const samples = [];
-  const agentOpts = { keepAlive: true, maxSockets: 64 };
-  const agents = urls.map(() => new http.Agent(agentOpts));
-  const post = (i) => {
+  // Keep-alive pools (undici), 64 connections per API node as the http.Agent before them: the client
+  // side of a request is then a small part of the generator's CPU.
+  const pools = urls.map((u) => new Pool(u, { connections: 64, pipelining: 1 }));
+  const paths = bodies.map(([tool]) => `/v1/tools/${tool}/tasks`);
+  const keyHeaders = keys.map((k) => ({ authorization: `Bearer ${k}`, 'content-type': 'application/json' }));
+  const countError = (kind, paid) => {
+    errors++;
+    if (paid) paidErrors++;
+    errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
+  };
+  /** Sends request `i`, due at `dueAt` (performance.now() time): its latency counts from then. */
+  const post = (i, dueAt) => {
     const [tool, body] = bodies[i % bodies.length];
     const which = i % urls.length;
-    const u = new URL(`${urls[which]}/v1/tools/${tool}/tasks`);
-    const payload = JSON.stringify(body(i));
     // Every X402_EVERY-th request pays per request; the others use the API keys in turn.
     const paid = payments !== undefined && i % X402_EVERY === X402_EVERY - 1;
-    let auth = { authorization: `Bearer ${keys[i % KEYS]}` };
+    let headers = keyHeaders[i % KEYS];
     if (paid) {
-      auth = payments.take(tool);
+      const auth = payments.take(tool);
       if (!auth) {
         signMisses++;
         return Promise.resolve();
       }
+      headers = { ...auth, 'content-type': 'application/json' };
       paidSent++;
     }
-    const t0 = performance.now();
-    return new Promise((resolve) => {
-      const req = http.request(
-        {
-          host: u.hostname,
-          port: u.port,
-          path: u.pathname,
-          method: 'POST',
-          agent: agents[which],
-          headers: { ...auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => {
-            latencies.push(performance.now() - t0);
-            if (res.statusCode !== 202) {
-              errors++;
-              if (paid) paidErrors++;
-              errorKinds.set(res.statusCode, (errorKinds.get(res.statusCode) ?? 0) + 1);
-            }
-            resolve();
-          });
-        },
-      );
-      req.on('error', (err) => {
-        errors++;
-        if (paid) paidErrors++;
-        errorKinds.set(err.code ?? 'error', (errorKinds.get(err.code ?? 'error') ?? 0) + 1);
-        resolve();
-      });
-      req.end(payload);
-    });
+    return pools[which]
+      .request({ path: paths[i % bodies.length], method: 'POST', headers, body: JSON.stringify(body(i)) })
+      .then(async (res) => {
+        await res.body.dump();
+        latencies.push(performance.now() - dueAt);
+        if (res.statusCode !== 202) countError(res.statusCode, paid);
+      })
+      .catch((err) => countError(err.code ?? 'error', paid));
   };
 
   const queueDepth = async () => {
@@ -279,12 +241,21 @@ async function runOne(store) {
   // chain, Knot), apart from the service processes (those report theirs through the probe), from the
   // first request to the end of the drain: they share the same cores.
   const servicePids = new Set(procs.map((p) => p.child.pid));
-  const helperCpu = () =>
+  // Split by command line: the chain's cost is per x402 settlement, Knot's per dns.lookup query.
+  const isKnot = (pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('knotd');
+    } catch {
+      return false;
+    }
+  };
+  const helperCpu = (knot) =>
     descendants()
-      .filter((pid) => !servicePids.has(pid))
+      .filter((pid) => !servicePids.has(pid) && isKnot(pid) === knot)
       .reduce((sum, pid) => sum + (cpuSecondsOf(pid) ?? 0), 0);
   const genCpu0 = process.cpuUsage();
-  const helperCpu0 = helperCpu();
+  const helperCpu0 = helperCpu(false);
+  const knotCpu0 = helperCpu(true);
   const sampler = setInterval(async () => {
     const lat = latencies.sort((a, b) => a - b);
     latencies = [];
@@ -303,11 +274,15 @@ async function runOne(store) {
     samples.push(s);
     process.stderr.write(`${store} ${JSON.stringify(s)}\n`);
   }, SAMPLE_S * 1000);
+  const startedAt = performance.now();
   await new Promise((resolve) => {
     const tick = setInterval(() => {
-      const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * RATE));
+      // Every request due by now is sent, each timed from when it was due (not when this timer woke
+      // up): a late tick shows as latency, as a slow server does (no coordinated omission).
+      const due = Math.min(total, Math.floor(((performance.now() - startedAt) / 1000) * RATE));
       while (sent < due) {
-        const p = post(sent++);
+        const p = post(sent, startedAt + (sent * 1000) / RATE);
+        sent++;
         inflight.add(p);
         void p.then(() => inflight.delete(p));
       }
@@ -326,7 +301,8 @@ async function runOne(store) {
   const drained = await queueDepth();
   const genCpu = process.cpuUsage(genCpu0);
   const generatorCpuMs = (genCpu.user + genCpu.system) / 1000;
-  const helpersCpuMs = (helperCpu() - helperCpu0) * 1000;
+  const helpersCpuMs = (helperCpu(false) - helperCpu0) * 1000;
+  const knotCpuMs = (helperCpu(true) - knotCpu0) * 1000;
   // Settlements are made after the task completes; give the last ones a moment (bounded) to land.
   let settled = 0;
   for (let i = 0; chain && i < 60; i++) {
@@ -337,7 +313,7 @@ async function runOne(store) {
 
   for (const p of procs) p.child.kill('SIGTERM');
   await Promise.all(procs.map((p) => new Promise((r) => (p.child.exitCode !== null ? r() : p.child.once('exit', r)))));
-  for (const a of agents) a.destroy();
+  await Promise.all(pools.map((p) => p.close()));
   await storeObj.close();
   if (admin) {
     await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -367,6 +343,7 @@ async function runOne(store) {
     drained,
     generatorCpuMs,
     helpersCpuMs,
+    knotCpuMs,
     samples,
     probes,
   };
@@ -416,7 +393,8 @@ function summarise(r) {
   if (r.generatorCpuMs !== undefined) {
     const per = (ms) => Math.round((ms * 1000) / r.sent);
     rows.push(`| ${r.store} | load generator (this bench: HTTP client, x402 signing) | | ${per(r.generatorCpuMs)} | | | | |`);
-    rows.push(`| ${r.store} | Hardhat chain + Knot | | ${per(r.helpersCpuMs)} | | | | |`);
+    rows.push(`| ${r.store} | Hardhat chain (x402 settlements) | | ${per(r.helpersCpuMs)} | | | | |`);
+    rows.push(`| ${r.store} | Knot (dns.lookup queries) | | ${per(r.knotCpuMs)} | | | | |`);
   }
   const loads = r.samples.map((s) => s.load1).join(', ');
   // The issue's memory goal compares minute 2 with minute 10: each process's first sample from 120 s on
@@ -441,6 +419,9 @@ export default {
   name: 'soak',
   title: 'Soak: steady task creation with workers draining (issue #31)',
   async run() {
+    // The setup step's ASN index (scripts/build-geo-data.mjs), as a deployment has it: otherwise the first
+    // ip.geolocate task of the run builds it (seconds of CPU, the worker's event loop blocked meanwhile).
+    await ensureAsnIndexFile(defaultAsnIndexLocation());
     const results = [];
     for (const store of STORES) results.push(await runOne(store));
     const s = results.map(summarise);

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { lookupRecords, RECORD_TYPES, type RecordType } from '../src/dns/lookup-records.js';
 import { normaliseDomainName } from '../src/net/domain-name.js';
 import { createResolver, resolverService } from '../src/net/resolver.js';
+import { ResolverPool } from '../src/net/resolver-pool.js';
+import { defineService } from '../src/registry/services.js';
 import { hostLimiterService } from '../src/net/host-limiter.js';
 import { defineTool, type ToolContext } from '../src/registry/define-tool.js';
 import { lazyModule } from '../src/registry/lazy-module.js';
@@ -16,6 +18,16 @@ const TYPE_CHOICES = [...RECORD_TYPES, 'ALL'] as const;
 
 const PER_TRY_TIMEOUT_MS = 2_500;
 const TRIES = 2;
+
+/** dns.lookup's resolvers: the shared resolver's servers, this tool's timeout and tries. */
+const lookupResolvers = defineService({
+  name: 'dns-lookup-resolvers',
+  create: async ({ use }) => {
+    const shared = await use(resolverService);
+    return new ResolverPool(() => createResolver({ servers: shared.getServers(), timeoutMs: PER_TRY_TIMEOUT_MS, tries: TRIES }));
+  },
+  dispose: (pool) => pool.close(),
+});
 
 const domainInput = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required: the domain name to look up, e.g. example.com' : 'must be a string') })
@@ -112,18 +124,10 @@ async function lookup(ctx: ToolContext, input: z.output<typeof dnsLookupInput>):
   const queriedAt = new Date().toISOString();
   const types: readonly RecordType[] = input.record_type === 'ALL' ? RECORD_TYPES : [input.record_type];
 
-  // A resolver of our own, on the shared one's servers: cancelling it on abort stops only this task's queries.
-  const shared = await ctx.use(resolverService);
-  const resolver = createResolver({ servers: shared.getServers(), timeoutMs: PER_TRY_TIMEOUT_MS, tries: TRIES });
-  const onAbort = () => resolver.cancel();
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
-  let answer: Awaited<ReturnType<typeof lookupRecords>>;
-  try {
-    answer = await lookupRecords(resolver, input.domain, types, ctx.signal);
-  } finally {
-    ctx.signal.removeEventListener('abort', onAbort);
-    resolver.cancel();
-  }
+  // A resolver of this task's own while it runs (a pooled one, on the shared one's servers): cancelling
+  // it on abort stops only this task's queries.
+  const pool = await ctx.use(lookupResolvers);
+  const answer = await pool.use(ctx.signal, (resolver) => lookupRecords(resolver, input.domain, types, ctx.signal));
   const { records, notes, exists } = answer;
   ctx.log.debug('dns.lookup answered', { domain: input.domain, types: types.length, exists });
   return { domain: input.domain, exists, records, notes, queried_at: queriedAt };

@@ -98,7 +98,7 @@ beforeAll(async () => {
   // A page saved and served as a download: read by the document path, converted by the page's steps.
   files.set('/saved-page', {
     type: 'application/octet-stream',
-    body: `<html><head><title>Harbour Log</title></head><body><div class="cookie-banner">We use cookies to count visits.</div><main><h1>Harbour Log</h1><p>${LOREM(1)}</p><p>${LOREM(2)}</p></main></body></html>`,
+    body: `<html><head><title>Harbour Log</title></head><body><div class="cookie-banner">We use cookies to count visits.</div><main><h1>Harbour Log</h1><p>${LOREM(1)}</p><p>${LOREM(2)}</p><p>Tides are in <a href="/tables/tides">the tide table</a> and <a href="notes.txt">the harbour notes</a>.</p><img src="img/quay.png" alt="The quay"></main></body></html>`,
     headers: { 'content-disposition': 'attachment; filename="log.html"' },
   });
   files.set('/song.png', { type: 'application/octet-stream', body: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') });
@@ -238,6 +238,13 @@ describe('browser.markdown on documents', () => {
     expect(off.trace).toBeUndefined();
     expect(off.markdown).toContain('We use cookies to count visits.');
     expect(off.markdown).toContain(LOREM(2));
+  });
+
+  it('resolves the relative links and images of a page served as a file against the URL it came from', async () => {
+    const out = await h.run(markdown, { url: url('/saved-page'), content: 'full' });
+    expect(out.markdown).toContain(`[the tide table](${url('/tables/tides')})`);
+    expect(out.markdown).toContain(`[the harbour notes](${url('/notes.txt')})`);
+    expect(out.markdown).toContain(`![The quay](${url('/img/quay.png')})`);
   });
 
   it('answers off and debug on a file (no steps run on it): the same Markdown, an empty trace; an unknown name is refused as for a page', async () => {

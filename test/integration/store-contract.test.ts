@@ -120,6 +120,14 @@ for (const factory of factories) {
       expect(await s.claimTasks({ owner: 'w', limit: 5, leaseMs: 1000, now: now + 60_001, onlyTools: ['c.three'] })).toHaveLength(1);
     });
 
+    it('claims by onlyTools whatever characters the names hold', async () => {
+      const s = await open();
+      const now = Date.now();
+      for (const tool of ["q.it's", 'q.plain', "q.x') OR ('1'='1"]) await s.createTask(newTask({ tool, now }));
+      const claimed = await s.claimTasks({ owner: 'w', limit: 5, leaseMs: 1000, now, onlyTools: ["q.it's", 'q.none'] });
+      expect(claimed.map((t) => t.tool)).toEqual(["q.it's"]);
+    });
+
     it('charges in the creating transaction and refunds exactly once', async () => {
       const s = await open();
       const now = Date.now();

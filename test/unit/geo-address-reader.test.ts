@@ -70,6 +70,16 @@ describe('name keys', () => {
     // Devanagari vowel signs are letters' parts: two different names stay different.
     expect(normaliseName('दिल्ली')).not.toBe(normaliseName('दल्ल'));
   });
+
+  it('fold Arabic script as search engines do: hamza, madda and short vowels off, alef maqsura and Persian letters mapped', () => {
+    expect(normaliseName('أبو ظبي')).toBe(normaliseName('ابو ظبى'));
+    expect(normaliseName('الإسكندرية')).toBe(normaliseName('الاسكندرية'));
+    expect(normaliseName('بیروت')).toBe(normaliseName('بيروت'));
+    expect(normaliseName('کابل')).toBe(normaliseName('كابل'));
+    expect(normaliseName('مَكَّة')).toBe(normaliseName('مكه'));
+    // Different letters stay different.
+    expect(normaliseName('عمان')).not.toBe(normaliseName('غمان'));
+  });
 });
 
 describe('US addresses', () => {

@@ -181,6 +181,38 @@ describe("a town's district or borough", () => {
     expect(where(locate('Winston-Salem'))).toMatchObject({ city: 'Winston-Salem', state_code: 'NC' });
     expect(where(locate('Stratford-upon-Avon'))).toMatchObject({ city: 'Stratford-upon-Avon', country_code: 'GB' });
   });
+
+  it.each(['Louvre Paris', 'Harbour Village', 'Chinatown Village'])(
+    '%s: words before a town read off the end of the only part, placed nowhere near it, leave the town doubtful',
+    (q) => {
+      const r = locate(q);
+      expect(r.confidence).toBeLessThan(0.7);
+      expect(r.notes.join(' ')).toMatch(/was read as a district of .* and not used/);
+    },
+  );
+
+  it.each([
+    ['Ružinov, District of Bratislava', 'Bratislava', 'SK'],
+    ['Croix-Rousse, Arrondissement de Lyon', 'Lyon', 'FR'],
+    ['Le Marais, Arrondissement de Paris', 'Paris', 'FR'],
+  ])('%s: an area written as "<kind> of <town>" after a district is that town', (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
+  it('a district the data places beside the town written before it keeps the town sure', () => {
+    const r = locate('Westminster London');
+    expect(where(r)).toMatchObject({ city: 'London', country_code: 'GB' });
+    expect(r.confidence).toBeGreaterThanOrEqual(0.7);
+  });
+});
+
+describe('towns written in Arabic script', () => {
+  it.each([
+    ['أبو ظبي', 'Abu Dhabi', 'AE'],
+    ['الاسكندرية', 'Alexandria', 'EG'],
+  ])('%s → %s: written with hamza or yeh where GeoNames spells it without', (q, city, country) => {
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
 });
 
 describe('postal codes without a table', () => {

@@ -14,6 +14,8 @@ export async function completeTask(db: Sql, id: string, owner: string, result: u
   return r ? toTask(db.dialect, r) : null;
 }
 
+type LeanRecord = Omit<TaskRecord, 'input' | 'result'>;
+
 const COLUMNS_BUT_INPUT_AND_RESULT = camelColumns(
   TASK_FIELDS.split(', ')
     .filter((c) => c !== 'input' && c !== 'result')
@@ -22,24 +24,34 @@ const COLUMNS_BUT_INPUT_AND_RESULT = camelColumns(
 
 /**
  * Several completions by one lease holder at once, each exactly as completeTask would settle it (a task
- * whose lease `owner` no longer holds is left alone and answers null), in the order given. On PostgreSQL
- * one statement: a statement and a commit per task were most of the server's work per task in a drain.
- * On SQLite one transaction of the single-row statements.
+ * whose lease `owner` no longer holds is left alone and answers null), in the order given. Input and
+ * result, the bulk of a row, are not read back: the input is the one claimed, the result is read from
+ * the very text stored (as a poller reads it). On PostgreSQL one statement: a statement and a commit per
+ * task were most of the server's work per task in a drain. On SQLite one transaction of single-row
+ * statements (a single completion needs none).
  */
 export async function completeTasks(db: Sql, owner: string, items: readonly Completion[]): Promise<(TaskRow | null)[]> {
-  if (items.length === 1) return [await completeTask(db, items[0]!.id, owner, items[0]!.result, items[0]!.now)];
+  const results = items.map((c) => db.dialect.json(c.result));
+  const settled = (r: LeanRecord | undefined, i: number): TaskRow | null =>
+    r ? { ...toTask(db.dialect, { ...r, input: null, result: null }), input: items[i]!.input, result: JSON.parse(results[i]!) as unknown } : null;
   if (db.dialect.name === 'sqlite') {
+    const one = (tx: Sql, i: number) =>
+      tx.one<LeanRecord>(
+        `UPDATE tasks SET status = 'complete', result = $1, error = NULL, error_kind = NULL, lease_owner = NULL, lease_expires_at = NULL,
+           finished_at = $2 WHERE id = $3 AND lease_owner = $4 AND status = 'running' RETURNING ${COLUMNS_BUT_INPUT_AND_RESULT}`,
+        [results[i], items[i]!.now, items[i]!.id, owner],
+        'complete_task_lean',
+      );
+    if (items.length === 1) return [settled(await one(db, 0), 0)];
     return db.transaction(async (tx) => {
       const out = [];
-      for (const c of items) out.push(await completeTask(tx, c.id, owner, c.result, c.now));
+      for (let i = 0; i < items.length; i++) out.push(settled(await one(tx, i), i));
       return out;
     });
   }
   // `id = ANY` reads the primary key whatever the statistics say; each row finds its own result and
-  // finish time by its position in the arrays. Input and result, the bulk of a row, are not sent back:
-  // the input is the one claimed, the result is read from the very text stored (as a poller reads it).
-  const results = items.map((c) => db.dialect.json(c.result));
-  const rows = await db.all<TaskRecord>(
+  // finish time by its position in the arrays.
+  const rows = await db.all<LeanRecord>(
     `UPDATE tasks SET status = 'complete', result = ($2::text[])[array_position($1::text[], id)]::json, error = NULL, error_kind = NULL,
        lease_owner = NULL, lease_expires_at = NULL, finished_at = ($3::bigint[])[array_position($1::text[], id)]
      WHERE id = ANY($1::text[]) AND lease_owner = $4 AND status = 'running' RETURNING ${COLUMNS_BUT_INPUT_AND_RESULT}`,
@@ -47,8 +59,5 @@ export async function completeTasks(db: Sql, owner: string, items: readonly Comp
     'complete_tasks',
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return items.map((c, i) => {
-    const r = byId.get(c.id);
-    return r ? toTask(db.dialect, { ...r, input: c.input, result: JSON.parse(results[i]!) }) : null;
-  });
+  return items.map((c, i) => settled(byId.get(c.id), i));
 }

@@ -1,7 +1,7 @@
 // A fetched document → what browser.markdown answers with, in one step that runs in an extraction worker:
 // the file is sniffed and read (pdf.js, mammoth, the spreadsheet and text readers), and a page served with a
 // file's headers goes through the page conversion, with the caller's `off` and `debug` (the files have no
-// steps to switch off or trace). Only plain data goes in and comes out (no signal: a caller who gives up has
+// steps to switch off or trace) and its links resolved against the URL it was fetched from. Only plain data goes in and comes out (no signal: a caller who gives up has
 // the worker stopped).
 import { htmlToMarkdown, type ExtractOptions, type MarkdownContent, type MarkdownResult } from '../markdown.js';
 import type { DocumentText } from './document-text.js';
@@ -26,8 +26,9 @@ export async function convertDocument(job: DocumentJob): Promise<ConvertedDocume
   const read = await readDocument(job.bytes, job.contentType, job.url, job.options);
   if (read.kind === 'html') {
     if (job.view === 'html') return read;
-    // A page served with a file's headers: the page pipeline's conversion (scripts do not run).
-    return { kind: 'page', page: htmlToMarkdown(read.html, '', job.content, job.extract) };
+    // A page served with a file's headers: the page pipeline's conversion (scripts do not run). Its links are
+    // as the server wrote them, so relative ones are resolved against the file's final URL (or its <base>).
+    return { kind: 'page', page: htmlToMarkdown(read.html, '', job.content, { ...job.extract, baseUrl: job.url }) };
   }
   if (job.view === 'html') return { ...read, html: await documentHtml(read.document) };
   return read;

@@ -227,6 +227,8 @@ export function readAddress(input: string, lex: AddressLexicon): AddressReading[
       // town and the region is read past (the resolver keeps whichever reading matches).
       const withoutAreas = withoutAreaSegments(r.rest, lex);
       if (withoutAreas) readings.push(...readPlaceAndStreet(withoutAreas, known, lex));
+      const areaTown = withAreaTown(r.rest, known, lex);
+      if (areaTown) readings.push(...readPlaceAndStreet(areaTown, known, lex));
     }
   }
   return dedupe(readings);
@@ -278,6 +280,25 @@ function withoutAreaSegments(tokens: Tok[], lex: AddressLexicon): Tok[] | null {
   const only = kept[0]!;
   if (kept.length === 1 && (HOUSE_NUMBER.test(only[0]!.text) || (hasStreetWord(only) && !lex.hasLocality(joined(only), null, null)))) return null;
   return kept.length === segs.length ? null : kept.flat();
+}
+
+/** Words joining an area's kind to its name ("District of Bratislava", "Arrondissement de Lyon"). */
+const AREA_OF = new Set(['of', 'de', 'du', 'di', 'des']);
+
+/**
+ * "Staré Mesto, District of Bratislava": the last part, after the first, names an area by its kind and the
+ * name of a town ("<kind> of <town>"), which is the area's town: the tokens with that part read as the town
+ * (the resolver keeps whichever reading matches), or null.
+ */
+function withAreaTown(tokens: Tok[], known: Known, lex: AddressLexicon): Tok[] | null {
+  const segs = groupBySegment(tokens);
+  const last = segs[segs.length - 1]!;
+  if (segs.length < 2 || last.length < 3) return null;
+  const word = (t: Tok) => foldText(t.text).replace(/[^a-z]/g, '');
+  if (!AREA_KIND_WORDS.has(word(last[0]!)) || !AREA_OF.has(word(last[1]!))) return null;
+  const town = last.slice(2);
+  if (!lex.hasLocality(joined(town), known.country ?? known.region?.country ?? null, known.region?.admin1 ?? null)) return null;
+  return [...segs.slice(0, -1).flat(), ...town];
 }
 
 function tokenize(input: string): Tok[] {
@@ -610,6 +631,7 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
   const segs = groupBySegment(tokens);
   let placeToks: Tok[] = [];
   let streetToks: Tok[] = [];
+  let townAtEnd = false;
   if (segs.length >= 2) {
     const at = placeSegment ?? segs.length - 1;
     placeToks = segs[at]!;
@@ -628,6 +650,7 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
     if (split !== null) {
       placeToks = only.slice(only.length - split);
       streetToks = only.slice(0, only.length - split);
+      townAtEnd = !known.areaNameAsLocality;
     } else if (townAndDistrictNumber(only, known, lex)) {
       placeToks = only;
     } else if (HOUSE_NUMBER.test(only[0]!.text) || hasStreetWord(only) || only.some((t) => /\d/.test(t.text))) {
@@ -660,6 +683,10 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
   }
   if (placeToks.length > 0) reading.locality = joined(placeToks);
   readStreet(streetToks, reading);
+  // "Pristina kos", "Bab Tajura Tripoli": the words before a town read off the end of the only part, when they
+  // are no street, are a district by their position only, as when the whole part names no place
+  // (withDistrictSplit): the town is doubtful unless the data places them beside it.
+  if (townAtEnd && streetToks.length > 0 && reading.leftovers[0] === joined(streetToks)) reading.splitDistrict = joined(streetToks);
   if (numberBeforePlace !== null) {
     if (reading.street !== null && reading.houseNumber === null) reading.houseNumber = numberBeforePlace;
     else reading.leftovers.push(numberBeforePlace);

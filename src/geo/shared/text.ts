@@ -28,11 +28,21 @@ export function foldText(s: string): string {
       // Accents of the alphabets are folded ("é" = "e", "й" = "и", "ά" = "α"); the vowel signs of other scripts
       // are part of the letters and stay (Devanagari, Thai, Arabic).
       .replace(/([\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])\p{M}+/gu, '$1')
+      // Arabic script, as search engines fold it (Lucene's Arabic and Persian normalisers): the optional short
+      // vowels, the hamza and madda written on a letter and the tatweel go; alef maqsura and the Persian yeh
+      // are yeh, the Persian keheh kaf, teh marbuta heh ("أبو ظبي" = "ابو ظبى", "بیروت" = "بيروت").
+      .replace(ARABIC_MARKS, '')
       .normalize('NFC')
+      .replace(/[ىی]/g, 'ي')
+      .replace(/ک/g, 'ك')
+      .replace(/[ةۀ]/g, 'ه')
       .toLowerCase()
       .replace(/[ßæœøłđðþı]/g, (c) => LETTER_MAP[c] ?? c)
   );
 }
+
+/** Arabic harakat, hamza and madda above or below a letter (after NFKD), superscript alef, tatweel. */
+const ARABIC_MARKS = /[\u064b-\u065f\u0670\u0640]/g;
 
 const NON_ASCII = /[^\u0020-\u007e]/;
 /** Past the Cyrillic block (and not a combining mark or general punctuation, which Latin text also has). */
