@@ -10,13 +10,15 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ChainAccess } from '../../src/billing/x402/chain.js';
 import { transferWithAuthorizationTypes } from '../../src/billing/x402/token-abi.js';
+import type { Authorization } from '../../src/billing/x402/wire.js';
 import { startLocalServer, type LocalServer } from '../support/local-http.js';
 import { BASE_USDC, CHAIN_ID, SETTLER_KEY, startLocalChain, type LocalChain } from '../support/local-chain.js';
 
 let chain: LocalChain;
 let relay: LocalServer;
 const answers: { method: string; error?: string }[] = [];
-let interfered = false;
+/** The next eth_sendRawTransaction is preceded by another sender's transaction from the settler account. */
+let interfere = true;
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -32,8 +34,8 @@ beforeAll(async () => {
       void (async () => {
         const body = await readBody(req);
         const call = JSON.parse(body) as { method: string };
-        if (call.method === 'eth_sendRawTransaction' && !interfered) {
-          interfered = true;
+        if (call.method === 'eth_sendRawTransaction' && interfere) {
+          interfere = false;
           // The other sender takes the nonce the settler just read (the node mines it at once).
           await other.sendTransaction({ to: other.account.address, value: 0n, chain: null });
         }
@@ -52,9 +54,8 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-it('resends a transfer refused for a nonce another sender took, with the account nonce read again', async () => {
+async function signedTransfer(payTo: Hex): Promise<{ authorization: Authorization; signature: Hex }> {
   const payer = privateKeyToAccount(generatePrivateKey());
-  const payTo = privateKeyToAccount(generatePrivateKey()).address;
   await chain.mint(payer.address, 10_000n);
   const now = Math.floor(Date.now() / 1000);
   const authorization = {
@@ -71,8 +72,16 @@ it('resends a transfer refused for a nonce another sender took, with the account
     primaryType: 'TransferWithAuthorization',
     message: { ...authorization, value: 10_000n, validAfter: BigInt(authorization.validAfter), validBefore: BigInt(authorization.validBefore) },
   });
+  return { authorization, signature };
+}
+
+it('resends a transfer refused for a nonce another sender took, with the account nonce read again', async () => {
+  const payTo = privateKeyToAccount(generatePrivateKey()).address;
+  const { authorization, signature } = await signedTransfer(payTo);
   const access = new ChainAccess({ rpcUrl: relay.origin, chainId: CHAIN_ID, network: `eip155:${CHAIN_ID}`, settlerKey: SETTLER_KEY, pollingIntervalMs: 50 });
 
+  answers.length = 0;
+  interfere = true;
   const hash = await access.submitTransfer(BASE_USDC, authorization, signature);
   expect((await access.waitForReceipt(hash)).succeeded).toBe(true);
   // The first send met the conflict; the second, with the next nonce, went through.
@@ -80,4 +89,30 @@ it('resends a transfer refused for a nonce another sender took, with the account
   expect(answers[0]!.error).toMatch(/nonce too low/i);
   expect(answers[1]!.error).toBeUndefined();
   expect(await chain.transfersTo(payTo)).toEqual([expect.objectContaining({ transactionHash: hash, value: 10_000n })]);
+}, 120_000);
+
+it('a nonce counted locally that another sender took is read again from the node, and the transfer resent', async () => {
+  const payTo = privateKeyToAccount(generatePrivateKey()).address;
+  const first = await signedTransfer(payTo);
+  const second = await signedTransfer(payTo);
+  // The count stays local for the whole test: the second send uses the nonce after the first's.
+  const access = new ChainAccess({
+    rpcUrl: relay.origin,
+    chainId: CHAIN_ID,
+    network: `eip155:${CHAIN_ID}`,
+    settlerKey: SETTLER_KEY,
+    pollingIntervalMs: 50,
+    nonceCacheMs: 600_000,
+  });
+  interfere = false;
+  const a = await access.submitTransfer(BASE_USDC, first.authorization, first.signature);
+  expect((await access.waitForReceipt(a)).succeeded).toBe(true);
+
+  answers.length = 0;
+  interfere = true;
+  const b = await access.submitTransfer(BASE_USDC, second.authorization, second.signature);
+  expect((await access.waitForReceipt(b)).succeeded).toBe(true);
+  expect(answers.map((x) => /nonce too low/i.test(x.error ?? ''))).toEqual([true, false]);
+  const transfers = await chain.transfersTo(payTo);
+  expect(transfers.map((t) => t.transactionHash).sort()).toEqual([a, b].sort());
 }, 120_000);

@@ -80,6 +80,13 @@ const RECONCILE_BLOCKS = 10_000n;
 /** How long one fee estimate serves transfers (Base makes a block every 2 s; viem's estimate leaves 20% for a rise). */
 const FEE_CACHE_MS = 2_000;
 
+/**
+ * How long the settler's account nonce, read from the node, is counted on locally (one more per accepted
+ * send) before it is read again. A send refused for its nonce, or failing in any way, reads it again at once;
+ * the bound caps how long a transaction the node accepted and later dropped could hold later ones behind a gap.
+ */
+const NONCE_CACHE_MS = 2_000;
+
 interface Fees {
   maxFeePerGas: bigint;
   maxPriorityFeePerGas: bigint;
@@ -99,8 +106,19 @@ export class ChainAccess {
   private readonly feeCacheMs: number;
   /** The last fee estimate (undefined: the chain has no EIP-1559 fees, viem fills them) and when it was asked. */
   private fees: { at: number; value: Promise<Fees | undefined> } | undefined;
+  private readonly nonceCacheMs: number;
+  /** The settler's next account nonce as counted here, and when it was last read from the node. */
+  private nonce: { at: number; next: number } | undefined;
 
-  constructor(opts: { rpcUrl: string; chainId: number; network: string; settlerKey?: Hex | undefined; pollingIntervalMs?: number; feeCacheMs?: number }) {
+  constructor(opts: {
+    rpcUrl: string;
+    chainId: number;
+    network: string;
+    settlerKey?: Hex | undefined;
+    pollingIntervalMs?: number;
+    feeCacheMs?: number;
+    nonceCacheMs?: number;
+  }) {
     this.chain = defineChain({
       id: opts.chainId,
       name: opts.network,
@@ -114,6 +132,20 @@ export class ChainAccess {
     // (another process used the authorization first) while holding the queue of sends behind it.
     this.wallet = this.settler ? createWalletClient({ account: this.settler, chain: this.chain, transport: http(opts.rpcUrl, { retryCount: 1 }) }) : undefined;
     this.feeCacheMs = opts.feeCacheMs ?? FEE_CACHE_MS;
+    this.nonceCacheMs = opts.nonceCacheMs ?? NONCE_CACHE_MS;
+  }
+
+  /**
+   * The account nonce for the next transfer: counted here while the last read is younger than nonceCacheMs
+   * (an eth_getTransactionCount per settlement otherwise), else the node's pending nonce. Only called by
+   * serialised sends, so no two transfers of this process take the same one.
+   */
+  private async nextNonce(address: Address): Promise<number> {
+    const now = performance.now();
+    if (this.nonce && now - this.nonce.at < this.nonceCacheMs) return this.nonce.next;
+    const next = await this.client.getTransactionCount({ address, blockTag: 'pending' });
+    this.nonce = { at: now, next };
+    return next;
   }
 
   /**
@@ -199,16 +231,20 @@ export class ChainAccess {
     if (!wallet || !account) throw new Error('no settler key configured (X402_SETTLER_KEY)');
     const base = [auth.from, auth.to, BigInt(auth.value), BigInt(auth.validAfter), BigInt(auth.validBefore), auth.nonce] as const;
     const send = async (): Promise<Hash> => {
-      const fees = (await this.feesForTransfer()) ?? {};
-      const common = { account, chain: this.chain, address: token, abi: eip3009Abi, functionName: 'transferWithAuthorization', ...fees } as const;
+      const [fees, nonce] = await Promise.all([this.feesForTransfer(), this.nextNonce(account.address)]);
+      const common = { account, chain: this.chain, address: token, abi: eip3009Abi, functionName: 'transferWithAuthorization', nonce, ...fees } as const;
       try {
         // An EOA's 65-byte signature goes as (v, r, s); anything else (ERC-1271 wallets) as bytes.
+        let hash: Hash;
         if (size(signature) === 65) {
           const { r, s, v, yParity } = parseSignature(signature);
-          return await wallet.writeContract({ ...common, args: [...base, Number(v ?? BigInt(yParity + 27)), r, s] });
-        }
-        return await wallet.writeContract({ ...common, args: [...base, signature] });
+          hash = await wallet.writeContract({ ...common, args: [...base, Number(v ?? BigInt(yParity + 27)), r, s] });
+        } else hash = await wallet.writeContract({ ...common, args: [...base, signature] });
+        if (this.nonce) this.nonce.next = nonce + 1;
+        return hash;
       } catch (err) {
+        // Whether the node took the nonce is unknown (a conflict, a lost answer): the next send asks it.
+        this.nonce = undefined;
         if (isFeeTooLow(err)) this.dropFees();
         throw err;
       }

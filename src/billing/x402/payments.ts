@@ -44,6 +44,8 @@ export interface X402Options {
   pollingIntervalMs?: number;
   /** How long one fee estimate serves settlement transfers (default 2 s). */
   feeCacheMs?: number;
+  /** How long the settler's account nonce is counted locally before the node is asked again (default 2 s). */
+  nonceCacheMs?: number;
 }
 
 export class X402ConfigError extends Error {
@@ -73,6 +75,7 @@ export async function startX402(
         settlerKey: mode === 'self' ? (x.settlerKey as Hex) : undefined,
         ...(opts.pollingIntervalMs ? { pollingIntervalMs: opts.pollingIntervalMs } : {}),
         ...(opts.feeCacheMs !== undefined ? { feeCacheMs: opts.feeCacheMs } : {}),
+        ...(opts.nonceCacheMs !== undefined ? { nonceCacheMs: opts.nonceCacheMs } : {}),
       })
     : undefined;
   if (chain) {
