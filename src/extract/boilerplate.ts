@@ -195,14 +195,15 @@ function pruneByName(root: El, total: number): void {
     // length is a walk through the whole article (nothing is removed between here and its last use).
     let len: number | undefined;
     const length = () => (len ??= textLength(el));
-    if (phraseOfSentence(el, length)) continue;
     const byName =
       ROLES.has(role) ||
       ['NAV', 'ASIDE', 'FOOTER'].includes(el.tagName) ||
       COMMENTS.test(label) ||
       WIDGET.test(label) ||
       (namedFurniture(el, label) && !CONTENT_NAME.test(label) && !proseUnderAdName(el, label));
-    if (byName && length() <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
+    // Both only read the tree; the phrase test measures the parent, so it is asked only of a block named for removal.
+    if (!byName || phraseOfSentence(el, length)) continue;
+    if (length() <= MAX_SHARE_BY_NAME * total && !holdsArticle(el)) el.remove();
   }
 }
 

@@ -159,6 +159,14 @@ function findInside(el: El, visit: (node: El) => boolean): El | null {
   return null;
 }
 
+/** Visits every element inside `el` in document order, as `el.querySelectorAll('*')` lists them (not inside a <template>). */
+export function eachElementInside(el: El, visit: (node: El) => void): void {
+  findInside(el, (node) => {
+    visit(node);
+    return false;
+  });
+}
+
 /** `el.querySelector('a, b, …')` for tag names only. */
 export function firstTagInside(el: El, tags: ReadonlySet<string>): El | null {
   return findInside(el, (node) => tags.has(node.localName.toLowerCase()));

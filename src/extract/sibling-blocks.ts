@@ -16,13 +16,19 @@ const MIN_BOXES = 2;
 
 /**
  * `article` with the same-kind sibling boxes of its block in the pruned `body` added in page order, or
- * `article` itself when the block cannot be found or has no such siblings.
+ * `article` itself when the block cannot be found or has no such siblings. `articleText` and `articleChars`:
+ * the article's single-spaced text and its length (textLength), when the caller measured them already.
  */
-export function withSiblingBoxes(article: El, body: El, paras: Paragraph[]): El {
-  const text = new TextFinder(singleSpaced(article.textContent ?? ''));
+export function withSiblingBoxes(
+  article: El,
+  body: El,
+  paras: Paragraph[],
+  articleText = singleSpaced(article.textContent ?? ''),
+  articleChars = textLength(article),
+): El {
+  const text = new TextFinder(articleText);
   const kept = paras.filter((p) => p.weight > 0 && text.has(p.text)).map((p) => p.el);
-  // Measured once: the article is not changed while its block is looked for (a long one costs a walk each time).
-  const articleChars = textLength(article);
+  // Measured once (articleChars): the article is not changed while its block is looked for (a long one costs a walk each time).
   const limit = MAX_BLOCK_GROWTH * articleChars;
   // From the block up through wrappers that add little to it (a heading, a time line): the first level
   // with boxes of the same kind beside it is where the page's boxes are.

@@ -10,7 +10,7 @@ import { stripCredits } from './credits.js';
 import { collapseSpace as normalisedText, textLength, type Doc, type El } from './dom.js';
 import { leadParagraphs } from './lead.js';
 import type { ReadabilityGuess } from './metadata.js';
-import { NOISE_RULES } from './noise.js';
+import { NOISE_RULES, removeNoise } from './noise.js';
 import {
   DENSE_MIN_SHARE_OF_PICK,
   MIN_PROSE_COVERAGE,
@@ -270,7 +270,11 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
     mainOnly: true,
     run: (s) => {
       if (!pickKept(s)) return;
-      const joined = withSiblingBoxes(s.container, s.body, measured(s).paras);
+      // The container is the pick, unless a step before changed it: its measures are then those of pickText and pickChars.
+      const pick = s.article && s.container === s.article.root ? s.article : null;
+      const joined = pick
+        ? withSiblingBoxes(s.container, s.body, measured(s).paras, pickText(s, pick), pickChars(s, pick))
+        : withSiblingBoxes(s.container, s.body, measured(s).paras);
       if (joined !== s.container) chose(s, 'sibling-boxes', 'article', joined, 'pick with its sibling boxes');
       s.container = joined;
     },
@@ -321,8 +325,8 @@ export function checkRuleNames(off: readonly string[]): void {
 
 /** Runs the noise rules and the steps in order on `s`, skipping those switched off. */
 export function runSteps(s: ExtractState): void {
-  const root = s.page.documentElement as unknown as El;
-  for (const rule of NOISE_RULES) if (!s.off.has(rule.name)) traceRemovals(rule.name, 'page', root, s.trace, () => rule.run(s.page));
+  // The noise rules in their order (NOISE_RULES), in one walk of the page.
+  removeNoise(s.page, s.off, s.trace);
   // The body as the noise rules left it, read once: linkedom's getter inserts a <head> and a <body> when the
   // page's first elements are not those, and what the noise rules removed decides that.
   s.body = (s.page.body ?? s.page.createElement('body')) as unknown as El;

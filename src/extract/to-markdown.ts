@@ -5,11 +5,16 @@ import TurndownService from 'turndown';
 import { gfm } from 'turndown-plugin-gfm';
 import type { El } from './dom.js';
 import { relaxEscapes } from './markdown-escapes.js';
+import { turndownTree } from './turndown-tree.js';
 
 /** The element's content as Markdown (the element is prepared for conversion in place). */
 export function elementToMarkdown(root: El): string {
   prepareForConversion(root);
-  return tidy(converter().turndown(root.innerHTML));
+  // Turndown's own parse of the HTML is skipped where the tree built from ours is the one it would read.
+  const tree = turndownTree(root);
+  // Given a node, Turndown works on a copy (cloneNode) to leave the caller's alone; this tree is built for it.
+  const input = tree ? ({ nodeType: 1, cloneNode: () => tree } as unknown as HTMLElement) : root.innerHTML;
+  return tidy(converter().turndown(input));
 }
 
 /** Marks code-block languages and gives every table a header row, which GFM tables need. */
@@ -67,6 +72,12 @@ function codeLanguage(el: El, wrapperOnly = false): string | undefined {
   return undefined;
 }
 
+/**
+ * Every character Turndown's escapes match (a backslash, `*`, a backtick, brackets, `_`) and every first
+ * character its anchored ones do (`-`, `+`, `=`, `#`, `~`, `>`, a digit): a text with none is left as it is.
+ */
+const MAY_ESCAPE = /[\\*`[\]_]|^[-+=#~>\d]/;
+
 let cached: TurndownService | undefined;
 
 function converter(): TurndownService {
@@ -83,7 +94,8 @@ function converter(): TurndownService {
   td.use(gfm);
   // Turndown escapes "1. " at the start of a text but not "1) ", which CommonMark also reads as a list item.
   const escape = td.escape.bind(td);
-  td.escape = (text: string) => escape(text).replace(/^(\d{1,9})\)(?=\s|$)/, '$1\\)');
+  // Most text nodes hold nothing any escape matches: they are returned as they are, without its dozen passes.
+  td.escape = (text: string) => (MAY_ESCAPE.test(text) ? escape(text).replace(/^(\d{1,9})\)(?=\s|$)/, '$1\\)') : text);
   // Added after the plugin so these take precedence over its rules and the defaults.
   td.addRule('fencedCodeWithLanguage', {
     filter: (node) => node.nodeName === 'PRE',
