@@ -3,7 +3,7 @@
 // newsletter pitch or a publication date line are few and recognisable, in every language the site is in.
 // Only short texts are judged (a long paragraph that mentions a newsletter is prose), and a heading only
 // when its whole text is such a phrase.
-import { closestTag, collapseSpace, elementText as text, firstTagInside, headingRank as rank, isProse, sectionOf, tagNames, type El } from './dom.js';
+import { closestTag, collapseSpace, elementText, firstTagInside, headingRank as rank, isProse, sectionOf, tagNames, type El } from './dom.js';
 import { anyOf, phraseTest, wordsOf } from './lexicon/compile.js';
 import { DATE_LINE_WORDS, MONTH_NAMES, ORDINAL_SUFFIXES, TIME_SUFFIXES } from './lexicon/dates.js';
 import { ADVERT_LABELS, ALL_SECTION_LABELS, allLabels, SHARE_LABELS } from './lexicon/labels.js';
@@ -180,6 +180,7 @@ function pruneClosingBio(root: El): void {
   for (const el of blocks) {
     if (!isAuthorBio(text(el))) break;
     el.remove();
+    forget();
   }
 }
 
@@ -199,8 +200,37 @@ const MAX_LINE_CHARS = 200;
 const BLOCK_TAGS = tagNames('p', 'div', 'ul', 'ol', 'table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote', 'figure', 'section', 'article');
 const CODE_OR_TABLE = tagNames('pre', 'code', 'table');
 
+/**
+ * What pruneBoilerplateText reads of its blocks, kept while it runs: the heading pass and the two line passes
+ * ask the same blocks (and their parents) the same questions, and on a long article each reading was a walk of
+ * the block. Only removals change the tree there, and each one forgets everything read (`forget`).
+ */
+let readings: { texts: Map<El, string>; blockChild: Map<El, boolean> } | undefined;
+
+function forget(): void {
+  readings?.texts.clear();
+  readings?.blockChild.clear();
+}
+
+/** The element's text as the reader sees it (elementText), read once while pruneBoilerplateText runs. */
+function text(el: El): string {
+  if (!readings) return elementText(el);
+  let t = readings.texts.get(el);
+  if (t === undefined) {
+    t = elementText(el);
+    readings.texts.set(el, t);
+  }
+  return t;
+}
+
 function hasBlockChild(el: El): boolean {
-  return firstTagInside(el, BLOCK_TAGS) !== null;
+  if (!readings) return firstTagInside(el, BLOCK_TAGS) !== null;
+  let has = readings.blockChild.get(el);
+  if (has === undefined) {
+    has = firstTagInside(el, BLOCK_TAGS) !== null;
+    readings.blockChild.set(el, has);
+  }
+  return has;
 }
 
 /** A publication or update date with little else: "Updated: 3 May 2021, 10:27", "24.03.2004 | 19:49". */
@@ -251,6 +281,15 @@ function isPaywall(s: string): boolean {
  * of the same or a higher rank), then short boilerplate lines. `total` bounds what one section may take.
  */
 export function pruneBoilerplateText(root: El, total: number): void {
+  readings = { texts: new Map(), blockChild: new Map() };
+  try {
+    pruneTextBlocks(root, total);
+  } finally {
+    readings = undefined;
+  }
+}
+
+function pruneTextBlocks(root: El, total: number): void {
   for (const el of Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6, p, div, span, strong, b, li, dt, header, a')) as El[]) {
     if (!el.isConnected || hasBlockChild(el)) continue;
     const s = text(el);
@@ -258,6 +297,7 @@ export function pruneBoilerplateText(root: El, total: number): void {
     // An inline element is a heading only when it stands alone, not as a phrase inside a sentence.
     if (INLINE.has(el.tagName) && text(el.parentElement as El) !== s && !onLineOfItsOwn(el)) continue;
     removeSection(el, root, total);
+    forget();
   }
   // Twice: a line emptied of its date by the first pass ("Published: <time>…</time>") is left a bare label.
   for (let pass = 0; pass < 2; pass++) {
@@ -265,7 +305,10 @@ export function pruneBoilerplateText(root: El, total: number): void {
       if (!el.isConnected || !LINE_TAGS.has(el.tagName) || hasBlockChild(el) || closestTag(el, CODE_OR_TABLE)) continue;
       const s = text(el);
       if (phraseOfLine(el, s)) continue;
-      if (s && (isBoilerplateLine(s) || isFiledUnder(el, s) || isMetadataLines(el) || isDomainStamp(el, s) || isDanglingLabel(el, s))) el.remove();
+      if (s && (isBoilerplateLine(s) || isFiledUnder(el, s) || isMetadataLines(el) || isDomainStamp(el, s) || isDanglingLabel(el, s))) {
+        el.remove();
+        forget();
+      }
     }
   }
   pruneClosingBio(root);
@@ -335,10 +378,12 @@ function isDanglingLabel(el: El, s: string): boolean {
  */
 function isMetadataLines(el: El): boolean {
   const parts: string[] = [''];
-  for (const node of Array.from(el.childNodes)) {
-    if ((node as unknown as El).tagName === 'BR') parts.push('');
+  for (let node = el.firstChild as El | null; node; node = node.nextSibling as El | null) {
+    if (node.tagName === 'BR') parts.push('');
     else parts[parts.length - 1] += node.textContent ?? '';
   }
+  // One part that nothing splits is one line at most (most paragraphs): no need to split and collapse it.
+  if (parts.length === 1 && !LINE_SEPARATOR.test(parts[0]!)) return false;
   const lines = parts
     .flatMap((p) => p.split(LINE_SEPARATOR))
     .map((p) => collapseSpace(p))
