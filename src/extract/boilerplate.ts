@@ -4,7 +4,7 @@
 // names, ARIA roles, link density and how little prose a block holds. Each removal is bounded in size so
 // a misleading class name on a large block cannot take the content with it.
 import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
-import { closestTag, collapseSpace, isProse, linkTextLength, tagNames, tagsInside, textLength, textPrefix, type El } from './dom.js';
+import { closestTag, collapseSpace, isProse, linkTextLength, tagNames, tagsInside, textLength, textLengths, textPrefix, type El } from './dom.js';
 import { paragraphs } from './prose-container.js';
 import { anyOf } from './lexicon/compile.js';
 import { ADVERT_WORDS, COMMENT_WORDS, CONTENT_KINDS, CONTENT_PARTS, FURNITURE_WORDS, nameTest, READ_MORE_WORDS, WIDGET_WORDS } from './lexicon/class-names.js';
@@ -214,11 +214,14 @@ const LINKS = tagNames('a');
 function pruneLinkDense(root: El, total: number): void {
   const dataTables = new Set((Array.from(root.querySelectorAll('table')) as El[]).filter(isDataTable));
   const proseLists = new Map<El, boolean>();
+  // Measured before the first removal: a block's text is unchanged when its turn comes, since only blocks
+  // before it in document order (never inside it: those come after it) were removed by then.
+  const lengths = textLengths(root);
   for (const el of Array.from(root.querySelectorAll('ul, ol, dl, div, section, p, table, header, span')) as El[]) {
     const table = closestTag(el, TABLE);
     // A data table's cells (a linked ingredient beside its quantity) are read with their table, not alone.
     if (!el.isConnected || (table && dataTables.has(table))) continue;
-    const len = textLength(el);
+    const len = lengths.get(el) ?? textLength(el);
     if (len === 0 || len > 0.5 * total || phraseInSentence(el, len)) continue;
     const density = (linkTextLength(el) - contactLinkLength(el)) / len;
     const isList = ['UL', 'OL', 'DL'].includes(el.tagName);

@@ -87,6 +87,82 @@ export function textLength(el: El): number {
   return count.n;
 }
 
+/**
+ * A text's collapsed measure, composable (the collapsed length of two texts joined follows from theirs) and
+ * accumulated in place: `n`, collapsedLength of the text so far; `empty`, no character but white space yet;
+ * `lead`/`trail`, white space before its first / after its last other character (for an empty text: whether
+ * it holds any white space at all, in both).
+ */
+class Collapsed {
+  n = 0;
+  empty = true;
+  lead = false;
+  trail = false;
+
+  constructor(
+    readonly el: El,
+    public child: El | null,
+  ) {}
+
+  /** Appends a text that has `n` collapsed characters (`empty` when none) with white space before and after them. */
+  append(n: number, empty: boolean, lead: boolean, trail: boolean): void {
+    if (empty) {
+      if (this.empty) this.lead = this.trail = this.lead || lead;
+      else this.trail ||= lead;
+      return;
+    }
+    if (this.empty) {
+      this.lead ||= lead;
+      this.n = n;
+    } else this.n += n + (this.trail || lead ? 1 : 0);
+    this.empty = false;
+    this.trail = trail;
+  }
+}
+
+/**
+ * textLength of every element inside `root` (and of `root`), in one walk: a rule that asks it of every block
+ * and of the wrappers around them walked the article once per wrapper. Valid until the tree changes.
+ */
+export function textLengths(root: El): Map<El, number> {
+  const out = new Map<El, number>();
+  // Iterative post-order (a hostile page may nest deeper than the call stack): each open element's measure so far.
+  const stack = [new Collapsed(root, root.firstChild as El | null)];
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    const node = top.child;
+    if (!node) {
+      stack.pop();
+      out.set(top.el, top.n);
+      stack[stack.length - 1]?.append(top.n, top.empty, top.lead, top.trail);
+      continue;
+    }
+    top.child = node.nextSibling as El | null;
+    const type = node.nodeType;
+    if (type === 1) stack.push(new Collapsed(node, node.firstChild as El | null));
+    else if (type === 3 || type === 4) {
+      const s = (node as unknown as CharacterData).data;
+      let n = 0;
+      let first = -1;
+      let last = -1;
+      let pending = false;
+      for (let i = 0; i < s.length; i++) {
+        if (isSpace(s.charCodeAt(i))) {
+          pending = first >= 0;
+          continue;
+        }
+        n += pending ? 2 : 1;
+        pending = false;
+        if (first < 0) first = i;
+        last = i;
+      }
+      if (first < 0) top.append(0, true, s.length > 0, s.length > 0);
+      else top.append(n, false, first > 0, last < s.length - 1);
+    }
+  }
+  return out;
+}
+
 /** `el.textContent.length`, without the joined copy. */
 export function textContentLength(el: El): number {
   let n = 0;
