@@ -346,6 +346,9 @@ export function runSteps(s: ExtractState): void {
 function collectArticle(s: ExtractState): void {
   const pending = s.pendingArticle;
   if (!pending) return;
+  // The pruned page's measures, taken while Readability's thread still works: the steps after the pick ask
+  // them (the page's body no longer changes), and on a long page the thread is the longer of the two.
+  measured(s);
   delete s.pendingArticle;
   s.article = pending.collect();
   if (s.article) s.trace?.splice(pending.traceAt, 0, traceEntry('readability-pick', 'article', s.article.root, 'pick'));
