@@ -39,6 +39,9 @@ export interface AddressReading {
   /** The words split off a place part that named no place as a whole ("Schwabing" of "München Schwabing"): a
    * district by its position only, until the data places it beside the town. */
   splitDistrict?: string;
+  /** The town was read from a part before the last ("Stocks Ln, Knutsford, Cheshire East"): the last part, where
+   * the town usually stands, was read as something else or left unused. */
+  townBeforeEnd?: boolean;
 }
 
 interface Tok {
@@ -534,10 +537,25 @@ function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexico
     // "Chapinero Bogota", "Catete Rio de Janeiro": a district's name before a city named like its region, with
     // no comma between: the city, with the district beside it (read as a city only where one that big exists).
     else if (mayBeCity && sameSegment.length > 0 && !sameSegment.some((t) => /\d/.test(t.text)) && lex.regions(phrase, false).length > 0)
-      options.push({ region: null, rest: tokens, areaNameAsLocality: true, cityWords: k });
+      options.push({ region: null, rest: tokens, areaNameAsLocality: true, cityWords: fewestWordsNaming(tokens, k, found, lex) });
     return options;
   }
   return [{ region: null, rest: tokens, areaNameAsLocality: false }];
+}
+
+/**
+ * How many of the last `k` tokens are the region's name: the fewest that still name one of the `found` regions
+ * or a town in it. "Old City Nablus" names Nablus by its last word; read whole, its last two ("City Nablus", a
+ * kind word and a name) would leave the district "Old" and the city "City Nablus", which no town is called.
+ */
+function fewestWordsNaming(tokens: Tok[], k: number, found: Subdivision[], lex: AddressLexicon): number {
+  for (let j = 1; j < k; j++) {
+    const phrase = joined(tokens.slice(-j));
+    // (A second-level unit is known by its name only where no town has it, so the town in the region counts too.)
+    const named = lex.regions(phrase, false);
+    if (found.some((f) => named.some((s) => f.country === s.country && f.admin1 === s.admin1) || lex.hasLocality(phrase, f.country, f.admin1))) return j;
+  }
+  return k;
 }
 
 /** Whether the last `k` tokens of a segment are only the end of a longer place or region name in it. */
@@ -606,10 +624,13 @@ function withDistrictSplit(r: AddressReading, lex: AddressLexicon): AddressReadi
   if (DISTRICT_NUMBER.test(last) && known(words.slice(0, -1).join(' '))) return split(words.slice(0, -1), [last]);
   if (words.some((w) => /\d/.test(w))) return null;
   // The longest known town: its name at the end ("Westminster London"), then at the start ("München Schwabing").
+  // A town of one or two letters is not read out of longer words: such words are mostly articles and particles
+  // ("Al Dajeej Farwaniya" is no district of Ål, Norway; "La", "El", "De").
+  const town = (ws: string[]) => ws.join('').replace(/[^\p{L}]/gu, '').length > 2 && known(ws.join(' '));
   for (let k = words.length - 1; k >= 1; k--) {
-    if (!hyphened && known(words.slice(-k).join(' '))) return split(words.slice(-k), words.slice(0, -k));
+    if (!hyphened && town(words.slice(-k))) return split(words.slice(-k), words.slice(0, -k));
     // Not a short word after the town: that is a country's or region's code ("Victoria sc", read as such).
-    if (known(words.slice(0, k).join(' ')) && (hyphened || words.slice(k).join('').length > 3)) return split(words.slice(0, k), words.slice(k));
+    if (town(words.slice(0, k)) && (hyphened || words.slice(k).join('').length > 3)) return split(words.slice(0, k), words.slice(k));
   }
   return null;
 }
@@ -627,6 +648,7 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
     areaNameAsLocality: known.areaNameAsLocality,
     leftovers: [],
   };
+  if (placeSegment !== null) reading.townBeforeEnd = true;
   if (tokens.length === 0) return reading;
   const segs = groupBySegment(tokens);
   let placeToks: Tok[] = [];

@@ -240,6 +240,11 @@ function better(a: Resolution, b: Resolution): boolean {
   const rank = PRECISION_RANK[a.precision] - PRECISION_RANK[b.precision];
   if (rank !== 0) return rank > 0;
   if (Math.abs(a.confidence - b.confidence) > 1e-9) return a.confidence > b.confidence;
+  // "…, Rosto do Cão (Livramento), Ponta Delgada": a town named by the whole last part, where towns are written,
+  // beats a town read from an earlier part, however much bigger (population decides only between readings alike).
+  // Not a town split off the last part ("Alt-Berlin"): that is as doubtful as the earlier part.
+  const lastWhole = (x: Resolution) => !x.reading.townBeforeEnd && x.reading.splitDistrict === undefined;
+  if (a.reading.townBeforeEnd !== b.reading.townBeforeEnd && lastWhole(a) !== lastWhole(b)) return lastWhole(a);
   // Same level and confidence: the more populous place, with the US counted double (US-first reading).
   return weight(a) > weight(b);
 }
@@ -343,7 +348,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   }
 
   if (r.locality) {
-    let candidates = g.localities(r.locality, { country, admin1: r.region?.admin1 ?? null });
+    let candidates = writtenApostrophesFirst(g.localities(r.locality, { country, admin1: r.region?.admin1 ?? null }), r.locality);
     if (r.areaNameAsLocality) {
       // A city named after a major region elsewhere ("Ontario" in California) does not stand for the words that
       // name that region; the region's own namesake city does ("New York", "Québec"). Minor regions of other
@@ -391,6 +396,15 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   // county beside it or read as its town is no street ("New Market, Scott County, Minnesota").
   const streetGiven =
     r.street !== null || r.houseNumber !== null || (r.locality !== null && !namesArea(r.locality) && r.leftovers.some((part) => !namesArea(part)));
+  // "Old City, Nablus", "Polana Cimento B, Cidade de Maputo", "St Ann's, City of Nottingham": an unknown name
+  // before a region named after its big city is most likely one of that city's districts, which the data does
+  // not list: the city, at low confidence and saying so, rather than the region's point (with or without a
+  // street). Not where a region has no big city of its name ("Nowhereville, WA" stays Washington).
+  const namesake = region && r.locality !== null && !namesArea(r.locality) && !bigCityElsewhere(r.locality) ? g.namesakeCity(region) : undefined;
+  if (region && namesake && namesake.population >= AREA_NAME_CITY_MIN_POPULATION) {
+    notes.push(`answered at ${namesake.name}, the city ${region.name} is named after: "${r.locality}" is not in the embedded data (likely a district of it)`);
+    return { ...localityResolution(g, r, [namesake], factor * FACTOR.regionsLargestTown, notes), unmatched, largestTownGuess: true };
+  }
   if (region && r.locality !== null && streetGiven && !bigCityElsewhere(r.locality)) {
     const town = g.largestTown(region);
     if (town) {
@@ -553,6 +567,19 @@ function townsWithDistricts(g: Gazetteer, r: AddressReading, candidates: Localit
     districts.push(part);
   }
   return { towns, districts };
+}
+
+const APOSTROPHE = /['’ʼ]/;
+
+/**
+ * "St. George's": names that match only once their punctuation is folded away ("Saint-Georges", Quebec) come
+ * after those that keep the apostrophe written ("Saint George's", Grenada), whatever their size. An apostrophe
+ * is written on purpose; one left out is not evidence, so only a written one reorders.
+ */
+function writtenApostrophesFirst(candidates: Locality[], written: string): Locality[] {
+  if (!APOSTROPHE.test(written)) return candidates;
+  const kept = candidates.filter((c) => APOSTROPHE.test(c.name));
+  return kept.length === 0 || kept.length === candidates.length ? candidates : [...kept, ...candidates.filter((c) => !APOSTROPHE.test(c.name))];
 }
 
 function localityResolution(g: Gazetteer, r: AddressReading, all: Locality[], factor: number, notes: string[]): Resolution {
