@@ -234,6 +234,19 @@ describe('which part of a street address is the town', () => {
     expect(where(locate('Station Road, Philadelphia, Houghton-le-Spring'))).toMatchObject({ city: 'Houghton-Le-Spring', country_code: 'GB' });
   });
 
+  it('of two parts, a last one the data does not know (a district by its bare name) leaves the first as the town, below 0.7', () => {
+    const r = locate('Bernkastel-Kues, Bernkastel-Wittlich');
+    expect(where(r)).toMatchObject({ precision: 'locality', city: 'Bernkastel-Kues', country_code: 'DE' });
+    expect(r.confidence).toBeLessThan(0.7);
+    expect(r.notes.join(' ')).toMatch(/last part names no place/);
+  });
+
+  it('a last part that names a region is not read past: the town keeps its region and its confidence', () => {
+    const r = locate('Austin, Texas');
+    expect(where(r)).toMatchObject({ precision: 'locality', city: 'Austin', state_code: 'TX' });
+    expect(r.confidence).toBeGreaterThanOrEqual(0.8);
+  });
+
   it('one or two letters at the start of an unknown part are no town (an article, not Ål in Norway)', () => {
     const r = geocodeEmbedded(shippedGazetteer(), '5 Street 12, Al Qwerty Zxcvb');
     expect(r?.components.country_code).not.toBe('NO');

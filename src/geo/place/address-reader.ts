@@ -42,6 +42,8 @@ export interface AddressReading {
   /** The town was read from a part before the last ("Stocks Ln, Knutsford, Cheshire East"): the last part, where
    * the town usually stands, was read as something else or left unused. */
   townBeforeEnd?: boolean;
+  /** The town is the first of two parts, and the last names no place the data knows ("Fenstanton, Huntingdonshire"). */
+  lastPartUnknown?: boolean;
 }
 
 interface Tok {
@@ -587,6 +589,23 @@ function readPlaceAndStreet(tokens: Tok[], known: Known, lex: AddressLexicon): A
   const segs = groupBySegment(tokens);
   const out = [first];
   for (let i = segs.length - 2; i >= 1 && i >= segs.length - 3; i--) out.push(readPlaceAt(tokens, known, lex, i));
+  // "Fenstanton, Huntingdonshire": of two parts, the last may be an area the data does not know (a district or
+  // county by its bare name) after the town: the first part, when it is a known town and no street, with the last
+  // unused (and the answer's confidence lowered for it).
+  const country = known.country ?? known.region?.country ?? null;
+  const admin1 = known.region?.admin1 ?? null;
+  const [head, tail] = segs;
+  if (
+    segs.length === 2 &&
+    !head!.some((t) => /\d/.test(t.text)) &&
+    !hasStreetWord(head!) &&
+    lex.hasLocality(joined(head!), country, admin1) &&
+    // Nothing else the last part could be: no town, region or country ("Austin, Texas" is read with its state).
+    !lex.hasLocality(joined(tail!), null, null) &&
+    lex.regions(joined(tail!), true).length === 0 &&
+    lex.countryCodeByName(joined(tail!)) === undefined
+  )
+    out.push({ ...readPlaceAt(tokens, known, lex, 0), lastPartUnknown: true });
   return out.flatMap((r) => {
     const split = withDistrictSplit(r, lex);
     return split ? [r, split] : [r];
@@ -657,8 +676,9 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
   if (segs.length >= 2) {
     const at = placeSegment ?? segs.length - 1;
     placeToks = segs[at]!;
-    streetToks = segs[0]!;
-    for (const [i, other] of segs.entries()) if (i !== 0 && i !== at) reading.leftovers.push(joined(other));
+    // (The first part read as the town leaves no street.)
+    streetToks = at === 0 ? [] : segs[0]!;
+    for (const [i, other] of segs.entries()) if (i !== at && (i !== 0 || at === 0)) reading.leftovers.push(joined(other));
     // "Yared Street, Beherawi Addis Ababa": the district before the city named like its region.
     const cityWords = known.areaNameAsLocality && placeSegment === null ? known.cityWords : null;
     if (cityWords && placeToks.length > cityWords) {

@@ -126,6 +126,11 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
     confidence *= FACTOR.unmatchedPart * FACTOR.leftover;
     notes.push(`"${unconfirmed}" was read as a district of ${best.city ?? 'the town'} and not used: the embedded data does not place it there`);
   }
+  // The last part, where the town is usually written, read past as an area the data does not know.
+  if (reading.lastPartUnknown && best.districts.length === 0) {
+    confidence *= FACTOR.unmatchedPart;
+    notes.push(`the last part names no place in the embedded data: ${best.city ?? 'the town'} was read from the part before it`);
+  }
   for (const part of reading.leftovers.filter((p) => !best.districts.includes(p) && p !== unconfirmed).slice(0, 2)) {
     confidence *= FACTOR.leftover;
     notes.push(`"${part}" was not used`);
