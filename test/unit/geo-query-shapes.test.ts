@@ -253,6 +253,24 @@ describe('which part of a street address is the town', () => {
   });
 });
 
+describe('towns written by their names in two languages', () => {
+  it.each([
+    ['Bolzano / Bozen', 'Bolzano', 'IT'],
+    ['Žusterna, Koper / Capodistria', 'Koper', 'SI'],
+  ])('%s → %s, by whichever name the data knows', (q, city, country) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'locality', city, country_code: country });
+    // Not one name read as a district of the other.
+    expect(r.notes.join(' ')).not.toMatch(/read as a district/);
+  });
+
+  it('a district before the town’s first name is not swallowed by the town’s other name', () => {
+    const r = locate('Semedela Koper / Capodistria');
+    expect(where(r)).toMatchObject({ city: 'Koper', country_code: 'SI' });
+    expect(r.confidence).toBeLessThan(0.7);
+  });
+});
+
 describe('towns of one name in several countries', () => {
   it("a written apostrophe picks the towns that have it: St. George's is Grenada's capital, not Saint-Georges, Quebec", () => {
     expect(where(locate("St. George's"))).toMatchObject({ city: "Saint George's", country_code: 'GD' });

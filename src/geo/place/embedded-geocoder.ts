@@ -50,7 +50,7 @@ export function gazetteerLexicon(g: Gazetteer): AddressLexicon {
     isCountryCode: (c) => g.isCountryCode(c),
     countryCodeByAlpha3: (c) => g.countryCodeByAlpha3(c),
     regions: (t, codes, country) => g.regions(t, codes, country),
-    hasLocality: (n, c, a) => g.hasLocality(n, c, a),
+    hasLocality: (n, c, a) => g.hasLocality(n, c, a) || slashedNames(n).some((part) => g.hasLocality(part, c, a)),
   };
 }
 
@@ -353,7 +353,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   }
 
   if (r.locality) {
-    let candidates = writtenApostrophesFirst(g.localities(r.locality, { country, admin1: r.region?.admin1 ?? null }), r.locality);
+    let candidates = writtenApostrophesFirst(writtenLocalities(g, r.locality, { country, admin1: r.region?.admin1 ?? null }), r.locality);
     if (r.areaNameAsLocality) {
       // A city named after a major region elsewhere ("Ontario" in California) does not stand for the words that
       // name that region; the region's own namesake city does ("New York", "Québec"). Minor regions of other
@@ -572,6 +572,30 @@ function townsWithDistricts(g: Gazetteer, r: AddressReading, candidates: Localit
     districts.push(part);
   }
   return { towns, districts };
+}
+
+/**
+ * "Piran / Pirano", "Bolzano/Bozen", "Koper / Capodistria": the names of a town written in two languages, or [].
+ * Only names of as many words each: "Semedela Koper / Capodistria" is a district and a town, which the town's
+ * other name must not swallow.
+ */
+function slashedNames(name: string): string[] {
+  if (!/\p{L}\s*\/\s*\p{L}/u.test(name)) return [];
+  const names = name.split(/\s*\/\s*/).filter(Boolean);
+  const words = (n: string) => n.split(/\s+/).length;
+  return names.every((n) => words(n) === words(names[0]!)) ? names : [];
+}
+
+/** The places of a name as written, or, for a town written by its names in two languages, of the first of them
+ * the data knows (bilingual areas write both: "Piran / Pirano"; the data has one). */
+function writtenLocalities(g: Gazetteer, name: string, filter: { country: string | null; admin1: string | null }): Locality[] {
+  const whole = g.localities(name, filter);
+  if (whole.length > 0) return whole;
+  for (const part of slashedNames(name)) {
+    const found = g.localities(part, filter);
+    if (found.length > 0) return found;
+  }
+  return [];
 }
 
 const APOSTROPHE = /['’ʼ]/;
