@@ -5,7 +5,6 @@ import {
   createPublicClient,
   createWalletClient,
   defineChain,
-  http,
   parseEventLogs,
   parseSignature,
   privateKeyToAccount,
@@ -18,6 +17,7 @@ import {
   type TypedDataDomain,
 } from './viem.js';
 import { performance } from 'node:perf_hooks';
+import { jsonRpcTransport } from './rpc-transport.js';
 import { eip3009Abi, transferWithAuthorizationTypes } from './token-abi.js';
 import { MULTICALL3_ADDRESS, type TokenInfo } from './tokens.js';
 import type { Authorization } from './wire.js';
@@ -126,11 +126,13 @@ export class ChainAccess {
       rpcUrls: { default: { http: [opts.rpcUrl] } },
       contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
     });
-    this.client = createPublicClient({ chain: this.chain, transport: http(opts.rpcUrl, { retryCount: 1 }), pollingInterval: opts.pollingIntervalMs ?? 500 });
+    // One transport (one connection pool) for reads and sends.
+    const transport = jsonRpcTransport(opts.rpcUrl, { retryCount: 1 });
+    this.client = createPublicClient({ chain: this.chain, transport, pollingInterval: opts.pollingIntervalMs ?? 500 });
     this.settler = opts.settlerKey ? privateKeyToAccount(opts.settlerKey) : undefined;
     // One retry, as for reads: viem's default of three with backoff spent ~1 s on a transfer that reverts
     // (another process used the authorization first) while holding the queue of sends behind it.
-    this.wallet = this.settler ? createWalletClient({ account: this.settler, chain: this.chain, transport: http(opts.rpcUrl, { retryCount: 1 }) }) : undefined;
+    this.wallet = this.settler ? createWalletClient({ account: this.settler, chain: this.chain, transport }) : undefined;
     this.feeCacheMs = opts.feeCacheMs ?? FEE_CACHE_MS;
     this.nonceCacheMs = opts.nonceCacheMs ?? NONCE_CACHE_MS;
   }
