@@ -29,9 +29,9 @@ describe('x402 pending amounts on SQLite', () => {
     const s = new SqliteStore(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'au-x402-store-')), 'db.sqlite'));
     try {
       await s.migrate();
-      const plan = s.db.raw
-        .prepare(`EXPLAIN QUERY PLAN ${PENDING_AMOUNTS_SQL.replace('$1', '?').replace('$2', '?')}`)
-        .all('0xwallet', 200) as { detail: string }[];
+      const plan = s.db.raw.prepare(`EXPLAIN QUERY PLAN ${PENDING_AMOUNTS_SQL.replace('$1', '?').replace('$2', '?')}`).all('0xwallet', 200) as {
+        detail: string;
+      }[];
       const details = plan.map((p) => p.detail).join('; ');
       expect(details).toContain('USING INDEX tasks_x402_pending_amounts');
       // The index holds (created_at, id) in order: no sort of the payer's tasks per request.

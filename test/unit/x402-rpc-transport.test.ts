@@ -68,8 +68,7 @@ async function failure(call: Promise<unknown>) {
   );
   expect(err).toBeInstanceOf(BaseError);
   const cause = (err as BaseError).walk((e) => e instanceof RpcRequestError || e instanceof HttpRequestError || e instanceof TimeoutError) as
-    | (BaseError & { code?: number; data?: unknown; status?: number })
-    | null;
+    (BaseError & { code?: number; data?: unknown; status?: number }) | null;
   return { outer: (err as Error).name, inner: cause?.name, code: cause?.code, data: cause?.data, status: cause?.status };
 }
 
