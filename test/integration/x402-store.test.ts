@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TaskStore } from '../../src/store/port.js';
 import { SqliteStore } from '../../src/db/tasks/sqlite-store.js';
+import { PENDING_AMOUNTS_SQL } from '../../src/db/tasks/pending-payment-amounts.js';
 import { storeFactories } from '../support/store-factories.js';
 
 const factories: { name: string; open: () => Promise<TaskStore> }[] = [
@@ -22,6 +23,24 @@ const factories: { name: string; open: () => Promise<TaskStore> }[] = [
 ];
 
 let n = 0;
+
+describe('x402 pending amounts on SQLite', () => {
+  it("reads a wallet's latest payments' status and amount from the index (migration 018), not from each row's JSON", async () => {
+    const s = new SqliteStore(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'au-x402-store-')), 'db.sqlite'));
+    try {
+      await s.migrate();
+      const plan = s.db.raw.prepare(`EXPLAIN QUERY PLAN ${PENDING_AMOUNTS_SQL.replace('$1', '?').replace('$2', '?')}`).all('0xwallet', 200) as {
+        detail: string;
+      }[];
+      const details = plan.map((p) => p.detail).join('; ');
+      expect(details).toContain('USING INDEX tasks_x402_pending_amounts');
+      // The index holds (created_at, id) in order: no sort of the payer's tasks per request.
+      expect(details).not.toContain('TEMP B-TREE');
+    } finally {
+      await s.close();
+    }
+  });
+});
 for (const factory of factories) {
   describe(`x402 store operations: ${factory.name}`, () => {
     let store: TaskStore | undefined;
@@ -64,6 +83,10 @@ for (const factory of factories) {
       expect((await s.pendingPaymentAmounts('0xwallet', 3)).map(Number).sort((a, b) => a - b)).toEqual([20, 1000]);
       expect((await s.pendingPaymentAmounts('0xwallet', 200)).map(Number).sort((a, b) => a - b)).toEqual([7, 20, 1000]);
       expect(await s.pendingPaymentAmounts('0xnobody', 200)).toEqual([]);
+      // Settled meanwhile: no longer owed (SQLite reads the status from its index, which follows the update).
+      const settledId = `task_xp${n - 2}`;
+      expect(await s.updatePendingPayment(settledId, { status: 'settled', scheme: 'exact', amount: '20' })).toBe(true);
+      expect((await s.pendingPaymentAmounts('0xwallet', 200)).map(Number).sort((a, b) => a - b)).toEqual([7, 1000]);
     });
 
     it('lists finished x402 tasks whose payment is still pending, oldest first', async () => {

@@ -5,7 +5,6 @@ import {
   createPublicClient,
   createWalletClient,
   defineChain,
-  http,
   parseEventLogs,
   parseSignature,
   privateKeyToAccount,
@@ -18,6 +17,8 @@ import {
   type TypedDataDomain,
 } from './viem.js';
 import { performance } from 'node:perf_hooks';
+import { jsonRpcTransport } from './rpc-transport.js';
+import { TimedValue } from './timed-value.js';
 import { eip3009Abi, transferWithAuthorizationTypes } from './token-abi.js';
 import { MULTICALL3_ADDRESS, type TokenInfo } from './tokens.js';
 import type { Authorization } from './wire.js';
@@ -103,12 +104,10 @@ export class ChainAccess {
   private readonly wallet: ReturnType<typeof createWalletClient> | undefined;
   /** Sends are serialised so each transaction gets the next account nonce from the node. */
   private sending: Promise<unknown> = Promise.resolve();
-  private readonly feeCacheMs: number;
-  /** The last fee estimate (undefined: the chain has no EIP-1559 fees, viem fills them) and when it was asked. */
-  private fees: { at: number; value: Promise<Fees | undefined> } | undefined;
-  private readonly nonceCacheMs: number;
-  /** The settler's next account nonce as counted here, and when it was last read from the node. */
-  private nonce: { at: number; next: number } | undefined;
+  /** The last fee estimate (undefined: the chain has no EIP-1559 fees, viem fills them), for feeCacheMs from when it was asked. */
+  private readonly fees: TimedValue<Promise<Fees | undefined>>;
+  /** The settler's next account nonce as counted here, for nonceCacheMs from when it was last read from the node. */
+  private readonly nonce: TimedValue<number>;
 
   constructor(opts: {
     rpcUrl: string;
@@ -126,13 +125,15 @@ export class ChainAccess {
       rpcUrls: { default: { http: [opts.rpcUrl] } },
       contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
     });
-    this.client = createPublicClient({ chain: this.chain, transport: http(opts.rpcUrl, { retryCount: 1 }), pollingInterval: opts.pollingIntervalMs ?? 500 });
+    // One transport (one connection pool) for reads and sends.
+    const transport = jsonRpcTransport(opts.rpcUrl, { retryCount: 1 });
+    this.client = createPublicClient({ chain: this.chain, transport, pollingInterval: opts.pollingIntervalMs ?? 500 });
     this.settler = opts.settlerKey ? privateKeyToAccount(opts.settlerKey) : undefined;
     // One retry, as for reads: viem's default of three with backoff spent ~1 s on a transfer that reverts
     // (another process used the authorization first) while holding the queue of sends behind it.
-    this.wallet = this.settler ? createWalletClient({ account: this.settler, chain: this.chain, transport: http(opts.rpcUrl, { retryCount: 1 }) }) : undefined;
-    this.feeCacheMs = opts.feeCacheMs ?? FEE_CACHE_MS;
-    this.nonceCacheMs = opts.nonceCacheMs ?? NONCE_CACHE_MS;
+    this.wallet = this.settler ? createWalletClient({ account: this.settler, chain: this.chain, transport }) : undefined;
+    this.fees = new TimedValue(opts.feeCacheMs ?? FEE_CACHE_MS);
+    this.nonce = new TimedValue(opts.nonceCacheMs ?? NONCE_CACHE_MS);
   }
 
   /**
@@ -141,11 +142,10 @@ export class ChainAccess {
    * serialised sends, so no two transfers of this process take the same one.
    */
   private async nextNonce(address: Address): Promise<number> {
-    const now = performance.now();
-    if (this.nonce && now - this.nonce.at < this.nonceCacheMs) return this.nonce.next;
-    const next = await this.client.getTransactionCount({ address, blockTag: 'pending' });
-    this.nonce = { at: now, next };
-    return next;
+    const counted = this.nonce.get();
+    if (counted !== undefined) return counted;
+    const askedAt = performance.now();
+    return this.nonce.set(await this.client.getTransactionCount({ address, blockTag: 'pending' }), askedAt);
   }
 
   /**
@@ -153,23 +153,15 @@ export class ChainAccess {
    * eth_maxPriorityFeePerGas per settlement otherwise); undefined lets viem fill them (a legacy chain).
    */
   private feesForTransfer(): Promise<Fees | undefined> {
-    const now = performance.now();
-    if (!this.fees || now - this.fees.at >= this.feeCacheMs) {
-      const value = this.client.estimateFeesPerGas().then(
+    return this.fees.getOrSet(() =>
+      this.client.estimateFeesPerGas().then(
         (f) =>
           f.maxFeePerGas !== undefined && f.maxPriorityFeePerGas !== undefined
             ? { maxFeePerGas: f.maxFeePerGas, maxPriorityFeePerGas: f.maxPriorityFeePerGas }
             : undefined,
         () => undefined,
-      );
-      this.fees = { at: now, value };
-    }
-    return this.fees.value;
-  }
-
-  /** Forgets the fee estimate (a send refused for its fees asks afresh). */
-  private dropFees(): void {
-    this.fees = undefined;
+      ),
+    );
   }
 
   get settlerAddress(): Address | undefined {
@@ -240,12 +232,13 @@ export class ChainAccess {
           const { r, s, v, yParity } = parseSignature(signature);
           hash = await wallet.writeContract({ ...common, args: [...base, Number(v ?? BigInt(yParity + 27)), r, s] });
         } else hash = await wallet.writeContract({ ...common, args: [...base, signature] });
-        if (this.nonce) this.nonce.next = nonce + 1;
+        this.nonce.update(nonce + 1);
         return hash;
       } catch (err) {
         // Whether the node took the nonce is unknown (a conflict, a lost answer): the next send asks it.
-        this.nonce = undefined;
-        if (isFeeTooLow(err)) this.dropFees();
+        this.nonce.drop();
+        // A send refused for its fees asks for a new estimate.
+        if (isFeeTooLow(err)) this.fees.drop();
         throw err;
       }
     };

@@ -39,6 +39,11 @@ export interface AddressReading {
   /** The words split off a place part that named no place as a whole ("Schwabing" of "München Schwabing"): a
    * district by its position only, until the data places it beside the town. */
   splitDistrict?: string;
+  /** The town was read from a part before the last ("Stocks Ln, Knutsford, Cheshire East"): the last part, where
+   * the town usually stands, was read as something else or left unused. */
+  townBeforeEnd?: boolean;
+  /** The town is the first of two parts, and the last names no place the data knows ("Fenstanton, Huntingdonshire"). */
+  lastPartUnknown?: boolean;
 }
 
 interface Tok {
@@ -534,10 +539,25 @@ function regionOptions(tokens: Tok[], country: string | null, lex: AddressLexico
     // "Chapinero Bogota", "Catete Rio de Janeiro": a district's name before a city named like its region, with
     // no comma between: the city, with the district beside it (read as a city only where one that big exists).
     else if (mayBeCity && sameSegment.length > 0 && !sameSegment.some((t) => /\d/.test(t.text)) && lex.regions(phrase, false).length > 0)
-      options.push({ region: null, rest: tokens, areaNameAsLocality: true, cityWords: k });
+      options.push({ region: null, rest: tokens, areaNameAsLocality: true, cityWords: fewestWordsNaming(tokens, k, found, lex) });
     return options;
   }
   return [{ region: null, rest: tokens, areaNameAsLocality: false }];
+}
+
+/**
+ * How many of the last `k` tokens are the region's name: the fewest that still name one of the `found` regions
+ * or a town in it. "Old City Nablus" names Nablus by its last word; read whole, its last two ("City Nablus", a
+ * kind word and a name) would leave the district "Old" and the city "City Nablus", which no town is called.
+ */
+function fewestWordsNaming(tokens: Tok[], k: number, found: Subdivision[], lex: AddressLexicon): number {
+  for (let j = 1; j < k; j++) {
+    const phrase = joined(tokens.slice(-j));
+    // (A second-level unit is known by its name only where no town has it, so the town in the region counts too.)
+    const named = lex.regions(phrase, false);
+    if (found.some((f) => named.some((s) => f.country === s.country && f.admin1 === s.admin1) || lex.hasLocality(phrase, f.country, f.admin1))) return j;
+  }
+  return k;
 }
 
 /** Whether the last `k` tokens of a segment are only the end of a longer place or region name in it. */
@@ -569,6 +589,23 @@ function readPlaceAndStreet(tokens: Tok[], known: Known, lex: AddressLexicon): A
   const segs = groupBySegment(tokens);
   const out = [first];
   for (let i = segs.length - 2; i >= 1 && i >= segs.length - 3; i--) out.push(readPlaceAt(tokens, known, lex, i));
+  // "Fenstanton, Huntingdonshire": of two parts, the last may be an area the data does not know (a district or
+  // county by its bare name) after the town: the first part, when it is a known town and no street, with the last
+  // unused (and the answer's confidence lowered for it).
+  const country = known.country ?? known.region?.country ?? null;
+  const admin1 = known.region?.admin1 ?? null;
+  const [head, tail] = segs;
+  if (
+    segs.length === 2 &&
+    !head!.some((t) => /\d/.test(t.text)) &&
+    !hasStreetWord(head!) &&
+    lex.hasLocality(joined(head!), country, admin1) &&
+    // Nothing else the last part could be: no town, region or country ("Austin, Texas" is read with its state).
+    !lex.hasLocality(joined(tail!), null, null) &&
+    lex.regions(joined(tail!), true).length === 0 &&
+    lex.countryCodeByName(joined(tail!)) === undefined
+  )
+    out.push({ ...readPlaceAt(tokens, known, lex, 0), lastPartUnknown: true });
   return out.flatMap((r) => {
     const split = withDistrictSplit(r, lex);
     return split ? [r, split] : [r];
@@ -606,10 +643,13 @@ function withDistrictSplit(r: AddressReading, lex: AddressLexicon): AddressReadi
   if (DISTRICT_NUMBER.test(last) && known(words.slice(0, -1).join(' '))) return split(words.slice(0, -1), [last]);
   if (words.some((w) => /\d/.test(w))) return null;
   // The longest known town: its name at the end ("Westminster London"), then at the start ("München Schwabing").
+  // A town of one or two letters is not read out of longer words: such words are mostly articles and particles
+  // ("Al Dajeej Farwaniya" is no district of Ål, Norway; "La", "El", "De").
+  const town = (ws: string[]) => ws.join('').replace(/[^\p{L}]/gu, '').length > 2 && known(ws.join(' '));
   for (let k = words.length - 1; k >= 1; k--) {
-    if (!hyphened && known(words.slice(-k).join(' '))) return split(words.slice(-k), words.slice(0, -k));
+    if (!hyphened && town(words.slice(-k))) return split(words.slice(-k), words.slice(0, -k));
     // Not a short word after the town: that is a country's or region's code ("Victoria sc", read as such).
-    if (known(words.slice(0, k).join(' ')) && (hyphened || words.slice(k).join('').length > 3)) return split(words.slice(0, k), words.slice(k));
+    if (town(words.slice(0, k)) && (hyphened || words.slice(k).join('').length > 3)) return split(words.slice(0, k), words.slice(k));
   }
   return null;
 }
@@ -627,6 +667,7 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
     areaNameAsLocality: known.areaNameAsLocality,
     leftovers: [],
   };
+  if (placeSegment !== null) reading.townBeforeEnd = true;
   if (tokens.length === 0) return reading;
   const segs = groupBySegment(tokens);
   let placeToks: Tok[] = [];
@@ -635,8 +676,9 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
   if (segs.length >= 2) {
     const at = placeSegment ?? segs.length - 1;
     placeToks = segs[at]!;
-    streetToks = segs[0]!;
-    for (const [i, other] of segs.entries()) if (i !== 0 && i !== at) reading.leftovers.push(joined(other));
+    // (The first part read as the town leaves no street.)
+    streetToks = at === 0 ? [] : segs[0]!;
+    for (const [i, other] of segs.entries()) if (i !== at && (i !== 0 || at === 0)) reading.leftovers.push(joined(other));
     // "Yared Street, Beherawi Addis Ababa": the district before the city named like its region.
     const cityWords = known.areaNameAsLocality && placeSegment === null ? known.cityWords : null;
     if (cityWords && placeToks.length > cityWords) {

@@ -50,7 +50,7 @@ export function gazetteerLexicon(g: Gazetteer): AddressLexicon {
     isCountryCode: (c) => g.isCountryCode(c),
     countryCodeByAlpha3: (c) => g.countryCodeByAlpha3(c),
     regions: (t, codes, country) => g.regions(t, codes, country),
-    hasLocality: (n, c, a) => g.hasLocality(n, c, a),
+    hasLocality: (n, c, a) => g.hasLocality(n, c, a) || slashedNames(n).some((part) => g.hasLocality(part, c, a)),
   };
 }
 
@@ -125,6 +125,11 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
   if (unconfirmed !== null) {
     confidence *= FACTOR.unmatchedPart * FACTOR.leftover;
     notes.push(`"${unconfirmed}" was read as a district of ${best.city ?? 'the town'} and not used: the embedded data does not place it there`);
+  }
+  // The last part, where the town is usually written, read past as an area the data does not know.
+  if (reading.lastPartUnknown && best.districts.length === 0) {
+    confidence *= FACTOR.unmatchedPart;
+    notes.push(`the last part names no place in the embedded data: ${best.city ?? 'the town'} was read from the part before it`);
   }
   for (const part of reading.leftovers.filter((p) => !best.districts.includes(p) && p !== unconfirmed).slice(0, 2)) {
     confidence *= FACTOR.leftover;
@@ -240,6 +245,11 @@ function better(a: Resolution, b: Resolution): boolean {
   const rank = PRECISION_RANK[a.precision] - PRECISION_RANK[b.precision];
   if (rank !== 0) return rank > 0;
   if (Math.abs(a.confidence - b.confidence) > 1e-9) return a.confidence > b.confidence;
+  // "…, Rosto do Cão (Livramento), Ponta Delgada": a town named by the whole last part, where towns are written,
+  // beats a town read from an earlier part, however much bigger (population decides only between readings alike).
+  // Not a town split off the last part ("Alt-Berlin"): that is as doubtful as the earlier part.
+  const lastWhole = (x: Resolution) => !x.reading.townBeforeEnd && x.reading.splitDistrict === undefined;
+  if (a.reading.townBeforeEnd !== b.reading.townBeforeEnd && lastWhole(a) !== lastWhole(b)) return lastWhole(a);
   // Same level and confidence: the more populous place, with the US counted double (US-first reading).
   return weight(a) > weight(b);
 }
@@ -343,7 +353,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   }
 
   if (r.locality) {
-    let candidates = g.localities(r.locality, { country, admin1: r.region?.admin1 ?? null });
+    let candidates = writtenApostrophesFirst(writtenLocalities(g, r.locality, { country, admin1: r.region?.admin1 ?? null }), r.locality);
     if (r.areaNameAsLocality) {
       // A city named after a major region elsewhere ("Ontario" in California) does not stand for the words that
       // name that region; the region's own namesake city does ("New York", "Québec"). Minor regions of other
@@ -391,6 +401,15 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
   // county beside it or read as its town is no street ("New Market, Scott County, Minnesota").
   const streetGiven =
     r.street !== null || r.houseNumber !== null || (r.locality !== null && !namesArea(r.locality) && r.leftovers.some((part) => !namesArea(part)));
+  // "Old City, Nablus", "Polana Cimento B, Cidade de Maputo", "St Ann's, City of Nottingham": an unknown name
+  // before a region named after its big city is most likely one of that city's districts, which the data does
+  // not list: the city, at low confidence and saying so, rather than the region's point (with or without a
+  // street). Not where a region has no big city of its name ("Nowhereville, WA" stays Washington).
+  const namesake = region && r.locality !== null && !namesArea(r.locality) && !bigCityElsewhere(r.locality) ? g.namesakeCity(region) : undefined;
+  if (region && namesake && namesake.population >= AREA_NAME_CITY_MIN_POPULATION) {
+    notes.push(`answered at ${namesake.name}, the city ${region.name} is named after: "${r.locality}" is not in the embedded data (likely a district of it)`);
+    return { ...localityResolution(g, r, [namesake], factor * FACTOR.regionsLargestTown, notes), unmatched, largestTownGuess: true };
+  }
   if (region && r.locality !== null && streetGiven && !bigCityElsewhere(r.locality)) {
     const town = g.largestTown(region);
     if (town) {
@@ -553,6 +572,43 @@ function townsWithDistricts(g: Gazetteer, r: AddressReading, candidates: Localit
     districts.push(part);
   }
   return { towns, districts };
+}
+
+/**
+ * "Piran / Pirano", "Bolzano/Bozen", "Koper / Capodistria": the names of a town written in two languages, or [].
+ * Only names of as many words each: "Semedela Koper / Capodistria" is a district and a town, which the town's
+ * other name must not swallow.
+ */
+function slashedNames(name: string): string[] {
+  if (!/\p{L}\s*\/\s*\p{L}/u.test(name)) return [];
+  const names = name.split(/\s*\/\s*/).filter(Boolean);
+  const words = (n: string) => n.split(/\s+/).length;
+  return names.every((n) => words(n) === words(names[0]!)) ? names : [];
+}
+
+/** The places of a name as written, or, for a town written by its names in two languages, of the first of them
+ * the data knows (bilingual areas write both: "Piran / Pirano"; the data has one). */
+function writtenLocalities(g: Gazetteer, name: string, filter: { country: string | null; admin1: string | null }): Locality[] {
+  const whole = g.localities(name, filter);
+  if (whole.length > 0) return whole;
+  for (const part of slashedNames(name)) {
+    const found = g.localities(part, filter);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+const APOSTROPHE = /['’ʼ]/;
+
+/**
+ * "St. George's": names that match only once their punctuation is folded away ("Saint-Georges", Quebec) come
+ * after those that keep the apostrophe written ("Saint George's", Grenada), whatever their size. An apostrophe
+ * is written on purpose; one left out is not evidence, so only a written one reorders.
+ */
+function writtenApostrophesFirst(candidates: Locality[], written: string): Locality[] {
+  if (!APOSTROPHE.test(written)) return candidates;
+  const kept = candidates.filter((c) => APOSTROPHE.test(c.name));
+  return kept.length === 0 || kept.length === candidates.length ? candidates : [...kept, ...candidates.filter((c) => !APOSTROPHE.test(c.name))];
 }
 
 function localityResolution(g: Gazetteer, r: AddressReading, all: Locality[], factor: number, notes: string[]): Resolution {
