@@ -6,7 +6,7 @@
 // open <p>, no link in a link, no list item that would close another, text as the serialisation and the
 // parser's input stream would leave it (adjacent text nodes joined, CR LF as LF, the line feed after <pre>
 // dropped), attribute values decoded as the parser decodes them. Anything else gives null, and the caller
-// hands Turndown the HTML as before: the Markdown is the same either way (test/extract-turndown-tree.test.ts
+// hands Turndown the HTML as before: the Markdown is the same either way (test/unit/extract-turndown-tree.test.ts
 // converts both ways).
 import { createDocument } from '@mixmark-io/domino';
 import type { El } from './dom.js';
