@@ -13,6 +13,7 @@ export function elementToMarkdown(root: El): string {
   // Turndown's own parse of the HTML is skipped where the tree built from ours is the one it would read.
   const tree = turndownTree(root);
   // Given a node, Turndown works on a copy (cloneNode) to leave the caller's alone; this tree is built for it.
+  // That is Turndown 7.2.5's handling of a node, which is why package.json pins it (and domino) exactly.
   const input = tree ? ({ nodeType: 1, cloneNode: () => tree } as unknown as HTMLElement) : root.innerHTML;
   return tidy(converter().turndown(input));
 }
