@@ -5,7 +5,7 @@
 // from loopback to Chromium, the reference the issue sets (markdown of a 4 MB page at most 3× content).
 // Baseline in the same run: the conversion before this change (the build of main, BENCH_SCALE_BASELINE=dir
 // of an older dist/, e.g. a build of main), when given. Each build converts a small page once before the
-// measured sizes (warm-up), then each size BENCH_SCALE_RUNS (3) times, the least CPU counting. BENCH_SCALE_SIZES=0.25,0.5 for a quick run.
+// measured sizes (warm-up), then each size BENCH_SCALE_RUNS (3) times or more (at least 2 MB of HTML per size), the least CPU counting. BENCH_SCALE_SIZES=0.25,0.5 for a quick run.
 // Also, on the same largest page: the two tools themselves, browser.markdown against browser.content, each run
 // as the service runs it (warm browser pool, page script, extraction worker, bounded result and artifact),
 // best of BENCH_SCALE_TOOL_RUNS (3) each, interleaved: the comparison the issue's goal names.
@@ -27,8 +27,15 @@ import { longArticle } from './lib/long-article.mjs';
 import { taskContexts } from './lib/tool-build.mjs';
 
 const TOOL_RUNS = Number(process.env.BENCH_SCALE_TOOL_RUNS ?? 3);
-/** Conversions per size and build; the least CPU counts (BENCH_SCALE_RUNS). */
+/** Conversions per size and build, at least (BENCH_SCALE_RUNS); the least CPU counts. */
 const RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 3);
+/**
+ * Smaller pages get more conversions, so every size converts at least this much HTML before its best counts:
+ * with 3 conversions of a 0.25 MB page the optimising compiler had not caught up (0.98 s CPU per MB against
+ * 0.52 s after 8; the same on the build before), and the spread measured warm-up, not cost.
+ */
+const MIN_MB_PER_SIZE = 2;
+const runsFor = (sizeMb) => Math.max(RUNS, Math.ceil(MIN_MB_PER_SIZE / sizeMb));
 
 /** Best wall ms of browser.markdown and browser.content on `html` served from loopback, run as tools. */
 async function toolTimes(html) {
@@ -69,9 +76,9 @@ const MB = 1024 * 1024;
  * costs is the steady state; the first conversions of a size run before the optimising compiler has caught
  * up (the first 0.25 MB page cost 2.3 s CPU per MB, the third 0.9 s).
  */
-function measure(convert, html) {
+function measure(convert, html, runs = RUNS) {
   let best;
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     const out = convert(html, 'A long report on the river | Example Gazette', 'main');
@@ -127,8 +134,8 @@ export default {
     const rows = [];
     for (const size of SIZES) {
       const html = longArticle(size * MB);
-      const ours = measure(htmlToMarkdown, html);
-      const before = baseline ? measure(baseline, html) : undefined;
+      const ours = measure(htmlToMarkdown, html, runsFor(size));
+      const before = baseline ? measure(baseline, html, runsFor(size)) : undefined;
       rows.push({ size, ours, before });
       process.stderr.write(
         `  ${size} MB: ours ${(ours.cpu / size / 1000).toFixed(2)} s CPU/MB${before ? `, before ${(before.cpu / size / 1000).toFixed(2)}` : ''}\n`,
@@ -141,7 +148,7 @@ export default {
     const perMb = rows.map((r) => r.ours.cpu / r.size);
     const lines = [
       'Page: bench/lib/long-article.mjs (a site header and menu, one article of plain paragraphs with a link every third one, a section heading every twelve, a footer), generated to each size. ' +
-        `Conversion = htmlToMarkdown in this process (what the extraction worker runs); best of ${RUNS} conversions per size and build (the least CPU; the workers are long-lived, and the first conversions of a size run before the optimising compiler catches up); CPU time is the process’s (every thread: since Readability’s pass runs in a thread of its own while the page is pruned, wall time can be below CPU time on two cores), wall time is also shown (the machine may be shared).`,
+        `Conversion = htmlToMarkdown in this process (what the extraction worker runs); best of ${RUNS} conversions per size and build, more for pages under ${MIN_MB_PER_SIZE / RUNS} MB so that each size converts at least ${MIN_MB_PER_SIZE} MB (the least CPU; the workers are long-lived, and the first conversions of a size run before the optimising compiler catches up); CPU time is the process’s (every thread: since Readability’s pass runs in a thread of its own while the page is pruned, wall time can be below CPU time on two cores), wall time is also shown (the machine may be shared).`,
       '',
       `| HTML | ours: CPU s/MB | ours: wall s | ${baseline ? 'before: CPU s/MB | before: wall s | ' : ''}source |`,
       `| ---: | ---: | ---: | ${baseline ? '---: | ---: | ' : ''}--- |`,
