@@ -99,6 +99,9 @@ export interface LocalChain {
   stop(): Promise<void>;
 }
 
+/** Blocks per eth_getLogs call (Hardhat mines a block per transaction). */
+const LOG_BLOCKS_PER_CALL = 10_000n;
+
 async function waitForRpc(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -221,8 +224,16 @@ export async function startLocalChain(): Promise<LocalChain> {
         return address;
       },
       transfersTo: async (to) => {
-        const logs = await client.getLogs({ address: BASE_USDC, event: usdcAbi.find((x) => x.type === 'event')!, args: { to }, fromBlock: 0n });
-        return logs.map((l) => ({ from: l.args.from!, value: l.args.value!, transactionHash: l.transactionHash! }));
+        // In block ranges: a soak's 60,000 settlements in one answer pass the RPC client's 10 MB body limit.
+        const event = usdcAbi.find((x) => x.type === 'event')!;
+        const latest = await client.getBlockNumber();
+        const out: { from: Address; value: bigint; transactionHash: Hex }[] = [];
+        for (let fromBlock = 0n; fromBlock <= latest; fromBlock += LOG_BLOCKS_PER_CALL) {
+          const toBlock = fromBlock + LOG_BLOCKS_PER_CALL - 1n < latest ? fromBlock + LOG_BLOCKS_PER_CALL - 1n : latest;
+          const logs = await client.getLogs({ address: BASE_USDC, event, args: { to }, fromBlock, toBlock });
+          for (const l of logs) out.push({ from: l.args.from!, value: l.args.value!, transactionHash: l.transactionHash! });
+        }
+        return out;
       },
       stop,
     };
