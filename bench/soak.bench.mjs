@@ -306,7 +306,14 @@ async function runOne(store) {
   // Settlements are made after the task completes; give the last ones a moment (bounded) to land.
   let settled = 0;
   for (let i = 0; chain && i < 60; i++) {
-    settled = (await chain.transfersTo(payTo)).length;
+    try {
+      settled = (await chain.transfersTo(payTo)).length;
+    } catch (err) {
+      // Counting is the last step of the run: a failure here must not leave the processes below running.
+      process.stderr.write(`  counting the settlements failed: ${err.message.split('\n')[0]}\n`);
+      settled = 'uncounted';
+      break;
+    }
     if (settled >= paidSent - paidErrors) break;
     await new Promise((r) => setTimeout(r, 1000));
   }
