@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TaskStore } from '../../src/store/port.js';
 import { SqliteStore } from '../../src/db/tasks/sqlite-store.js';
 import { PENDING_AMOUNTS_SQL } from '../../src/db/tasks/pending-payment-amounts.js';
+import { unsettledPaymentsSql } from '../../src/db/tasks/list-unsettled-payments.js';
 import { storeFactories } from '../support/store-factories.js';
 
 const factories: { name: string; open: () => Promise<TaskStore> }[] = [
@@ -36,6 +37,22 @@ describe('x402 pending amounts on SQLite', () => {
       expect(details).toContain('USING INDEX tasks_x402_pending_amounts');
       // The index holds (created_at, id) in order: no sort of the payer's tasks per request.
       expect(details).not.toContain('TEMP B-TREE');
+    } finally {
+      await s.close();
+    }
+  });
+  it('finds the payments still owed from the unsettled index (migration 019), not by reading every x402 task', async () => {
+    const s = new SqliteStore(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'au-x402-store-')), 'db.sqlite'));
+    try {
+      await s.migrate();
+      for (const afterCursor of [false, true]) {
+        const sql = unsettledPaymentsSql(afterCursor).replace(/\$\d/g, '?');
+        const plan = s.db.raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(afterCursor ? [1, 100, 0, 'a'] : [1, 100])) as { detail: string }[];
+        const details = plan.map((p) => p.detail).join('; ');
+        // Without it the plan reads the x402 tasks by payer_kind (all of them, each payment's JSON parsed) and sorts.
+        expect(details, `after a cursor: ${afterCursor}`).toContain('USING INDEX tasks_x402_unsettled');
+        expect(details, `after a cursor: ${afterCursor}`).not.toContain('TEMP B-TREE');
+      }
     } finally {
       await s.close();
     }
