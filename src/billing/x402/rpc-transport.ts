@@ -53,13 +53,13 @@ export function jsonRpcTransport(url: string, o: JsonRpcTransportOptions = {}): 
         bodyTimeout: timeout,
       });
     } catch (err) {
-      throw isTimeout(err) ? new TimeoutError({ body, url: plainUrl }) : new HttpRequestError({ body, cause: err as Error, url: plainUrl });
+      throw failed(err, body, plainUrl);
     }
     let text: string;
     try {
       text = await res.body.text();
     } catch (err) {
-      throw isTimeout(err) ? new TimeoutError({ body, url: plainUrl }) : new HttpRequestError({ body, cause: err as Error, url: plainUrl });
+      throw failed(err, body, plainUrl);
     }
     let data: RpcAnswer | undefined;
     try {
@@ -89,7 +89,9 @@ function bigintAsText(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? value.toString() : value;
 }
 
-function isTimeout(err: unknown): boolean {
+/** A call that got no answer, or no whole one: viem's TimeoutError past the timeout, else its HttpRequestError. */
+function failed(err: unknown, body: { method: string; params?: unknown }, url: string): Error {
   const code = (err as { code?: unknown } | null)?.code;
-  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+  const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+  return timedOut ? new TimeoutError({ body, url }) : new HttpRequestError({ body, cause: err as Error, url });
 }

@@ -13,7 +13,6 @@ export {
   hexToBigInt,
   HttpRequestError,
   isAddressEqual,
-  http,
   isAddress,
   parseAbi,
   parseEventLogs,
