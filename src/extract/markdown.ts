@@ -24,7 +24,7 @@ export interface MarkdownResult extends Omit<PageMetadata, 'title'> {
   title: string;
   /**
    * Which path won: the article we found ('article'), Readability's own pick kept because ours held much
-   * less of it ('readability'), or the (cleaned) page body ('page').
+   * less of it or because its teaser cards were the content ('readability'), or the (cleaned) page body ('page').
    */
   source: 'article' | 'readability' | 'page';
   word_count: number;

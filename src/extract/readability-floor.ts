@@ -12,17 +12,40 @@ export const FLOOR_MIN_SHARE = 0.5;
 /** …when the pick has at least this much prose (below it the pick is too small to say). */
 export const FLOOR_MIN_PROSE = 500;
 
-/** Prose (weighted paragraph length) of `pick` and the share of it that `kept`'s text holds. */
-export function proseKept(pick: El, kept: El): { prose: number; share: number } {
-  const text = new TextFinder(singleSpaced(kept.textContent ?? ''));
+/** A paragraph of prose of a block: its text as the page reads it and its weight (paragraphs()). */
+export interface ProsePassage {
+  text: string;
+  weight: number;
+}
+
+/** The prose paragraphs of `block` (positive weight), to ask later how much of them another tree holds. */
+export function prosePassages(block: El): ProsePassage[] {
+  return paragraphs(block)
+    .filter((p) => p.weight > 0)
+    .map(({ text, weight }) => ({ text, weight }));
+}
+
+/** Prose (weighted paragraph length) of `passages` and the share of it that `keptText` (single-spaced) holds. */
+export function passagesKept(passages: readonly ProsePassage[], keptText: string): { prose: number; share: number } {
+  const text = new TextFinder(keptText);
   let prose = 0;
   let found = 0;
-  for (const p of paragraphs(pick)) {
-    if (p.weight <= 0) continue;
+  for (const p of passages) {
     prose += p.weight;
     if (text.has(p.text)) found += p.weight;
   }
   return { prose, share: prose === 0 ? 1 : found / prose };
+}
+
+/** Prose (weighted paragraph length) of `pick` and the share of it that `kept`'s text holds. */
+export function proseKept(pick: El, kept: El): { prose: number; share: number } {
+  return passagesKept(prosePassages(pick), singleSpaced(kept.textContent ?? ''));
+}
+
+/** Whether `keptText` holds less than the floor's share of `passages`, which are enough prose to say. */
+export function passagesBelowFloor(passages: readonly ProsePassage[], keptText: string): boolean {
+  const { prose, share } = passagesKept(passages, keptText);
+  return prose >= FLOOR_MIN_PROSE && share < FLOOR_MIN_SHARE;
 }
 
 /**

@@ -23,7 +23,7 @@ import {
   READABILITY_SURE_CHARS,
 } from './pick-measures.js';
 import { paragraphs, proseContainer, type Paragraph } from './prose-container.js';
-import { belowFloor } from './readability-floor.js';
+import { belowFloor, passagesBelowFloor, prosePassages, type ProsePassage } from './readability-floor.js';
 import { restoreSectionHeadings } from './section-headings.js';
 import { withSiblingBoxes } from './sibling-blocks.js';
 import { TRACE_TEXT_CHARS, traceEntry, traceRemovals, type RuleTrace } from './trace.js';
@@ -68,6 +68,10 @@ export interface ExtractState {
   article: Article | null;
   /** Whether prune-pick ran (the step that prunes the pick again without names follows only it). */
   pickPruned?: boolean;
+  /** The prose of Readability's pick before pruning (read by prune-pick), for pick-by-links to weigh what pruning took. */
+  pickProse?: ProsePassage[];
+  /** Whether pick-by-links put back what the link rules took from the pick: the result is then Readability's pick. */
+  widened?: boolean;
   /** The pruned body's text length, once measured. */
   pageChars?: number;
   /**
@@ -188,6 +192,8 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
     run: (s) => {
       if (!s.article) return;
       s.pickPruned = true;
+      // Its prose as Readability gave it, read before the rules change it: pick-by-links weighs what they took.
+      s.pickProse = prosePassages(s.article.root);
       pruneBoilerplate(s.article.root, pruneOptions(s, { tree: 'article' }));
     },
   },
@@ -207,6 +213,29 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
     },
   },
   {
+    name: 'pick-by-links',
+    why: 'a pick whose pruning took more than half its prose, on a page not titled by one H1, is pruned again without the link rules (teaser cards, link-dense blocks) when that keeps its prose: the cards were the content (a section front)',
+    mainOnly: true,
+    run: (s) => {
+      const article = s.article;
+      if (!article || !s.pickProse || !passagesBelowFloor(s.pickProse, pickText(s, article))) return;
+      // A page with one title (its only H1, where pruning left it) is one article: the cards beside it are
+      // other stories, however much prose their blurbs hold. A section front titles each card alike.
+      if (s.body.querySelectorAll('h1').length === 1) return;
+      // Rules that judge by name or wording state what they took (a comment thread, a notice); only when the
+      // rules that judge by link shape alone took the prose is their verdict overruled.
+      const widened = article.unpruned();
+      pruneBoilerplate(widened, pruneOptions(s, { byLinks: false, tree: 'article' }));
+      const text = searchableText(widened);
+      if (passagesBelowFloor(s.pickProse, text)) return;
+      article.root = widened;
+      pickChanged(s);
+      s.pickText = text;
+      s.widened = true;
+      chose(s, 'pick-by-links', 'article', widened, 'pick pruned without link rules');
+    },
+  },
+  {
     name: 'pick-or-page',
     why: 'the pick is kept when long enough and holding enough of the pruned page (by length or prose); else the page is',
     mainOnly: true,
@@ -219,8 +248,9 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
       const share = Math.max(chars / Math.max(1, pageChars(s)), proseShare(root, measured(s).paras, pickText(s, s.article)));
       if (chars >= READABILITY_MIN_CHARS && (chars >= READABILITY_SURE_CHARS || share >= READABILITY_MIN_SHARE)) {
         s.container = root;
-        s.source = 'article';
-        chose(s, 'pick-or-page', 'article', root, 'article');
+        // Readability's own pick, less pruned than ours would have it: the steps that complete our pick do not apply.
+        s.source = s.widened ? 'readability' : 'article';
+        chose(s, 'pick-or-page', 'article', root, s.widened ? 'readability' : 'article');
       } else chose(s, 'pick-or-page', 'page', s.container, 'page');
     },
   },
