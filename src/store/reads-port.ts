@@ -44,10 +44,14 @@ export interface UsageRow {
   refundedMicros: number;
 }
 
-export interface StoreStats {
-  byToolStatus: { tool: string; status: TaskStatus; count: number }[];
+/** Tasks waiting for a worker (pending) and running. */
+export interface QueueCounts {
   queueDepth: number;
   running: number;
+}
+
+export interface StoreStats extends QueueCounts {
+  byToolStatus: { tool: string; status: TaskStatus; count: number }[];
 }
 
 export interface TaskReads {
@@ -55,5 +59,8 @@ export interface TaskReads {
   listTasks(q: TaskListQuery): Promise<ListedTask[]>;
   /** Counts and money per tool or per day; only tasks still kept (see RETENTION) are counted. */
   usage(q: UsageQuery): Promise<UsageRow[]>;
+  /** Every task counted by tool and status: reads the whole table (operators' pages and /metrics). */
   stats(): Promise<StoreStats>;
+  /** The queue alone, from the pending and running indexes: cheap whatever the store holds (/healthz). */
+  queueCounts(): Promise<QueueCounts>;
 }
