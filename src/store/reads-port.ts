@@ -50,6 +50,13 @@ export interface QueueCounts {
   running: number;
 }
 
+/** How many tasks of one tool wait for a worker or run. */
+export interface ActiveByTool {
+  tool: string;
+  status: 'pending' | 'running';
+  count: number;
+}
+
 export interface StoreStats extends QueueCounts {
   byToolStatus: { tool: string; status: TaskStatus; count: number }[];
 }
@@ -63,4 +70,6 @@ export interface TaskReads {
   stats(): Promise<StoreStats>;
   /** The queue alone, from the pending and running indexes: cheap whatever the store holds (/healthz). */
   queueCounts(): Promise<QueueCounts>;
+  /** Pending and running tasks by tool, from the same indexes (/metrics). */
+  activeByTool(): Promise<ActiveByTool[]>;
 }

@@ -7,7 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.js';
 import { healthReport } from '../../src/http/health.js';
 import type { NewTask, TaskStore } from '../../src/store/port.js';
-import { QUEUE_COUNTS_SQL } from '../../src/db/tasks/queue-counts.js';
+import { ACTIVE_BY_TOOL_SQL, QUEUE_COUNTS_SQL } from '../../src/db/tasks/queue-counts.js';
+import { EngineEvents } from '../../src/engine/events.js';
+import { TaskMetrics } from '../../src/engine/metrics.js';
 import { SqliteStore } from '../../src/db/tasks/sqlite-store.js';
 import { storeFactories } from '../support/store-factories.js';
 
@@ -49,6 +51,15 @@ describe('queue counts on SQLite', () => {
     expect(plan).toContain('SCAN tasks USING COVERING INDEX tasks_leases');
     expect(plan).not.toContain('SCAN tasks');
   });
+
+  it('count pending and running tasks by tool through the same indexes (the /metrics gauge)', async () => {
+    const s = (await factories[0]!.open()) as SqliteStore;
+    opened.push(s);
+    const plan = (s.db.raw.prepare(`EXPLAIN QUERY PLAN ${ACTIVE_BY_TOOL_SQL}`).all() as { detail: string }[]).map((p) => p.detail);
+    expect(plan).toContain('SCAN tasks USING INDEX tasks_claimable');
+    expect(plan).toContain('SCAN tasks USING INDEX tasks_leases');
+    expect(plan).not.toContain('SCAN tasks');
+  });
 });
 
 for (const factory of factories) {
@@ -62,6 +73,31 @@ for (const factory of factories) {
       expect(await s.queueCounts()).toEqual({ queueDepth: 2, running: 1 });
       const stats = await s.stats();
       expect({ queueDepth: stats.queueDepth, running: stats.running }).toEqual({ queueDepth: 2, running: 1 });
+    });
+
+    it('by tool, answer what the full stats answer for pending and running', async () => {
+      const s = await factory.open();
+      opened.push(s);
+      const now = Date.now();
+      for (let i = 0; i < 3; i++) await s.createTask(newTask(now - 1000));
+      await s.createTask({ ...newTask(now - 1000), tool: 'ip.geolocate' });
+      await s.claimTasks({ owner: 'w1', limit: 1, leaseMs: 60_000, now, onlyTools: ['dns.lookup'] });
+      const byKey = (rows: { tool: string; status: string; count: number }[]) => rows.map((r) => `${r.tool} ${r.status} ${r.count}`).sort();
+      const active = await s.activeByTool();
+      expect(byKey(active)).toEqual(['dns.lookup pending 2', 'dns.lookup running 1', 'ip.geolocate pending 1']);
+      const stats = await s.stats();
+      expect(byKey(stats.byToolStatus.filter((r) => r.status === 'pending' || r.status === 'running'))).toEqual(byKey(active));
+    });
+
+    it('are what /metrics reports, without the full stats', async () => {
+      const s = await factory.open();
+      opened.push(s);
+      await s.createTask(newTask(Date.now()));
+      s.stats = () => Promise.reject(new Error('stats() read every task'));
+      const text = await new TaskMetrics(new EngineEvents()).render(s);
+      expect(text).toContain('agent_utility_store_up 1');
+      expect(text).toContain('agent_utility_tasks{tool="dns.lookup",status="pending"} 1');
+      expect(text).toContain('agent_utility_queue_depth 1');
     });
 
     it('are what /healthz reports, without the full stats', async () => {
