@@ -68,6 +68,7 @@ describe('extraction steps table', () => {
       'link-lists-page',
       'prune-pick',
       'pick-without-names',
+      'pick-by-links',
       'pick-or-page',
       'densest-prose',
       'standfirst',
