@@ -192,8 +192,9 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
     run: (s) => {
       if (!s.article) return;
       s.pickPruned = true;
-      // Its prose as Readability gave it, read before the rules change it: pick-by-links weighs what they took.
-      s.pickProse = prosePassages(s.article.root);
+      // Its prose as Readability gave it, read before the rules change it, for pick-by-links to weigh what they
+      // took. Not on a page that one H1 titles (pick-by-links leaves those alone): most articles skip the walk.
+      if (!s.off.has('pick-by-links') && s.body.querySelectorAll('h1').length !== 1) s.pickProse = prosePassages(s.article.root);
       pruneBoilerplate(s.article.root, pruneOptions(s, { tree: 'article' }));
     },
   },
@@ -218,10 +219,10 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
     mainOnly: true,
     run: (s) => {
       const article = s.article;
+      // Read only on a page that no single H1 titles (prune-pick): a page with one title (its only H1, where
+      // pruning left it) is one article, and the cards beside it are other stories, however much prose their
+      // blurbs hold. A section front titles each card alike.
       if (!article || !s.pickProse || !passagesBelowFloor(s.pickProse, pickText(s, article))) return;
-      // A page with one title (its only H1, where pruning left it) is one article: the cards beside it are
-      // other stories, however much prose their blurbs hold. A section front titles each card alike.
-      if (s.body.querySelectorAll('h1').length === 1) return;
       // Rules that judge by name or wording state what they took (a comment thread, a notice); only when the
       // rules that judge by link shape alone took the prose is their verdict overruled.
       const widened = article.unpruned();
