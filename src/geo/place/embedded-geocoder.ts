@@ -344,7 +344,10 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
     if (abroad) return abroad;
     factor *= FACTOR.unmatchedPart;
     unmatched = true;
-    notes.push(`ZIP ${r.zip5} is not in the embedded ZIP data`);
+    // (Said as a ZIP only where the US is written: "00144 Roma" is no US address.)
+    notes.push(
+      country === 'US' ? `ZIP ${r.zip5} is not in the embedded ZIP data` : `postal code ${r.zip5} is neither a US ZIP nor in the embedded postal tables`,
+    );
   }
 
   if (r.postalCode && !r.zip5) {
