@@ -36,3 +36,28 @@ describe('five digits before the town read as a US ZIP where it fits', () => {
     expect(locate('76121 Barletta').components.country_code).toBe('IT');
   });
 });
+
+describe('a code alone that several countries’ tables hold', () => {
+  it('is the less sure the more countries hold it', () => {
+    // A US ZIP alone, one Berlin shares, and one French and Finnish towns share too.
+    expect(locate('94043').confidence).toBeGreaterThan(locate('10117').confidence);
+    expect(locate('10117').confidence).toBeGreaterThan(locate('44120').confidence);
+    // Codes of the tables abroad alike: Munich's alone, one of Finland and France, one of France, Finland and Germany.
+    expect(locate('80331').confidence).toBeGreaterThan(locate('01120').confidence);
+    expect(locate('01120').confidence).toBeGreaterThan(locate('33100').confidence);
+  });
+
+  it.each(['33100', '44120', '01120', '2000'])('%s offers every other country holding it, each once', (q) => {
+    const r = locate(q);
+    const countries = [r.components.country_code, ...r.alternatives.map((a) => a.country_code)];
+    expect(new Set(countries).size).toBe(countries.length);
+    expect(countries.length).toBeGreaterThan(1);
+    expect(r.notes.join(' ')).toMatch(/see alternatives/);
+  });
+
+  it('an alternative abroad is named with its own region, not the chosen town’s', () => {
+    expect(locate('33100').alternatives.map((a) => a.formatted_address)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Tampere, Pirkanmaa, Finland$/), expect.stringMatching(/^Paderborn, North Rhine-Westphalia, Germany$/)]),
+    );
+  });
+});

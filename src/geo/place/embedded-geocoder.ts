@@ -41,6 +41,9 @@ interface Resolution {
   districts: string[];
   /** The town is the region's largest, standing in for a street's town the data does not know. */
   largestTownGuess?: boolean;
+  /** The doubt among the candidates is already in `confidence` (a postal code alone held by several countries'
+   * tables: their towns' sizes say nothing about which country's code was meant). */
+  ambiguityCounted?: boolean;
   notes: string[];
 }
 
@@ -78,7 +81,7 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
       ? [best]
       : resolutions.filter((r) => r.precision === best.precision && sameWords(r) && !r.largestTownGuess);
   for (const r of pooled) for (const c of r.candidates) pool.set(c.id, c);
-  if (pool.size > 1 && best.chosen) {
+  if (pool.size > 1 && best.chosen && !best.ambiguityCounted) {
     confidence *= ambiguityFactor(
       best.chosen.population,
       [...pool.values()].map((c) => c.population),
@@ -113,7 +116,9 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
       .map((c) => localityAlternative(g, c)),
     ...namedAreas(g, best),
     ...postalCodesAbroad(g, best),
-  ].slice(0, MAX_ALTERNATIVES);
+  ]
+    .filter(firstOfEachPlace())
+    .slice(0, MAX_ALTERNATIVES);
   const reading = best.reading;
   if ((reading.houseNumber || reading.street) && PRECISION_RANK[best.precision] < PRECISION_RANK.street) {
     confidence *= FACTOR.coarserThanAsked;
@@ -192,6 +197,18 @@ function namedAreas(g: Gazetteer, best: Resolution): PlaceAlternative[] {
       },
     ];
   });
+}
+
+/** A filter keeping the first alternative at each point of each country (a postal code abroad is offered both
+ * as a candidate and as the same code in another table). */
+function firstOfEachPlace(): (a: PlaceAlternative) => boolean {
+  const seen = new Set<string>();
+  return (a) => {
+    const key = `${a.country_code}|${a.lat}|${a.lng}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
 }
 
 /** Five digits alone: the same code in the other countries' tables ("10117": Berlin) and, when another
@@ -299,7 +316,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
         // US first, as for readings that tie: weighing by the towns' size was tried and moved a state capital's
         // ZIP ("12207", Albany) abroad as often as it found a foreign code; the same code abroad is an alternative.
         const abroad = placePostalCodes(g, g.postal.lookup(r.zip5, null));
-        factor *= FACTOR.bareFiveDigits * (abroad.length > 0 ? FACTOR.postalCodeInSeveralCountries : 1);
+        factor *= bareCodeFactor(1 + abroad.length);
         notes.push(
           abroad.length > 0
             ? `${r.zip5} was read as a US ZIP; it is also a postal code in ${abroad.map((m) => countryName(m.code.country) ?? m.code.country).join(', ')} (see alternatives): add the town or country`
@@ -496,12 +513,22 @@ function postalResolution(g: Gazetteer, r: AddressReading, country: string | nul
   }
   const best = matches[0]!;
   const bare = r.country === null && r.region === null && r.street === null && r.houseNumber === null;
-  // Several countries' codes: the candidates carry them, and the answer's ambiguity is measured over them.
-  if (matches.length === 1 && bare && country === null) {
-    factor *= FACTOR.bareFiveDigits;
-    notes.push(`${r.postalCode} was read as a postal code of ${countryName(best.code.country) ?? best.code.country}: add the town or country to be sure`);
+  // A code alone: a guess at its country, the more doubtful the more tables hold it (the others are candidates,
+  // so they are offered; the size of their towns says nothing about which was meant).
+  const alone = bare && country === null;
+  if (alone) {
+    factor *= bareCodeFactor(matches.length);
+    const others = matches.slice(1).map((m) => countryName(m.code.country) ?? m.code.country);
+    notes.push(
+      `${r.postalCode} was read as a postal code of ${countryName(best.code.country) ?? best.code.country}${others.length > 0 ? `; it is also one in ${others.join(', ')} (see alternatives)` : ''}: add the town or country to be sure`,
+    );
   }
-  return postalCodeResolution(g, r, best, best.town, factor, notes, matches.slice(1));
+  return { ...postalCodeResolution(g, r, best, best.town, factor, notes, matches.slice(1)), ambiguityCounted: alone };
+}
+
+/** The confidence factor of a postal code given alone that `countries` countries' tables hold (1 or more). */
+function bareCodeFactor(countries: number): number {
+  return FACTOR.bareFiveDigits * FACTOR.postalCodeInSeveralCountries ** Math.max(0, countries - 1);
 }
 
 function postalCodeResolution(
@@ -537,6 +564,8 @@ function postalCodeResolution(
     id: `postal:${o.code.country}:${o.code.code}`,
     name: o.townName,
     country: o.code.country,
+    admin1: o.region?.admin1 ?? o.town?.admin1 ?? '',
+    population: o.town?.population ?? 0,
     lat: o.lat,
     lng: o.lng,
   }));
