@@ -61,3 +61,26 @@ describe('a code alone that several countries’ tables hold', () => {
     );
   });
 });
+
+describe('a country written before the code decides whose code it is', () => {
+  it.each([
+    // 13353 is Berlin's code and a US ZIP (Hoffmeister, NY): the country written first settles it.
+    ['Germany 13353', 'Berlin', 'DE'],
+    ['Deutschland, 10117 Berlin', 'Berlin', 'DE'],
+    ['France 75008', 'Paris', 'FR'],
+    ['España 28014 Madrid', 'Madrid', 'ES'],
+  ])('%s → %s (%s)', (q, city, country) => {
+    expect(locate(q).components).toMatchObject({ city, country_code: country });
+  });
+
+  it('a code of a country without a table, after its name, answers the country and is no US ZIP', () => {
+    const r = locate('Spain 28014');
+    expect(r.precision).toBe('country');
+    expect(r.components.country_code).toBe('ES');
+  });
+
+  it('words that also name a US state or town stay readable as it when the ZIP is theirs', () => {
+    expect(locate('Georgia 30303').components).toMatchObject({ city: 'Atlanta', state_code: 'GA', country_code: 'US' });
+    expect(locate('Lebanon 17042').components).toMatchObject({ city: 'Lebanon', state_code: 'PA', country_code: 'US' });
+  });
+});

@@ -371,7 +371,33 @@ function countryOptions(tokens: Tok[], lex: AddressLexicon): CountryOption[] {
     if (lex.regions(phrase, isCode).length > 0) options.push({ country: null, rest: tokens, areaNameAsLocality: false, namesCountry: !isCode });
     return options;
   }
-  return [{ country: null, rest: tokens, areaNameAsLocality: false, namesCountry: false }];
+  const plain: CountryOption = { country: null, rest: tokens, areaNameAsLocality: false, namesCountry: false };
+  const leading = leadingCountry(tokens, lex);
+  // Words that name a region or town as well stay readable as it ("Georgia 30303" is Atlanta's ZIP, "Lebanon
+  // 17042" Lebanon, PA's).
+  if (leading) return leading.placeToo ? [leading.option, plain] : [leading.option];
+  return [plain];
+}
+
+/**
+ * "Germany 13353", "Deutschland, 10117 Berlin", "España 28014 Madrid": a country's name written first, before a
+ * postal code, as some senders and some countries' own order have it. Only before a code: a name at the start
+ * is otherwise mostly a street's or a person's ("Jordan Street", "Chad Smith"), and the code is what needs the
+ * country to be read.
+ */
+function leadingCountry(tokens: Tok[], lex: AddressLexicon): { option: CountryOption; placeToo: boolean } | null {
+  const first = tokens.filter((t) => t.seg === tokens[0]!.seg);
+  for (let k = Math.min(4, first.length); k >= 1; k--) {
+    const next = tokens[k];
+    if (!next || !/^\d/.test(next.text)) continue;
+    const phrase = joined(tokens.slice(0, k)).replace(/[.:]$/, '');
+    const code = lex.countryCodeByName(phrase);
+    if (code) {
+      const option = { country: code, rest: tokens.slice(k), areaNameAsLocality: false, namesCountry: false };
+      return { option, placeToo: lex.regions(phrase, false).length > 0 || lex.hasLocality(phrase, null, null) };
+    }
+  }
+  return null;
 }
 
 const SCRIPTS = [
