@@ -120,6 +120,10 @@ export class Gazetteer {
         // "Palikir - National Government Center": the name before GeoNames' qualifier.
         const qualified = / - /.exec(places.name[i]!);
         if (qualified) addPlace(this.placesByName, normaliseName(places.name[i]!.slice(0, qualified.index)), i);
+        // "Halle (Saale)", "Frankfurt (Oder)": the name before a bracketed qualifier (a river or area naming which
+        // town of the name is meant) is the town's everyday name.
+        const bracketed = /\s+\([^)]*\)\s*$/.exec(places.name[i]!);
+        if (bracketed && bracketed.index > 0) addPlace(this.placesByName, normaliseName(places.name[i]!.slice(0, bracketed.index)), i);
       }
     }
     for (const z of rawZips) {
