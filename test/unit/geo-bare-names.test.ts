@@ -23,3 +23,18 @@ describe('a town named with a bracketed qualifier is found by its everyday name'
     expect(locate('Frankfurt').components.city).toBe('Frankfurt am Main');
   });
 });
+
+describe('a town named after its river or coast is found by the name before the linking word', () => {
+  it.each([
+    ['Southend', 'Southend-on-Sea', 'GB'],
+    ['Ludwigshafen', 'Ludwigshafen am Rhein', 'DE'],
+    ['Stoke', 'Stoke-on-Trent', 'GB'],
+  ])('%s → %s', (q, city, country) => {
+    expect(locate(q).components).toMatchObject({ city, country_code: country });
+  });
+
+  it('a bigger town of the bare name still answers, and the linked one is offered', () => {
+    const r = locate('Newcastle');
+    expect(r.alternatives.map((a) => a.formatted_address)).toContain('Newcastle upon Tyne, England, United Kingdom');
+  });
+});
