@@ -84,3 +84,19 @@ describe('a country written before the code decides whose code it is', () => {
     expect(locate('Lebanon 17042').components).toMatchObject({ city: 'Lebanon', state_code: 'PA', country_code: 'US' });
   });
 });
+
+describe('ZIPs of the freely associated states', () => {
+  it.each([
+    ['Kosrae 96944', 'FM'],
+    ['96940', 'PW'],
+  ])('%s is answered in its own country (%s), not the United States', (q, country) => {
+    const r = locate(q);
+    expect(r.components.country_code).toBe(country);
+    expect(r.formatted_address).not.toMatch(/United States|\s,/);
+    expect(r.alternatives.map((a) => a.country_code)).not.toContain('US');
+  });
+
+  it('a US territory’s ZIP stays the United States (a US subdivision)', () => {
+    expect(locate('00901').components).toMatchObject({ country_code: 'US', state_code: 'PR' });
+  });
+});

@@ -199,6 +199,13 @@ function namedAreas(g: Gazetteer, best: Resolution): PlaceAlternative[] {
   });
 }
 
+/** The country a ZIP is in: the US, or one of the freely associated states the US ZIP system serves (the ZIP
+ * data writes Micronesia's, the Marshall Islands' and Palau's own ISO codes where a state's would be: they are
+ * no US subdivision). */
+function zipCountry(zip: { state: string }): string {
+  return subdivisionByCode('US', zip.state) === undefined && countryName(zip.state) !== null ? zip.state : 'US';
+}
+
 /** A filter keeping the first alternative at each point of each country (a postal code abroad is offered both
  * as a candidate and as the same code in another table). */
 function firstOfEachPlace(): (a: PlaceAlternative) => boolean {
@@ -216,15 +223,16 @@ function firstOfEachPlace(): (a: PlaceAlternative) => boolean {
 function postalCodesAbroad(g: Gazetteer, best: Resolution): PlaceAlternative[] {
   const r = best.reading;
   if (!r.zip5 || r.locality !== null || r.region !== null || r.country !== null || r.street !== null) return [];
-  const zip = best.country === 'US' ? undefined : g.zip(r.zip5);
+  // (Not when the answer is the ZIP itself, in a country of its own: "96940" is Palau's.)
+  const zip = best.country === 'US' || best.chosen?.id === `zip${r.zip5}` ? undefined : g.zip(r.zip5);
   const us: PlaceAlternative[] = zip
     ? [
         {
           lat: roundCoordinate(zip.lat),
           lng: roundCoordinate(zip.lng),
-          formatted_address: `${zip.city}, ${zip.state} ${zip.zip}, United States`,
+          formatted_address: `${zip.city}, ${zip.state} ${zip.zip}, ${countryName(zipCountry(zip)) ?? 'United States'}`,
           precision: 'postal_code',
-          country_code: 'US',
+          country_code: zipCountry(zip),
         },
       ]
     : [];
@@ -334,7 +342,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
       const zipPlace: Locality = {
         id: `zip${zip.zip}`,
         name: zip.city,
-        country: 'US',
+        country: zipCountry(zip),
         admin1: zip.state,
         population: 0,
         lat: zip.lat,
@@ -349,7 +357,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
         confidence: LEVEL_CONFIDENCE.postal_code * factor,
         city: zip.city,
         region: zipState,
-        country: 'US',
+        country: zipPlace.country,
         candidates: [zipPlace],
         chosen: zipPlace,
         zip: zip.zip,
@@ -668,7 +676,7 @@ function formatted(r: Resolution, country: string | null): string {
   const countryText = country ?? r.country ?? '';
   switch (r.precision) {
     case 'postal_code':
-      return `${r.city}, ${r.region?.code ?? ''} ${r.zip}, ${countryText}`.replace(/\s+,/g, ',');
+      return `${r.city}, ${[r.region?.code, r.zip].filter(Boolean).join(' ')}, ${countryText}`.replace(/\s+,/g, ',');
     case 'locality': {
       const region = r.region ? (r.country === 'US' ? r.region.code : r.region.name) : null;
       return [r.city, region, countryText].filter(Boolean).join(', ');
