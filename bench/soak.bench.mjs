@@ -28,7 +28,7 @@ import { startKnot } from '../dist/test/support/knot.js';
 import { x402Client, x402HTTPClient } from '@x402/fetch';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startLocalChain, SETTLER_KEY } from '../dist/test/support/local-chain.js';
-import { cpuSecondsOf, descendants } from './lib/proc-cpu.mjs';
+import { cpuSecondsOf, descendants, treeCpuSeconds } from './lib/proc-cpu.mjs';
 import { svgLines } from './lib/svg-lines.mjs';
 import { startX402Signer } from './lib/x402-signer.mjs';
 
@@ -253,9 +253,14 @@ async function runOne(store) {
     descendants()
       .filter((pid) => !servicePids.has(pid) && isKnot(pid) === knot)
       .reduce((sum, pid) => sum + (cpuSecondsOf(pid) ?? 0), 0);
+  // The PostgreSQL server is not ours to start: its postmaster's tree (every backend, the WAL writer,
+  // the checkpointer) is found from its pid file, readable when the bench runs as root or postgres.
+  const postmaster = admin ? await postmasterPid(admin) : undefined;
+  const serverCpu = () => (postmaster === undefined ? undefined : treeCpuSeconds(postmaster));
   const genCpu0 = process.cpuUsage();
   const helperCpu0 = helperCpu(false);
   const knotCpu0 = helperCpu(true);
+  const serverCpu0 = serverCpu();
   const sampler = setInterval(async () => {
     const lat = latencies.sort((a, b) => a - b);
     latencies = [];
@@ -303,6 +308,8 @@ async function runOne(store) {
   const generatorCpuMs = (genCpu.user + genCpu.system) / 1000;
   const helpersCpuMs = (helperCpu(false) - helperCpu0) * 1000;
   const knotCpuMs = (helperCpu(true) - knotCpu0) * 1000;
+  const serverCpu1 = serverCpu();
+  const dbServerCpuMs = serverCpu0 === undefined || serverCpu1 === undefined ? undefined : (serverCpu1 - serverCpu0) * 1000;
   // Settlements are made after the task completes; give the last ones a moment (bounded) to land.
   let settled = 0;
   for (let i = 0; chain && i < 60; i++) {
@@ -351,6 +358,7 @@ async function runOne(store) {
     generatorCpuMs,
     helpersCpuMs,
     knotCpuMs,
+    dbServerCpuMs,
     samples,
     probes,
   };
@@ -371,6 +379,17 @@ async function runOne(store) {
     }),
   );
   return result;
+}
+
+/** The PostgreSQL server's postmaster pid, from the pid file in its data directory (undefined if unreadable). */
+async function postmasterPid(client) {
+  try {
+    const dir = (await client.query('SHOW data_directory')).rows[0].data_directory;
+    const pid = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -402,6 +421,10 @@ function summarise(r) {
     rows.push(`| ${r.store} | load generator (this bench: HTTP client, x402 signing) | | ${per(r.generatorCpuMs)} | | | | |`);
     rows.push(`| ${r.store} | Hardhat chain (x402 settlements) | | ${per(r.helpersCpuMs)} | | | | |`);
     rows.push(`| ${r.store} | Knot (dns.lookup queries) | | ${per(r.knotCpuMs)} | | | | |`);
+    if (r.store !== 'sqlite')
+      rows.push(
+        `| ${r.store} | PostgreSQL server (every backend; other clients' queries count too) | | ${r.dbServerCpuMs === undefined ? 'not readable' : per(r.dbServerCpuMs)} | | | | |`,
+      );
   }
   const loads = r.samples.map((s) => s.load1).join(', ');
   // The issue's memory goal compares minute 2 with minute 10: each process's first sample from 120 s on

@@ -44,6 +44,22 @@ export function cpuSecondsOf(pid) {
   }
 }
 
+/**
+ * CPU seconds of a whole process tree not started by us (a database server): the own and reaped time of
+ * its root and of every live descendant. A process that exits between two readings moves into its
+ * parent's reaped time (which holds its own reaped time too), so differences between readings lose
+ * nothing its parent waited for.
+ */
+export function treeCpuSeconds(root) {
+  try {
+    const r = readStat(root);
+    const live = processTree(root).filter((p) => p.state !== 'Z');
+    return ((r.own + r.reaped + live.reduce((sum, p) => sum + p.own + p.reaped, 0)) * TICK_MS) / 1000;
+  } catch {
+    return undefined;
+  }
+}
+
 export function descendants(root = process.pid) {
   return processTree(root)
     .filter((p) => p.state !== 'Z')

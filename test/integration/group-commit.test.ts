@@ -93,6 +93,44 @@ describe('group commit of task creations', () => {
     expect(batches()).toEqual([3, 1]);
   });
 
+  it('one creation transaction at a time: creations arriving meanwhile wait and go in the next one', async () => {
+    const store = new SqliteStore(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'au-group-')), 'db.sqlite'));
+    await store.migrate();
+    stores.push(store);
+    // The first transaction is held open until the test lets it go (a slow commit), then written for real.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const write = store.createTasks.bind(store);
+    const batches: number[] = [];
+    let running = 0;
+    let mostRunning = 0;
+    const slowFirst: typeof store.createTasks = async (items) => {
+      batches.push(items.length);
+      running++;
+      mostRunning = Math.max(mostRunning, running);
+      if (batches.length === 1) await gate;
+      try {
+        return await write(items);
+      } finally {
+        running--;
+      }
+    };
+    const group = new GroupCommit({ createTasks: slowFirst });
+    const local = () => newTask({ payer: { kind: 'local', id: 'test' } });
+    const first = group.create(local());
+    await new Promise((resolve) => setImmediate(resolve));
+    const later: Promise<unknown>[] = [];
+    for (let turn = 0; turn < 3; turn++) {
+      later.push(group.create(local()), group.create(local()));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(batches).toEqual([1]);
+    release();
+    await Promise.all([first, ...later]);
+    expect(batches).toEqual([1, 6]);
+    expect(mostRunning).toBe(1);
+  });
+
   it('the engine submits through group commit when the store can write batches', async () => {
     const { store, batches } = await openStore(true);
     const rt = await createRuntime(testConfig(), { tools: testTools, workers: false, store });
