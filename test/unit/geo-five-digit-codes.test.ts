@@ -3,7 +3,8 @@
 // country written, that decides, whichever side of the code it is written on. Examples are public places and
 // their published codes, chosen for the test.
 import { describe, expect, it } from 'vitest';
-import { locate, useShippedGazetteer } from '../support/embedded-geocoder.js';
+import { placePostalCodes } from '../../src/geo/place/postal-match.js';
+import { locate, shippedGazetteer, useShippedGazetteer } from '../support/embedded-geocoder.js';
 
 useShippedGazetteer();
 
@@ -98,5 +99,29 @@ describe('ZIPs of the freely associated states', () => {
 
   it('a US territory’s ZIP stays the United States (a US subdivision)', () => {
     expect(locate('00901').components).toMatchObject({ country_code: 'US', state_code: 'PR' });
+  });
+});
+
+describe('a code whose town the gazetteer does not hold', () => {
+  it('alone, is its region, at region precision and below 0.5, saying why (not no match)', () => {
+    // Elchingen's code: the German table has it, the gazetteer has no Elchingen.
+    const r = locate('89275');
+    expect(r.precision).toBe('region');
+    expect(r.components).toMatchObject({ state: 'Bavaria', country_code: 'DE' });
+    expect(r.confidence).toBeLessThan(0.5);
+    expect(r.notes.join(' ')).toMatch(/serves Elchingen, which the embedded data does not place/);
+  });
+
+  it('beside the town the table names for it, is that region', () => {
+    expect(locate('Amance 10140').components).toMatchObject({ state: 'Grand Est', country_code: 'FR' });
+  });
+
+  it('comes after a code of another country placed at a town, whatever that town’s size', () => {
+    // 32440: Loimaa, Finland (no population in the data) and a French village the gazetteer lacks.
+    const matches = placePostalCodes(shippedGazetteer(), shippedGazetteer().postal.lookup('32440', null));
+    expect(matches.map((m) => [m.code.country, m.regionOnly])).toEqual([
+      ['FI', false],
+      ['FR', true],
+    ]);
   });
 });

@@ -19,7 +19,7 @@ import {
 } from './confidence.js';
 import { byImportance, distanceKm, type Gazetteer, type Locality } from './gazetteer.js';
 import { canadianProvinceOfPostcode } from './postcode-regions.js';
-import { placePostalCodes, servesTown, type PostalMatch } from './postal-match.js';
+import { namesUnplacedTown, placePostalCodes, servesTown, type PostalMatch } from './postal-match.js';
 import { EMBEDDED_ATTRIBUTION, roundCoordinate, type PlaceAlternative, type PlaceResult } from './place-result.js';
 
 interface Resolution {
@@ -242,7 +242,7 @@ function postalCodesAbroad(g: Gazetteer, best: Resolution): PlaceAlternative[] {
       lat: roundCoordinate(m.lat),
       lng: roundCoordinate(m.lng),
       formatted_address: [m.townName, m.region?.name, countryName(m.code.country) ?? m.code.country].filter(Boolean).join(', '),
-      precision: m.ownPoint ? ('postal_code' as const) : ('locality' as const),
+      precision: m.ownPoint ? ('postal_code' as const) : m.regionOnly ? ('region' as const) : ('locality' as const),
       country_code: m.code.country,
     }));
   return [...us, ...abroad];
@@ -513,6 +513,8 @@ function postalResolution(g: Gazetteer, r: AddressReading, country: string | nul
   if (matches.length === 0) return null;
   if (r.locality) {
     for (const m of matches) {
+      // A town only the postal table knows: the code's region, saying so ("Godby 22411": Åland).
+      if (namesUnplacedTown(m, r.locality)) return postalCodeResolution(g, r, m, null, factor, notes);
       const town = servesTown(g, m, r.locality);
       if (!town) continue;
       return m.ownPoint ? postalCodeResolution(g, r, m, town, factor, notes) : localityResolution(g, r, [town], factor, notes);
@@ -534,6 +536,20 @@ function postalResolution(g: Gazetteer, r: AddressReading, country: string | nul
   return { ...postalCodeResolution(g, r, best, best.town, factor, notes, matches.slice(1)), ambiguityCounted: alone };
 }
 
+/** A postal code's place as a candidate (its town, or its region's point when the town is not placed). */
+function postalPlace(g: Gazetteer, m: PostalMatch): Locality {
+  return {
+    id: `postal:${m.code.country}:${m.code.code}`,
+    name: m.townName,
+    country: m.code.country,
+    admin1: m.region?.admin1 ?? m.town?.admin1 ?? '',
+    population: m.town?.population ?? 0,
+    lat: m.lat,
+    lng: m.lng,
+    featureCode: 'POSTAL',
+  };
+}
+
 /** The confidence factor of a postal code given alone that `countries` countries' tables hold (1 or more). */
 function bareCodeFactor(countries: number): number {
   return FACTOR.bareFiveDigits * FACTOR.postalCodeInSeveralCountries ** Math.max(0, countries - 1);
@@ -548,6 +564,26 @@ function postalCodeResolution(
   notes: string[],
   others: PostalMatch[] = [],
 ): Resolution {
+  if (m.regionOnly && m.region) {
+    notes.push(`postal code ${m.code.code} serves ${m.townName}, which the embedded data does not place: answered at its region, ${m.region.name}`);
+    const alternatives = others.map((o) => ({ ...postalPlace(g, o), id: `postal:${o.code.country}:${o.code.code}` }));
+    return {
+      reading: r,
+      precision: 'region',
+      lat: m.lat,
+      lng: m.lng,
+      confidence: LEVEL_CONFIDENCE.region * factor * FACTOR.unmatchedPart,
+      city: null,
+      region: m.region,
+      country: m.code.country,
+      candidates: [postalPlace(g, m), ...alternatives],
+      chosen: postalPlace(g, m),
+      zip: m.code.code,
+      unmatched: false,
+      districts: [],
+      notes,
+    };
+  }
   if (!m.ownPoint && town && others.length === 0) {
     notes.push(`the embedded data has no centroid for postal code ${m.code.code}: answered at ${town.name}, the town it serves`);
     return localityResolution(g, r, [town], factor, notes);
