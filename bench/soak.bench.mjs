@@ -3,7 +3,8 @@
 // server), on SQLite (one `serve` process with its workers) and on PostgreSQL (2 `serve --no-workers` API
 // nodes and 2 `worker` processes). Every SOAK_SAMPLE_S each process reports (bench/lib/soak-probe.mjs,
 // preloaded) RSS, event-loop delay, active handles and open fds; the bench records database/WAL size,
-// queue depth (pending + running), p50/p99 creation latency and errors over the interval. Writes
+// queue depth (pending + running), p50/p99 creation latency (and p99 of key and of x402 requests apart),
+// errors, how long the queue count took and this generator's own event-loop delay over the interval. Writes
 // bench/soak/<store>.json and bench/soak/<store>.svg. The issue's size is 1,000 req/s for 600 s:
 // SOAK_RATE and SOAK_SECONDS set it (defaults are what this shared 2-core machine carries; RESULTS says
 // what ran). One request in SOAK_X402_EVERY (default 10) pays with x402 instead of a key, from
@@ -17,6 +18,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Pool } from 'undici';
@@ -47,6 +49,43 @@ const X402_PAYERS = 4;
 // SQLite deployment shape: `one` (default) is one `serve` with its workers; `split` is `serve --no-workers`
 // and one `worker` process on the same file, which also tells creation's CPU from the drain's.
 const SQLITE_SHAPE = process.env.SOAK_SQLITE_SHAPE ?? 'one';
+
+// SOAK_SEED_TASKS (SQLite): finished tasks written before the run, so a short run meets the database a
+// long one ends with (600,000 is about the 10-minute soak's 750 MB).
+const SEED_TASKS = Number(process.env.SOAK_SEED_TASKS ?? 0);
+
+/** `n` finished tasks of the soak's tools and payers, with results about the size the soak's are. */
+function seedFinishedTasks(db, n) {
+  const insert = db.prepare(
+    `INSERT INTO tasks (id, tool, input, status, result, payer_kind, payer_id, price_micros, charged_micros, payment, attempts, max_attempts, run_after, created_at, started_at, finished_at)
+     VALUES (?, ?, ?, 'complete', ?, ?, ?, 1000, 1000, ?, 1, 3, ?, ?, ?, ?)`,
+  );
+  const result = JSON.stringify({ answers: Array.from({ length: 8 }, (_, i) => ({ ip: `127.0.0.${i}`, ttl: 300, note: 'x'.repeat(60) })) });
+  const payment = JSON.stringify({ status: 'settled', amount: '1000', signature: `0x${'ab'.repeat(65)}`, authorization: { nonce: `0x${'cd'.repeat(32)}` } });
+  const tools = ['dns.lookup', 'ip.geolocate', 'url.status'];
+  const t0 = Date.now() - n;
+  const chunk = db.transaction((from) => {
+    for (let i = from; i < Math.min(n, from + 10_000); i++) {
+      const paid = i % X402_EVERY === X402_EVERY - 1;
+      const t = t0 + i;
+      insert.run(
+        `seed_${i}`,
+        tools[i % 3],
+        JSON.stringify({ domain: `h${i % 500}.soak.test` }),
+        result,
+        paid ? 'x402' : 'key',
+        paid ? `0xseed${i % 4}` : `seed_key_${i % 4}`,
+        paid ? payment : null,
+        t,
+        t,
+        t + 1,
+        t + 5,
+      );
+    }
+  });
+  for (let i = 0; i < n; i += 10_000) chunk(i);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+}
 
 function spawnNode(args, env, name, probeFile) {
   // SOAK_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the service processes, not the generator.
@@ -151,6 +190,7 @@ async function runOne(store) {
     storeObj = new PostgresStore({ connectionString: DATABASE_URL, schema, poolSize: 2 });
   }
   await storeObj.migrate();
+  if (store === 'sqlite' && SEED_TASKS > 0) seedFinishedTasks(storeObj.db.raw, SEED_TASKS);
   const keys = [];
   for (let i = 0; i < KEYS; i++) keys.push((await createApiKey(storeObj, { creditsMicros: 1e12, label: `soak ${i}` })).key);
 
@@ -178,6 +218,8 @@ async function runOne(store) {
   let paidErrors = 0;
   let signMisses = 0;
   let latencies = [];
+  let keyLatencies = [];
+  let paidLatencies = [];
   let errors = 0;
   const errorKinds = new Map();
   const inflight = new Set();
@@ -213,15 +255,20 @@ async function runOne(store) {
       .request({ path: paths[i % bodies.length], method: 'POST', headers, body: JSON.stringify(body(i)) })
       .then(async (res) => {
         await res.body.dump();
-        latencies.push(performance.now() - dueAt);
+        const ms = performance.now() - dueAt;
+        latencies.push(ms);
+        (paid ? paidLatencies : keyLatencies).push(ms);
         if (res.statusCode !== 202) countError(res.statusCode, paid);
       })
       .catch((err) => countError(err.code ?? 'error', paid));
   };
 
+  // From the pending and running indexes (src/db/tasks/queue-counts.ts): counting with one scan of the
+  // tasks table blocked this process for 0.5 s per sample once the store had grown to 750 MB, and every
+  // request due meanwhile counted that as creation latency.
   const queueDepth = async () => {
-    if (store === 'sqlite') return (await storeObj.db.all("SELECT count(*) AS n FROM tasks WHERE status IN ('pending','running')", []))[0].n;
-    return (await admin.query(`SELECT count(*)::int AS n FROM ${schema}.tasks WHERE status IN ('pending','running')`)).rows[0].n;
+    const q = await storeObj.queueCounts();
+    return q.queueDepth + q.running;
   };
   const dbSizeMb = async () => {
     if (store === 'sqlite') return dirSizeMb(dataDir);
@@ -260,22 +307,39 @@ async function runOne(store) {
   const genCpu0 = process.cpuUsage();
   const helperCpu0 = helperCpu(false);
   const knotCpu0 = helperCpu(true);
+  // The generator's own event-loop delay: a stall here delays every request due meanwhile, and shows
+  // as creation latency although no server was slow.
+  const genEld = monitorEventLoopDelay({ resolution: 10 });
+  genEld.enable();
   const serverCpu0 = serverCpu();
   const sampler = setInterval(async () => {
     const lat = latencies.sort((a, b) => a - b);
+    const keyLat = keyLatencies.sort((a, b) => a - b);
+    const paidLat = paidLatencies.sort((a, b) => a - b);
     latencies = [];
+    keyLatencies = [];
+    paidLatencies = [];
+    const q0 = performance.now();
+    const queue = await queueDepth();
+    const queueMs = performance.now() - q0;
     const s = {
       t: Math.round((Date.now() - started) / 1000),
       sent,
       created: lat.length,
       p50Ms: +percentile(lat, 50).toFixed(1),
       p99Ms: +percentile(lat, 99).toFixed(1),
+      keyP99Ms: +percentile(keyLat, 99).toFixed(1),
+      paidP99Ms: +percentile(paidLat, 99).toFixed(1),
       errors,
-      queue: await queueDepth(),
+      queue,
+      queueMs: +queueMs.toFixed(1),
+      genEldP99Ms: +(genEld.percentile(99) / 1e6).toFixed(1),
+      genEldMaxMs: +(genEld.max / 1e6).toFixed(1),
       dbMb: +(await dbSizeMb()).toFixed(1),
       load1: os.loadavg()[0].toFixed(1),
     };
     if (admin) s.walMb = +(Number((await admin.query('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1) AS d', [walStart])).rows[0].d) / 2 ** 20).toFixed(1);
+    genEld.reset();
     samples.push(s);
     process.stderr.write(`${store} ${JSON.stringify(s)}\n`);
   }, SAMPLE_S * 1000);

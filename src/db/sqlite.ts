@@ -45,6 +45,8 @@ export class SqliteDb implements Sql {
   private readonly statements = new Map<string, SqliteStatement>();
   /** Outages seen by this connection (disk full, I/O errors, lock timeouts); thrown as StoreUnavailable. */
   readonly faults = new StoreFaults();
+  /** Calls tried again because another connection held the write lock (`busy: 'yield'` only). */
+  busyRetries = 0;
   /** One transaction wrapper, built once: creating one per call showed up in profiles of the hot path. */
   private readonly runInTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
   /** True while an asynchronous transaction holds the connection; other callers wait in `waiting`. */
@@ -65,11 +67,15 @@ export class SqliteDb implements Sql {
 
   /**
    * `busy: 'wait'` (the default) waits for another connection's write lock inside SQLite, blocking the
-   * thread up to 5 s: right when the other writer is another process. `busy: 'yield'` is for a second
-   * connection to a file this process already writes through another connection (the lead store, which
+   * thread up to 5 s: for tools and tests, whose thread has nothing else to do. `busy: 'yield'` fails fast
+   * instead, and the call is tried again after a timer (the lock was never taken, so nothing ran), for up
+   * to the same 5 s. It is for a server, whose thread serves other requests meanwhile: SQLite's own wait
+   * sleeps in steps (1, 2, 5, 10, 15, 20, 25… ms) and sees a freed lock only at the next step, with the
+   * event loop stopped throughout: in the soak (`serve --no-workers` beside `worker`), the API's waits on
+   * the worker's lock took 18, 33, 53, 78 or 128 ms, the steps' sums, several a second. And it is for
+   * a second connection to a file this process already writes through another (the lead store, which
    * attaches the task database): a blocking wait there could never end, because the holder's transaction
-   * needs this thread to finish. It fails fast instead, and the call is tried again after a timer (the
-   * lock was never taken, so nothing ran), for up to the same 5 s.
+   * needs this thread to finish.
    *
    * `checkpoints: 'background'` moves WAL checkpoints to a thread of their own (wal-checkpointer.ts): for
    * a long-lived server, whose commits would otherwise now and then copy the WAL and fsync inline.
@@ -80,7 +86,15 @@ export class SqliteDb implements Sql {
     this.raw.pragma('journal_mode = WAL');
     this.raw.pragma('synchronous = NORMAL');
     this.raw.pragma(opts.busy === 'yield' ? 'busy_timeout = 0' : 'busy_timeout = 5000');
-    this.watch = opts.busy === 'yield' ? (call) => this.faults.watch(() => retryWhileBusy(call)) : (call) => this.faults.watch(call);
+    this.watch =
+      opts.busy === 'yield'
+        ? (call) =>
+            this.faults.watch(() =>
+              retryWhileBusy(call, () => {
+                this.busyRetries++;
+              }),
+            )
+        : (call) => this.faults.watch(call);
     this.raw.pragma('foreign_keys = ON');
     this.runInTransaction = this.raw.transaction((fn: () => unknown) => fn());
     if (opts.checkpoints === 'background' && file !== ':memory:') this.checkpointer = new WalCheckpointer(this.raw, file);
@@ -154,14 +168,24 @@ function isBusy(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
 }
 
-/** Tries `call` again after a short timer while it meets a held lock, up to 5 s in all (then the error goes on). */
-async function retryWhileBusy<T>(call: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 5_000;
-  for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+/** Retries 1 ms apart for this long: the other process's transactions are short, so the lock is seen as soon as it is free. */
+const FINE_RETRY_MS = 50;
+
+/**
+ * Tries `call` again after a short timer while it meets a held lock, up to 5 s in all (then the error
+ * goes on): every 1 ms at first, then backing off to 50 ms for a lock held long (each try costs a failed
+ * BEGIN, a few microseconds).
+ */
+async function retryWhileBusy<T>(call: () => Promise<T>, onRetry: () => void): Promise<T> {
+  const started = Date.now();
+  for (let wait = 1; ;) {
     try {
       return await call();
     } catch (err) {
-      if (!isBusy(err) || Date.now() > deadline) throw err;
+      const waited = Date.now() - started;
+      if (!isBusy(err) || waited > 5_000) throw err;
+      onRetry();
+      if (waited > FINE_RETRY_MS) wait = Math.min(wait * 2, 50);
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }

@@ -72,14 +72,17 @@ export class TaskMetrics {
     );
     for (const [reason, n] of store.faults?.counts ?? []) lines.push(`agent_utility_store_errors_total{reason="${reason}"} ${n}`);
     // Counters above are this process's own and always answer; the gauges below need the store.
-    const stats = await store.stats().catch(() => undefined);
+    // Only the queue (pending and running), read from its indexes: a scrape must cost the queue's size,
+    // not the store's (finished tasks are the counters above, per process).
+    const active = await store.activeByTool().catch(() => undefined);
     lines.push('# HELP agent_utility_store_up 1 when the store answered this scrape, else 0.', '# TYPE agent_utility_store_up gauge');
-    lines.push(`agent_utility_store_up ${stats ? 1 : 0}`);
-    if (stats) {
-      lines.push('# HELP agent_utility_tasks Tasks in the store by tool and status.', '# TYPE agent_utility_tasks gauge');
-      for (const r of stats.byToolStatus) lines.push(`agent_utility_tasks{tool="${r.tool}",status="${r.status}"} ${r.count}`);
+    lines.push(`agent_utility_store_up ${active ? 1 : 0}`);
+    if (active) {
+      lines.push('# HELP agent_utility_tasks Tasks waiting for a worker or running, by tool and status.', '# TYPE agent_utility_tasks gauge');
+      for (const r of active) lines.push(`agent_utility_tasks{tool="${r.tool}",status="${r.status}"} ${r.count}`);
+      const pending = active.filter((r) => r.status === 'pending').reduce((n, r) => n + r.count, 0);
       lines.push('# HELP agent_utility_queue_depth Pending tasks waiting for a worker.', '# TYPE agent_utility_queue_depth gauge');
-      lines.push(`agent_utility_queue_depth ${stats.queueDepth}`);
+      lines.push(`agent_utility_queue_depth ${pending}`);
     }
     for (const collect of this.extra) {
       const text = (await collect()).trimEnd();

@@ -44,10 +44,21 @@ export interface UsageRow {
   refundedMicros: number;
 }
 
-export interface StoreStats {
-  byToolStatus: { tool: string; status: TaskStatus; count: number }[];
+/** Tasks waiting for a worker (pending) and running. */
+export interface QueueCounts {
   queueDepth: number;
   running: number;
+}
+
+/** How many tasks of one tool wait for a worker or run. */
+export interface ActiveByTool {
+  tool: string;
+  status: 'pending' | 'running';
+  count: number;
+}
+
+export interface StoreStats extends QueueCounts {
+  byToolStatus: { tool: string; status: TaskStatus; count: number }[];
 }
 
 export interface TaskReads {
@@ -55,5 +66,10 @@ export interface TaskReads {
   listTasks(q: TaskListQuery): Promise<ListedTask[]>;
   /** Counts and money per tool or per day; only tasks still kept (see RETENTION) are counted. */
   usage(q: UsageQuery): Promise<UsageRow[]>;
+  /** Every task counted by tool and status: reads the whole table (operators' pages and /metrics). */
   stats(): Promise<StoreStats>;
+  /** The queue alone, from the pending and running indexes: cheap whatever the store holds (/healthz). */
+  queueCounts(): Promise<QueueCounts>;
+  /** Pending and running tasks by tool, from the same indexes (/metrics). */
+  activeByTool(): Promise<ActiveByTool[]>;
 }

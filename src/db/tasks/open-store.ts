@@ -19,7 +19,7 @@ export async function openStore(config: Config, log?: Logger): Promise<TaskStore
           if (!(err instanceof StoreUnavailable)) log?.warn('PostgreSQL connection problem; reconnecting', { err });
         },
       })
-    : new (await import('./sqlite-store.js')).SqliteStore(path.join(config.dataDir, 'agent-utility.db'), { checkpoints: 'background' });
+    : new (await import('./sqlite-store.js')).SqliteStore(path.join(config.dataDir, 'agent-utility.db'), { busy: 'yield', checkpoints: 'background' });
   if (log) logOutages(store, log);
   try {
     await store.migrate();

@@ -10,6 +10,7 @@ export { deleteFinishedBefore } from './delete-finished-before.js';
 export { listTasks } from './list-tasks.js';
 export { usage } from './usage.js';
 export { stats } from './stats.js';
+export { activeByTool, queueCounts } from './queue-counts.js';
 
 // Batches
 export { getBatch } from './get-batch.js';

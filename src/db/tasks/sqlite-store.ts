@@ -8,8 +8,8 @@ import { insertChargedSqlite } from './insert-charged.sqlite.js';
 import { SqlTaskStore } from './task-store.js';
 
 export class SqliteStore extends SqlTaskStore<SqliteDb> {
-  /** `checkpoints`: see SqliteDb (a server checkpoints in the background). */
-  constructor(file: string, opts: { checkpoints?: 'inline' | 'background' } = {}) {
+  /** `busy` and `checkpoints`: see SqliteDb (a server yields on a held lock and checkpoints in the background). */
+  constructor(file: string, opts: { busy?: 'wait' | 'yield'; checkpoints?: 'inline' | 'background' } = {}) {
     const db = new SqliteDb(file, opts);
     super(db, {
       // These two run inside a transaction that already holds the write lock, on the connection itself.
