@@ -15,17 +15,22 @@
 //     a district ("<number> <street>, <district>, <city>" and "<number> <street>, <district> <state>"), judged
 //     by the city or the district name in the right country; postal codes alone, by the country; and
 //     second-level regions with their country ("Upper Bavaria, Germany"), right when answered in that country
-//     below country level and, where the case's first-level region is known to the region data, in it.
+//     below country level and, where the case's first-level region is known to the region data, in it;
+//   - five-digit postal codes of every country whose GeoNames postal list is mostly five digits (GeoNames postal
+//     codes, CC BY 4.0, as zauberware/postal-codes-json-xml-csv converts them; see lib/five-digit-cases.mjs): the
+//     code alone, right when its country is answered or offered among the alternatives, and the code before and
+//     after its town, right at the code's place.
 // Every query is put in one of two halves by a hash of its text: "tuning" (looked at while changing the
 // reader; GEOCODE_SHAPES_WRONG=1 prints its misses) and "held out" (only its score is printed).
 // Nothing is sent over the network; a missing source skips its categories, saying so.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { geocodeEmbedded } from '../dist/src/geo/place/embedded-geocoder.js';
-import { Gazetteer } from '../dist/src/geo/place/gazetteer.js';
+import { distanceKm, Gazetteer } from '../dist/src/geo/place/gazetteer.js';
 import { normaliseName } from '../dist/src/geo/shared/text.js';
 import { cString, geonamesReference, gitDir, gitShow, judge } from './geocode-quality.bench.mjs';
 import { addressFormattingCases, addressFormattingQueries } from './lib/address-formatting-cases.mjs';
+import { fiveDigitCases, judgedFiveDigit } from './lib/five-digit-cases.mjs';
 import { halvesTable, halvesTally } from './lib/query-half.mjs';
 
 const SOURCES = {
@@ -34,7 +39,10 @@ const SOURCES = {
   libpostal: { env: 'LIBPOSTAL_GIT', repo: 'openvenues/libpostal' },
   nominatim: { env: 'NOMINATIM_GIT', repo: 'osm-search/Nominatim', note: 'country names, to read libpostal’s country labels' },
   addressFormatting: { env: 'ADDRESS_FORMATTING_GIT', repo: 'OpenCageData/address-formatting', note: 'OpenCage’s address test cases, MIT' },
+  postalCodes: { env: 'GEONAMES_POSTAL_GIT', repo: 'zauberware/postal-codes-json-xml-csv', note: 'GeoNames postal codes, CC BY 4.0' },
 };
+/** Five-digit codes with their town: right within this distance of GeoNames' point for the code. */
+const CODE_KM = 25;
 const COUNTY_STRIDE = 150;
 
 function countryCodeCases(dir) {
@@ -125,6 +133,9 @@ function postcodeCases(dir, names) {
 function judged(c, r, ref) {
   if (r === null) return false;
   switch (c.judge) {
+    case 'codeOffered':
+    case 'codeTown':
+      return judgedFiveDigit(c, r, distanceKm, CODE_KM);
     case 'countryOnly':
       return (c.countries ?? [c.country]).includes(r.components.country_code);
     case 'cityOrDistrict':
@@ -176,7 +187,9 @@ export default {
       ['usCities', () => countyCases(dirs.usCities)],
       ['libpostal', () => [...districtCases(dirs.libpostal), ...(dirs.nominatim ? postcodeCases(dirs.libpostal, countryNames(dirs.nominatim)) : [])]],
       ['addressFormatting', () => addressFormattingQueries(addressFormattingCases(dirs.addressFormatting))],
+      ['postalCodes', async () => (missingFiles = await fiveDigitCases(dirs.postalCodes)).cases],
     ];
+    let missingFiles = { missing: [] };
     // A query written the same by two sources (a postcode, a district and its town) is asked once.
     const asked = new Set();
     for (const [key, build] of builders) {
@@ -186,12 +199,13 @@ export default {
         continue;
       }
       // (Only the later source's repeats are dropped, so the earlier sources' counts stay comparable across runs.)
-      const raw = build();
-      const built = key === 'addressFormatting' ? raw.filter((c) => !asked.has(c.query) && asked.add(c.query)) : raw;
+      const raw = await build();
+      const built = key === 'addressFormatting' || key === 'postalCodes' ? raw.filter((c) => !asked.has(c.query) && asked.add(c.query)) : raw;
       for (const c of raw) asked.add(c.query);
       cases.push(...built);
       const rev = execFileSync('git', ['--git-dir', dirs[key], 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-      used.push(`${source.repo}${source.note ? ` (${source.note})` : ''} @ ${rev}: ${built.length} queries`);
+      const absent = key === 'postalCodes' && missingFiles.missing.length > 0 ? `, ${missingFiles.missing.length} country files absent from the mirror` : '';
+      used.push(`${source.repo}${source.note ? ` (${source.note})` : ''} @ ${rev}: ${built.length} queries${absent}`);
     }
     if (cases.length === 0) return `Skipped: no source found (${skipped.join('; ')}).`;
 
@@ -233,7 +247,7 @@ export default {
       '',
       `geocodeEmbedded throughput on these ${cases.length} queries: ${Math.round(best).toLocaleString('en-US')} queries/s (best of 3 passes, one event loop; load average ${load} on ${os.cpus().length} CPUs).`,
       '',
-      'Judged as in geocode-quality (cities within 25 km and in the right country; district queries by the city name or one of the answered place’s GeoNames names, and for OpenCage’s cases also by the district’s name, in the right country; in the first table also right: a town answer whose name’s words stand in a row in the label’s or the label’s in its, in the case’s country where it has one, as “Nottingham” for “City of Nottingham” — the cases carry no coordinates, so no distance can be judged); postal codes alone by the country only (a US territory’s code may be answered as the US); second-level regions by their country, below country level, and by their first-level region where the region data knows the case’s name for it. Halves by FNV-1a of the query text; only the tuning half’s misses were looked at.',
+      'Judged as in geocode-quality (cities within 25 km and in the right country; district queries by the city name or one of the answered place’s GeoNames names, and for OpenCage’s cases also by the district’s name, in the right country; in the first table also right: a town answer whose name’s words stand in a row in the label’s or the label’s in its, in the case’s country where it has one, as “Nottingham” for “City of Nottingham” — the cases carry no coordinates, so no distance can be judged); postal codes alone by the country only (a US territory’s code may be answered as the US); second-level regions by their country, below country level, and by their first-level region where the region data knows the case’s name for it; five-digit codes beside their town within 25 km of GeoNames’ point in the code’s country (a US territory’s code may be answered as the US ZIP it is), alone by the code’s country answered or offered in the alternatives. Halves by FNV-1a of the query text; only the tuning half’s misses were looked at.',
     ].join('\n');
   },
 };

@@ -371,7 +371,33 @@ function countryOptions(tokens: Tok[], lex: AddressLexicon): CountryOption[] {
     if (lex.regions(phrase, isCode).length > 0) options.push({ country: null, rest: tokens, areaNameAsLocality: false, namesCountry: !isCode });
     return options;
   }
-  return [{ country: null, rest: tokens, areaNameAsLocality: false, namesCountry: false }];
+  const plain: CountryOption = { country: null, rest: tokens, areaNameAsLocality: false, namesCountry: false };
+  const leading = leadingCountry(tokens, lex);
+  // Words that name a region or town as well stay readable as it ("Georgia 30303" is Atlanta's ZIP, "Lebanon
+  // 17042" Lebanon, PA's).
+  if (leading) return leading.placeToo ? [leading.option, plain] : [leading.option];
+  return [plain];
+}
+
+/**
+ * "Germany 13353", "Deutschland, 10117 Berlin", "España 28014 Madrid": a country's name written first, before a
+ * postal code, as some senders and some countries' own order have it. Only before a code: a name at the start
+ * is otherwise mostly a street's or a person's ("Jordan Street", "Chad Smith"), and the code is what needs the
+ * country to be read.
+ */
+function leadingCountry(tokens: Tok[], lex: AddressLexicon): { option: CountryOption; placeToo: boolean } | null {
+  const first = tokens.filter((t) => t.seg === tokens[0]!.seg);
+  for (let k = Math.min(4, first.length); k >= 1; k--) {
+    const next = tokens[k];
+    if (!next || !/^\d/.test(next.text)) continue;
+    const phrase = joined(tokens.slice(0, k)).replace(/[.:]$/, '');
+    const code = lex.countryCodeByName(phrase);
+    if (code) {
+      const option = { country: code, rest: tokens.slice(k), areaNameAsLocality: false, namesCountry: false };
+      return { option, placeToo: lex.regions(phrase, false).length > 0 || lex.hasLocality(phrase, null, null) };
+    }
+  }
+  return null;
 }
 
 const SCRIPTS = [
@@ -718,7 +744,7 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
   }
   while (placeToks.length >= 1 && /^\d+$/.test(placeToks[0]!.text) && (placeSegment !== null || segs.length >= 2 || placeToks.length >= 2)) {
     const text = placeToks[0]!.text;
-    if (NUMERIC_POSTCODE.test(text) && reading.postalCode === null) reading.postalCode = text;
+    if (NUMERIC_POSTCODE.test(text) && reading.postalCode === null) postalCodeBeforeTown(reading, text);
     else if (text.length <= 3 && numberBeforePlace === null) numberBeforePlace = text;
     else break;
     placeToks = placeToks.slice(1);
@@ -734,6 +760,18 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
     else reading.leftovers.push(numberBeforePlace);
   }
   return reading;
+}
+
+/**
+ * A postal code written before the town ("75008 Paris"). Five digits there are a US ZIP as much as after it
+ * ("17608 Lancaster", "44120 Cleveland, OH") where no other country is written, so the ZIP can say which town of
+ * the name is meant; the resolver reads them as another country's code when the town is not near the ZIP
+ * ("10117 Berlin"), as it does for "Berlin 10117".
+ */
+function postalCodeBeforeTown(reading: AddressReading, code: string): void {
+  reading.postalCode = code;
+  const written = reading.country ?? reading.region?.country ?? null;
+  if (US_ZIP.test(code) && (written === null || written === 'US')) reading.zip5 = code;
 }
 
 /** "Paris 8e", "Praha 2": a known town and a district's number, not a street with its house number. */
@@ -770,7 +808,7 @@ function readStreet(toks: Tok[], reading: AddressReading): void {
     words = [...words.slice(0, unitAt), ...words.slice(unitAt + unitLength)];
   }
   if (words.length === 1 && NUMERIC_POSTCODE.test(words[0]!) && reading.postalCode === null) {
-    reading.postalCode = words[0]!;
+    postalCodeBeforeTown(reading, words[0]!);
     return;
   }
   const form = reading.postalCode === null && words.length <= 2 ? postcodeForm(words.join(' ')) : null;

@@ -19,7 +19,7 @@ import {
 } from './confidence.js';
 import { byImportance, distanceKm, type Gazetteer, type Locality } from './gazetteer.js';
 import { canadianProvinceOfPostcode } from './postcode-regions.js';
-import { placePostalCodes, servesTown, type PostalMatch } from './postal-match.js';
+import { namesUnplacedTown, placePostalCodes, servesTown, type PostalMatch } from './postal-match.js';
 import { EMBEDDED_ATTRIBUTION, roundCoordinate, type PlaceAlternative, type PlaceResult } from './place-result.js';
 
 interface Resolution {
@@ -41,6 +41,9 @@ interface Resolution {
   districts: string[];
   /** The town is the region's largest, standing in for a street's town the data does not know. */
   largestTownGuess?: boolean;
+  /** The doubt among the candidates is already in `confidence` (a postal code alone held by several countries'
+   * tables: their towns' sizes say nothing about which country's code was meant). */
+  ambiguityCounted?: boolean;
   notes: string[];
 }
 
@@ -78,7 +81,7 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
       ? [best]
       : resolutions.filter((r) => r.precision === best.precision && sameWords(r) && !r.largestTownGuess);
   for (const r of pooled) for (const c of r.candidates) pool.set(c.id, c);
-  if (pool.size > 1 && best.chosen) {
+  if (pool.size > 1 && best.chosen && !best.ambiguityCounted) {
     confidence *= ambiguityFactor(
       best.chosen.population,
       [...pool.values()].map((c) => c.population),
@@ -113,7 +116,9 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
       .map((c) => localityAlternative(g, c)),
     ...namedAreas(g, best),
     ...postalCodesAbroad(g, best),
-  ].slice(0, MAX_ALTERNATIVES);
+  ]
+    .filter(firstOfEachPlace())
+    .slice(0, MAX_ALTERNATIVES);
   const reading = best.reading;
   if ((reading.houseNumber || reading.street) && PRECISION_RANK[best.precision] < PRECISION_RANK.street) {
     confidence *= FACTOR.coarserThanAsked;
@@ -194,20 +199,40 @@ function namedAreas(g: Gazetteer, best: Resolution): PlaceAlternative[] {
   });
 }
 
+/** The country a ZIP is in: the US, or one of the freely associated states the US ZIP system serves (the ZIP
+ * data writes Micronesia's, the Marshall Islands' and Palau's own ISO codes where a state's would be: they are
+ * no US subdivision). */
+function zipCountry(zip: { state: string }): string {
+  return subdivisionByCode('US', zip.state) === undefined && countryName(zip.state) !== null ? zip.state : 'US';
+}
+
+/** A filter keeping the first alternative at each point of each country (a postal code abroad is offered both
+ * as a candidate and as the same code in another table). */
+function firstOfEachPlace(): (a: PlaceAlternative) => boolean {
+  const seen = new Set<string>();
+  return (a) => {
+    const key = `${a.country_code}|${a.lat}|${a.lng}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+}
+
 /** Five digits alone: the same code in the other countries' tables ("10117": Berlin) and, when another
  * country's was chosen, the US ZIP ("13353": Hoffmeister, NY). */
 function postalCodesAbroad(g: Gazetteer, best: Resolution): PlaceAlternative[] {
   const r = best.reading;
   if (!r.zip5 || r.locality !== null || r.region !== null || r.country !== null || r.street !== null) return [];
-  const zip = best.country === 'US' ? undefined : g.zip(r.zip5);
+  // (Not when the answer is the ZIP itself, in a country of its own: "96940" is Palau's.)
+  const zip = best.country === 'US' || best.chosen?.id === `zip${r.zip5}` ? undefined : g.zip(r.zip5);
   const us: PlaceAlternative[] = zip
     ? [
         {
           lat: roundCoordinate(zip.lat),
           lng: roundCoordinate(zip.lng),
-          formatted_address: `${zip.city}, ${zip.state} ${zip.zip}, United States`,
+          formatted_address: `${zip.city}, ${zip.state} ${zip.zip}, ${countryName(zipCountry(zip)) ?? 'United States'}`,
           precision: 'postal_code',
-          country_code: 'US',
+          country_code: zipCountry(zip),
         },
       ]
     : [];
@@ -217,7 +242,7 @@ function postalCodesAbroad(g: Gazetteer, best: Resolution): PlaceAlternative[] {
       lat: roundCoordinate(m.lat),
       lng: roundCoordinate(m.lng),
       formatted_address: [m.townName, m.region?.name, countryName(m.code.country) ?? m.code.country].filter(Boolean).join(', '),
-      precision: m.ownPoint ? ('postal_code' as const) : ('locality' as const),
+      precision: m.ownPoint ? ('postal_code' as const) : m.regionOnly ? ('region' as const) : ('locality' as const),
       country_code: m.code.country,
     }));
   return [...us, ...abroad];
@@ -299,7 +324,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
         // US first, as for readings that tie: weighing by the towns' size was tried and moved a state capital's
         // ZIP ("12207", Albany) abroad as often as it found a foreign code; the same code abroad is an alternative.
         const abroad = placePostalCodes(g, g.postal.lookup(r.zip5, null));
-        factor *= FACTOR.bareFiveDigits * (abroad.length > 0 ? FACTOR.postalCodeInSeveralCountries : 1);
+        factor *= bareCodeFactor(1 + abroad.length);
         notes.push(
           abroad.length > 0
             ? `${r.zip5} was read as a US ZIP; it is also a postal code in ${abroad.map((m) => countryName(m.code.country) ?? m.code.country).join(', ')} (see alternatives): add the town or country`
@@ -317,7 +342,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
       const zipPlace: Locality = {
         id: `zip${zip.zip}`,
         name: zip.city,
-        country: 'US',
+        country: zipCountry(zip),
         admin1: zip.state,
         population: 0,
         lat: zip.lat,
@@ -332,7 +357,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
         confidence: LEVEL_CONFIDENCE.postal_code * factor,
         city: zip.city,
         region: zipState,
-        country: 'US',
+        country: zipPlace.country,
         candidates: [zipPlace],
         chosen: zipPlace,
         zip: zip.zip,
@@ -344,7 +369,10 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
     if (abroad) return abroad;
     factor *= FACTOR.unmatchedPart;
     unmatched = true;
-    notes.push(`ZIP ${r.zip5} is not in the embedded ZIP data`);
+    // (Said as a ZIP only where the US is written: "00144 Roma" is no US address.)
+    notes.push(
+      country === 'US' ? `ZIP ${r.zip5} is not in the embedded ZIP data` : `postal code ${r.zip5} is neither a US ZIP nor in the embedded postal tables`,
+    );
   }
 
   if (r.postalCode && !r.zip5) {
@@ -485,6 +513,8 @@ function postalResolution(g: Gazetteer, r: AddressReading, country: string | nul
   if (matches.length === 0) return null;
   if (r.locality) {
     for (const m of matches) {
+      // A town only the postal table knows: the code's region, saying so ("Godby 22411": Åland).
+      if (namesUnplacedTown(m, r.locality)) return postalCodeResolution(g, r, m, null, factor, notes);
       const town = servesTown(g, m, r.locality);
       if (!town) continue;
       return m.ownPoint ? postalCodeResolution(g, r, m, town, factor, notes) : localityResolution(g, r, [town], factor, notes);
@@ -493,12 +523,36 @@ function postalResolution(g: Gazetteer, r: AddressReading, country: string | nul
   }
   const best = matches[0]!;
   const bare = r.country === null && r.region === null && r.street === null && r.houseNumber === null;
-  // Several countries' codes: the candidates carry them, and the answer's ambiguity is measured over them.
-  if (matches.length === 1 && bare && country === null) {
-    factor *= FACTOR.bareFiveDigits;
-    notes.push(`${r.postalCode} was read as a postal code of ${countryName(best.code.country) ?? best.code.country}: add the town or country to be sure`);
+  // A code alone: a guess at its country, the more doubtful the more tables hold it (the others are candidates,
+  // so they are offered; the size of their towns says nothing about which was meant).
+  const alone = bare && country === null;
+  if (alone) {
+    factor *= bareCodeFactor(matches.length);
+    const others = matches.slice(1).map((m) => countryName(m.code.country) ?? m.code.country);
+    notes.push(
+      `${r.postalCode} was read as a postal code of ${countryName(best.code.country) ?? best.code.country}${others.length > 0 ? `; it is also one in ${others.join(', ')} (see alternatives)` : ''}: add the town or country to be sure`,
+    );
   }
-  return postalCodeResolution(g, r, best, best.town, factor, notes, matches.slice(1));
+  return { ...postalCodeResolution(g, r, best, best.town, factor, notes, matches.slice(1)), ambiguityCounted: alone };
+}
+
+/** A postal code's place as a candidate (its town, or its region's point when the town is not placed). */
+function postalPlace(g: Gazetteer, m: PostalMatch): Locality {
+  return {
+    id: `postal:${m.code.country}:${m.code.code}`,
+    name: m.townName,
+    country: m.code.country,
+    admin1: m.region?.admin1 ?? m.town?.admin1 ?? '',
+    population: m.town?.population ?? 0,
+    lat: m.lat,
+    lng: m.lng,
+    featureCode: 'POSTAL',
+  };
+}
+
+/** The confidence factor of a postal code given alone that `countries` countries' tables hold (1 or more). */
+function bareCodeFactor(countries: number): number {
+  return FACTOR.bareFiveDigits * FACTOR.postalCodeInSeveralCountries ** Math.max(0, countries - 1);
 }
 
 function postalCodeResolution(
@@ -510,6 +564,26 @@ function postalCodeResolution(
   notes: string[],
   others: PostalMatch[] = [],
 ): Resolution {
+  if (m.regionOnly && m.region) {
+    notes.push(`postal code ${m.code.code} serves ${m.townName}, which the embedded data does not place: answered at its region, ${m.region.name}`);
+    const alternatives = others.map((o) => ({ ...postalPlace(g, o), id: `postal:${o.code.country}:${o.code.code}` }));
+    return {
+      reading: r,
+      precision: 'region',
+      lat: m.lat,
+      lng: m.lng,
+      confidence: LEVEL_CONFIDENCE.region * factor * FACTOR.unmatchedPart,
+      city: null,
+      region: m.region,
+      country: m.code.country,
+      candidates: [postalPlace(g, m), ...alternatives],
+      chosen: postalPlace(g, m),
+      zip: m.code.code,
+      unmatched: false,
+      districts: [],
+      notes,
+    };
+  }
   if (!m.ownPoint && town && others.length === 0) {
     notes.push(`the embedded data has no centroid for postal code ${m.code.code}: answered at ${town.name}, the town it serves`);
     return localityResolution(g, r, [town], factor, notes);
@@ -534,6 +608,8 @@ function postalCodeResolution(
     id: `postal:${o.code.country}:${o.code.code}`,
     name: o.townName,
     country: o.code.country,
+    admin1: o.region?.admin1 ?? o.town?.admin1 ?? '',
+    population: o.town?.population ?? 0,
     lat: o.lat,
     lng: o.lng,
   }));
@@ -636,7 +712,7 @@ function formatted(r: Resolution, country: string | null): string {
   const countryText = country ?? r.country ?? '';
   switch (r.precision) {
     case 'postal_code':
-      return `${r.city}, ${r.region?.code ?? ''} ${r.zip}, ${countryText}`.replace(/\s+,/g, ',');
+      return `${r.city}, ${[r.region?.code, r.zip].filter(Boolean).join(' ')}, ${countryText}`.replace(/\s+,/g, ',');
     case 'locality': {
       const region = r.region ? (r.country === 'US' ? r.region.code : r.region.name) : null;
       return [r.city, region, countryText].filter(Boolean).join(', ');

@@ -18,14 +18,20 @@ export interface PostalMatch {
   lng: number;
   /** Whether the point is the code's own centroid (postal-code precision) or its town's (locality precision). */
   ownPoint: boolean;
+  /** The code's town is not in the gazetteer and the code has no centroid: the point is its region's
+   * (region precision, less sure). */
+  regionOnly: boolean;
 }
 
 /** Every code that can be placed, the one serving the most populous town first. */
 export function placePostalCodes(g: Gazetteer, codes: PostalCode[]): PostalMatch[] {
-  return codes
-    .map((c) => placeOne(g, c))
-    .filter((m): m is PostalMatch => m !== null)
-    .sort((a, b) => (b.town?.population ?? 0) - (a.town?.population ?? 0));
+  return (
+    codes
+      .map((c) => placeOne(g, c))
+      .filter((m): m is PostalMatch => m !== null)
+      // (A code placed only at its region comes after every code placed at a town, whatever the towns' size.)
+      .sort((a, b) => Number(a.regionOnly) - Number(b.regionOnly) || (b.town?.population ?? 0) - (a.town?.population ?? 0))
+  );
 }
 
 function placeOne(g: Gazetteer, code: PostalCode): PostalMatch | null {
@@ -34,9 +40,12 @@ function placeOne(g: Gazetteer, code: PostalCode): PostalMatch | null {
     : null;
   const town = townOf(g, code, written);
   const region = written ?? (town ? (g.region(town.country, town.admin1) ?? null) : null);
-  const point = code.point ?? (town ? { lat: town.lat, lng: town.lng } : null);
+  // A code whose small town the gazetteer lacks still names its region ("12625 Waldesruh": Brandenburg).
+  const regionPoint = region ? g.regionPoint(region) : undefined;
+  const point = code.point ?? (town ? { lat: town.lat, lng: town.lng } : (regionPoint ?? null));
   if (!point) return null;
-  return { code, town, townName: town?.name ?? displayName(code.names[0]!), region, ...point, ownPoint: code.point !== null };
+  const regionOnly = code.point === null && town === null;
+  return { code, town, townName: town?.name ?? displayName(code.names[0]!), region, ...point, ownPoint: code.point !== null, regionOnly };
 }
 
 function townOf(g: Gazetteer, code: PostalCode, region: Subdivision | null): Locality | null {
@@ -67,12 +76,19 @@ function wordRuns(name: string): string[] {
 
 /** Whether the town written in an address is the code's town (by name, or a place of that name near it). */
 export function servesTown(g: Gazetteer, m: PostalMatch, town: string): Locality | null {
+  if (m.regionOnly) return null;
   const key = normaliseName(town);
   const named = g.localities(town, { country: m.code.country });
   const near = named.find((l) => distanceKm(l, m) <= ZIP_CITY_KM);
   if (near) return near;
   if (m.code.names.some((n) => normaliseName(n) === key)) return named[0] ?? m.town;
   return null;
+}
+
+/** Whether the code's source names the written town, which the gazetteer does not hold ("Godby 22411"). */
+export function namesUnplacedTown(m: PostalMatch, town: string): boolean {
+  const key = normaliseName(town);
+  return m.regionOnly && m.code.names.some((n) => normaliseName(n) === key);
 }
 
 /** "OSLO" → "Oslo": some sources write place names in capitals. */
