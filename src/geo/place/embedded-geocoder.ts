@@ -566,7 +566,7 @@ function postalCodeResolution(
 ): Resolution {
   if (m.regionOnly && m.region) {
     notes.push(`postal code ${m.code.code} serves ${m.townName}, which the embedded data does not place: answered at its region, ${m.region.name}`);
-    const alternatives = others.map((o) => ({ ...postalPlace(g, o), id: `postal:${o.code.country}:${o.code.code}` }));
+    const alternatives = others.map((o) => postalPlace(g, o));
     return {
       reading: r,
       precision: 'region',
@@ -603,16 +603,7 @@ function postalCodeResolution(
     factor *= FACTOR.postalDistrict;
     notes.push(`the embedded data has districts, not full postal codes: answered at the centroid of district ${m.code.code}`);
   }
-  const alternatives = others.map((o) => ({
-    ...place,
-    id: `postal:${o.code.country}:${o.code.code}`,
-    name: o.townName,
-    country: o.code.country,
-    admin1: o.region?.admin1 ?? o.town?.admin1 ?? '',
-    population: o.town?.population ?? 0,
-    lat: o.lat,
-    lng: o.lng,
-  }));
+  const alternatives = others.map((o) => postalPlace(g, o));
   return {
     reading: r,
     precision: m.ownPoint ? 'postal_code' : 'locality',
