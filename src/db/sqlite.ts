@@ -86,15 +86,8 @@ export class SqliteDb implements Sql {
     this.raw.pragma('journal_mode = WAL');
     this.raw.pragma('synchronous = NORMAL');
     this.raw.pragma(opts.busy === 'yield' ? 'busy_timeout = 0' : 'busy_timeout = 5000');
-    this.watch =
-      opts.busy === 'yield'
-        ? (call) =>
-            this.faults.watch(() =>
-              retryWhileBusy(call, () => {
-                this.busyRetries++;
-              }),
-            )
-        : (call) => this.faults.watch(call);
+    const countRetry = () => void this.busyRetries++;
+    this.watch = opts.busy === 'yield' ? (call) => this.faults.watch(() => retryWhileBusy(call, countRetry)) : (call) => this.faults.watch(call);
     this.raw.pragma('foreign_keys = ON');
     this.runInTransaction = this.raw.transaction((fn: () => unknown) => fn());
     if (opts.checkpoints === 'background' && file !== ':memory:') this.checkpointer = new WalCheckpointer(this.raw, file);

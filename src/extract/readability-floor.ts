@@ -25,8 +25,8 @@ export function prosePassages(block: El): ProsePassage[] {
     .map(({ text, weight }) => ({ text, weight }));
 }
 
-/** Prose (weighted paragraph length) of `passages` and the share of it that `keptText` (single-spaced) holds. */
-export function passagesKept(passages: readonly ProsePassage[], keptText: string): { prose: number; share: number } {
+/** Whether `keptText` (single-spaced) holds less than the floor's share of `passages`, which are enough prose to say. */
+export function passagesBelowFloor(passages: readonly ProsePassage[], keptText: string): boolean {
   const text = new TextFinder(keptText);
   let prose = 0;
   let found = 0;
@@ -34,18 +34,7 @@ export function passagesKept(passages: readonly ProsePassage[], keptText: string
     prose += p.weight;
     if (text.has(p.text)) found += p.weight;
   }
-  return { prose, share: prose === 0 ? 1 : found / prose };
-}
-
-/** Prose (weighted paragraph length) of `pick` and the share of it that `kept`'s text holds. */
-export function proseKept(pick: El, kept: El): { prose: number; share: number } {
-  return passagesKept(prosePassages(pick), singleSpaced(kept.textContent ?? ''));
-}
-
-/** Whether `keptText` holds less than the floor's share of `passages`, which are enough prose to say. */
-export function passagesBelowFloor(passages: readonly ProsePassage[], keptText: string): boolean {
-  const { prose, share } = passagesKept(passages, keptText);
-  return prose >= FLOOR_MIN_PROSE && share < FLOOR_MIN_SHARE;
+  return prose >= FLOOR_MIN_PROSE && found / prose < FLOOR_MIN_SHARE;
 }
 
 /**
@@ -53,7 +42,5 @@ export function passagesBelowFloor(passages: readonly ProsePassage[], keptText: 
  * ours): an override that chose another block (a denser one, the page) did not hold the article.
  */
 export function belowFloor(pick: El, kept: El): boolean {
-  if (pick === kept) return false;
-  const { prose, share } = proseKept(pick, kept);
-  return prose >= FLOOR_MIN_PROSE && share < FLOOR_MIN_SHARE;
+  return pick !== kept && passagesBelowFloor(prosePassages(pick), singleSpaced(kept.textContent ?? ''));
 }

@@ -251,7 +251,7 @@ export const EXTRACT_STEPS: readonly ExtractStep[] = [
         s.container = root;
         // Readability's own pick, less pruned than ours would have it: the steps that complete our pick do not apply.
         s.source = s.widened ? 'readability' : 'article';
-        chose(s, 'pick-or-page', 'article', root, s.widened ? 'readability' : 'article');
+        chose(s, 'pick-or-page', 'article', root, s.source);
       } else chose(s, 'pick-or-page', 'page', s.container, 'page');
     },
   },

@@ -566,7 +566,7 @@ function postalCodeResolution(
 ): Resolution {
   if (m.regionOnly && m.region) {
     notes.push(`postal code ${m.code.code} serves ${m.townName}, which the embedded data does not place: answered at its region, ${m.region.name}`);
-    const alternatives = others.map((o) => postalPlace(g, o));
+    const place = postalPlace(g, m);
     return {
       reading: r,
       precision: 'region',
@@ -576,8 +576,8 @@ function postalCodeResolution(
       city: null,
       region: m.region,
       country: m.code.country,
-      candidates: [postalPlace(g, m), ...alternatives],
-      chosen: postalPlace(g, m),
+      candidates: [place, ...others.map((o) => postalPlace(g, o))],
+      chosen: place,
       zip: m.code.code,
       unmatched: false,
       districts: [],

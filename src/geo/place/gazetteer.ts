@@ -117,17 +117,10 @@ export class Gazetteer {
         addPlace(this.placesByName, normaliseName(places.name[i]!), i);
         const writtenOut = umlautsWrittenOut(places.name[i]!);
         if (writtenOut) addPlace(this.placesByName, normaliseName(writtenOut), i);
-        // "Palikir - National Government Center": the name before GeoNames' qualifier.
-        const qualified = / - /.exec(places.name[i]!);
-        if (qualified) addPlace(this.placesByName, normaliseName(places.name[i]!.slice(0, qualified.index)), i);
-        // "Halle (Saale)", "Frankfurt (Oder)": the name before a bracketed qualifier (a river or area naming which
-        // town of the name is meant) is the town's everyday name.
-        const bracketed = /\s+\([^)]*\)\s*$/.exec(places.name[i]!);
-        if (bracketed && bracketed.index > 0) addPlace(this.placesByName, normaliseName(places.name[i]!.slice(0, bracketed.index)), i);
-        // "Newcastle upon Tyne", "Stoke-on-Trent", "Ludwigshafen am Rhein": the name before a river or area joined
-        // by a linking word is the town's everyday name too (the bigger namesake still answers; this one is offered).
-        const linked = RIVER_LINK.exec(places.name[i]!);
-        if (linked && linked.index > 0) addPlace(this.placesByName, normaliseName(places.name[i]!.slice(0, linked.index)), i);
+        for (const qualifier of NAME_QUALIFIERS) {
+          const found = qualifier.exec(places.name[i]!);
+          if (found && found.index > 0) addPlace(this.placesByName, normaliseName(places.name[i]!.slice(0, found.index)), i);
+        }
       }
     }
     for (const z of rawZips) {
@@ -595,11 +588,17 @@ const DESIGNATORS = new Map<string, string>([
   ...['autonomous', 'uygur', 'uyghur', 'zhuang', 'hui'].map((w) => [w, 'autonomous'] as const),
 ]);
 
-/** A linking word between a town's name and the river, sea or area it is named by (our own list: English,
- * German and French usage, in the forms each writes them): "upon Tyne", "-on-Sea", "-under-Lyme", "am Main",
- * "an der Ruhr", "im Breisgau", "-sur-Mer". Short words only in their hyphenated or lower-case German form,
- * where they are no part of a name in other languages ("An" in Vietnamese names). */
-const RIVER_LINK = /[\s-]upon[\s-](?=\S)|-(?:on|under|super|sur|sous)-(?=\S)| (?:am|an der|im|in der|ob der|vor der) (?=\S)/;
+/**
+ * Where a town's written name goes on past its everyday name, which is the part before (also a key):
+ * - GeoNames' qualifier: "Palikir - National Government Center";
+ * - a bracketed qualifier, a river or area naming which town of the name is meant: "Halle (Saale)";
+ * - a linking word between the name and the river, sea or area it is named by (our own list: English, German
+ *   and French usage, in the forms each writes them): "upon Tyne", "-on-Sea", "-under-Lyme", "am Main", "an der
+ *   Ruhr", "im Breisgau", "-sur-Mer"; short words only in their hyphenated or lower-case German form, where
+ *   they are no part of a name in other languages ("An" in Vietnamese names). The bigger namesake still
+ *   answers; this one is offered.
+ */
+const NAME_QUALIFIERS = [/ - /, /\s+\([^)]*\)\s*$/, /[\s-]upon[\s-](?=\S)|-(?:on|under|super|sur|sous)-(?=\S)| (?:am|an der|im|in der|ob der|vor der) (?=\S)/];
 
 /** Compass words of region names in other languages, in English ("Zuid-Holland" = South Holland, "Nord-Kivu"). */
 const COMPASS = new Map<string, string>([
