@@ -18,6 +18,10 @@ export interface SerialisedPage {
  * the text is there. A hidden block that holds more than twice the prose of everything visible together,
  * and at least `HIDDEN_CONTENT_MIN_CHARS` of it, is such content and is kept; menus, pop-ups and closed
  * tabs are smaller than the page they belong to, or made of links.
+ *
+ * The page's declarations about itself are never rendered, so they are not "hidden": `<meta>` and JSON-LD
+ * blocks stay wherever they are. Many pages have them in the body (JSON-LD placed there, or a head that the
+ * HTML parser closed early, which moves the head's meta tags into the body), and the metadata step reads them.
  */
 export function serialiseVisibleDocument(maxStyled: number): SerialisedPage {
   const HIDDEN_CONTENT_MIN_CHARS = 500;
@@ -28,6 +32,7 @@ export function serialiseVisibleDocument(maxStyled: number): SerialisedPage {
   const bodyHidden = !!document.body && getComputedStyle(document.body).visibility === 'hidden';
   if (bodyHidden) hidden.push(document.body);
   for (const el of elements) {
+    if (el.tagName === 'META' || (el.tagName === 'SCRIPT' && el.getAttribute('type')?.trim().toLowerCase() === 'application/ld+json')) continue;
     if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') {
       hidden.push(el);
       continue;

@@ -4,6 +4,7 @@
 // Read before the noise is removed: that step drops <script> and <meta>.
 import { collapseSpace, type Doc } from './dom.js';
 import { ARTICLE_SCHEMA_TYPES } from './lexicon/class-names.js';
+import { META_NAMES } from './lexicon/meta-names.js';
 
 export interface PageMetadata {
   title: string;
@@ -37,15 +38,16 @@ export function readMetadata(doc: Doc): PageMetadata {
   const meta = metaTags(doc);
   const ld = jsonLdArticle(doc);
   const timeEl = doc.querySelector('article time[datetime], time[datetime]');
+  const first = (names: readonly string[]) => names.map((n) => meta.get(n)).find(Boolean) ?? '';
+  const [ogSiteName, ...otherSiteNames] = META_NAMES.siteName;
   return {
-    title: clip(ld.headline || meta.get('og:title') || meta.get('twitter:title') || doc.querySelector('title')?.textContent || ''),
-    byline: clip(ld.author || meta.get('author') || meta.get('article:author') || meta.get('dc.creator') || ''),
-    published_at: isoDate(
-      ld.datePublished || meta.get('article:published_time') || meta.get('date') || meta.get('dc.date') || timeEl?.getAttribute('datetime') || '',
-    ),
+    title: clip(ld.headline || first(META_NAMES.title) || doc.querySelector('title')?.textContent || ''),
+    byline: clip(ld.author || first(META_NAMES.byline)),
+    published_at: isoDate(ld.datePublished || first(META_NAMES.published) || timeEl?.getAttribute('datetime') || ''),
     lang: clip(doc.documentElement?.getAttribute('lang') || meta.get('og:locale')?.replace('_', '-') || meta.get('content-language') || ''),
-    site_name: clip(meta.get('og:site_name') || ld.publisher || meta.get('application-name') || ''),
-    excerpt: clip(meta.get('description') || meta.get('og:description') || meta.get('twitter:description') || ld.description || '', MAX_EXCERPT_CHARS),
+    // The site's own OpenGraph name first: an article's JSON-LD publisher is sometimes a parent company.
+    site_name: clip(first([ogSiteName]) || ld.publisher || first(otherSiteNames)),
+    excerpt: clip(first(META_NAMES.description) || ld.description, MAX_EXCERPT_CHARS),
   };
 }
 
@@ -146,7 +148,7 @@ function jsonLdArticle(doc: Doc): LdArticle {
     if (raw.length > MAX_JSON_LD_CHARS) continue;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(raw);
+      parsed = JSON.parse(withoutCdata(raw));
     } catch {
       continue;
     }
@@ -161,6 +163,15 @@ function jsonLdArticle(doc: Doc): LdArticle {
       };
   }
   return empty;
+}
+
+/**
+ * The JSON of a block some pages wrap in a CDATA section (a habit from XHTML, where a script's text had to
+ * be escaped that way): in HTML the wrapper is plain text around the JSON.
+ */
+function withoutCdata(raw: string): string {
+  const m = /^\s*<!\[CDATA\[([\s\S]*)\]\]>\s*$/.exec(raw);
+  return m ? m[1]! : raw;
 }
 
 type LdNode = Record<string, unknown>;

@@ -297,6 +297,16 @@ describe('browser.markdown', () => {
     expect(tab.markdown).not.toContain('Visitor review');
   });
 
+  it("reads the page's declarations wherever they stand: JSON-LD and meta tags in the body are not hidden content", async () => {
+    const out = await h.run(markdown, { url: h.siteUrl('/md/metadata-in-body') });
+    expect(out.byline).toBe('Marta Lindqvist');
+    expect(out.published_at).toBe('2024-05-01');
+    expect(out.site_name).toBe('Coast News');
+    expect(out.excerpt).toBe("Volunteers relit the northern cape's lighthouse.");
+    expect(out.markdown).toContain('guided climbs to the gallery');
+    expect(out.markdown).not.toContain('NewsArticle');
+  });
+
   it('refuses an unknown content mode', () => {
     expect(markdown.input.safeParse({ url: 'https://example.com/', content: 'everything' }).success).toBe(false);
     expect(markdown.input.parse({ url: 'https://example.com/' }).content).toBe('main');

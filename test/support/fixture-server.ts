@@ -8,6 +8,7 @@ import {
   CLOSED_TAB_HTML,
   FORM_WRAPPED_HTML,
   HIDDEN_UNTIL_SCRIPT_HTML,
+  METADATA_IN_BODY_HTML,
   NEWS_WITH_COMMENTS_HTML,
   SKIP_LINK_HTML,
   STRUCTURE_HTML,
@@ -23,6 +24,7 @@ const MARKDOWN_PAGES: Record<string, string> = {
   '/md/hidden-until-script': HIDDEN_UNTIL_SCRIPT_HTML,
   '/md/article-shown-by-script': ARTICLE_SHOWN_BY_SCRIPT_HTML,
   '/md/closed-tab': CLOSED_TAB_HTML,
+  '/md/metadata-in-body': METADATA_IN_BODY_HTML,
 };
 
 export interface FixtureServer {

@@ -106,3 +106,12 @@ export const ORCHARD_PROSE = [
   'Last year the harvest filled four hundred crates, most of which went to the school kitchens of the district.',
   'This spring the cooperative will graft old local varieties onto young rootstock so that they are not lost.',
 ];
+
+/**
+ * The page's own declarations in its body: JSON-LD placed there, and a meta tag after a head that the HTML
+ * parser closed early (a <div> in the head moves what follows into the body). Never rendered, never hidden.
+ */
+export const METADATA_IN_BODY_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>The lighthouse shines again | Coast News</title>
+<div class="tracking-pixel"></div><meta property="og:site_name" content="Coast News"><meta name="description" content="Volunteers relit the northern cape's lighthouse."></head>
+<body><script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"The lighthouse shines again","author":{"@type":"Person","name":"Marta Lindqvist"},"datePublished":"2024-05-01"}</script>
+<article><h1>The lighthouse shines again</h1>${LIGHTHOUSE_PARAGRAPHS}</article></body></html>`;

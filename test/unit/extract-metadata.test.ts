@@ -39,6 +39,22 @@ describe('metadata fields', () => {
     expect(r.word_count).toBeGreaterThan(100);
   });
 
+  it('reads JSON-LD wrapped in a CDATA section', () => {
+    const ld = JSON.stringify({ '@type': 'Article', author: { '@type': 'Organization', name: 'Orchard Cooperative' }, datePublished: '2003-02-28T21:51:08Z' });
+    const html = `<html><head><title>The hill orchard</title></head><body><script type="application/ld+json">\n  <![CDATA[\n  ${ld}\n  ]]>\n</script><article>${BODY}</article></body></html>`;
+    expect(htmlToMarkdown(html, 'The hill orchard')).toMatchObject({ byline: 'Orchard Cooperative', published_at: '2003-02-28T21:51:08.000Z' });
+  });
+
+  it('reads Dublin Core and analytics-vendor meta names where OpenGraph says nothing', () => {
+    const html = `<html><head><title>The hill orchard</title><meta name="parsely-author" content="Ann Lee"><meta name="parsely-pub-date" content="2024-04-20T04:20:00.000Z"><meta property="dc:publisher" content="Orchard News"><meta property="dc:description" content="Seventy years of apples on the hill."></head><body><article>${BODY}</article></body></html>`;
+    expect(htmlToMarkdown(html, 'The hill orchard')).toMatchObject({
+      byline: 'Ann Lee',
+      published_at: '2024-04-20T04:20:00.000Z',
+      site_name: 'Orchard News',
+      excerpt: 'Seventy years of apples on the hill.',
+    });
+  });
+
   it("falls back to Readability's byline and the page's <time> when the page declares no author or date", () => {
     const html = `<html><head><title>The hill orchard</title></head><body><article><h1>The hill orchard</h1><p class="byline">Ann Lee</p><time datetime="2024-05-04">4 May</time>${BODY}</article></body></html>`;
     const r = htmlToMarkdown(html, 'The hill orchard');
