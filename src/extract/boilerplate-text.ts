@@ -300,18 +300,26 @@ function pruneTextBlocks(root: El, total: number): void {
     forget();
   }
   // Twice: a line emptied of its date by the first pass ("Published: <time>…</time>") is left a bare label.
-  for (let pass = 0; pass < 2; pass++) {
-    for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
-      if (!el.isConnected || !LINE_TAGS.has(el.tagName) || hasBlockChild(el) || closestTag(el, CODE_OR_TABLE)) continue;
-      const s = text(el);
-      if (phraseOfLine(el, s)) continue;
-      if (s && (isBoilerplateLine(s) || isFiledUnder(el, s) || isMetadataLines(el) || isDomainStamp(el, s) || isDanglingLabel(el, s))) {
-        el.remove();
-        forget();
-      }
+  // A first pass that removed nothing left the tree as it was, so a second would judge it alike and is skipped
+  // (most pages: on a long article each pass reads every paragraph).
+  if (pruneLines(root)) pruneLines(root);
+  pruneClosingBio(root);
+}
+
+/** One pass of the line rules over the blocks of `root`; whether it removed any. */
+function pruneLines(root: El): boolean {
+  let removed = false;
+  for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
+    if (!el.isConnected || !LINE_TAGS.has(el.tagName) || hasBlockChild(el) || closestTag(el, CODE_OR_TABLE)) continue;
+    const s = text(el);
+    if (phraseOfLine(el, s)) continue;
+    if (s && (isBoilerplateLine(s) || isFiledUnder(el, s) || isMetadataLines(el) || isDomainStamp(el, s) || isDanglingLabel(el, s))) {
+      el.remove();
+      forget();
+      removed = true;
     }
   }
-  pruneClosingBio(root);
+  return removed;
 }
 
 /**

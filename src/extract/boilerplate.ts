@@ -4,7 +4,20 @@
 // names, ARIA roles, link density and how little prose a block holds. Each removal is bounded in size so
 // a misleading class name on a large block cannot take the content with it.
 import { pruneBoilerplateText, pruneClosingSignature } from './boilerplate-text.js';
-import { closestTag, collapseSpace, isProse, linkTextLength, tagNames, tagsInside, textLength, textLengths, textPrefix, type El } from './dom.js';
+import {
+  closestTag,
+  collapseSpace,
+  firstTagInside,
+  hasText,
+  isProse,
+  linkTextLength,
+  tagNames,
+  tagsInside,
+  textLength,
+  textLengths,
+  textPrefix,
+  type El,
+} from './dom.js';
 import { paragraphs } from './prose-container.js';
 import { anyOf } from './lexicon/compile.js';
 import { ADVERT_WORDS, COMMENT_WORDS, CONTENT_KINDS, CONTENT_PARTS, FURNITURE_WORDS, nameTest, READ_MORE_WORDS, WIDGET_WORDS } from './lexicon/class-names.js';
@@ -223,7 +236,7 @@ function pruneLinkDense(root: El, total: number): void {
     if (!el.isConnected || (table && dataTables.has(table))) continue;
     const len = lengths.get(el) ?? textLength(el);
     if (len === 0 || len > 0.5 * total || phraseInSentence(el, len)) continue;
-    const density = (linkTextLength(el) - contactLinkLength(el)) / len;
+    const density = pointerLinkLength(el, lengths) / len;
     const isList = ['UL', 'OL', 'DL'].includes(el.tagName);
     // A paragraph with a few links is prose; a block of links with little else is a menu or a "read next".
     // Short lines that are mostly one link ("Read more: …") are pointers elsewhere.
@@ -247,7 +260,7 @@ const SENTENCE_OWN_WORDS = 4;
  * is a date, a count or a byline of a word or three.
  */
 function listOfSentences(list: El): boolean {
-  const items = (Array.from(list.children) as El[]).filter((li) => li.tagName === 'LI' && textLength(li) > 0);
+  const items = (Array.from(list.children) as El[]).filter((li) => li.tagName === 'LI' && hasText(li));
   return items.length > 0 && items.every(sentenceWithLinks);
 }
 
@@ -315,12 +328,16 @@ function phraseInSentence(el: El, len: number): boolean {
 }
 
 /**
- * Text of the e-mail and telephone links in a block: an address to write to or a number to call is a detail
- * the reader needs, not a pointer to another page.
+ * Text of the links in a block that point to other pages, read from `lengths` (the block's links are as
+ * measured). E-mail and telephone links are not counted: an address to write to or a number to call is a
+ * detail the reader needs, not a pointer to another page.
  */
-function contactLinkLength(el: El): number {
+function pointerLinkLength(el: El, lengths: ReadonlyMap<El, number>): number {
   let n = 0;
-  for (const a of tagsInside(el, LINKS)) if (a.hasAttribute('href') && /^(mailto|tel):/i.test(a.getAttribute('href') ?? '')) n += textLength(a);
+  for (const a of tagsInside(el, LINKS)) {
+    if (a.hasAttribute('href') && /^(mailto|tel):/i.test(a.getAttribute('href') ?? '')) continue;
+    n += lengths.get(a) ?? textLength(a);
+  }
   return n;
 }
 
@@ -334,8 +351,8 @@ const DATA_TABLE_MIN_ROWS = 2;
  */
 export function isDataTable(el: El): boolean {
   if (el.tagName !== 'TABLE') return false;
-  const rows = (Array.from(el.querySelectorAll('tr')) as El[]).filter((tr) => textLength(tr) > 0);
-  const plainCell = (tr: El) => (Array.from(tr.querySelectorAll('td, th')) as El[]).some((c) => textLength(c) > 0 && !c.querySelector('a'));
+  const rows = (Array.from(el.querySelectorAll('tr')) as El[]).filter((tr) => hasText(tr));
+  const plainCell = (tr: El) => (Array.from(tr.querySelectorAll('td, th')) as El[]).some((c) => hasText(c) && !c.querySelector('a'));
   return rows.length >= DATA_TABLE_MIN_ROWS && rows.every(plainCell);
 }
 
@@ -383,16 +400,18 @@ function pruneEmptyTail(root: El, bareAtStart: ReadonlySet<El>): void {
   }
 }
 
+const HEADINGS = tagNames('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
+
 /** The next element after `el` in document order (outside it) that has text or an image. */
 function nextBlock(el: El, root: El): El | undefined {
   for (let node: El | null = el; node && node !== root; node = node.parentElement as El | null) {
     for (let sib = node.nextElementSibling as El | null; sib; sib = sib.nextElementSibling as El | null) {
-      if (textLength(sib) === 0 && !sib.querySelector('img') && sib.tagName !== 'IMG') continue;
+      if (!hasText(sib) && !sib.querySelector('img') && sib.tagName !== 'IMG') continue;
       // A wrapper's first heading is what comes next.
       return (
         (/^H[1-6]$/.test(sib.tagName)
           ? sib
-          : (sib.querySelector('h1, h2, h3, h4, h5, h6') as El | null)?.parentElement === sib && firstChildBlock(sib)?.tagName.match(/^H[1-6]$/)
+          : firstTagInside(sib, HEADINGS)?.parentElement === sib && firstChildBlock(sib)?.tagName.match(/^H[1-6]$/)
             ? firstChildBlock(sib)
             : sib) ?? sib
       );
@@ -402,6 +421,6 @@ function nextBlock(el: El, root: El): El | undefined {
 }
 
 function firstChildBlock(el: El): El | undefined {
-  for (let c = el.firstElementChild as El | null; c; c = c.nextElementSibling as El | null) if (textLength(c) > 0) return c;
+  for (let c = el.firstElementChild as El | null; c; c = c.nextElementSibling as El | null) if (hasText(c)) return c;
   return undefined;
 }

@@ -48,18 +48,24 @@ const HEADLINE_MIN_WORDS = 3;
 /** Blocks that may hold nothing but a pointer (a site's own wrapper in the article's flow). */
 const POINTER_BLOCKS = new Set(['P', 'DIV', 'BLOCKQUOTE', 'LI', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'EM', 'I', 'STRONG', 'B', 'SPAN']);
 
-/** A block that is a "see also" label and one linked headline of another page, and nothing else. */
-export function isRelatedPointer(el: El): boolean {
+/** A character other than space, dots or arrows: after the headline, the block says more than the pointer. */
+const NOT_TRAILER = /[^\s.»›>…]/;
+
+/**
+ * A block that is a "see also" label and one linked headline of another page, and nothing else. `elText` gives
+ * the block's text (the caller's, when it reads it too).
+ */
+export function isRelatedPointer(el: El, elText: () => string = () => text(el)): boolean {
   const links = tagsInside(el, LINKS);
   const [a] = links;
   if (links.length !== 1 || !a) return false;
   const href = a.getAttribute('href') ?? '';
   if (href === '' || href.startsWith('#')) return false;
-  const all = text(el);
+  const all = elText();
   const headline = text(a);
   if (headline.split(' ').length < HEADLINE_MIN_WORDS) return false;
   const at = all.indexOf(headline);
-  if (at < 0 || all.slice(at + headline.length).replace(/[\s.»›>…]/g, '') !== '') return false;
+  if (at < 0 || NOT_TRAILER.test(all.slice(at + headline.length))) return false;
   return POINTER_LABEL.test(all.slice(0, at).trim());
 }
 
@@ -175,13 +181,16 @@ export function pruneSiteSections(root: El): void {
 export function prunePromos(root: El): void {
   for (const el of Array.from(root.querySelectorAll('*')) as El[]) {
     if (!el.isConnected || el === root || !POINTER_BLOCKS.has(el.tagName) || closestTag(el, CODE_OR_TABLE)) continue;
-    if (isRelatedPointer(el)) {
+    // Read once for both tests (nothing changes the block in between).
+    let own: string | undefined;
+    const elText = () => (own ??= text(el));
+    if (isRelatedPointer(el, elText)) {
       el.remove();
       continue;
     }
     // A pitch is judged on its innermost block: a wrapper holding it and the article is not the pitch.
     if (firstTagInside(el, BLOCK_CHILD) || !hasText(el)) continue;
-    if (!isPromoText(text(el))) continue;
+    if (!isPromoText(elText())) continue;
     const before = el.previousElementSibling as El | null;
     if (before && isBoldTitle(before)) before.remove();
     el.remove();

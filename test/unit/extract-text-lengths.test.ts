@@ -1,10 +1,11 @@
 // textLengths (src/extract/dom.ts) measures every element of a tree in one walk; each measure must be the
-// textLength of that element, whatever white space its text nodes start, end or consist of.
+// textLength of that element (collapseSpace's length of its text), whatever white space its text nodes start,
+// end or consist of.
 import { parseHTML } from 'linkedom';
 import { expect, it } from 'vitest';
-import { textLength, textLengths, type El } from '../../src/extract/dom.js';
+import { collapseSpace, textLength, textLengths, type El } from '../../src/extract/dom.js';
 
-const PIECES = ['', ' ', '  ', '\n', '\u00a0', 'a', 'word', ' lead', 'trail ', ' both ', 'two  words', '\t\n '];
+const PIECES = ['', ' ', '  ', '\n', '\u00a0', 'a', 'word', ' lead', 'trail ', ' both ', 'two  words', '\t\n ', 'a\u00a0b', 'one two', ' x\ny '];
 
 it('measures every element as textLength does', () => {
   let seed = 7;
@@ -23,6 +24,10 @@ it('measures every element as textLength does', () => {
       if (next(9) === 0) parent.appendChild(document.createComment(' not text '));
     }
     const lengths = textLengths(root);
-    for (const el of open) expect(lengths.get(el)).toBe(textLength(el));
+    for (const el of open) {
+      // What textLength stands for: the length of the text as collapseSpace leaves it.
+      expect(textLength(el)).toBe(collapseSpace(el.textContent ?? '').length);
+      expect(lengths.get(el)).toBe(textLength(el));
+    }
   }
 });
