@@ -125,3 +125,44 @@ describe('a code whose town the gazetteer does not hold', () => {
     ]);
   });
 });
+
+describe('a code no table confirms, beside a town (issue 33)', () => {
+  it.each(['28014 Madrid', 'Madrid 28014', 'Calle de Alarcón, 23 28014 Madrid'])('%s is Madrid, below 0.7, saying the code was not checked', (q) => {
+    const r = locate(q);
+    expect(r.precision).toBe('locality');
+    expect(r.components).toMatchObject({ city: 'Madrid', country_code: 'ES', postal_code: '28014' });
+    expect(r.confidence).toBeLessThan(0.7);
+    expect(r.notes.join(' ')).toMatch(/28014 could not be checked/);
+  });
+
+  it('both orders are read alike', () => {
+    const [a, b] = [locate('28014 Madrid'), locate('Madrid 28014')];
+    expect([a.formatted_address, a.confidence]).toEqual([b.formatted_address, b.confidence]);
+  });
+
+  it('a code not of the country’s form says it may be another country’s, lower still', () => {
+    // Spain's codes have five digits.
+    const r = locate('Madrid 2800');
+    expect(r.components).toMatchObject({ city: 'Madrid', country_code: 'ES' });
+    expect(r.confidence).toBeLessThan(locate('Madrid 28001').confidence);
+    expect(r.notes.join(' ')).toMatch(/Spain does not write its postal codes so/);
+  });
+
+  it('a code of letters and digits, which names its country by its form, keeps the town’s usual confidence', () => {
+    expect(locate('London SW1A 2AA, UK').confidence).toBe(0.8);
+  });
+
+  it.each([
+    // Córdoba, Andalusia's codes are 14001–14014; Argentina's Córdoba (the bigger) writes four digits or a CPA.
+    ['Córdoba 14001', 'Córdoba', 'ES'],
+    ['14001 Córdoba', 'Córdoba', 'ES'],
+    // Cartagena, Murcia (30201–30205); Colombia's Cartagena (the bigger) has six-digit codes.
+    ['30201 Cartagena', 'Cartagena', 'ES'],
+  ])('%s: the town of the country that writes codes so (%s, %s), not a bigger namesake', (q, city, country) => {
+    expect(locate(q).components).toMatchObject({ city, country_code: country });
+  });
+
+  it('without the code, the bigger namesake stays first', () => {
+    expect(locate('Córdoba').components.country_code).toBe('AR');
+  });
+});

@@ -519,3 +519,47 @@ describe('a street in a district the data does not know', () => {
     expect(where(locate('Nowhereville, King County, Washington'))).toMatchObject({ precision: 'region', state_code: 'WA', country_code: 'US' });
   });
 });
+
+describe('a region named after its city, written another way (issue 33)', () => {
+  it.each([
+    // Skopje's own region is "Grad Skopje" (City of Skopje); written with another kind word after the city.
+    ['Centar Skopje Region', 'Skopje', 'MK'],
+    ['Partizanska, Centar Skopje Region', 'Skopje', 'MK'],
+    // An elided article between the kind and the name, as French writes it.
+    ["Tsaralalana, Province d'Antananarivo", 'Antananarivo', 'MG'],
+    ['Analakely Province d’Antananarivo', 'Antananarivo', 'MG'],
+  ])('%s → %s (%s), a district of it the data does not know, at low confidence', (q, city, country) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'locality', city, country_code: country });
+    expect(r.confidence).toBeLessThan(0.7);
+  });
+
+  it('a name keeping its own elision is still found whole', () => {
+    expect(
+      shippedGazetteer()
+        .regions("Département du Val-d'Oise", false)
+        .map((s) => [s.country, s.name]),
+    ).toEqual([['FR', 'Val-d’Oise']]);
+  });
+
+  it('of two regions of one name, the one whose own name it is comes first', () => {
+    // Cameroon's West Region is "Ouest" in French; Haiti's département is called so. Port-au-Prince is its largest town.
+    expect(
+      shippedGazetteer()
+        .regions("Département de l'Ouest", false)
+        .map((s) => s.country),
+    ).toEqual(['HT', 'CM']);
+    expect(where(locate("Rue Pavée, Bas Peu de Chose Département de l'Ouest"))).toMatchObject({ city: 'Port-au-Prince', country_code: 'HT' });
+    // A region found by its whole name keeps its place before one found by the name without its kind.
+    expect(shippedGazetteer().regions('Cidade de Maputo', false)[0]?.admin1).toBe('11');
+  });
+
+  it('another kind word stands for a region only where a town of its country bears the name', () => {
+    expect(
+      shippedGazetteer()
+        .regions('Skopje Region', false)
+        .map((s) => s.country),
+    ).toEqual(['MK']);
+    expect(shippedGazetteer().regions('Nowhere Region', false)).toEqual([]);
+  });
+});

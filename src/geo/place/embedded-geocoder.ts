@@ -19,6 +19,7 @@ import {
 } from './confidence.js';
 import { byImportance, distanceKm, type Gazetteer, type Locality } from './gazetteer.js';
 import { canadianProvinceOfPostcode } from './postcode-regions.js';
+import { codeFormFirst, postalFormFits } from './postal-formats.js';
 import { namesUnplacedTown, placePostalCodes, servesTown, type PostalMatch } from './postal-match.js';
 import { EMBEDDED_ATTRIBUTION, roundCoordinate, type PlaceAlternative, type PlaceResult } from './place-result.js';
 
@@ -311,7 +312,10 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
       if (cityConflict && r.region === null && country === null) {
         const confirmed = postalResolution(g, r, null, factor, notes);
         if (confirmed) return confirmed;
-        const abroad = g.localities(r.locality!).filter((l) => l.country !== 'US');
+        const abroad = codeFormFirst(
+          g.localities(r.locality!).filter((l) => l.country !== 'US'),
+          r.zip5,
+        );
         if (abroad.length > 0) {
           notes.push(
             `${r.zip5} was read as a postal code of ${countryName(abroad[0]!.country) ?? abroad[0]!.country}: US ZIP ${r.zip5} is in ${zip.city}, ${zip.state}`,
@@ -379,9 +383,22 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
     const found = postalResolution(g, r, country, factor, notes);
     if (found) return found;
   }
+  // "Madrid 28014", "40303 San Miguel": a code beside a town or region of a country (not the US, whose ZIPs are
+  // checked above) that no table confirms. The town is answered, less sure, and the note says the code was not
+  // checked; a code not of that country's form ("40303" is no Salvadoran code) makes the reading doubtful.
+  const unchecked = uncheckedCode(g, r, country);
+  if (unchecked !== null) {
+    factor *= unchecked.factor;
+    notes.push(unchecked.note);
+  }
 
   if (r.locality) {
     let candidates = writtenApostrophesFirst(writtenLocalities(g, r.locality, { country, admin1: r.region?.admin1 ?? null }), r.locality);
+    // A code no table confirmed still has a form: towns of countries that write codes so come first ("30204
+    // Cartagena": Spain's; "La Tigra 21008": Costa Rica's, not Argentina's). Five digits that are no US ZIP are
+    // no US code.
+    const code = r.postalCode ?? r.zip5;
+    if (code !== null) candidates = codeFormFirst(candidates, code, (c) => (c === 'US' && r.zip5 !== null ? g.zip(r.zip5) !== undefined : null));
     if (r.areaNameAsLocality) {
       // A city named after a major region elsewhere ("Ontario" in California) does not stand for the words that
       // name that region; the region's own namesake city does ("New York", "Québec"). Minor regions of other
@@ -472,7 +489,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
     unmatched = true;
     notes.push(`the embedded data has no point for ${region.name}`);
   }
-  if (r.postalCode && !r.zip5 && !region) {
+  if (r.postalCode && !r.zip5 && !region && unchecked === null) {
     // The postal code's form names the country, but the embedded data has no table of that country's codes
     // (or does not have this code). With nothing else given, the country is all that is known ("SW1A 2AA":
     // no open UK postcode table is packaged), so the answer says so in its confidence, not only in a note.
@@ -548,6 +565,27 @@ function postalPlace(g: Gazetteer, m: PostalMatch): Locality {
     lng: m.lng,
     featureCode: 'POSTAL',
   };
+}
+
+/**
+ * A postal code written with a town or region of a known country other than the US that no postal table holds:
+ * the factor and note of an answer that could not check it, or null. Only where a town or region is written
+ * (a code with only its country is answered at the country, below) and the code is not the US ZIP path's.
+ */
+function uncheckedCode(g: Gazetteer, r: AddressReading, country: string | null): { factor: number; note: string } | null {
+  const code = r.postalCode;
+  // Only digits: a code of letters and digits names its country by its form ("SW1A 2AA"), which is what it
+  // would be checked for; digits are written alike in dozens of countries.
+  if (code === null || !/^\d+$/.test(code) || country === null || country === 'US' || (r.locality === null && r.region === null)) return null;
+  if (g.postal.lookup(code, country).length > 0) return null;
+  const name = countryName(country) ?? country;
+  if (postalFormFits(code, country) === false) {
+    return {
+      factor: FACTOR.unmatchedPart * FACTOR.unmatchedPart,
+      note: `postal code ${code} could not be checked, and ${name} does not write its postal codes so: the code may be another country's`,
+    };
+  }
+  return { factor: FACTOR.unmatchedPart, note: `postal code ${code} could not be checked: the embedded data lists no such code for ${name}` };
 }
 
 /** The confidence factor of a postal code given alone that `countries` countries' tables hold (1 or more). */

@@ -85,6 +85,8 @@ export class Gazetteer {
    * order (a lookup, where each long name used to scan every region name). */
   private readonly regionsByNameStart = new Map<string, Subdivision[][]>();
   private readonly regionsByDesignatedName = new Map<string, Subdivision[]>();
+  /** Regions by their name without its kind words, whatever the kind ("skopje": Grad Skopje). */
+  private readonly regionsByBareName = new Map<string, Subdivision[]>();
   private readonly regionByAdmin1 = new Map<string, Subdivision>();
   private readonly regionByIso = new Map<string, Subdivision>();
   private readonly minorRegionByIso = new Map<string, MinorRegion>();
@@ -272,7 +274,7 @@ export class Gazetteer {
   regions(text: string, codes: boolean, country: string | null = null): Subdivision[] {
     const inCountry = (s: Subdivision) => country === null || s.country === country;
     const key = normaliseName(text);
-    const found = (this.regionsByName.get(key) ?? []).filter(inCountry);
+    const found = (this.regionsByName.get(key) ?? []).filter(inCountry).sort(ownNameFirst(key));
     // The region's kind written another way or in another language ("Grad Zagreb" = City of Zagreb), or
     // added to a name that has none ("Kigali City", "Kinshasa City"), unless a place has that whole name
     // ("Mexico City", "Quebec City" are cities, not the states).
@@ -280,15 +282,25 @@ export class Gazetteer {
       const english = compassInEnglish(key);
       if (english !== key) found.push(...(this.regionsByName.get(english) ?? []).filter(inCountry));
     }
-    if (found.length === 0) {
-      const designated = designatedName(key);
-      if (designated && !this.anyLocality(key, {})) {
-        for (const s of [...(this.regionsByDesignatedName.get(designated.key) ?? []), ...(this.regionsByName.get(designated.bare) ?? [])]) {
-          if (inCountry(s) && !found.includes(s)) found.push(s);
+    // "Province d'Antananarivo", "Département de l'Ouest": an elided article between the kind and the name is
+    // read as the linking word it is (tried after the name as written: "Val-d'Oise" keeps its own key).
+    const spelled = normaliseName(withoutElidedArticles(text));
+    const designations = [designatedName(key), spelled === key ? null : designatedName(spelled)];
+    for (const designated of designations) {
+      if (found.length > 0 || !designated || this.anyLocality(key, {})) continue;
+      const byBareName = [...(this.regionsByName.get(designated.bare) ?? [])].sort(ownNameFirst(designated.bare));
+      for (const s of [...(this.regionsByDesignatedName.get(designated.key) ?? []), ...byBareName]) {
+        if (inCountry(s) && !found.includes(s)) found.push(s);
+      }
+      // "Grad Sofiya" (City of Sofia): a city written in another form, whose own region is that city.
+      const city = designated.key.startsWith('city|') ? this.cityRegion(designated.bare, country) : undefined;
+      if (found.length === 0 && city) found.push(city);
+      // "Skopje Region" for Grad Skopje: a region named after its city, written with another kind word. Only
+      // where a town of its country bears the name, so that a kind word does not stand for the name.
+      if (found.length === 0) {
+        for (const s of this.regionsByBareName.get(designated.bare) ?? []) {
+          if (inCountry(s) && this.anyLocality(designated.bare, { country: s.country })) found.push(s);
         }
-        // "Grad Sofiya" (City of Sofia): a city written in another form, whose own region is that city.
-        const city = designated.key.startsWith('city|') ? this.cityRegion(designated.bare, country) : undefined;
-        if (found.length === 0 && city) found.push(city);
       }
     }
     // A long name may be the start of a merged region's name ("Dadra and Nagar Haveli" → "… and Daman and Diu").
@@ -298,8 +310,8 @@ export class Gazetteer {
     // A second-level unit or a region the region data divides otherwise ("Benguet", "Kadiogo", "Grad Beograd"),
     // only where no place has that name: "Manchester" stays the city, not also its metropolitan borough.
     if (found.length === 0) {
-      const bare = designatedName(key)?.bare;
-      const minor = [...(this.minorRegionsByName.get(key) ?? []), ...(bare ? (this.minorRegionsByName.get(bare) ?? []) : [])].filter(inCountry);
+      const bares = designations.flatMap((d) => (d ? [d.bare] : []));
+      const minor = [key, ...bares].flatMap((k) => this.minorRegionsByName.get(k) ?? []).filter(inCountry);
       if (minor.length > 0 && !this.anyLocality(key, { country })) found.push(...new Set(minor));
     }
     // A worldwide region's ISO code, only within a country already read ("SP" in Brazil).
@@ -506,6 +518,7 @@ export class Gazetteer {
         if (!this.regionsByName.get(key)?.includes(s)) push(this.regionsByName, key, s);
         const designated = designatedName(key);
         if (designated && !this.regionsByDesignatedName.get(designated.key)?.includes(s)) push(this.regionsByDesignatedName, designated.key, s);
+        if (designated && !this.regionsByBareName.get(designated.bare)?.includes(s)) push(this.regionsByBareName, designated.bare, s);
       }
     }
     for (const [name, list] of this.regionsByName) {
@@ -615,6 +628,20 @@ function compassInEnglish(key: string): string {
     .join(' ');
 }
 const LINKING_WORDS = new Set(['of', 'de', 'di', 'del', 'da', 'do', 'du', 'la']);
+
+/** Regions whose own name is `key` first, each group in its order: a region called so comes before one that has the
+ * name in another language ("Ouest": Haiti's Ouest before Cameroon's West Region, called so in French). */
+function ownNameFirst(key: string): (a: Subdivision, b: Subdivision) => number {
+  const own = (s: Subdivision) => (normaliseName(s.name) === key ? 1 : 0);
+  return (a, b) => own(b) - own(a);
+}
+
+/** An elided article before a name ("d'Antananarivo", "l'Ouest"), in French and Italian usage. */
+const ELIDED_ARTICLE = /(^|[\s-])[dl]['’ʼ](?=\p{L})/giu;
+
+function withoutElidedArticles(text: string): string {
+  return text.replace(ELIDED_ARTICLE, '$1');
+}
 
 /** A normalised region name split into its kind words and the name proper ("city of zagreb" → "city|zagreb"),
  * or null when it has no kind word or nothing else. */
