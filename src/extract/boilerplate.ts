@@ -401,20 +401,17 @@ function pruneEmptyTail(root: El, bareAtStart: ReadonlySet<El>): void {
 }
 
 const HEADINGS = tagNames('h1', 'h2', 'h3', 'h4', 'h5', 'h6');
+const isHeading = (el: El) => /^H[1-6]$/.test(el.tagName);
 
 /** The next element after `el` in document order (outside it) that has text or an image. */
 function nextBlock(el: El, root: El): El | undefined {
   for (let node: El | null = el; node && node !== root; node = node.parentElement as El | null) {
     for (let sib = node.nextElementSibling as El | null; sib; sib = sib.nextElementSibling as El | null) {
       if (!hasText(sib) && !sib.querySelector('img') && sib.tagName !== 'IMG') continue;
-      // A wrapper's first heading is what comes next.
-      return (
-        (/^H[1-6]$/.test(sib.tagName)
-          ? sib
-          : firstTagInside(sib, HEADINGS)?.parentElement === sib && firstChildBlock(sib)?.tagName.match(/^H[1-6]$/)
-            ? firstChildBlock(sib)
-            : sib) ?? sib
-      );
+      if (isHeading(sib) || firstTagInside(sib, HEADINGS)?.parentElement !== sib) return sib;
+      // A wrapper whose first block is a heading of its own: that heading is what comes next.
+      const first = firstChildBlock(sib);
+      return first && isHeading(first) ? first : sib;
     }
   }
   return undefined;

@@ -39,14 +39,12 @@ export function readMetadata(doc: Doc): PageMetadata {
   const ld = jsonLdArticle(doc);
   const timeEl = doc.querySelector('article time[datetime], time[datetime]');
   const first = (names: readonly string[]) => names.map((n) => meta.get(n)).find(Boolean) ?? '';
-  const [ogSiteName, ...otherSiteNames] = META_NAMES.siteName;
   return {
     title: clip(ld.headline || first(META_NAMES.title) || doc.querySelector('title')?.textContent || ''),
     byline: clip(ld.author || first(META_NAMES.byline)),
     published_at: isoDate(ld.datePublished || first(META_NAMES.published) || timeEl?.getAttribute('datetime') || ''),
     lang: clip(doc.documentElement?.getAttribute('lang') || meta.get('og:locale')?.replace('_', '-') || meta.get('content-language') || ''),
-    // The site's own OpenGraph name first: an article's JSON-LD publisher is sometimes a parent company.
-    site_name: clip(first([ogSiteName]) || ld.publisher || first(otherSiteNames)),
+    site_name: clip(first(META_NAMES.siteName) || ld.publisher || first(META_NAMES.siteNameFallback)),
     excerpt: clip(first(META_NAMES.description) || ld.description, MAX_EXCERPT_CHARS),
   };
 }

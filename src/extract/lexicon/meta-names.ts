@@ -31,6 +31,9 @@ export const META_NAMES = {
     'pubdate',
     'publish-date',
   ],
-  siteName: ['og:site_name', 'application-name', 'dc.publisher', 'dc:publisher', 'dcterms.publisher', 'dcterms:publisher'],
+  /** The site's own OpenGraph name: read before an article's JSON-LD publisher, which is sometimes a parent company. */
+  siteName: ['og:site_name'],
+  /** Read after the JSON-LD publisher. */
+  siteNameFallback: ['application-name', 'dc.publisher', 'dc:publisher', 'dcterms.publisher', 'dcterms:publisher'],
   description: ['description', 'og:description', 'twitter:description', 'dc.description', 'dc:description', 'dcterms.description', 'dcterms:description'],
 } as const;
