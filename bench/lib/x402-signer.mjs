@@ -1,5 +1,5 @@
 // x402 payment headers for a load generator, signed on a worker thread: signing (secp256k1, keccak,
-// EIP-712 hashing in JavaScript) took most of the soak generator's main-thread CPU and delayed its
+// EIP-712 hashing; the secp256k1 part now in WebAssembly, as the settler's) took most of the soak generator's main-thread CPU and delayed its
 // open-loop sends. The thread keeps `ahead` headers per tool signed (one fresh signature per request,
 // payers in turn, exactly what the official client sends); the main thread only takes them.
 // Still the generator's CPU: process.cpuUsage() counts every thread of the process.
@@ -8,10 +8,11 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 if (!isMainThread && workerData?.x402Signer) {
   const { x402Client, x402HTTPClient } = await import('@x402/fetch');
   const { registerExactEvmScheme } = await import('@x402/evm/exact/client');
-  const { privateKeyToAccount } = await import('viem/accounts');
+  // viem's account with libsecp256k1 (WebAssembly) signing: the same signatures for a quarter of the CPU.
+  const { fastPrivateKeyToAccount } = await import('../../dist/src/billing/x402/secp256k1.js');
   const payers = workerData.keys.map((key) => {
     const client = new x402Client();
-    registerExactEvmScheme(client, { signer: privateKeyToAccount(key) });
+    registerExactEvmScheme(client, { signer: fastPrivateKeyToAccount(key) });
     return { client, http: new x402HTTPClient(client) };
   });
   const required = new Map(workerData.required);

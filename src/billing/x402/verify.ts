@@ -142,7 +142,7 @@ export async function verifyPayment(tool: AnyTool, header: string, resourceUrl: 
   }
   // The chain read does not depend on the signature: start it now so the two overlap.
   const onChain = s.mode === 'self' && d.chain ? outcome(d.chain.payerState(s.token.address, from, auth.nonce)) : undefined;
-  // viem's verifyTypedData, answered against the payer's key when a payment of theirs was checked before.
+  // viem's verifyTypedData's answer, the key recovered in WebAssembly (typed-signature.ts).
   let signed = await typedSignatures
     .verify({
       address: from,

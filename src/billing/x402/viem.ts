@@ -8,20 +8,29 @@ export {
   createTransport,
   createWalletClient,
   defineChain,
+  domainSeparator,
   getAddress,
+  getTypesForEIP712Domain,
+  hashMessage,
   hashTypedData,
   hexToBigInt,
+  hexToBytes,
   HttpRequestError,
   isAddressEqual,
   isAddress,
+  keccak256,
   parseAbi,
   parseEventLogs,
   parseSignature,
   recoverPublicKey,
   RpcRequestError,
+  serializeSignature,
+  serializeTransaction,
   size,
   sliceHex,
   TimeoutError,
+  toHex,
+  validateTypedData,
   verifyMessage,
   verifyTypedData,
   type Address,
@@ -30,11 +39,9 @@ export {
   type Hash,
   type Hex,
   type PublicClient,
+  type Signature,
   type Transport,
   type TypedDataDomain,
 } from 'viem';
-export { privateKeyToAccount, publicKeyToAddress } from 'viem/accounts';
-// secp256k1 arithmetic (viem's own dependency) for checking a payer's later signatures against its known key.
-export { secp256k1 } from '@noble/curves/secp256k1';
-export { invert, mod } from '@noble/curves/abstract/modular';
+export { privateKeyToAccount, publicKeyToAddress, type PrivateKeyAccount } from 'viem/accounts';
 export { createSiweMessage } from 'viem/siwe';
