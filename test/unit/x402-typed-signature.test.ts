@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { hashTypedData, toHex, verifyTypedData, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { transferWithAuthorizationTypes } from '../../src/billing/x402/token-abi.js';
-import { TypedSignatureChecker, transferAuthorizationHash, type TypedSignature } from '../../src/billing/x402/typed-signature.js';
+import { transferAuthorizationHash } from '../../src/billing/x402/transfer-hash.js';
+import { TypedSignatureChecker, type TypedSignature } from '../../src/billing/x402/typed-signature.js';
 
 const domain = { name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913' } as const;
 const payTo = '0x00000000000000000000000000000000000000A1';
@@ -148,10 +149,15 @@ describe('x402 typed-signature check', () => {
       { ...p, domain: { ...domain, chainId: 8453n } as unknown as typeof domain },
       { ...p, domain: { ...domain, salt: hex32() } },
       { ...p, domain: { ...domain, verifyingContract: '0x833589fcd6eDb6E08f4c7C32D4f71b54bdA02913' } },
-      { ...p, types: { ...transferWithAuthorizationTypes } },
+      { ...p, types: { ...transferWithAuthorizationTypes, EIP712Domain: [{ name: 'name', type: 'string' }] } },
+      { ...p, types: { TransferWithAuthorization: transferWithAuthorizationTypes.TransferWithAuthorization.slice(0, 5) } },
+      { ...p, types: { TransferWithAuthorization: [...transferWithAuthorizationTypes.TransferWithAuthorization].reverse() } },
       { ...p, primaryType: 'EIP712Domain' },
     ];
     for (const x of others) expect(transferAuthorizationHash(x)).toBeUndefined();
+    // The same types in another object (as the x402 client has them): the same hash.
+    const copied = { TransferWithAuthorization: transferWithAuthorizationTypes.TransferWithAuthorization.map((f) => ({ ...f })) };
+    expect(transferAuthorizationHash({ ...p, types: copied })).toBe(hashTypedData(p as Parameters<typeof hashTypedData>[0]));
     // Lower-case addresses are valid (viem accepts them unchecked): the same hash.
     expect(transferAuthorizationHash({ ...p, message: { ...m, to: lowerTo } })).toBe(
       hashTypedData({ ...p, message: { ...m, to: lowerTo } } as Parameters<typeof hashTypedData>[0]),

@@ -7,6 +7,7 @@
 // y parity v names), and signing is RFC 6979's deterministic nonce with s made low, which is what viem asks
 // of noble (lowS, no extra entropy), so the signature bytes are identical (tested on many keys and hashes).
 import * as ecc from 'tiny-secp256k1';
+import { transferAuthorizationHash, type TypedData } from './transfer-hash.js';
 import {
   hashMessage,
   hashTypedData,
@@ -62,7 +63,8 @@ export function signHash(hash: Hex, privateKey: Uint8Array): Signature {
 
 /**
  * viem's privateKeyToAccount with the signing done by libsecp256k1: sign, signMessage, signTypedData and
- * signTransaction return the same bytes as viem's account (they hash as viem does, then signHash);
+ * signTransaction return the same bytes as viem's account (they hash as viem does, an EIP-3009
+ * authorization by transfer-hash.ts, then signHash);
  * signAuthorization (EIP-7702, unused here) stays viem's.
  */
 export function fastPrivateKeyToAccount(privateKey: Hex): PrivateKeyAccount {
@@ -72,7 +74,8 @@ export function fastPrivateKeyToAccount(privateKey: Hex): PrivateKeyAccount {
   const fast: Pick<PrivateKeyAccount, 'sign' | 'signMessage' | 'signTypedData' | 'signTransaction'> = {
     sign: async ({ hash }) => serializeSignature(sign(hash)),
     signMessage: async ({ message }) => serializeSignature(sign(hashMessage(message))),
-    signTypedData: async (typedData) => serializeSignature(sign(hashTypedData(typedData as Parameters<typeof hashTypedData>[0]))),
+    signTypedData: async (typedData) =>
+      serializeSignature(sign(transferAuthorizationHash(typedData as TypedData) ?? hashTypedData(typedData as Parameters<typeof hashTypedData>[0]))),
     signTransaction: (async (transaction: Parameters<typeof serializeTransaction>[0], options?: { serializer?: typeof serializeTransaction }) => {
       const serializer = options?.serializer ?? serializeTransaction;
       // As viem: an EIP-4844 transaction is signed without its sidecars (the network wrapper).
