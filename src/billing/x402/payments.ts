@@ -19,6 +19,7 @@ import { PurchaseReconciler, type PurchaseReconcilerOptions } from './purchase-r
 import { sqlRunnerOf } from '../../db/sql-runner.js';
 import { WalletSignIn } from './siwx.js';
 import { KNOWN_USDC, chainIdOf, type TokenInfo } from './tokens.js';
+import { loadSecp256k1 } from './secp256k1.js';
 
 export interface X402Payments {
   settings: X402Settings;
@@ -96,6 +97,10 @@ export async function startX402(
     timing: { ...DEFAULT_TIMING, ...opts.timing },
     mode,
   };
+  // Payment checks and settlement signatures use libsecp256k1 (WebAssembly): compiled now, not at the first payment.
+  await loadSecp256k1().catch((err: unknown) =>
+    log.warn('x402: libsecp256k1 (tiny-secp256k1) did not load; signatures are checked and made by viem (more CPU)', { err }),
+  );
   const facilitator = x.facilitatorUrl ? new FacilitatorClient(x.facilitatorUrl) : undefined;
   const metrics = new X402Metrics();
   const signIn = new WalletSignIn({

@@ -37,7 +37,8 @@ export class TypedSignatureChecker {
     const hash =
       transferAuthorizationHash(p) ??
       hashTypedData({ domain: p.domain, types: p.types, primaryType: p.primaryType, message: p.message } as Parameters<typeof hashTypedData>[0]);
-    const recovered = size(p.signature) === 65 ? recoverPublicKeyBytes(hash, p.signature) : undefined;
+    // (A library that cannot load rejects: viem's way then, too.)
+    const recovered = size(p.signature) === 65 ? await recoverPublicKeyBytes(hash, p.signature).catch(() => undefined) : undefined;
     if (recovered) {
       const publicKey = toHex(recovered);
       if (this.keys.get(p.address) === publicKey) {
