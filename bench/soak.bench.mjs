@@ -389,7 +389,9 @@ async function runOne(store) {
         clearInterval(tick);
         resolve();
       }
-    }, 5);
+      // Every millisecond: a request waits for the tick that sends it, and that wait counts as its latency
+      // (5-ms ticks added up to 5 ms to every figure and sent in bursts of five at 1,000 req/s).
+    }, 1);
   });
   await Promise.all(inflight);
   await payments?.stop();
