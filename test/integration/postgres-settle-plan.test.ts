@@ -3,7 +3,10 @@
 // generic (not knowing how many ids it gets) PostgreSQL bitmap-ANDed the primary key with tasks_leases,
 // which then matched any `status = 'running'`: a bitmap scan never marks an entry dead, so each completion
 // read every entry left since the last vacuum (28,000 per completion in a 60-s soak). Migration 020 makes
-// tasks_leases name the lease; the sweeper and the running count, which do, still read it.
+// tasks_leases name the lease; the sweeper and the running count, which do, still read it. A generic plan
+// made while the table was one page scanned the whole table instead, and kept doing so as it grew:
+// completions and renewals go through complete_tasks() and renew_leases() (migration 021), whose only
+// path is the primary key.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgres } from '../../src/db/dialect.js';
@@ -101,6 +104,48 @@ describe('settling and renewing by id read the primary key alone (PostgreSQL)', 
         expect(r.pkey).toBeGreaterThan(0);
       });
     }
+  }
+
+  const smallTableCases = [
+    {
+      what: 'completes',
+      sql: COMPLETE_TASKS_SQL,
+      params: (batch: string[]) => [batch, batch.map(() => '{}'), batch.map(() => Date.now()), OWNER],
+    },
+    { what: 'renews leases', sql: renewLeasesSql(postgres), params: (batch: string[]) => [30_000, batch, OWNER] },
+  ];
+  for (const c of smallTableCases) {
+    it(`${c.what} through the primary key on a connection that planned it while the table was small`, async () => {
+      await schema.query('TRUNCATE tasks');
+      const now = Date.now();
+      await schema.query(
+        `INSERT INTO tasks (id, tool, input, status, payer_kind, max_attempts, attempts, lease_owner, lease_expires_at, run_after, created_at, started_at)
+         SELECT 'run_' || i, 'echo', '{}', 'running', 'none', 3, 1, $1, $2::bigint, $3::bigint + i, $3::bigint + i, $3::bigint + i FROM generate_series(1, 20) i`,
+        [OWNER, now + 60_000, now - 1000],
+      );
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL, types, options: `-c search_path=${schema.schema}` });
+      await client.connect();
+      try {
+        // As a worker's connection does: the statement is prepared (here, its plan made generic) on a
+        // table of one page, and kept while the table grows.
+        await client.query('SET plan_cache_mode = force_generic_plan');
+        const run = (batch: string[]) => client.query({ name: 'small_table', text: c.sql, values: c.params(batch) });
+        for (let i = 1; i <= 6; i++) expect((await run([`run_${i}`])).rowCount).toBe(1);
+        await schema.query(
+          `INSERT INTO tasks (id, tool, input, status, result, payer_kind, max_attempts, attempts, run_after, created_at, finished_at)
+           SELECT 'done_' || i, 'echo', '{}', 'complete', '{}', 'none', 3, 1, i, i, i + 1 FROM generate_series(1, $1) i`,
+          [FINISHED * 5],
+        );
+        await client.query('BEGIN');
+        expect((await run(['run_7', 'run_8', 'run_9'])).rowCount).toBe(3);
+        const scans = await client.query<{ seq: string }>(`SELECT pg_stat_get_xact_numscans('tasks'::regclass) AS seq`);
+        await client.query('ROLLBACK');
+        // A scan of the whole table would read all 15,000 finished rows for 3 tasks.
+        expect(Number(scans.rows[0]!.seq)).toBe(0);
+      } finally {
+        await client.end();
+      }
+    });
   }
 
   it('keeps tasks_leases for the sweeper and the running counts', async () => {

@@ -23,14 +23,11 @@ const COLUMNS_BUT_INPUT_AND_RESULT = camelColumns(
 );
 
 /**
- * Several completions on PostgreSQL ($1 ids, $2 results as text, $3 finish times, $4 the lease holder):
- * each row finds its own result and finish time by its position in the arrays. `id = ANY` reads the
- * primary key alone, generic plan or not: no other index matches `status = 'running'` by itself (migration
- * 020). Exported so a test can ask PostgreSQL how it runs it.
+ * Several completions on PostgreSQL ($1 ids, $2 results as text, $3 finish times, $4 the lease holder)
+ * through complete_tasks() (migration 021), which reads the primary key alone whatever plan PostgreSQL
+ * would make of the statement. Exported so a test can ask PostgreSQL how it runs it.
  */
-export const COMPLETE_TASKS_SQL = `UPDATE tasks SET status = 'complete', result = ($2::text[])[array_position($1::text[], id)]::json, error = NULL, error_kind = NULL,
-       lease_owner = NULL, lease_expires_at = NULL, finished_at = ($3::bigint[])[array_position($1::text[], id)]
-     WHERE id = ANY($1::text[]) AND lease_owner = $4 AND status = 'running' RETURNING ${COLUMNS_BUT_INPUT_AND_RESULT}`;
+export const COMPLETE_TASKS_SQL = `SELECT ${COLUMNS_BUT_INPUT_AND_RESULT} FROM complete_tasks($1::text[], $2::text[], $3::bigint[], $4)`;
 
 /**
  * Several completions by one lease holder at once, each exactly as completeTask would settle it (a task

@@ -4,9 +4,15 @@
 import type { Dialect } from '../dialect.js';
 import type { Sql } from '../sql.js';
 
-/** The renewal ($1 the lease's length, $2 the ids, $3 the holder); exported so a test can ask the database how it runs it. */
+/**
+ * The renewal ($1 the lease's length, $2 the ids, $3 the holder); on PostgreSQL through renew_leases()
+ * (migration 021), which reads the primary key alone whatever plan PostgreSQL would make of the statement.
+ * Exported so a test can ask the database how it runs it.
+ */
 export const renewLeasesSql = (d: Dialect) =>
-  `UPDATE tasks SET lease_expires_at = ${d.nowMs} + $1 WHERE ${d.inArray('id', '$2')} AND lease_owner = $3 AND status = 'running'
+  d.name === 'postgres'
+    ? 'SELECT id, cancel_requested FROM renew_leases($2::text[], $3, $1)'
+    : `UPDATE tasks SET lease_expires_at = ${d.nowMs} + $1 WHERE ${d.inArray('id', '$2')} AND lease_owner = $3 AND status = 'running'
      RETURNING id, cancel_requested`;
 
 export async function renewLeases(db: Sql, owner: string, ids: readonly string[], leaseMs: number) {
