@@ -79,6 +79,7 @@ const envSchema = z.object({
   // Engine
   WORKERS: bool.default(true),
   WORKER_CONCURRENCY: intFrom(1, 1000).default(16),
+  WORKER_NICE: intFrom(0, 19).default(0),
   TASK_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(7),
   TASK_MAX_ATTEMPTS: intFrom(1, 10).default(3),
   LEASE_MS: intFrom(1000, 600_000).default(30_000),
@@ -223,6 +224,11 @@ export interface Config {
   engine: {
     workers: boolean;
     concurrency: number;
+    /**
+     * `agent-utility worker` lowers its own scheduling priority to this nice value (0 = unchanged): where
+     * API nodes and workers share cores, task creation and polls then come before the tasks themselves.
+     */
+    nice: number;
     retentionMs: number;
     maxAttempts: number;
     leaseMs: number;
@@ -381,6 +387,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     engine: {
       workers: e.WORKERS,
       concurrency: e.WORKER_CONCURRENCY,
+      nice: e.WORKER_NICE,
       retentionMs: Math.round(e.TASK_RETENTION_DAYS * 86_400_000),
       maxAttempts: e.TASK_MAX_ATTEMPTS,
       leaseMs: e.LEASE_MS,

@@ -1,8 +1,10 @@
 // `agent-utility worker`: workers only (scale-out). Deliberately imports no HTTP, MCP or lead-service
 // code: a worker's start-up time is the time before it drains anything, and those imports cost ~0.8 s CPU.
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
+import { lowerCpuPriority } from '../engine/process-priority.js';
 import { createLogger } from '../logger.js';
 import { createRuntime } from '../runtime.js';
 import { onShutdown } from './shutdown.js';
@@ -16,6 +18,8 @@ export async function runWorker(config: Config, args: string[]): Promise<'runnin
     .map((t) => t.trim())
     .filter(Boolean);
   const log = createLogger(config.logLevel);
+  // Before the runtime starts its threads (the worker pool's, Chromium's pipes): they inherit the priority.
+  lowerCpuPriority(config.engine.nice);
   const rt = await createRuntime(config, { log, workers: true, ...(tools ? { workerTools: tools } : {}) });
   // The engine's timers do not hold the process open and SQLite keeps no socket: without this a worker
   // on SQLite would exit as soon as it started.
@@ -30,6 +34,7 @@ export async function runWorker(config: Config, args: string[]): Promise<'runnin
     owner: rt.engine.workerOwner,
     tools: tools ?? 'all',
     store: rt.store.dialect,
+    nice: os.getPriority(),
     startup: { importedMs, readyMs: Math.round(performance.now()), cpuMs: Math.round((cpu.user + cpu.system) / 1000) },
   });
   return 'running';
