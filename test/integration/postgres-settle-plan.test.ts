@@ -110,9 +110,9 @@ describe('settling and renewing by id read the primary key alone (PostgreSQL)', 
     {
       what: 'completes',
       sql: COMPLETE_TASKS_SQL,
-      params: (batch: string[]) => [batch, batch.map(() => '{}'), batch.map(() => Date.now()), OWNER],
+      params: (batch: string[]): unknown[] => [batch, batch.map(() => '{}'), batch.map(() => Date.now()), OWNER],
     },
-    { what: 'renews leases', sql: renewLeasesSql(postgres), params: (batch: string[]) => [30_000, batch, OWNER] },
+    { what: 'renews leases', sql: renewLeasesSql(postgres), params: (batch: string[]): unknown[] => [30_000, batch, OWNER] },
   ];
   for (const c of smallTableCases) {
     it(`${c.what} through the primary key on a connection that planned it while the table was small`, async () => {
