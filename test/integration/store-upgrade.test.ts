@@ -75,7 +75,7 @@ async function readBack(store: TaskStore) {
 
 const cases = [
   { name: 'sqlite' as const, open: openSqliteFixture, versions: [1, 4, 5, 6, 7, 9, 10, 12, 13, 14, 15, 18, 19] },
-  { name: 'postgres' as const, open: openPostgresFixture, versions: [1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19] },
+  { name: 'postgres' as const, open: openPostgresFixture, versions: [1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 20, 21] },
 ];
 
 describe.each(cases)('upgrading a $name deployment of the previous release', ({ name, open, versions }) => {

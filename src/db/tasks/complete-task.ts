@@ -23,6 +23,13 @@ const COLUMNS_BUT_INPUT_AND_RESULT = camelColumns(
 );
 
 /**
+ * Several completions on PostgreSQL ($1 ids, $2 results as text, $3 finish times, $4 the lease holder)
+ * through complete_tasks() (migration 021), which reads the primary key alone whatever plan PostgreSQL
+ * would make of the statement. Exported so a test can ask PostgreSQL how it runs it.
+ */
+export const COMPLETE_TASKS_SQL = `SELECT ${COLUMNS_BUT_INPUT_AND_RESULT} FROM complete_tasks($1::text[], $2::text[], $3::bigint[], $4)`;
+
+/**
  * Several completions by one lease holder at once, each exactly as completeTask would settle it (a task
  * whose lease `owner` no longer holds is left alone and answers null), in the order given. Input and
  * result, the bulk of a row, are not read back: the input is the one claimed, the result is read from
@@ -49,15 +56,7 @@ export async function completeTasks(db: Sql, owner: string, items: readonly Comp
       return out;
     });
   }
-  // `id = ANY` reads the primary key whatever the statistics say; each row finds its own result and
-  // finish time by its position in the arrays.
-  const rows = await db.all<LeanRecord>(
-    `UPDATE tasks SET status = 'complete', result = ($2::text[])[array_position($1::text[], id)]::json, error = NULL, error_kind = NULL,
-       lease_owner = NULL, lease_expires_at = NULL, finished_at = ($3::bigint[])[array_position($1::text[], id)]
-     WHERE id = ANY($1::text[]) AND lease_owner = $4 AND status = 'running' RETURNING ${COLUMNS_BUT_INPUT_AND_RESULT}`,
-    [items.map((c) => c.id), results, items.map((c) => c.now), owner],
-    'complete_tasks',
-  );
+  const rows = await db.all<LeanRecord>(COMPLETE_TASKS_SQL, [items.map((c) => c.id), results, items.map((c) => c.now), owner], 'complete_tasks');
   const byId = new Map(rows.map((r) => [r.id, r]));
   return items.map((c, i) => settled(byId.get(c.id), i));
 }

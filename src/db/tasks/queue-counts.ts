@@ -3,11 +3,13 @@
 // costs the queue's size. `status IN ('pending', 'running')` reads every task the store keeps instead
 // (neither index serves an IN of both): 0.5 s on the soak's 750 MB SQLite file, on the caller's only
 // thread, which is how the soak's own sampler came to stall its requests and its p99 to grow with the store.
+// Every running task holds a lease (its claim writes both), and the running count says so: on PostgreSQL
+// tasks_leases serves only queries that name the lease (migration 020).
 import type { ActiveByTool, QueueCounts } from '../../store/port.js';
 import type { Sql } from '../sql.js';
 
 export const QUEUE_COUNTS_SQL =
-  "SELECT (SELECT COUNT(*) FROM tasks WHERE status = 'pending') AS pending, (SELECT COUNT(*) FROM tasks WHERE status = 'running') AS running";
+  "SELECT (SELECT COUNT(*) FROM tasks WHERE status = 'pending') AS pending, (SELECT COUNT(*) FROM tasks WHERE status = 'running' AND lease_expires_at IS NOT NULL) AS running";
 
 export async function queueCounts(db: Sql): Promise<QueueCounts> {
   const row = await db.one<{ pending: number | string; running: number | string }>(QUEUE_COUNTS_SQL);
@@ -21,7 +23,7 @@ export async function queueCounts(db: Sql): Promise<QueueCounts> {
  */
 export const ACTIVE_BY_TOOL_SQL = `SELECT tool, 'pending' AS status, COUNT(*) AS count FROM tasks WHERE status = 'pending' GROUP BY tool
 UNION ALL
-SELECT tool, 'running' AS status, COUNT(*) AS count FROM tasks WHERE status = 'running' GROUP BY tool`;
+SELECT tool, 'running' AS status, COUNT(*) AS count FROM tasks WHERE status = 'running' AND lease_expires_at IS NOT NULL GROUP BY tool`;
 
 export async function activeByTool(db: Sql): Promise<ActiveByTool[]> {
   const rows = await db.all<{ tool: string; status: ActiveByTool['status']; count: number | string }>(ACTIVE_BY_TOOL_SQL);
