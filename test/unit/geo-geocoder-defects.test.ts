@@ -114,12 +114,16 @@ describe('regions worldwide', () => {
   });
 
   it('second-level units and regions the region data divides otherwise, from CLDR, where no place has the name', () => {
+    // The unit is named first in the address; `state` is the first-level region it lies in.
     const benguet = locate('Benguet, Philippines');
-    expect(where(benguet)).toEqual({ precision: 'region', city: null, state: 'Benguet', country_code: 'PH' });
+    expect(where(benguet)).toEqual({ precision: 'region', city: null, state: 'Cordillera', country_code: 'PH' });
+    expect(benguet.formatted_address).toBe('Benguet, Cordillera, Philippines');
     // No place of the name: the unit is placed at its region's point (Cordillera), said so, with lower confidence.
     expect(benguet.confidence).toBeLessThan(0.7);
     expect(benguet.notes.join(' ')).toMatch(/no place in Benguet.*Cordillera/);
-    expect(where(locate('Kadiogo, Burkina Faso'))).toEqual({ precision: 'region', city: null, state: 'Kadiogo', country_code: 'BF' });
+    const kadiogo = locate('Kadiogo, Burkina Faso');
+    expect(where(kadiogo)).toEqual({ precision: 'region', city: null, state: 'Centre', country_code: 'BF' });
+    expect(kadiogo.formatted_address).toBe('Kadiogo, Centre, Burkina Faso');
     // Serbia's City of Belgrade, which the region data files under Central Serbia: placed at Belgrade.
     const belgrade = locate('Grad Beograd, Serbia');
     expect(where(belgrade)).toEqual({ precision: 'region', city: null, state: 'Beograd', country_code: 'RS' });

@@ -18,6 +18,7 @@ import {
   type Precision,
 } from './confidence.js';
 import { byImportance, distanceKm, type Gazetteer, type Locality } from './gazetteer.js';
+import { firstLevelOf } from './minor-regions.js';
 import { canadianProvinceOfPostcode } from './postcode-regions.js';
 import { codeFormFirst, postalFormFits } from './postal-formats.js';
 import { namesUnplacedTown, placePostalCodes, servesTown, type PostalMatch } from './postal-match.js';
@@ -89,10 +90,14 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
     );
     notes.push(`${pool.size} places match "${best.reading.locality ?? address}"; the most prominent was chosen`);
   }
-  // The same words naming another area at another level ("Georgia": the US state and the country).
+  // The same words naming another area at another level ("Georgia": the US state and the country). A unit
+  // below the answer's own region is the address's county, not another meaning ("Midway, Greene County, Tennessee").
+  const firstLevel = (r: Resolution) => (r.region ? firstLevelOf(r.region) : null);
   const otherMeanings = best.reading.areaNameAsLocality
     ? []
-    : resolutions.filter((r) => r !== best && !r.unmatched && r.precision !== best.precision && (r.country !== best.country || r.region !== best.region));
+    : resolutions.filter(
+        (r) => r !== best && !r.unmatched && r.precision !== best.precision && (r.country !== best.country || firstLevel(r) !== firstLevel(best)),
+      );
   if (otherMeanings.length > 0) {
     confidence *= FACTOR.otherMeaning;
     const other = otherMeanings[0]!;
@@ -143,6 +148,7 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
   }
 
   const countryNameText = best.country ? countryName(best.country) : null;
+  const stateRegion = best.region ? firstLevelOf(best.region) : null;
   return {
     lat: roundCoordinate(best.lat),
     lng: roundCoordinate(best.lng),
@@ -152,8 +158,9 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
       house_number: reading.houseNumber,
       street: reading.street,
       city: best.city,
-      state: best.region?.name ?? null,
-      state_code: best.region?.code ?? best.region?.iso ?? null,
+      // A unit below the first level ("Cook County") is in the address's text; the state is the region it lies in.
+      state: stateRegion?.name ?? null,
+      state_code: stateRegion?.code ?? stateRegion?.iso ?? null,
       country: countryNameText,
       country_code: best.country,
       postal_code: reading.postalCode,
@@ -421,6 +428,23 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
       notes.push(`"${r.locality}" is also the name of a region or country; the city was chosen`);
     }
     if (candidates.length > 0) return { ...localityResolution(g, r, candidates, factor, notes), unmatched };
+    // "Cook County, Illinois", "Regierungsbezirk Köln, Germany": no town of that name, but a unit below the
+    // region (or in the country) is: that unit is the answer, not the region around it. Not with a street,
+    // whose town it would only be the area of.
+    const unit = r.street === null && r.houseNumber === null ? g.unitsBelow(r.locality, country, r.region)[0] : undefined;
+    const unitPoint = unit ? g.regionPoint(unit) : undefined;
+    if (unit && unitPoint) {
+      return {
+        ...base,
+        precision: 'region',
+        ...unitPoint,
+        confidence: LEVEL_CONFIDENCE.region * factor,
+        city: null,
+        region: unit,
+        country: unit.country,
+        notes,
+      };
+    }
     factor *= FACTOR.unmatchedPart;
     unmatched = true;
     const where = r.region ? ` in ${r.region.name}` : country ? ` in ${countryName(country) ?? country}` : '';
@@ -746,8 +770,10 @@ function formatted(r: Resolution, country: string | null): string {
       const region = r.region ? (r.country === 'US' ? r.region.code : r.region.name) : null;
       return [r.city, region, countryText].filter(Boolean).join(', ');
     }
-    case 'region':
-      return [r.region?.name, countryText].filter(Boolean).join(', ');
+    case 'region': {
+      const first = r.region ? firstLevelOf(r.region) : null;
+      return [r.region?.name, first !== r.region ? first?.name : null, countryText].filter(Boolean).join(', ');
+    }
     default:
       return countryText;
   }

@@ -6,8 +6,9 @@ import { alpha2FromAlpha3, countryName, countryNameIndex } from '../shared/count
 import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
 import { normaliseName, umlautsWrittenOut } from '../shared/text.js';
 import { loadAlternateNames } from './alternate-names.js';
-import { loadMinorRegions, type MinorRegion } from './minor-regions.js';
+import { loadMinorRegions, secondLevelRegions, type MinorRegion } from './minor-regions.js';
 import { loadPostalCodes, PostalCodes } from './postal-codes.js';
+import { loadSecondLevelUnits } from './second-level-units.js';
 import { loadWorldPlaces, type WorldPlaces } from './world-places.js';
 import { loadWorldRegions } from './world-regions.js';
 import { usZips } from './us-zips.js';
@@ -141,6 +142,7 @@ export class Gazetteer {
       this.buildAltNames(names.altNames);
     }
     this.buildMinorRegions(minorRegions);
+    this.rankMinorRegions();
   }
 
   /**
@@ -158,13 +160,16 @@ export class Gazetteer {
           ? { read: [options.cacheFile], write: [options.cacheFile] }
           : (options.keys ?? defaultNameKeysLocations());
     const fingerprint = where.read.length + where.write.length > 0 ? await nameKeysFingerprint() : '';
-    const [places, regions, keys, postal] = await Promise.all([
+    const builtData = options.cacheFile === null ? { cacheFile: null } : {};
+    const [places, regions, keys, postal, units] = await Promise.all([
       loadWorldPlaces(),
       loadWorldRegions(),
       firstNameKeys(where.read, fingerprint),
-      loadPostalCodes(options.cacheFile === null ? { cacheFile: null } : {}),
+      loadPostalCodes(builtData),
+      loadSecondLevelUnits(builtData),
     ]);
-    const minorRegions = await loadMinorRegions(regions);
+    // CLDR's ISO units first: a GeoNames unit of the same name in the same country is the same unit.
+    const minorRegions = [...(await loadMinorRegions(regions)), ...secondLevelRegions(units, regions)];
     if (keys) return withPostal(new Gazetteer(places, zips, regions, { keys: keys.keys }, minorRegions, keys.file), postal);
     const wanted = new Map<number, number>();
     for (let i = 0; i < places.count; i++) if (places.population[i]! >= ALT_NAME_MIN_POPULATION) wanted.set(places.geonameId[i]!, i);
@@ -311,7 +316,9 @@ export class Gazetteer {
     // only where no place has that name: "Manchester" stays the city, not also its metropolitan borough.
     if (found.length === 0) {
       const bares = designations.flatMap((d) => (d ? [d.bare] : []));
-      const minor = [key, ...bares].flatMap((k) => this.minorRegionsByName.get(k) ?? []).filter(inCountry);
+      // GeoNames' units (tens of thousands, many named like a town or a country elsewhere: Brazil's "Colômbia")
+      // only within a country the address names.
+      const minor = [key, ...bares].flatMap((k) => this.minorRegionsByName.get(k) ?? []).filter((s) => inCountry(s) && (country !== null || !s.point));
       if (minor.length > 0 && !this.anyLocality(key, { country })) found.push(...new Set(minor));
     }
     // A worldwide region's ISO code, only within a country already read ("SP" in Brazil).
@@ -329,6 +336,19 @@ export class Gazetteer {
       }
     }
     return found;
+  }
+
+  /**
+   * The units below the first-level regions called `name` (with or without their kind words: "Cook County",
+   * "Regierungsbezirk Köln"), in `country` (none without it) and, when given, in `region`; the biggest first.
+   * Used for an area written where a town would be ("Cook County, Illinois"), which no town's name matched.
+   */
+  unitsBelow(name: string, country: string | null, region: Subdivision | null): Subdivision[] {
+    const key = normaliseName(name);
+    const bare = designatedName(key)?.bare;
+    const units = new Set([...(this.minorRegionsByName.get(key) ?? []), ...(bare ? (this.minorRegionsByName.get(bare) ?? []) : [])]);
+    if (country === null) return [];
+    return [...units].filter((s) => s.country === country && (region === null || s.within === region) && this.minorRegionPoints.has(s));
   }
 
   /** Points of the second-level units called `name` (with or without their kind words: "City of Westminster"),
@@ -554,6 +574,16 @@ export class Gazetteer {
     for (const s of minorRegions) {
       if (s.iso) this.minorRegionByIso.set(`${s.country}|${s.iso}`, s);
       const key = normaliseName(s.name);
+      const bare = designatedName(key)?.bare;
+      if (s.point) {
+        // A GeoNames unit, at its own point; not where an ISO unit of its country already has the name. Its name
+        // without the kind words only when that is a name ("Municipio A" is not "A").
+        const keys = bare && bare.replace(/[^\p{L}]/gu, '').length >= 3 ? [key, bare] : [key];
+        if (keys.some((k) => this.minorRegionsByName.get(k)?.some((m) => m.country === s.country && !m.point))) continue;
+        this.minorRegionPoints.set(s, s.point);
+        for (const k of keys) push(this.minorRegionsByName, k, s);
+        continue;
+      }
       const town = this.localities(s.name, { country: s.country, admin1: s.within?.admin1 ?? null })[0];
       const regionPoint = s.within ? this.regionPoints.get(s.within) : undefined;
       const point = town ? { lat: town.lat, lng: town.lng } : regionPoint;
@@ -561,9 +591,13 @@ export class Gazetteer {
       // A unit that lies directly in its country is filed under its town's region, so that "<town>, <unit>" finds the town.
       if (!s.within && town) s.admin1 = town.admin1;
       this.minorRegionPoints.set(s, point);
-      const bare = designatedName(key)?.bare;
       for (const k of bare ? [key, bare] : [key]) push(this.minorRegionsByName, k, s);
     }
+  }
+
+  /** ISO units first (each list in the order loaded), then GeoNames units, the biggest first ("Cook County": Illinois'). */
+  private rankMinorRegions(): void {
+    for (const list of this.minorRegionsByName.values()) list.sort((a, b) => (a.point ? 1 : 0) - (b.point ? 1 : 0) || (b.places ?? 0) - (a.places ?? 0));
   }
 
   private buildCountries(): void {

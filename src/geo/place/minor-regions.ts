@@ -6,10 +6,38 @@
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Subdivision } from '../shared/subdivisions.js';
+import type { SecondLevelUnit } from './second-level-units.js';
 
 /** A subdivision known only from CLDR, and the first-level region of the region data it lies in, if any. */
 export interface MinorRegion extends Subdivision {
   within: Subdivision | null;
+  /** The unit's own point, for a GeoNames admin-2 unit (second-level-units.ts); CLDR units are placed by the gazetteer. */
+  point?: { lat: number; lng: number };
+  /** For a GeoNames unit: how many places of 1,000+ people it holds (its size, to rank units of one name). */
+  places?: number;
+}
+
+/** The first-level region `s` lies in, or `s` itself when it is one (or lies directly in its country). */
+export function firstLevelOf(s: Subdivision): Subdivision {
+  return (s as Partial<MinorRegion>).within ?? s;
+}
+
+/**
+ * GeoNames' second-level units as subdivisions the gazetteer looks up like CLDR's, each in the first-level
+ * region of its admin1 code (the last of `known` with that code, as the gazetteer keys them) and at its own point.
+ */
+export function secondLevelRegions(units: readonly SecondLevelUnit[], known: readonly Subdivision[]): MinorRegion[] {
+  const byAdmin1 = new Map<string, Subdivision>();
+  for (const s of known) byAdmin1.set(`${s.country}|${s.admin1}`, s);
+  return units.map((u) => ({
+    country: u.country,
+    code: null,
+    name: u.name,
+    admin1: u.admin1,
+    within: byAdmin1.get(`${u.country}|${u.admin1}`) ?? null,
+    point: { lat: u.lat, lng: u.lng },
+    places: u.places,
+  }));
 }
 
 interface Containment {

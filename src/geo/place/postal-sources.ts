@@ -14,6 +14,7 @@
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
+import { median, roundTo4 } from '../shared/point-math.js';
 
 /** One postal code: the place names it serves (most typical first), its region as written, and its own
  * centroid when the source has one (otherwise the town's point is used). */
@@ -54,25 +55,14 @@ class TableBuilder {
     for (const [country, codes] of this.byCountry) {
       const rows: Record<string, PostalEntry> = Object.create(null) as Record<string, PostalEntry>;
       for (const [code, c] of codes) {
-        const lat = c.lats.length ? round(median(c.lats)) : null;
-        const lng = c.lngs.length ? round(median(c.lngs)) : null;
+        const lat = c.lats.length ? roundTo4(median(c.lats)) : null;
+        const lng = c.lngs.length ? roundTo4(median(c.lngs)) : null;
         rows[code] = [c.names.join('|'), c.region, lat, lng];
       }
       out[country] = rows;
     }
     return out;
   }
-}
-
-/** The median, not the mean: one mis-placed locality of a code must not drag its centroid away. */
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-function round(v: number): number {
-  return Math.round(v * 1e4) / 1e4;
 }
 
 /** The packages this table is built from that are installed, with their versions (the cache's fingerprint). */
