@@ -5,6 +5,9 @@
 //   - a county between the town and the state: kelvins/US-Cities-Database (MIT; US places with their county
 //     and point), every 150th place as "<city>, <county> County, <state>" ("Parish" in Louisiana; Alaska's
 //     census areas and counties named "… City" left out), judged within 25 km;
+//   - a county alone with its state, from the same file: every 8th county (by state and name) as
+//     "<county> County, <state>" and "<county> County, <ST>", judged in the US, in that state, and within the
+//     county's extent (the farthest of its listed places from their median point, at least 25 km) of that point;
 //   - a town's district or borough beside it: the labelled test addresses of libpostal (test/test_parser.c,
 //     MIT) that carry a suburb or city district, as "<district>, <city>" and "<district> <city>", judged by
 //     the city name (or one of the answered place's GeoNames names);
@@ -44,6 +47,9 @@ const SOURCES = {
 /** Five-digit codes with their town: right within this distance of GeoNames' point for the code. */
 const CODE_KM = 25;
 const COUNTY_STRIDE = 150;
+const COUNTY_ALONE_STRIDE = 8;
+/** A county's extent is at least this (km): a county of one listed place is still an area. */
+const CITY_KM_FLOOR = 25;
 
 function countryCodeCases(dir) {
   const cases = [];
@@ -61,6 +67,44 @@ function countryCodeCases(dir) {
 /** One line of a CSV file whose fields may be quoted. */
 function csvFields(line) {
   return [...line.matchAll(/(?:^|,)(?:"([^"]*)"|([^,]*))/g)].map((m) => m[1] ?? m[2]);
+}
+
+/** "<county> County, <state>" and "<county> County, <ST>" for every COUNTY_ALONE_STRIDE-th county of the file. */
+function countyAloneCases(dir) {
+  const lines = gitShow(dir, 'csv/us_cities.csv').split('\n').slice(1).filter(Boolean);
+  const counties = new Map();
+  for (const line of lines) {
+    const [, stateCode, stateName, , county, lat, lng] = csvFields(line);
+    if (!county || stateCode === 'AK' || /\bcity\b/i.test(county)) continue;
+    const key = `${stateCode}|${county}`;
+    let c = counties.get(key);
+    if (!c) counties.set(key, (c = { stateCode, stateName, county, points: [] }));
+    c.points.push({ lat: Number(lat), lng: Number(lng) });
+  }
+  const median = (v) => {
+    const s = [...v].sort((a, b) => a - b);
+    return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const cases = [];
+  const keys = [...counties.keys()].sort();
+  for (let i = 0; i < keys.length; i += COUNTY_ALONE_STRIDE) {
+    const c = counties.get(keys[i]);
+    const at = { lat: median(c.points.map((p) => p.lat)), lng: median(c.points.map((p) => p.lng)) };
+    const km = Math.max(CITY_KM_FLOOR, ...c.points.map((p) => distanceKm(p, at)));
+    const kind = c.stateCode === 'LA' ? 'Parish' : 'County';
+    for (const state of [c.stateName, c.stateCode]) {
+      cases.push({
+        category: 'county with its state',
+        query: `${c.county} ${kind}, ${state}`,
+        country: 'US',
+        state: c.stateName,
+        ...at,
+        km,
+        judge: 'inCounty',
+      });
+    }
+  }
+  return cases;
 }
 
 function countyCases(dir) {
@@ -144,6 +188,14 @@ function judged(c, r, ref) {
         r.components.country_code === c.country &&
         (judge({ ...c, judge: 'cityName' }, r, ref).right || judge({ ...c, city: c.district, judge: 'cityName' }, r, ref).right)
       );
+    case 'inCounty':
+      // In the county's state and within its extent: the state's own point is no answer for its county.
+      return (
+        r.components.country_code === 'US' &&
+        normaliseName(r.components.state ?? '') === normaliseName(c.state) &&
+        r.precision !== 'country' &&
+        distanceKm(r, c) <= c.km
+      );
     case 'inRegion': {
       if (r.components.country_code !== c.country || r.precision === 'country') return false;
       // The case names its first-level region in its own way; only one the region data knows by that name is checked.
@@ -184,7 +236,7 @@ export default {
     const dirs = Object.fromEntries(Object.entries(SOURCES).map(([k, s]) => [k, gitDir(s)]));
     const builders = [
       ['naturalEarth', () => countryCodeCases(dirs.naturalEarth)],
-      ['usCities', () => countyCases(dirs.usCities)],
+      ['usCities', () => [...countyCases(dirs.usCities), ...countyAloneCases(dirs.usCities)]],
       ['libpostal', () => [...districtCases(dirs.libpostal), ...(dirs.nominatim ? postcodeCases(dirs.libpostal, countryNames(dirs.nominatim)) : [])]],
       ['addressFormatting', () => addressFormattingQueries(addressFormattingCases(dirs.addressFormatting))],
       ['postalCodes', async () => (missingFiles = await fiveDigitCases(dirs.postalCodes)).cases],
@@ -247,7 +299,7 @@ export default {
       '',
       `geocodeEmbedded throughput on these ${cases.length} queries: ${Math.round(best).toLocaleString('en-US')} queries/s (best of 3 passes, one event loop; load average ${load} on ${os.cpus().length} CPUs).`,
       '',
-      'Judged as in geocode-quality (cities within 25 km and in the right country; district queries by the city name or one of the answered place’s GeoNames names, and for OpenCage’s cases also by the district’s name, in the right country; in the first table also right: a town answer whose name’s words stand in a row in the label’s or the label’s in its, in the case’s country where it has one, as “Nottingham” for “City of Nottingham” — the cases carry no coordinates, so no distance can be judged); postal codes alone by the country only (a US territory’s code may be answered as the US); second-level regions by their country, below country level, and by their first-level region where the region data knows the case’s name for it; five-digit codes beside their town within 25 km of GeoNames’ point in the code’s country (a US territory’s code may be answered as the US ZIP it is), alone by the code’s country answered or offered in the alternatives. Halves by FNV-1a of the query text; only the tuning half’s misses were looked at.',
+      'Judged as in geocode-quality (cities within 25 km and in the right country; district queries by the city name or one of the answered place’s GeoNames names, and for OpenCage’s cases also by the district’s name, in the right country; in the first table also right: a town answer whose name’s words stand in a row in the label’s or the label’s in its, in the case’s country where it has one, as “Nottingham” for “City of Nottingham” — the cases carry no coordinates, so no distance can be judged); postal codes alone by the country only (a US territory’s code may be answered as the US); second-level regions by their country, below country level, and by their first-level region where the region data knows the case’s name for it; a US county with its state in that state and within the county’s extent (the farthest of its listed places from their median point, at least 25 km); five-digit codes beside their town within 25 km of GeoNames’ point in the code’s country (a US territory’s code may be answered as the US ZIP it is), alone by the code’s country answered or offered in the alternatives. Halves by FNV-1a of the query text; only the tuning half’s misses were looked at.',
     ].join('\n');
   },
 };

@@ -31,13 +31,15 @@ afterAll(async () => {
 });
 
 const canaryName = () => `canary.fixture.test:${canary.port}`;
+/** The probe page marks its outcomes done once its fetch and WebSocket have settled. */
+const PROBED = '#out[data-done="yes"]';
 /** What the fixture page's script reported in <p id="out"> (the script's own source mentions every outcome). */
-const reported = (html: string) => /<p id="out">([^<]*)<\/p>/.exec(html)?.[1] ?? '';
+const reported = (html: string) => /<p id="out"[^>]*>([^<]*)<\/p>/.exec(html)?.[1] ?? '';
 
 describe('the guarded proxy', () => {
   it('lets a page load everything from an allowed host (control for the probes below)', async () => {
     const before = h.fixture.paths.length;
-    const out = await h.run(content, { url: h.siteUrl(`/probe?target=http://site.fixture.test:${h.fixture.port}`), wait: 'idle' });
+    const out = await h.run(content, { url: h.siteUrl(`/probe?target=http://site.fixture.test:${h.fixture.port}`), wait: 'idle', wait_for: PROBED });
     const seen = h.fixture.paths.slice(before);
     for (const p of ['/img.png', '/frame', '/style.css', '/script.js', '/fetch', '/beacon', '/worker']) expect(seen).toContain(p);
     expect(reported(out.html).split(',')).toContain('fetch ok');
@@ -45,7 +47,7 @@ describe('the guarded proxy', () => {
 
   it('blocks every kind of connection to a name resolving to a blocked address; the canary sees nothing', async () => {
     for (const target of [`http://${canaryName()}`, `https://${canaryName()}`, `http://127.0.0.2:${canary.port}`, `http://mixed.fixture.test:${canary.port}`]) {
-      const out = await h.run(content, { url: h.siteUrl(`/probe?target=${encodeURIComponent(target)}`), wait: 'idle' });
+      const out = await h.run(content, { url: h.siteUrl(`/probe?target=${encodeURIComponent(target)}`), wait: 'idle', wait_for: PROBED });
       const outcomes = reported(out.html).split(',');
       expect(outcomes).toContain('fetch failed');
       expect(outcomes).toContain('ws failed');

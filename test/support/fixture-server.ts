@@ -386,12 +386,17 @@ export async function startFixtureServer(): Promise<FixtureServer> {
 <link rel="stylesheet" href="${target}/style.css">
 <script src="${target}/script.js"></script>
 <script>
+  // The outcomes are written once the fetch and the WebSocket have both settled (and the page has loaded),
+  // and the paragraph marked done: a test waits for the mark, not for a delay.
   const results = [];
-  fetch('${target}/fetch').then(() => results.push('fetch ok'), () => results.push('fetch failed'));
-  try { const ws = new WebSocket('${wsTarget}/ws'); ws.onopen = () => results.push('ws open'); ws.onerror = () => results.push('ws failed'); } catch (e) { results.push('ws threw'); }
+  const fetched = fetch('${target}/fetch').then(() => results.push('fetch ok'), () => results.push('fetch failed'));
+  const socket = new Promise((settle) => {
+    try { const ws = new WebSocket('${wsTarget}/ws'); ws.onopen = () => { results.push('ws open'); settle(); }; ws.onerror = () => { results.push('ws failed'); settle(); }; } catch (e) { results.push('ws threw'); settle(); }
+  });
   try { navigator.sendBeacon('${target}/beacon', 'x'); } catch (e) {}
   try { const w = new Worker(URL.createObjectURL(new Blob(["fetch('${target}/worker').catch(() => {})"], { type: 'text/javascript' }))); } catch (e) {}
-  window.addEventListener('load', () => setTimeout(() => { document.getElementById('out').textContent = results.join(','); }, 300));
+  const loaded = new Promise((done) => (document.readyState === 'complete' ? done() : window.addEventListener('load', () => done())));
+  Promise.all([fetched, socket, loaded]).then(() => { const out = document.getElementById('out'); out.textContent = results.join(','); out.dataset.done = 'yes'; });
 </script>`,
         ),
       );

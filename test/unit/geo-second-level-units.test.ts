@@ -76,6 +76,20 @@ describe('geo.locate with second-level units', () => {
     expect(distanceKm(r, seat)).toBeLessThan(60);
   });
 
+  it.each([
+    // The state's name is also a town (Montana in Bulgaria, New York City): the county in the state wins.
+    ['Blaine County, Montana', 'Blaine County, Montana, United States'],
+    ['Orleans County, New York', 'Orleans County, New York, United States'],
+    // "CA" is California and Canada: of two units of the name, the one of more places, the US first.
+    ['Humboldt County, CA', 'Humboldt County, California, United States'],
+  ])('%s → the county, not another reading of its words', (q, formatted) => {
+    expect(locate(q)).toMatchObject({ precision: 'region', formatted_address: formatted, components: { country_code: 'US' } });
+  });
+
+  it('a district written without a kind word beside a city that is also its region stays the city', () => {
+    expect(locate('Kadıköy, İstanbul')).toMatchObject({ precision: 'locality', components: { city: 'Istanbul', country_code: 'TR' } });
+  });
+
   it('a county between the town and its state is context, not another meaning', () => {
     const r = locate('Midway, Greene County, Tennessee');
     expect(r).toMatchObject({ precision: 'locality', components: { city: 'Midway', state: 'Tennessee' } });

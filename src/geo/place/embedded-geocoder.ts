@@ -18,7 +18,7 @@ import {
   type Precision,
 } from './confidence.js';
 import { byImportance, distanceKm, type Gazetteer, type Locality } from './gazetteer.js';
-import { firstLevelOf } from './minor-regions.js';
+import { firstLevelOf, type MinorRegion } from './minor-regions.js';
 import { canadianProvinceOfPostcode } from './postcode-regions.js';
 import { codeFormFirst, postalFormFits } from './postal-formats.js';
 import { namesUnplacedTown, placePostalCodes, servesTown, type PostalMatch } from './postal-match.js';
@@ -272,6 +272,11 @@ function better(a: Resolution, b: Resolution): boolean {
   // A reading whose every part was found beats one that dropped a part to reach a finer level
   // ("Dadra and Nagar Haveli, IN": the Indian territory, not Indiana without the place).
   if (a.unmatched !== b.unmatched) return !a.unmatched;
+  // "Blaine County, Montana": the county in the state, not the state's name read as a town elsewhere with the
+  // county left unused (a part named by its kind only: "Kadıköy, İstanbul" stays the city; and a unit within
+  // DISTRICT_KM of that town is its district: "Bezirk Mitte, Berlin" stays Berlin).
+  if (countyOfNamedRegion(a) && dropsPartForAreaName(b) && !districtOfTown(a, b)) return true;
+  if (countyOfNamedRegion(b) && dropsPartForAreaName(a) && !districtOfTown(b, a)) return false;
   // "Mexico": the country, not its State of México (a region named like the country it lies in).
   if (regionNamedLikeACountry(a, b)) return false;
   if (regionNamedLikeACountry(b, a)) return true;
@@ -283,14 +288,37 @@ function better(a: Resolution, b: Resolution): boolean {
   // Not a town split off the last part ("Alt-Berlin"): that is as doubtful as the earlier part.
   const lastWhole = (x: Resolution) => !x.reading.townBeforeEnd && x.reading.splitDistrict === undefined;
   if (a.reading.townBeforeEnd !== b.reading.townBeforeEnd && lastWhole(a) !== lastWhole(b)) return lastWhole(a);
+  // Two second-level units alike: the bigger, US first ("Humboldt County, CA": California's county of several
+  // places, not a Canadian division of one).
+  if (unitPlaces(a) > 0 && unitPlaces(b) > 0) return unitPlaces(a) * (a.country === 'US' ? 2 : 1) > unitPlaces(b) * (b.country === 'US' ? 2 : 1);
   // Same level and confidence: the more populous place, with the US counted double (US-first reading).
   return weight(a) > weight(b);
+}
+
+/** A unit below the first level ("Blaine County") answered with every part of the address used. */
+function countyOfNamedRegion(r: Resolution): boolean {
+  return r.precision === 'region' && r.region !== null && firstLevelOf(r.region) !== r.region && r.reading.leftovers.length === 0;
+}
+
+/** Whether the unit answered by `unit` lies within DISTRICT_KM of the town `town` answered: the town's district. */
+function districtOfTown(unit: Resolution, town: Resolution): boolean {
+  return town.precision === 'locality' && distanceKm(unit, town) <= DISTRICT_KM;
+}
+
+/** A region's or country's name read as a town, leaving unused a part that names an area by its kind ("Blaine County"). */
+function dropsPartForAreaName(r: Resolution): boolean {
+  return r.reading.areaNameAsLocality && r.reading.leftovers.some((part) => namesArea(part));
 }
 
 function weight(r: Resolution): number {
   // A region's largest town stands for the region: its size says nothing about which region was meant ("WA").
   if (r.largestTownGuess) return 0;
   return (r.chosen?.population ?? 0) * (r.country === 'US' ? 2 : 1);
+}
+
+/** A second-level unit's size: how many places it holds (0 for anything else). */
+function unitPlaces(r: Resolution): number {
+  return r.precision === 'region' ? ((r.region as Partial<MinorRegion> | null)?.places ?? 0) : 0;
 }
 
 export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | null {
