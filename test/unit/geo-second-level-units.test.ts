@@ -82,6 +82,9 @@ describe('geo.locate with second-level units', () => {
     ['Orleans County, New York', 'Orleans County, New York, United States'],
     // "CA" is California and Canada: of two units of the name, the one of more places, the US first.
     ['Humboldt County, CA', 'Humboldt County, California, United States'],
+    // Written with its words apart, where GeoNames writes them together.
+    ['La Salle County, Illinois', 'LaSalle County, Illinois, United States'],
+    ['Du Page County, IL', 'DuPage County, Illinois, United States'],
   ])('%s → the county, not another reading of its words', (q, formatted) => {
     expect(locate(q)).toMatchObject({ precision: 'region', formatted_address: formatted, components: { country_code: 'US' } });
   });

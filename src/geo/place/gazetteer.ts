@@ -96,6 +96,8 @@ export class Gazetteer {
   private readonly minorRegionPoints = new Map<Subdivision, AreaPoint>();
   /** Reads GeoNames' second-level units: set by `load`, called by the first lookup that needs them (minorNamed). */
   secondLevelSource: (() => MinorRegion[]) | null = null;
+  /** GeoNames' units by their names' keys without spaces (filled with the lazy index: unitsWrittenTogether). */
+  private readonly unitsBySpacelessName = new Map<string, MinorRegion[]>();
   /** Place index of each first-level region's most populous place, built on first use. */
   private largestTownByRegion: Map<string, number> | null = null;
   /** Place index of the place that stands for each country (its capital, else its most populous place). */
@@ -320,7 +322,8 @@ export class Gazetteer {
       const bares = designations.flatMap((d) => (d ? [d.bare] : []));
       // GeoNames' units (tens of thousands, many named like a town or a country elsewhere: Brazil's "Colômbia")
       // only within a country the address names.
-      const minor = [key, ...bares].flatMap((k) => this.minorNamed(k)).filter((s) => inCountry(s) && (country !== null || !s.point));
+      let minor = [key, ...bares].flatMap((k) => this.minorNamed(k)).filter((s) => inCountry(s) && (country !== null || !s.point));
+      if (minor.length === 0 && country !== null) minor = [key, ...bares].flatMap((k) => this.unitsWrittenTogether(k)).filter(inCountry);
       if (minor.length > 0 && !this.anyLocality(key, { country })) found.push(...new Set(minor));
     }
     // A worldwide region's ISO code, only within a country already read ("SP" in Brazil).
@@ -349,8 +352,10 @@ export class Gazetteer {
     const key = normaliseName(name);
     const bare = designatedName(key)?.bare;
     if (country === null) return [];
-    const units = new Set([...this.minorNamed(key), ...(bare ? this.minorNamed(bare) : [])]);
-    return [...units].filter((s) => s.country === country && (region === null || s.within === region) && this.minorRegionPoints.has(s));
+    const wanted = (s: MinorRegion) => s.country === country && (region === null || s.within === region) && this.minorRegionPoints.has(s);
+    const keys = bare ? [key, bare] : [key];
+    const named = [...new Set(keys.flatMap((k) => this.minorNamed(k)))].filter(wanted);
+    return named.length > 0 ? named : [...new Set(keys.flatMap((k) => this.unitsWrittenTogether(k)))].filter(wanted);
   }
 
   /** Points of the second-level units called `name` (with or without their kind words: "City of Westminster"),
@@ -594,6 +599,15 @@ export class Gazetteer {
    * GeoNames' 33,000 units are read and indexed at the first lookup that reaches them, not at load: most
    * answers never need them, and reading them added a tenth to the gazetteer's load time.
    */
+  /**
+   * GeoNames' units whose name is `key` written with its words together or apart ("La Salle County" for
+   * GeoNames' "LaSalle County", "De Kalb" for "DeKalb"): asked only when no unit has the name as written.
+   */
+  private unitsWrittenTogether(key: string): readonly MinorRegion[] {
+    this.minorNamed(key);
+    return this.unitsBySpacelessName.get(key.replace(/ /g, '')) ?? [];
+  }
+
   private minorNamed(key: string): readonly MinorRegion[] {
     if (this.secondLevelSource) {
       const pending = this.secondLevelSource();
@@ -608,6 +622,7 @@ export class Gazetteer {
         if (keys.some((k) => this.minorRegionsByName.get(k)?.some((m) => m.country === s.country && !m.point))) continue;
         this.minorRegionPoints.set(s, s.point!);
         for (const k of keys) added.add(push(this.minorRegionsByName, k, s));
+        for (const k of keys) push(this.unitsBySpacelessName, k.replace(/ /g, ''), s);
       }
       for (const list of added) list.sort((a, b) => (a.point ? 1 : 0) - (b.point ? 1 : 0) || (b.places ?? 0) - (a.places ?? 0));
     }
