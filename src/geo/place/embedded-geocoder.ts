@@ -290,7 +290,7 @@ function better(a: Resolution, b: Resolution): boolean {
   if (a.reading.townBeforeEnd !== b.reading.townBeforeEnd && lastWhole(a) !== lastWhole(b)) return lastWhole(a);
   // Two second-level units alike: the bigger, US first ("Humboldt County, CA": California's county of several
   // places, not a Canadian division of one).
-  if (unitPlaces(a) > 0 && unitPlaces(b) > 0) return unitPlaces(a) * (a.country === 'US' ? 2 : 1) > unitPlaces(b) * (b.country === 'US' ? 2 : 1);
+  if (unitPlaces(a) > 0 && unitPlaces(b) > 0) return usFirst(a, unitPlaces(a)) > usFirst(b, unitPlaces(b));
   // Same level and confidence: the more populous place, with the US counted double (US-first reading).
   return weight(a) > weight(b);
 }
@@ -313,7 +313,12 @@ function dropsPartForAreaName(r: Resolution): boolean {
 function weight(r: Resolution): number {
   // A region's largest town stands for the region: its size says nothing about which region was meant ("WA").
   if (r.largestTownGuess) return 0;
-  return (r.chosen?.population ?? 0) * (r.country === 'US' ? 2 : 1);
+  return usFirst(r, r.chosen?.population ?? 0);
+}
+
+/** A size with the US counted double: readings alike go to the US first. */
+function usFirst(r: Resolution, size: number): number {
+  return size * (r.country === 'US' ? 2 : 1);
 }
 
 /** A second-level unit's size: how many places it holds (0 for anything else). */

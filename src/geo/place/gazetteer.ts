@@ -8,7 +8,7 @@ import { normaliseName, umlautsWrittenOut } from '../shared/text.js';
 import { loadAlternateNames } from './alternate-names.js';
 import { loadMinorRegions, secondLevelRegions, type MinorRegion } from './minor-regions.js';
 import { loadPostalCodes, PostalCodes } from './postal-codes.js';
-import { loadSecondLevelUnits } from './second-level-units.js';
+import { loadSecondLevelUnits, type SecondLevelUnit } from './second-level-units.js';
 import { loadWorldPlaces, type WorldPlaces } from './world-places.js';
 import { loadWorldRegions } from './world-regions.js';
 import { usZips } from './us-zips.js';
@@ -94,8 +94,8 @@ export class Gazetteer {
   /** Subdivisions known only from CLDR, looked up only where nothing else has the name (see `regions`). */
   private readonly minorRegionsByName = new Map<string, MinorRegion[]>();
   private readonly minorRegionPoints = new Map<Subdivision, AreaPoint>();
-  /** Reads GeoNames' second-level units: set by `load`, called by the first lookup that needs them (minorNamed). */
-  secondLevelSource: (() => MinorRegion[]) | null = null;
+  /** Reads GeoNames' second-level units: set by `load`, called by the first lookup that needs them (indexSecondLevel). */
+  secondLevelSource: (() => SecondLevelUnit[]) | null = null;
   /** GeoNames' units by their names' keys without spaces (filled with the lazy index: unitsWrittenTogether). */
   private readonly unitsBySpacelessName = new Map<string, MinorRegion[]>();
   /** Place index of each first-level region's most populous place, built on first use. */
@@ -170,14 +170,13 @@ export class Gazetteer {
       firstNameKeys(where.read, fingerprint),
       loadPostalCodes(builtData),
     ]);
-    // GeoNames' second-level units after CLDR's ISO units (a GeoNames unit of an ISO unit's name in its
-    // country is that unit), read at the first lookup that reaches them.
     const minorRegions = await loadMinorRegions(regions);
-    const secondLevel = () => secondLevelRegions(loadSecondLevelUnits(builtData), regions);
-    if (keys) return withPostal(new Gazetteer(places, zips, regions, { keys: keys.keys }, minorRegions, keys.file), postal, secondLevel);
+    // GeoNames' second-level units, read at the first lookup that reaches them (indexSecondLevel).
+    const secondLevel = () => loadSecondLevelUnits(builtData);
+    if (keys) return withBuiltData(new Gazetteer(places, zips, regions, { keys: keys.keys }, minorRegions, keys.file), postal, secondLevel);
     const wanted = new Map<number, number>();
     for (let i = 0; i < places.count; i++) if (places.population[i]! >= ALT_NAME_MIN_POPULATION) wanted.set(places.geonameId[i]!, i);
-    const g = withPostal(new Gazetteer(places, zips, regions, { altNames: await loadAlternateNames(wanted) }, minorRegions, null), postal, secondLevel);
+    const g = withBuiltData(new Gazetteer(places, zips, regions, { altNames: await loadAlternateNames(wanted) }, minorRegions, null), postal, secondLevel);
     for (const file of where.write) {
       try {
         await writeNameKeys(file, fingerprint, { placesByName: g.placesByName, placesByAltName: g.placesByAltName, countryByName: g.countryByName });
@@ -349,9 +348,9 @@ export class Gazetteer {
    * Used for an area written where a town would be ("Cook County, Illinois"), which no town's name matched.
    */
   unitsBelow(name: string, country: string | null, region: Subdivision | null): Subdivision[] {
+    if (country === null) return [];
     const key = normaliseName(name);
     const bare = designatedName(key)?.bare;
-    if (country === null) return [];
     const wanted = (s: MinorRegion) => s.country === country && (region === null || s.within === region) && this.minorRegionPoints.has(s);
     const keys = bare ? [key, bare] : [key];
     const named = [...new Set(keys.flatMap((k) => this.minorNamed(k)))].filter(wanted);
@@ -595,38 +594,44 @@ export class Gazetteer {
   }
 
   /**
-   * The subdivisions below the first level called `key` (normalised): CLDR's, then GeoNames' biggest first.
-   * GeoNames' 33,000 units are read and indexed at the first lookup that reaches them, not at load: most
-   * answers never need them, and reading them added a tenth to the gazetteer's load time.
-   */
-  /**
    * GeoNames' units whose name is `key` written with its words together or apart ("La Salle County" for
    * GeoNames' "LaSalle County", "De Kalb" for "DeKalb"): asked only when no unit has the name as written.
    */
   private unitsWrittenTogether(key: string): readonly MinorRegion[] {
-    this.minorNamed(key);
+    this.indexSecondLevel();
     return this.unitsBySpacelessName.get(key.replace(/ /g, '')) ?? [];
   }
 
+  /** The subdivisions below the first level called `key` (normalised): CLDR's, then GeoNames' biggest first. */
   private minorNamed(key: string): readonly MinorRegion[] {
-    if (this.secondLevelSource) {
-      const pending = this.secondLevelSource();
-      this.secondLevelSource = null;
-      const added = new Set<MinorRegion[]>();
-      for (const s of pending) {
-        const name = normaliseName(s.name);
-        const bare = designatedName(name)?.bare;
-        // Its name without the kind words only when that is a name ("Municipio A" is not "A"); not where an
-        // ISO unit of its country already has the name (the same unit).
-        const keys = bare && bare.replace(/[^\p{L}]/gu, '').length >= 3 ? [name, bare] : [name];
-        if (keys.some((k) => this.minorRegionsByName.get(k)?.some((m) => m.country === s.country && !m.point))) continue;
-        this.minorRegionPoints.set(s, s.point!);
-        for (const k of keys) added.add(push(this.minorRegionsByName, k, s));
-        for (const k of keys) push(this.unitsBySpacelessName, k.replace(/ /g, ''), s);
-      }
-      for (const list of added) list.sort((a, b) => (a.point ? 1 : 0) - (b.point ? 1 : 0) || (b.places ?? 0) - (a.places ?? 0));
-    }
+    this.indexSecondLevel();
     return this.minorRegionsByName.get(key) ?? [];
+  }
+
+  /**
+   * Reads and indexes GeoNames' 33,000 second-level units, once, at the first lookup that reaches them rather
+   * than at load: most answers never need them, and reading them added a tenth to the gazetteer's load time.
+   * Each lies in the first-level region of its admin1 code; CLDR's ISO units come first (a GeoNames unit of
+   * an ISO unit's name in its country is that unit).
+   */
+  private indexSecondLevel(): void {
+    if (!this.secondLevelSource) return;
+    const units = secondLevelRegions(this.secondLevelSource(), (country, admin1) => this.region(country, admin1));
+    this.secondLevelSource = null;
+    const added = new Set<MinorRegion[]>();
+    for (const s of units) {
+      const name = normaliseName(s.name);
+      const bare = designatedName(name)?.bare;
+      // Its name without the kind words only when that is a name ("Municipio A" is not "A").
+      const keys = bare && bare.replace(/[^\p{L}]/gu, '').length >= 3 ? [name, bare] : [name];
+      if (keys.some((k) => this.minorRegionsByName.get(k)?.some((m) => m.country === s.country && !m.point))) continue;
+      this.minorRegionPoints.set(s, s.point!);
+      for (const k of keys) {
+        added.add(push(this.minorRegionsByName, k, s));
+        push(this.unitsBySpacelessName, k.replace(/ /g, ''), s);
+      }
+    }
+    for (const list of added) list.sort((a, b) => (a.point ? 1 : 0) - (b.point ? 1 : 0) || (b.places ?? 0) - (a.places ?? 0));
   }
 
   private buildCountries(): void {
@@ -783,7 +788,8 @@ export function distanceKm(a: AreaPoint, b: AreaPoint): number {
   return 2 * 6371 * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-function withPostal(g: Gazetteer, postal: PostalCodes, secondLevel: () => MinorRegion[]): Gazetteer {
+/** The gazetteer with the tables built from development packages (or shipped): postal codes, second-level units. */
+function withBuiltData(g: Gazetteer, postal: PostalCodes, secondLevel: () => SecondLevelUnit[]): Gazetteer {
   g.postal = postal;
   g.secondLevelSource = secondLevel;
   return g;

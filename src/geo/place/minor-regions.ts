@@ -23,18 +23,16 @@ export function firstLevelOf(s: Subdivision): Subdivision {
 }
 
 /**
- * GeoNames' second-level units as subdivisions the gazetteer looks up like CLDR's, each in the first-level
- * region of its admin1 code (the last of `known` with that code, as the gazetteer keys them) and at its own point.
+ * GeoNames' second-level units as subdivisions the gazetteer looks up like CLDR's, at their own points, each
+ * in the first-level region `regionOf` gives for its admin1 code.
  */
-export function secondLevelRegions(units: readonly SecondLevelUnit[], known: readonly Subdivision[]): MinorRegion[] {
-  const byAdmin1 = new Map<string, Subdivision>();
-  for (const s of known) byAdmin1.set(`${s.country}|${s.admin1}`, s);
+export function secondLevelRegions(units: readonly SecondLevelUnit[], regionOf: (country: string, admin1: string) => Subdivision | undefined): MinorRegion[] {
   return units.map((u) => ({
     country: u.country,
     code: null,
     name: u.name,
     admin1: u.admin1,
-    within: byAdmin1.get(`${u.country}|${u.admin1}`) ?? null,
+    within: regionOf(u.country, u.admin1) ?? null,
     point: { lat: u.lat, lng: u.lng },
     places: u.places,
   }));
