@@ -405,8 +405,10 @@ describe.each(CLIENT_KINDS)('agent-utility mcp (stdio), %s client', (kind) => {
 
   eraScenarios(() => era, STDIO_PROFILE);
 
-  // The v1 client calls every tool in the suite above; the v2 clients do it here.
-  if (kind !== 'v1') {
+  // The v1 client calls every tool in the suite above; the pinned v2 client does it here. The auto client
+  // ends in the same era once its probe has answered (its scenarios prove that), so a third sweep of every
+  // tool would test the same messages again.
+  if (kind === 'v2-pinned') {
     it.each(registered.map((t) => [t.name]))('calls %s against its local fixture', async (name) => {
       const fixture = FIXTURES[name]!;
       await era.listTools(); // the client checks results against the output schemas it has seen

@@ -29,8 +29,12 @@ const answers = (g: Gazetteer) => QUERIES.map((q) => geocodeEmbedded(g, q));
 
 describe('gazetteer name keys on a read-only install', () => {
   it('reads the shipped keys without building them when no cache can be written', async () => {
-    const built = await Gazetteer.load({ cacheFile: shipped });
-    expect(built.keysFile).toBe(shipped);
+    // The shipped file is a copy of this user's cache (built by setup, or here on a first run): a build
+    // of its own would prove nothing more and costs the most of anything in this file.
+    const built = await Gazetteer.load();
+    expect(built.keysFile).not.toBeNull();
+    await fs.mkdir(path.dirname(shipped), { recursive: true });
+    await fs.copyFile(built.keysFile!, shipped);
     const readOnly = await Gazetteer.load({ keys: { read: [shipped, unwritable], write: [unwritable] } });
     expect(readOnly.keysOrigin).toBe('cache');
     expect(readOnly.keysFile).toBe(shipped);
@@ -44,27 +48,21 @@ describe('gazetteer name keys on a read-only install', () => {
     expect(geocodeEmbedded(g, 'Springfield, IL')).toBeTruthy();
   }, 180_000);
 
-  it('with an unwritable HOME and no shipped keys, builds them once into the temporary folder', async () => {
+  it('with an unwritable HOME and no shipped keys, builds them once into the temporary folder, and stops reading them there once others may write it', async () => {
     process.env.HOME = path.join(blocker, 'home');
     process.env.TMPDIR = await fs.mkdtemp(path.join(dir, 'tmp-'));
     const first = await Gazetteer.load();
     expect(first.keysOrigin).toBe('built');
-    expect(first.keysFile?.startsWith(process.env.TMPDIR)).toBe(true);
+    const root = path.join(process.env.TMPDIR, `agent-utility-${process.getuid!()}`);
+    expect(first.keysFile?.startsWith(root)).toBe(true);
     const second = await Gazetteer.load();
     expect(second.keysOrigin).toBe('cache');
     expect(second.keysFile).toBe(first.keysFile);
     expect(answers(second)).toEqual(answers(first));
-  }, 180_000);
 
-  it('does not read keys from a temporary folder that others may write', async () => {
-    process.env.HOME = path.join(blocker, 'home');
-    process.env.TMPDIR = await fs.mkdtemp(path.join(dir, 'tmp-'));
-    const first = await Gazetteer.load();
-    const root = path.join(process.env.TMPDIR, `agent-utility-${process.getuid!()}`);
-    expect(first.keysFile?.startsWith(root)).toBe(true);
     await fs.chmod(root, 0o777);
-    const second = await Gazetteer.load();
-    expect(second.keysOrigin).toBe('built');
-    expect(second.keysFile).toBeNull();
+    const third = await Gazetteer.load();
+    expect(third.keysOrigin).toBe('built');
+    expect(third.keysFile).toBeNull();
   }, 180_000);
 });
