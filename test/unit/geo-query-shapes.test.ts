@@ -475,7 +475,7 @@ describe('a town of its own name keeps it in its region', () => {
 
 describe('the likely other intents of a name alone are offered', () => {
   it.each([
-    ['Washington', 'Washington, D.C.'],
+    ['Washington', 'Washington, DC'],
     ['Lebanon', 'Lebanon, PA'],
     ['Victoria', 'Victoria, British Columbia'],
   ])('%s (an area) → the towns of the name, among them %s', (q, town) => {

