@@ -185,13 +185,18 @@ describe('postal codes', () => {
   it.each([
     ['1012 AB Amsterdam', 'Amsterdam', 'NL', '1012 AB'],
     ['Damrak 1, 1012LG Amsterdam, Netherlands', 'Amsterdam', 'NL', '1012 LG'],
-    ['Mumbai 400001', 'Mumbai', 'IN', '400001'],
     ['00-950 Warszawa', 'Warsaw', 'PL', '00-950'],
     ['Av. Paulista, 1578 - Bela Vista, São Paulo - SP, 01310-200, Brazil', 'São Paulo', 'BR', '01310-200'],
   ])('%s → %s with its postal code read in its national form', (q, city, country, postal) => {
     const r = locate(q);
     expect(where(r)).toMatchObject({ precision: 'locality', city, country_code: country });
     expect(r.components.postal_code).toBe(postal);
+  });
+
+  it('Mumbai 400001 → Mumbai at its PIN code, which India’s postal table holds', () => {
+    const r = locate('Mumbai 400001');
+    expect(where(r)).toMatchObject({ precision: 'postal_code', city: 'Mumbai', country_code: 'IN' });
+    expect(r.components.postal_code).toBe('400001');
   });
 
   it.each([

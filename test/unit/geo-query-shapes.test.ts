@@ -428,6 +428,24 @@ describe('postal tables', () => {
     expect(where(locate('80331 Hamburg'))).toMatchObject({ precision: 'locality', city: 'Hamburg', country_code: 'DE' });
   });
 
+  it.each([
+    ['110001', 'New Delhi', 'DL'],
+    ['400096', 'Mumbai', 'MH'],
+    ['500064', 'Hyderabad', 'TG'],
+  ])('an Indian PIN code alone is its point, named by its sub-district, hedged: %s → %s', (q, city, state) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'postal_code', city, state_code: state, country_code: 'IN' });
+    expect(r.components.postal_code).toBe(q);
+    expect(r.confidence).toBeLessThan(0.8);
+  });
+
+  it('an Indian PIN code with its town or country is answered unhedged; with a town it does not serve, the town', () => {
+    expect(where(locate('New Delhi 110001'))).toMatchObject({ city: 'New Delhi', country_code: 'IN' });
+    expect(locate('New Delhi 110001').confidence).toBeGreaterThanOrEqual(0.8);
+    expect(where(locate('110001, India'))).toMatchObject({ precision: 'postal_code', city: 'New Delhi', country_code: 'IN' });
+    expect(where(locate('Chennai 110001'))).toMatchObject({ precision: 'locality', city: 'Chennai', country_code: 'IN' });
+  });
+
   it('five digits alone that are a US ZIP stay one, at lowered confidence, with the same code abroad as an alternative', () => {
     const r = locate('10117');
     expect(r.precision).toBe('postal_code');

@@ -574,7 +574,7 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
 }
 
 /**
- * A postal code from the postal tables (Canada, Australia, Germany, France, Finland, Norway): answered at the
+ * A postal code from the postal tables (Canada, Australia, Germany, France, Finland, Norway, India): answered at the
  * code's own centroid when the source has one, else at its town. With a town written too, the code must serve
  * that town, or the town is answered as usual. A code found in several countries ("2000": Sydney, or a
  * Norwegian code) goes to the one whose town is most populous, and the doubt lowers the confidence.

