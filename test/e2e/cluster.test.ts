@@ -412,9 +412,11 @@ describe('a cluster on PostgreSQL survives SIGKILLed workers', () => {
           expect(row.result.domain).toBe(t.name);
           expect(row.result.records[t.type].length).toBeGreaterThan(0);
         } else {
-          // The only way a DNS task may fail here: its worker died on every attempt.
-          expect(row.error_kind).toBe('crashed');
-          expect(row.attempts).toBe(row.max_attempts);
+          // A DNS task may fail here only because its worker died on every attempt, or because the machine was
+          // so loaded that the lookup outran the tool's time limit (seen in CI on two cores): either way it ends
+          // failed and refunded once (checked with the money below), never lost nor run twice.
+          expect(row.error_kind).toMatch(/^(crashed|timeout)$/);
+          if (row.error_kind === 'crashed') expect(row.attempts).toBe(row.max_attempts);
         }
       }
       expect(kills).toBeGreaterThanOrEqual(2);
