@@ -290,13 +290,16 @@ export function pruneBoilerplateText(root: El, total: number): void {
 }
 
 function pruneTextBlocks(root: El, total: number): void {
-  for (const el of Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6, p, div, span, strong, b, li, dt, header, a')) as El[]) {
-    if (!el.isConnected || hasBlockChild(el)) continue;
-    const s = text(el);
-    if (!isSectionHeading(s)) continue;
-    // An inline element is a heading only when it stands alone, not as a phrase inside a sentence.
-    if (INLINE.has(el.tagName) && text(el.parentElement as El) !== s && !onLineOfItsOwn(el)) continue;
-    removeSection(el, root, total);
+  const candidates = Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6, p, div, span, strong, b, li, dt, header, a')) as El[];
+  // What the sections under each label hold together, read before any goes: a page that repeats one heading
+  // over its content ("Categories" above each half of a directory) is not a page of boxes.
+  const byLabel = new Map<string, number>();
+  for (const el of candidates) {
+    if (isLabelHeading(el)) byLabel.set(text(el).toLowerCase(), (byLabel.get(text(el).toLowerCase()) ?? 0) + sectionChars(el, root));
+  }
+  for (const el of candidates) {
+    if (!el.isConnected || !isLabelHeading(el)) continue;
+    removeSection(el, root, total, byLabel.get(text(el).toLowerCase()) ?? 0);
     forget();
   }
   // Twice: a line emptied of its date by the first pass ("Published: <time>…</time>") is left a bare label.
@@ -441,9 +444,18 @@ function isFiledUnder(el: El, s: string): boolean {
   return s.length - links <= MAX_LINE_CHARS;
 }
 
-/** The heading, the wrappers it is alone in, and the siblings after it until a heading that outranks it. */
-function removeSection(heading: El, root: El, total: number): void {
-  const [start, ...rest] = sectionOf(
+/** Whether `el` is a line that heads a box by its label alone ("Related articles", "Categories"). */
+function isLabelHeading(el: El): boolean {
+  if (hasBlockChild(el)) return false;
+  const s = text(el);
+  if (!isSectionHeading(s)) return false;
+  // An inline element is a heading only when it stands alone, not as a phrase inside a sentence.
+  return !INLINE.has(el.tagName) || text(el.parentElement as El) === s || onLineOfItsOwn(el);
+}
+
+/** The heading's section: the wrappers it is alone in, and the siblings after it until a heading that outranks it. */
+function sectionParts(heading: El, root: El): El[] {
+  return sectionOf(
     heading,
     root,
     (sib, level) =>
@@ -453,9 +465,25 @@ function removeSection(heading: El, root: El, total: number): void {
       // article: prose after it is the article resuming.
       (level === 7 && isProse(sib)),
   );
+}
+
+/** The text length of what follows the heading in its section. */
+function sectionChars(heading: El, root: El): number {
+  return sectionParts(heading, root)
+    .slice(1)
+    .reduce((n, el) => n + text(el).length, 0);
+}
+
+/**
+ * Removes the heading and its section (sectionParts). `labelChars`: what the sections under the same label
+ * hold together on the page.
+ */
+function removeSection(heading: El, root: El, total: number, labelChars: number): void {
+  const [start, ...rest] = sectionParts(heading, root);
   const chars = rest.reduce((n, el) => n + text(el).length, 0);
-  // A section as large as the rest of the page is not a "related" box; only the heading goes.
-  if (chars > 0.5 * total) {
+  // A section as large as the rest of the page is not a "related" box, nor are sections under one label that
+  // together are: only the heading goes.
+  if (Math.max(chars, labelChars) > 0.5 * total) {
     heading.remove();
     return;
   }

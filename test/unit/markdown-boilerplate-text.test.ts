@@ -58,6 +58,24 @@ describe('boilerplate told by its words', () => {
     expect(markdown).not.toContain('Short teaser about pears');
   });
 
+  it('keeps a directory whose content stands under one label repeated: sections that together are most of the page are not boxes', () => {
+    // A layout table of category blurbs under "Categories", split in two by a "more below" row: each half is
+    // under half the page, both together are nearly all of it.
+    const entry = (name: string, i: number) =>
+      `<p><a href="/${name.toLowerCase()}">${name} (${i + 3})</a><br>${PROSE[i % PROSE.length]} Read about ${name.toLowerCase()} from planting to harvest.</p>`;
+    const half = (names: string[], from: number) => `<h2>Categories</h2><div>${names.map((n, i) => entry(n, from + i)).join('')}</div>`;
+    const nav = ['Home', 'Forums', 'Help', 'Latest'].map((n) => `<div><a href="/${n.toLowerCase()}">${n}</a></div>`).join('');
+    const first = ['Apples', 'Pears', 'Cherries', 'Peaches', 'Apricots'];
+    const second = ['Plums', 'Quinces', 'Medlars', 'Figs'];
+    const page =
+      `<html><body><table><tbody><tr><td>${nav}</td><td><h1>Orchard guide</h1><table><tbody>` +
+      `<tr><td>${half(first, 0)}</td></tr><tr><td><a href="#more">4 more categories below</a></td></tr><tr><td>${half(second, first.length)}</td></tr>` +
+      '</tbody></table></td></tr></tbody></table></body></html>';
+    const { markdown } = htmlToMarkdown(page, 'Orchard guide');
+    for (const name of [...first, ...second]) expect(markdown, name).toContain(`Read about ${name.toLowerCase()} from planting to harvest.`);
+    expect(markdown).not.toContain('Categories');
+  });
+
   it('drops a label that is not a heading but keeps the article resuming after it', () => {
     const inner = `<p>${PROSE[0]}</p><div><span>Advertisement:</span></div><p>${PROSE[1]} It is the second half of the story.</p>`;
     const { markdown } = htmlToMarkdown(`<html><body><article><h1>Split story</h1>${inner}<p>${PROSE[2]}</p></article></body></html>`, 'Split story');
