@@ -9,6 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { packageDir } from '../package-dir.js';
 
 export interface BaseMap {
   /** SVG path data: one "M…L…" run per outline. */
@@ -29,7 +30,7 @@ export function baseMap(): Promise<BaseMap> {
 async function buildBaseMap(): Promise<BaseMap> {
   const require = createRequire(import.meta.url);
   const shipped = fileURLToPath(new URL('../../data/countries-110m.json', import.meta.url));
-  const file = existsSync(shipped) ? shipped : path.join(path.dirname(require.resolve('world-atlas/package.json')), 'countries-110m.json');
+  const file = existsSync(shipped) ? shipped : path.join(packageDir('world-atlas'), 'countries-110m.json');
   const { mesh } = require('topojson-client') as TopojsonClient;
   const topology = JSON.parse(await fs.readFile(file, 'utf8')) as { objects: { countries: unknown } };
   const lines = mesh(topology, topology.objects.countries).coordinates;

