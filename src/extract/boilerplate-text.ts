@@ -294,12 +294,11 @@ function pruneTextBlocks(root: El, total: number): void {
   // What the sections under each label hold together, read before any goes: a page that repeats one heading
   // over its content ("Categories" above each half of a directory) is not a page of boxes.
   const byLabel = new Map<string, number>();
-  for (const el of candidates) {
-    if (isLabelHeading(el)) byLabel.set(text(el).toLowerCase(), (byLabel.get(text(el).toLowerCase()) ?? 0) + sectionChars(el, root));
-  }
+  const label = (el: El) => text(el).toLowerCase();
+  for (const el of candidates) if (isLabelHeading(el)) byLabel.set(label(el), (byLabel.get(label(el)) ?? 0) + sectionChars(el, root));
   for (const el of candidates) {
     if (!el.isConnected || !isLabelHeading(el)) continue;
-    removeSection(el, root, total, byLabel.get(text(el).toLowerCase()) ?? 0);
+    removeSection(el, root, total, byLabel.get(label(el)) ?? 0);
     forget();
   }
   // Twice: a line emptied of its date by the first pass ("Published: <time>…</time>") is left a bare label.
