@@ -111,10 +111,26 @@ describe('geo.locate with second-level units', () => {
     // Brazil has a municipality called Colômbia; the country stays the country, alone or in an address.
     expect(locate('Colombia').components.country_code).toBe('CO');
     expect(locate('Cra 18 63-64 Chapinero Bogota DC Colombia').components.country_code).toBe('CO');
-    // Without a country, a unit's name is no answer (Georgia's Cook County and Illinois' share it).
-    expect(geocodeEmbedded(shippedGazetteer(), 'Cook County')).toBeNull();
     // A kind word and one letter ("Municipio A") is not a name to find by the letter alone.
     expect(locate('Area A, Uruguay').precision).toBe('country');
+  });
+
+  it('with no country named, a name only a unit has is the biggest unit of it, less sure, the others offered', () => {
+    // Istanbul's district, which GeoNames lists as a unit, not as a town: alone and with a quarter before it.
+    for (const q of ['Beşiktaş', 'Vişnezade, Beşiktaş']) {
+      const r = locate(q);
+      expect(r).toMatchObject({ precision: 'region', formatted_address: 'Beşiktaş, Istanbul, Türkiye', components: { city: null, country_code: 'TR' } });
+      expect(distanceKm(r, { lat: 41.04, lng: 29.0 })).toBeLessThan(10);
+      expect(r.confidence).toBeLessThan(0.7);
+      expect(r.notes.join(' ')).toMatch(/second-level unit of Türkiye; no country was named/);
+    }
+    // Georgia's Cook County and Minnesota's share Illinois' name: Illinois' (most places) answers, the others are offered.
+    const cook = locate('Cook County');
+    expect(cook).toMatchObject({ precision: 'region', formatted_address: 'Cook County, Illinois, United States' });
+    expect(cook.alternatives.map((a) => a.formatted_address)).toContain('Cook County, Georgia, United States');
+    expect(cook.confidence).toBeLessThan(0.7);
+    // A name no place or unit has is still no answer.
+    expect(geocodeEmbedded(shippedGazetteer(), 'Qxvbn County')).toBeNull();
   });
 
   it('a town keeps its name over a unit of the same name', () => {

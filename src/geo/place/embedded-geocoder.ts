@@ -46,6 +46,8 @@ interface Resolution {
   /** The doubt among the candidates is already in `confidence` (a postal code alone held by several countries'
    * tables: their towns' sizes say nothing about which country's code was meant). */
   ambiguityCounted?: boolean;
+  /** Other units of the answered unit's name, where no country was named to tell them apart (the alternatives). */
+  otherUnits?: MinorRegion[];
   notes: string[];
 }
 
@@ -121,6 +123,7 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
       .slice(0, MAX_ALTERNATIVES)
       .map((c) => localityAlternative(g, c)),
     ...namedAreas(g, best),
+    ...(best.otherUnits ?? []).flatMap((u) => unitAlternative(g, u)),
     ...postalCodesAbroad(g, best),
   ]
     .filter(firstOfEachPlace())
@@ -205,6 +208,16 @@ function namedAreas(g: Gazetteer, best: Resolution): PlaceAlternative[] {
       },
     ];
   });
+}
+
+/** A second-level unit offered as an alternative: "Cook County, Georgia, United States" beside Illinois'. */
+function unitAlternative(g: Gazetteer, u: MinorRegion): PlaceAlternative[] {
+  const point = g.regionPoint(u);
+  if (!point) return [];
+  const name = [u.name, u.within?.name, countryName(u.country) ?? u.country].filter((part): part is string => Boolean(part));
+  return [
+    { lat: roundCoordinate(point.lat), lng: roundCoordinate(point.lng), formatted_address: name.join(', '), precision: 'region', country_code: u.country },
+  ];
 }
 
 /** The country a ZIP is in: the US, or one of the freely associated states the US ZIP system serves (the ZIP
@@ -475,6 +488,31 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
         city: null,
         region: unit,
         country: unit.country,
+        notes,
+      };
+    }
+    // "Beşiktaş", "Vişnezade, Beşiktaş": no country named and no town, region or country of that name anywhere,
+    // but a second-level unit is (a city's district GeoNames lists as a unit, not as a town). Its country is
+    // read from the unit, so the answer is less sure, and less again when units of several countries share it.
+    const anywhere = country === null && r.region === null ? g.unitsAnywhere(r.locality) : [];
+    const unitAnywhere = anywhere[0];
+    const anywherePoint = unitAnywhere ? g.regionPoint(unitAnywhere) : undefined;
+    if (unitAnywhere && anywherePoint) {
+      const countries = new Set(anywhere.map((u) => u.country));
+      notes.push(
+        countries.size > 1
+          ? `"${r.locality}" is a second-level unit in ${countries.size} countries and no country was named; the biggest was chosen`
+          : `"${r.locality}" is read as a second-level unit of ${countryName(unitAnywhere.country) ?? unitAnywhere.country}; no country was named`,
+      );
+      return {
+        ...base,
+        precision: 'region',
+        ...anywherePoint,
+        confidence: LEVEL_CONFIDENCE.region * factor * FACTOR.unmatchedPart * (countries.size > 1 ? FACTOR.unmatchedPart : 1),
+        city: null,
+        region: unitAnywhere,
+        country: unitAnywhere.country,
+        otherUnits: anywhere.slice(1),
         notes,
       };
     }

@@ -362,6 +362,19 @@ export class Gazetteer {
     return named.length > 0 ? named : [...new Set(keys.flatMap((k) => this.unitsWrittenTogether(k)))].filter(wanted);
   }
 
+  /**
+   * The placed units called `name` in any country, the biggest first: for an address that names no country and
+   * whose name no town, region or country of the data has ("Beşiktaş", "Vişnezade, Beşiktaş"), the last reading
+   * left before no answer at all. Not a reading of its own beside others: a unit's name shared with a town or a
+   * country elsewhere (Brazil's "Colômbia") never gets here, since the town or country answers first.
+   */
+  unitsAnywhere(name: string): MinorRegion[] {
+    const key = normaliseName(name);
+    const bare = designatedName(key)?.bare;
+    const named = [...new Set((bare ? [key, bare] : [key]).flatMap((k) => this.minorNamed(k)))].filter((s) => this.minorRegionPoints.has(s));
+    return named.sort((a, b) => (b.places ?? 0) - (a.places ?? 0));
+  }
+
   /** Points of the second-level units called `name` (with or without their kind words: "City of Westminster"),
    * even where places share the name: used to recognise a town's district, not to answer for the name. */
   districtPoints(name: string): AreaPoint[] {
