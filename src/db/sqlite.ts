@@ -110,6 +110,13 @@ export class SqliteDb implements Sql {
    */
   immediate = <T>(fn: () => T): Promise<T> => this.watch(() => this.whenFree(() => this.runInTransaction.immediate(fn) as T));
 
+  /**
+   * Runs the synchronous, read-only `fn` in one deferred transaction: one snapshot for all its statements,
+   * without the write lock, so another process's writers are not held up while it reads (WAL readers never
+   * block writers). Whatever it decides from the snapshot must be checked again by the write that acts on it.
+   */
+  snapshot = <T>(fn: () => T): Promise<T> => this.watch(() => this.whenFree(() => this.runInTransaction.deferred(fn) as T));
+
   one = <R>(text: string, values?: readonly unknown[]): Promise<R | undefined> => this.watch(() => this.whenFree(() => this.sql(text).get<R>(values)));
   all = <R>(text: string, values?: readonly unknown[]): Promise<R[]> => this.watch(() => this.whenFree(() => this.sql(text).all<R>(values)));
   run = (text: string, values?: readonly unknown[]): Promise<number> => this.watch(() => this.whenFree(() => this.sql(text).run(values)));
