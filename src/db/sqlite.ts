@@ -46,7 +46,9 @@ export class SqliteDb implements Sql {
   /** Outages seen by this connection (disk full, I/O errors, lock timeouts); thrown as StoreUnavailable. */
   readonly faults = new StoreFaults();
   /** Calls tried again because another connection held the write lock (`busy: 'yield'` only). */
-  busyRetries = 0;
+  get busyRetries(): number {
+    return this.faults.lockRetries;
+  }
   /** One transaction wrapper, built once: creating one per call showed up in profiles of the hot path. */
   private readonly runInTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
   /** True while an asynchronous transaction holds the connection; other callers wait in `waiting`. */
@@ -86,7 +88,7 @@ export class SqliteDb implements Sql {
     this.raw.pragma('journal_mode = WAL');
     this.raw.pragma('synchronous = NORMAL');
     this.raw.pragma(opts.busy === 'yield' ? 'busy_timeout = 0' : 'busy_timeout = 5000');
-    const countRetry = () => void this.busyRetries++;
+    const countRetry = () => void this.faults.lockRetries++;
     this.watch = opts.busy === 'yield' ? (call) => this.faults.watch(() => retryWhileBusy(call, countRetry)) : (call) => this.faults.watch(call);
     this.raw.pragma('foreign_keys = ON');
     this.runInTransaction = this.raw.transaction((fn: () => unknown) => fn());

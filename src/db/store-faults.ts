@@ -83,6 +83,7 @@ export class StoreFaults implements StoreFaultReport {
   private state: StoreFaultState | undefined;
   private errorsInEpisode = 0;
   readonly counts = new Map<Reason, number>();
+  lockRetries = 0;
   private readonly listeners = new Set<(change: { kind: 'down'; state: StoreFaultState } | { kind: 'up'; state: StoreFaultState; errors: number }) => void>();
 
   current(): StoreFaultState | undefined {

@@ -71,6 +71,13 @@ export class TaskMetrics {
       '# TYPE agent_utility_store_errors_total counter',
     );
     for (const [reason, n] of store.faults?.counts ?? []) lines.push(`agent_utility_store_errors_total{reason="${reason}"} ${n}`);
+    if (store.faults) {
+      lines.push(
+        '# HELP agent_utility_store_lock_retries_total Store statements tried again because another process held the SQLite write lock.',
+        '# TYPE agent_utility_store_lock_retries_total counter',
+        `agent_utility_store_lock_retries_total ${store.faults.lockRetries}`,
+      );
+    }
     // Counters above are this process's own and always answer; the gauges below need the store.
     // Only the queue (pending and running), read from its indexes: a scrape must cost the queue's size,
     // not the store's (finished tasks are the counters above, per process).

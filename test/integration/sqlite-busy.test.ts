@@ -11,6 +11,8 @@ import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/db/tasks/open-store.js';
 import { SqliteStore } from '../../src/db/tasks/sqlite-store.js';
 import { SqliteDb } from '../../src/db/sqlite.js';
+import { EngineEvents } from '../../src/engine/events.js';
+import { TaskMetrics } from '../../src/engine/metrics.js';
 import type { TaskStore } from '../../src/store/port.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -55,6 +57,10 @@ describe('SQLite store under another connection’s write lock', () => {
     expect(ticks).toBeGreaterThan(0);
     expect(store.db.busyRetries).toBeGreaterThan(0);
     expect((await store.getTask('task_busy1'))?.status).toBe('pending');
+    // Operators see the waits on /metrics: a counter, not an error.
+    const metrics = await new TaskMetrics(new EngineEvents()).render(store);
+    expect(metrics).toContain(`agent_utility_store_lock_retries_total ${store.db.busyRetries}`);
+    expect(metrics).not.toMatch(/agent_utility_store_errors_total\{reason="busy"\}/);
   });
 
   it('is how a server opens its store', async () => {
