@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { distanceKm } from '../../src/geo/place/gazetteer.js';
 import type { PlaceResult } from '../../src/geo/place/place-result.js';
 import { geoLocateOutput } from '../../tools/geo.locate.js';
-import { locate, useShippedGazetteer } from '../support/embedded-geocoder.js';
+import { geocodeEmbedded } from '../../src/geo/place/embedded-geocoder.js';
+import { locate, shippedGazetteer, useShippedGazetteer } from '../support/embedded-geocoder.js';
 
 useShippedGazetteer();
 
@@ -217,6 +218,17 @@ describe('postal codes', () => {
     const r = locate(q);
     expect(where(r)).toMatchObject({ precision: 'locality', city: 'Berlin', country_code: 'DE' });
     expect(r.components.postal_code).toBe('10119');
+  });
+
+  // Ukrainian, Korean and Greek villages (public GeoNames postal entries) the data does not know, beside codes
+  // that are also US ZIPs (Longville LA, Carlisle SC, Amherst MA): no US answer, whichever side the code is on.
+  it.each(['Магедове 70652', '70652 Магедове', '옥천읍 29031', 'Χαλάνδρι 01004'])('%s → not the US ZIP of another town', (q) => {
+    expect(geocodeEmbedded(shippedGazetteer(), q)?.components.country_code ?? null).not.toBe('US');
+  });
+
+  it('a town written in another script that the data knows still answers beside a code ("Москва 10119")', () => {
+    expect(where(locate('Москва 10119'))).toMatchObject({ precision: 'locality', country_code: 'RU' });
+    expect(where(locate('Longville 70652'))).toMatchObject({ precision: 'postal_code', country_code: 'US' });
   });
 });
 

@@ -210,6 +210,11 @@ function namedAreas(g: Gazetteer, best: Resolution): PlaceAlternative[] {
   });
 }
 
+/** Whether `text` has letters and none of them Latin (Cyrillic, Hangul, Arabic, Han…). */
+function writtenOutsideLatin(text: string): boolean {
+  return /\p{L}/u.test(text) && !/\p{Script=Latin}/u.test(text);
+}
+
 /** A second-level unit offered as an alternative: "Cook County, Georgia, United States" beside Illinois'. */
 function unitAlternative(g: Gazetteer, u: MinorRegion): PlaceAlternative[] {
   const point = g.regionPoint(u);
@@ -375,6 +380,9 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
           );
           return localityResolution(g, r, abroad, factor * FACTOR.unmatchedPart, notes);
         }
+        // "Магедове 70652", "옥천읍 29031": a town the data does not know, written in a script US addresses are not
+        // written in, beside five digits: another country's code, not the US ZIP of some other town.
+        if (writtenOutsideLatin(r.locality!)) return null;
       }
       // "10117" alone: a US ZIP, or a German, French… code (offered as alternatives when the tables have it).
       if (r.locality === null && r.region === null && r.country === null && r.street === null && r.houseNumber === null) {
