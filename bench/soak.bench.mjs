@@ -321,6 +321,18 @@ async function runOne(store) {
     );
     return Number(r.rows[0].b) / 2 ** 20;
   };
+  // The API nodes' SQLite lock retries (agent_utility_store_lock_retries_total on /metrics: statements tried
+  // again because the worker process held the write lock), summed over the nodes; 0 on PostgreSQL.
+  const lockRetries = async () => {
+    let n = 0;
+    for (const pool of pools) {
+      const res = await pool.request({ path: '/metrics', method: 'GET' });
+      const m = /^agent_utility_store_lock_retries_total (\d+)$/m.exec(await res.body.text());
+      n += m ? Number(m[1]) : 0;
+    }
+    return n;
+  };
+  let lockRetriesBefore = 0;
   let walStart;
   if (admin) walStart = (await admin.query('SELECT pg_current_wal_lsn() AS l')).rows[0].l;
 
@@ -381,6 +393,11 @@ async function runOne(store) {
       dbMb: +(await dbSizeMb()).toFixed(1),
       load1: os.loadavg()[0].toFixed(1),
     };
+    const retries = await lockRetries().catch(() => undefined);
+    if (retries !== undefined) {
+      s.apiLockRetriesPerS = Math.round((retries - lockRetriesBefore) / SAMPLE_S);
+      lockRetriesBefore = retries;
+    }
     if (admin) s.walMb = +(Number((await admin.query('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1) AS d', [walStart])).rows[0].d) / 2 ** 20).toFixed(1);
     genEld.reset();
     samples.push(s);
@@ -519,6 +536,17 @@ function cpuPerTask(r, ps) {
   return sent > 0 ? Math.round(((b.cpuMs - a.cpuMs) * 1000) / sent) : 'n/a';
 }
 
+/** The median of the samples' API lock retries per second, or "n/a" for samples written before the bench scraped them. */
+function lockRetryRate(samples) {
+  const rates = samples.map((s) => s.apiLockRetriesPerS).filter((n) => n !== undefined);
+  return rates.length > 0
+    ? percentile(
+        rates.sort((a, b) => a - b),
+        50,
+      )
+    : 'n/a';
+}
+
 function summarise(r) {
   const steady = r.samples.filter((s) => s.created > 0);
   const p99s = steady.map((s) => s.p99Ms).sort((a, b) => a - b);
@@ -553,7 +581,7 @@ function summarise(r) {
     line: `| ${r.store} | ${r.rate} | ${r.seconds} | ${r.sent} | ${r.errors} ${JSON.stringify(r.errorKinds)} | ${percentile(
       steady.map((s) => s.p50Ms).sort((a, b) => a - b),
       50,
-    )} | ${p99s[p99s.length - 1] ?? 0} | ${Math.max(...r.samples.map((s) => s.queue))} | ${r.drained} | ${r.samples.at(-1)?.dbMb}${r.samples.at(-1)?.walMb !== undefined ? ` (WAL ${r.samples.at(-1).walMb})` : ''} | ${loads} |`,
+    )} | ${p99s[p99s.length - 1] ?? 0} | ${Math.max(...r.samples.map((s) => s.queue))} | ${r.drained} | ${r.samples.at(-1)?.dbMb}${r.samples.at(-1)?.walMb !== undefined ? ` (WAL ${r.samples.at(-1).walMb})` : ''} | ${lockRetryRate(steady)} | ${loads} |`,
     rows,
   };
 }
@@ -571,8 +599,8 @@ export default {
     return [
       `Open-loop creation of dns.lookup, ip.geolocate and url.status tasks (a third each) from ${KEYS} API keys and ${X402_PAYERS} x402 wallets (one request in ${X402_EVERY} pays with x402; local Hardhat chain; settled by \`serve\`, on PostgreSQL by the API nodes), workers draining against a local Knot and a local HTTP server. SQLite: ${SQLITE_SHAPE === 'split' ? 'one `serve --no-workers` and one `worker` process on the same file' : 'one `serve` process with its workers'}; PostgreSQL: 2 \`serve --no-workers\` API nodes (requests alternate) and 2 \`worker\` processes. Sampled every ${SAMPLE_S} s; per-sample figures in bench/soak/<store>.json, plots in bench/soak/<store>.svg. The issue's size is 1,000 req/s for 600 s (\`SOAK_RATE=1000 SOAK_SECONDS=600\`); what ran is in the table. CPU priority: \`worker\` processes at nice ${WORKER_NICE} (WORKER_NICE), the Hardhat chain at nice ${CHAIN_NICE}, everything else at the bench's own.`,
       '',
-      '| store | req/s | s | sent | errors | p50 create ms (median of samples) | worst sample p99 ms | max queue | queue left | DB MB | load avg (1 min) per sample |',
-      '|---|---|---|---|---|---|---|---|---|---|---|',
+      '| store | req/s | s | sent | errors | p50 create ms (median of samples) | worst sample p99 ms | max queue | queue left | DB MB | API lock retries/s (median of samples) | load avg (1 min) per sample |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...s.map((x) => x.line),
       '',
       '| store | process | RSS MB (2nd sample → last) | CPU µs per task sent | worst ELD p99 ms | worst ELD max ms | max handles | max fds |',
