@@ -22,7 +22,9 @@
 //   - five-digit postal codes of every country whose GeoNames postal list is mostly five digits (GeoNames postal
 //     codes, CC BY 4.0, as zauberware/postal-codes-json-xml-csv converts them; see lib/five-digit-cases.mjs): the
 //     code alone, right when its country is answered or offered among the alternatives, and the code before and
-//     after its town, right at the code's place.
+//     after its town, right at the code's place; and from the same dumps the UK's outward codes (postal
+//     districts, GeoNames' UK list; lib/uk-outward-cases.mjs), one in ten, alone, right in the UK within 25 km
+//     of the district's point.
 // Every query is put in one of two halves by a hash of its text: "tuning" (looked at while changing the
 // reader; GEOCODE_SHAPES_WRONG=1 prints its misses) and "held out" (only its score is printed).
 // Nothing is sent over the network; a missing source skips its categories, saying so.
@@ -34,6 +36,7 @@ import { normaliseName } from '../dist/src/geo/shared/text.js';
 import { cString, geonamesReference, gitDir, gitShow, judge } from './geocode-quality.bench.mjs';
 import { addressFormattingCases, addressFormattingQueries } from './lib/address-formatting-cases.mjs';
 import { fiveDigitCases, judgedFiveDigit } from './lib/five-digit-cases.mjs';
+import { ukOutwardCases } from './lib/uk-outward-cases.mjs';
 import { halvesTable, halvesTally } from './lib/query-half.mjs';
 
 const SOURCES = {
@@ -239,7 +242,7 @@ export default {
       ['usCities', () => [...countyCases(dirs.usCities), ...countyAloneCases(dirs.usCities)]],
       ['libpostal', () => [...districtCases(dirs.libpostal), ...(dirs.nominatim ? postcodeCases(dirs.libpostal, countryNames(dirs.nominatim)) : [])]],
       ['addressFormatting', () => addressFormattingQueries(addressFormattingCases(dirs.addressFormatting))],
-      ['postalCodes', async () => (missingFiles = await fiveDigitCases(dirs.postalCodes)).cases],
+      ['postalCodes', async () => [...(missingFiles = await fiveDigitCases(dirs.postalCodes)).cases, ...(await ukOutwardCases(dirs.postalCodes))]],
     ];
     let missingFiles = { missing: [] };
     // A query written the same by two sources (a postcode, a district and its town) is asked once.
@@ -299,7 +302,7 @@ export default {
       '',
       `geocodeEmbedded throughput on these ${cases.length} queries: ${Math.round(best).toLocaleString('en-US')} queries/s (best of 3 passes, one event loop; load average ${load} on ${os.cpus().length} CPUs).`,
       '',
-      'Judged as in geocode-quality (cities within 25 km and in the right country; district queries by the city name or one of the answered place’s GeoNames names, and for OpenCage’s cases also by the district’s name, in the right country; in the first table also right: a town answer whose name’s words stand in a row in the label’s or the label’s in its, in the case’s country where it has one, as “Nottingham” for “City of Nottingham” — the cases carry no coordinates, so no distance can be judged); postal codes alone by the country only (a US territory’s code may be answered as the US); second-level regions by their country, below country level, and by their first-level region where the region data knows the case’s name for it; a US county with its state in that state and within the county’s extent (the farthest of its listed places from their median point, at least 25 km); five-digit codes beside their town within 25 km of GeoNames’ point in the code’s country (a US territory’s code may be answered as the US ZIP it is), alone by the code’s country answered or offered in the alternatives. Halves by FNV-1a of the query text; only the tuning half’s misses were looked at.',
+      'Judged as in geocode-quality (cities within 25 km and in the right country; district queries by the city name or one of the answered place’s GeoNames names, and for OpenCage’s cases also by the district’s name, in the right country; in the first table also right: a town answer whose name’s words stand in a row in the label’s or the label’s in its, in the case’s country where it has one, as “Nottingham” for “City of Nottingham” — the cases carry no coordinates, so no distance can be judged); postal codes alone by the country only (a US territory’s code may be answered as the US); second-level regions by their country, below country level, and by their first-level region where the region data knows the case’s name for it; a US county with its state in that state and within the county’s extent (the farthest of its listed places from their median point, at least 25 km); five-digit codes beside their town within 25 km of GeoNames’ point in the code’s country (a US territory’s code may be answered as the US ZIP it is), alone by the code’s country answered or offered in the alternatives; UK postal districts alone in the UK within 25 km of GeoNames’ point for the district. Halves by FNV-1a of the query text; only the tuning half’s misses were looked at.',
     ].join('\n');
   },
 };

@@ -438,9 +438,13 @@ async function runOne(store) {
   const dbServerCpuMs = serverCpu0 === undefined || serverCpu1 === undefined ? undefined : (serverCpu1 - serverCpu0) * 1000;
   // Settlements are made after the task completes; give the last ones a moment (bounded) to land.
   let settled = 0;
+  // Transactions that carried them (transfers asked for while a send is under way share one).
+  let transactions = 0;
   for (let i = 0; chain && i < 60; i++) {
     try {
-      settled = (await chain.transfersTo(payTo)).length;
+      const transfers = await chain.transfersTo(payTo);
+      settled = transfers.length;
+      transactions = new Set(transfers.map((t) => t.transactionHash)).size;
     } catch (err) {
       // Counting is the last step of the run: a failure here must not leave the processes below running.
       process.stderr.write(`  counting the settlements failed: ${err.message.split('\n')[0]}\n`);
@@ -478,7 +482,7 @@ async function runOne(store) {
     seconds: SECONDS,
     sent,
     errors,
-    x402: { every: X402_EVERY, sent: paidSent, errors: paidErrors, signMisses, settled },
+    x402: { every: X402_EVERY, sent: paidSent, errors: paidErrors, signMisses, settled, transactions },
     runP99Ms: runP99(run.all),
     afterFirstP99Ms: runP99(run.afterFirst),
     afterFirstKeyP99Ms: runP99(run.key),
@@ -577,7 +581,7 @@ function summarise(r) {
   const worstGrowth = growth.some((g) => g === undefined) ? 'n/a (shorter than 2 min)' : `${Math.max(...growth).toFixed(1)}%`;
   const x = r.x402;
   return {
-    checks: `| ${r.store} | ${r.errors} | ${worstGrowth} | ${r.runP99Ms}, ${r.afterFirstP99Ms} (${r.afterFirstKeyP99Ms} / ${r.afterFirstPaidP99Ms}) | ${p99s[p99s.length - 1] ?? 0} | ${x.every > 0 ? `1 in ${x.every}: ${x.sent} sent, ${x.errors} errors, ${x.signMisses} not signed in time, ${x.settled} settled on chain` : 'off'} |`,
+    checks: `| ${r.store} | ${r.errors} | ${worstGrowth} | ${r.runP99Ms}, ${r.afterFirstP99Ms} (${r.afterFirstKeyP99Ms} / ${r.afterFirstPaidP99Ms}) | ${p99s[p99s.length - 1] ?? 0} | ${x.every > 0 ? `1 in ${x.every}: ${x.sent} sent, ${x.errors} errors, ${x.signMisses} not signed in time, ${x.settled} settled on chain${x.transactions ? ` in ${x.transactions} transactions` : ''}` : 'off'} |`,
     line: `| ${r.store} | ${r.rate} | ${r.seconds} | ${r.sent} | ${r.errors} ${JSON.stringify(r.errorKinds)} | ${percentile(
       steady.map((s) => s.p50Ms).sort((a, b) => a - b),
       50,

@@ -18,7 +18,8 @@ function csvFields(line) {
   return [...line.matchAll(/(?:^|,)(?:"([^"]*)"|([^,]*))/g)].map((m) => m[1] ?? m[2]);
 }
 
-async function rowsOf(dir, file) {
+/** The rows of one country's file, one per code (its first place), or null when the mirror lacks the file. */
+export async function rowsOf(dir, file) {
   let zip;
   try {
     zip = execFileSync('git', ['--git-dir', dir, 'show', `HEAD:${file}`], { maxBuffer: 64 * 2 ** 20, stdio: ['ignore', 'pipe', 'ignore'] });

@@ -87,15 +87,17 @@ it('settles every paid task a separate worker completed, promptly and once, with
   );
   expect(statuses, JSON.stringify(stuck)).toEqual({ 'complete/settled': TASKS });
 
-  // One transfer per task, each recorded on its task.
+  // One transfer per task, each recorded on its task: the transaction it went in (transfers settled
+  // together share one) holds a transfer from that task's payer.
   const transfers = await chain.transfersTo(payTo);
   expect(transfers).toHaveLength(TASKS);
-  const recorded = new Set<string>();
+  const onChain = transfers.map((t) => `${t.transactionHash} ${t.from.toLowerCase()}`);
+  const recorded: string[] = [];
   for (const id of ids) {
     const payment = (await api[0]!.rt.engine.get(id))?.payment as unknown as PaymentRecord;
-    recorded.add(payment.transaction!);
+    recorded.push(`${payment.transaction!} ${payment.payer.toLowerCase()}`);
   }
-  expect([...recorded].sort()).toEqual(transfers.map((t) => t.transactionHash).sort());
+  expect(recorded.sort()).toEqual(onChain.sort());
 
   // One API node settled them all: the holder of the settler account's lease. The other sent nothing,
   // so the two never raced for the account's nonce.

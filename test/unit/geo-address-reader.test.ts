@@ -155,6 +155,20 @@ describe('international addresses', () => {
     expect(summary(r!)).toEqual({ house: '10', street: 'Downing Street', locality: 'London', region: null, country: 'GB', postal: 'SW1A 2AA', zip5: null });
   });
 
+  it('reads a street kind word after the street name as the street’s, not as a town of that name (Street, Somerset)', () => {
+    expect(summary(read('10 Downing Street, SW1A 2AA')[0]!)).toEqual({
+      house: '10',
+      street: 'Downing Street',
+      locality: null,
+      region: null,
+      country: 'GB',
+      postal: 'SW1A 2AA',
+      zip5: null,
+    });
+    expect(summary(read('Baker Street NW1 6XE')[0]!)).toMatchObject({ street: 'Baker Street', locality: null });
+    expect(summary(read('Main Street')[0]!)).toMatchObject({ street: 'Main Street', locality: null });
+  });
+
   it('infers the country from a UK or Canadian postcode when none is written', () => {
     expect(read('London SW1A 2AA')[0]!.country).toBe('GB');
     expect(read('Toronto ON M5V 3L9').map(summary)).toContainEqual(

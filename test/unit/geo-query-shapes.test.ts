@@ -292,20 +292,38 @@ describe('towns written in Arabic script', () => {
 });
 
 describe('postal codes without a table', () => {
-  it('a UK postal district alone is the UK, at country precision and lowered confidence', () => {
+  it('a UK postal district alone is its postcode area’s post town, below 0.7, the code kept', () => {
     const r = locate('SW1A');
-    expect(where(r)).toMatchObject({ precision: 'country', country_code: 'GB' });
-    expect(r.confidence).toBeLessThan(0.8);
+    expect(where(r)).toMatchObject({ precision: 'locality', city: 'London', country_code: 'GB' });
+    expect(r.confidence).toBeLessThan(0.7);
     expect(r.components.postal_code).toBe('SW1A');
   });
 
-  it('a full UK postcode alone (no open UK table is packaged) is the UK at low confidence, saying only the country is known', () => {
-    for (const q of ['SW1A 2AA', 'EH1 1YZ', 'M1 1AE']) {
-      const r = locate(q);
-      expect(where(r)).toMatchObject({ precision: 'country', country_code: 'GB' });
-      expect(r.confidence).toBeLessThan(0.5);
-      expect(r.notes.join(' ')).toMatch(/only its country is known/);
-    }
+  it.each([
+    ['SW1A 2AA', 'London'],
+    ['EH1 1YZ', 'Edinburgh'],
+    ['M1 1AE', 'Manchester'],
+    ['G2 1DU', 'Glasgow'],
+    ['CF10 1EP', 'Cardiff'],
+    ['BT1 5GS', 'Belfast'],
+    ['TR1 2EH', 'Truro'],
+    ['NE1 7RU', 'Newcastle upon Tyne'],
+  ])('a full UK postcode alone (no open UK table is packaged), %s, is its area’s post town %s, below 0.7, saying so', (q, town) => {
+    const r = locate(q);
+    expect(where(r)).toMatchObject({ precision: 'locality', city: town, country_code: 'GB' });
+    expect(r.confidence).toBeLessThan(0.7);
+    expect(r.components.postal_code).toBe(q);
+    expect(r.notes.join(' ')).toMatch(/post town its postcode area is named after/);
+  });
+
+  it('a street with a UK postcode and no town is placed at the post town too; a town written wins over it', () => {
+    expect(where(locate('221B Baker Street, NW1 6XE'))).toMatchObject({ city: 'London', country_code: 'GB' });
+    expect(where(locate('High Street, Oxford OX1 4AS'))).toMatchObject({ city: 'Oxford', country_code: 'GB' });
+    // The street's kind word is no town (Street, Somerset), though the word alone still is.
+    expect(where(locate('10 Downing Street, SW1A 2AA'))).toMatchObject({ city: 'London', country_code: 'GB' });
+    expect(where(locate('Street'))).toMatchObject({ city: 'Street', country_code: 'GB' });
+    // Guernsey's, Jersey's and Man's codes are their own countries' and get no British post town.
+    expect(where(locate('GY1 1AA'))).toMatchObject({ country_code: 'GG' });
   });
 
   it.each([

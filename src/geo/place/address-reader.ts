@@ -793,6 +793,9 @@ function localitySuffix(toks: Tok[], known: Known, lex: AddressLexicon): number 
   for (let k = Math.min(6, toks.length); k >= 1; k--) {
     if (k === toks.length && toks.length > 1 && HOUSE_NUMBER.test(toks[0]!.text)) continue;
     if (k < toks.length && /^\d/.test(toks[toks.length - k]!.text)) continue;
+    // "10 Downing Street", "Baker Street": a street's kind word after its name ends the street; it is no town
+    // (Street, Somerset) however well the data knows one by that word.
+    if (k === 1 && toks.length > 1 && STREET_WORDS.has(foldText(toks[toks.length - 1]!.text).replace(/[^a-z]/g, ''))) continue;
     if (lex.hasLocality(joined(toks.slice(-k)), known.country ?? known.region?.country ?? null, known.region?.admin1 ?? null)) return k;
   }
   return null;

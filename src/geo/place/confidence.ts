@@ -40,9 +40,12 @@ export const FACTOR = {
   regionsLargestTown: 0.6,
   /** A full postal code answered at the centroid of its district (a Canadian forward sortation area). */
   postalDistrict: 0.9,
-  /** A postal code whose form names its country, with no table of that country's codes (a full UK postcode):
+  /** A postal code whose form names its country, with no table of that country's codes (a Dutch "1012 AB"):
    * answered for the whole country, while the code stood for a street, so the answer is mostly not what was meant. */
   postalCodeOnlyCountry: 0.5,
+  /** A UK postcode with no town, answered at the post town its postcode area is named after: the area's
+   * main town, where much of its mail goes, but an area spans tens of kilometres (TR is all of Cornwall). */
+  postcodeAreaTown: 0.6,
   /** Five digits and nothing else: a US ZIP, or the postal code of one of the many other countries with
    * five-digit codes (Germany, France, Italy, Spain, Mexico…), most of them without a table here. Below 0.7
    * at postal_code level: the country is a guess, however well the code is known. */

@@ -19,7 +19,7 @@ import {
 } from './confidence.js';
 import { byImportance, distanceKm, type Gazetteer, type Locality } from './gazetteer.js';
 import { firstLevelOf, type MinorRegion } from './minor-regions.js';
-import { canadianProvinceOfPostcode } from './postcode-regions.js';
+import { canadianProvinceOfPostcode, ukPostTownOfPostcode } from './postcode-regions.js';
 import { codeFormFirst, postalFormFits } from './postal-formats.js';
 import { namesUnplacedTown, placePostalCodes, servesTown, type PostalMatch } from './postal-match.js';
 import { EMBEDDED_ATTRIBUTION, roundCoordinate, type PlaceAlternative, type PlaceResult } from './place-result.js';
@@ -579,10 +579,18 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
     unmatched = true;
     notes.push(`the embedded data has no point for ${region.name}`);
   }
+  // "SW1A 2AA", "10 Downing Street, EH1 1YZ": a UK postcode without its town names its postcode area, and
+  // the area its post town. No open UK postcode table is packaged, so the post town stands for the code, at
+  // low confidence and saying so, rather than the middle of the country.
+  const postTown = country === 'GB' && r.postalCode && !region && r.locality === null ? postTownOf(g, r.postalCode) : undefined;
+  if (postTown) {
+    notes.push(`postal code ${r.postalCode} is not in the embedded data: answered at ${postTown.name}, the post town its postcode area is named after`);
+    return { ...localityResolution(g, r, [postTown], factor * FACTOR.postcodeAreaTown, notes), unmatched };
+  }
   if (r.postalCode && !r.zip5 && !region && unchecked === null) {
     // The postal code's form names the country, but the embedded data has no table of that country's codes
-    // (or does not have this code). With nothing else given, the country is all that is known ("SW1A 2AA":
-    // no open UK postcode table is packaged), so the answer says so in its confidence, not only in a note.
+    // (or does not have this code). With nothing else given, the country is all that is known ("1012 AB":
+    // no Dutch postcode table is packaged), so the answer says so in its confidence, not only in a note.
     factor *= r.locality === null && r.street === null ? FACTOR.postalCodeOnlyCountry : FACTOR.unmatchedPart;
     notes.push(`postal code ${r.postalCode} is not in the embedded data: only its country is known from its form, answered at country level`);
   }
@@ -804,6 +812,12 @@ function writtenApostrophesFirst(candidates: Locality[], written: string): Local
   if (!APOSTROPHE.test(written)) return candidates;
   const kept = candidates.filter((c) => APOSTROPHE.test(c.name));
   return kept.length === 0 || kept.length === candidates.length ? candidates : [...kept, ...candidates.filter((c) => !APOSTROPHE.test(c.name))];
+}
+
+/** The British town a UK postcode's area is named after, the largest of that name in the UK. */
+function postTownOf(g: Gazetteer, postcode: string): Locality | undefined {
+  const name = ukPostTownOfPostcode(postcode);
+  return name === undefined ? undefined : g.localities(name, { country: 'GB' }).sort((a, b) => b.population - a.population)[0];
 }
 
 function localityResolution(g: Gazetteer, r: AddressReading, all: Locality[], factor: number, notes: string[]): Resolution {
