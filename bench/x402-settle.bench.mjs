@@ -15,7 +15,7 @@ import { ROOT } from './lib/processes.mjs';
 const { startLocalChain, SETTLER_KEY, BASE_USDC, CHAIN_ID } = await import(path.join(ROOT, 'dist/test/support/local-chain.js'));
 const { startRpcRelay } = await import(path.join(ROOT, 'dist/test/support/rpc-relay.js'));
 const { ChainAccess } = await import(path.join(ROOT, 'dist/src/billing/x402/chain.js'));
-const { transferWithAuthorizationTypes } = await import(path.join(ROOT, 'dist/src/billing/x402/token-abi.js'));
+const { signUsdcAuthorization } = await import(path.join(ROOT, 'dist/test/support/usdc-authorization.js'));
 
 const TRANSFERS = 100;
 const PAYERS = 10;
@@ -25,26 +25,8 @@ const ROUND_TRIPS_MS = [0, 50, 100];
 
 /** `count` signed authorizations to `payTo`, from `payers` in turn, each with its own nonce. */
 async function authorizations(payers, payTo, count) {
-  const now = Math.floor(Date.now() / 1000);
   const out = [];
-  for (let i = 0; i < count; i++) {
-    const payer = payers[i % payers.length];
-    const authorization = {
-      from: payer.address,
-      to: payTo,
-      value: String(PRICE),
-      validAfter: String(now - 60),
-      validBefore: String(now + 3600),
-      nonce: generatePrivateKey(),
-    };
-    const signature = await payer.signTypedData({
-      domain: { name: 'USD Coin', version: '2', chainId: CHAIN_ID, verifyingContract: BASE_USDC },
-      types: transferWithAuthorizationTypes,
-      primaryType: 'TransferWithAuthorization',
-      message: { ...authorization, value: PRICE, validAfter: BigInt(authorization.validAfter), validBefore: BigInt(authorization.validBefore) },
-    });
-    out.push({ authorization, signature });
-  }
+  for (let i = 0; i < count; i++) out.push(await signUsdcAuthorization(payers[i % payers.length], payTo, PRICE, 3600));
   return out;
 }
 

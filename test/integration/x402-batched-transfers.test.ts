@@ -8,10 +8,11 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ChainAccess } from '../../src/billing/x402/chain.js';
-import { eip3009Abi, transferWithAuthorizationTypes } from '../../src/billing/x402/token-abi.js';
+import { eip3009Abi } from '../../src/billing/x402/token-abi.js';
 import { BaseError, ContractFunctionRevertedError } from '../../src/billing/x402/viem.js';
 import type { Authorization } from '../../src/billing/x402/wire.js';
 import { BASE_USDC, CHAIN_ID, SETTLER_KEY, startLocalChain, type LocalChain } from '../support/local-chain.js';
+import { signUsdcAuthorization, type SignedAuthorization } from '../support/usdc-authorization.js';
 
 let chain: LocalChain;
 let access: ChainAccess;
@@ -36,31 +37,16 @@ afterAll(async () => {
 });
 
 /** Signed transfers of these values to `payTo`, their payers funded one after another (the deployer mints each). */
-async function signedTransfers(payTo: Hex, values: bigint[]): Promise<{ authorization: Authorization; signature: Hex }[]> {
+async function signedTransfers(payTo: Hex, values: bigint[]): Promise<SignedAuthorization[]> {
   const out = [];
   for (const v of values) out.push(await signedTransfer(payTo, v));
   return out;
 }
 
-async function signedTransfer(payTo: Hex, value: bigint): Promise<{ authorization: Authorization; signature: Hex }> {
+async function signedTransfer(payTo: Hex, value: bigint): Promise<SignedAuthorization> {
   const payer = privateKeyToAccount(generatePrivateKey());
   await chain.mint(payer.address, value);
-  const now = Math.floor(Date.now() / 1000);
-  const authorization = {
-    from: payer.address,
-    to: payTo,
-    value: String(value),
-    validAfter: String(now - 60),
-    validBefore: String(now + 600),
-    nonce: generatePrivateKey() as Hex,
-  };
-  const signature = await payer.signTypedData({
-    domain: { name: 'USD Coin', version: '2', chainId: CHAIN_ID, verifyingContract: BASE_USDC },
-    types: transferWithAuthorizationTypes,
-    primaryType: 'TransferWithAuthorization',
-    message: { ...authorization, value, validAfter: BigInt(authorization.validAfter), validBefore: BigInt(authorization.validBefore) },
-  });
-  return { authorization, signature };
+  return signUsdcAuthorization(payer, payTo, value);
 }
 
 async function used(a: Authorization): Promise<boolean> {

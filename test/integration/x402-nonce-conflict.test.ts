@@ -9,10 +9,9 @@ import { createWalletClient, http, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ChainAccess } from '../../src/billing/x402/chain.js';
-import { transferWithAuthorizationTypes } from '../../src/billing/x402/token-abi.js';
-import type { Authorization } from '../../src/billing/x402/wire.js';
 import { startLocalServer, type LocalServer } from '../support/local-http.js';
 import { BASE_USDC, CHAIN_ID, SETTLER_KEY, startLocalChain, type LocalChain } from '../support/local-chain.js';
+import { signUsdcAuthorization, type SignedAuthorization } from '../support/usdc-authorization.js';
 
 let chain: LocalChain;
 let relay: LocalServer;
@@ -54,25 +53,10 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-async function signedTransfer(payTo: Hex): Promise<{ authorization: Authorization; signature: Hex }> {
+async function signedTransfer(payTo: Hex): Promise<SignedAuthorization> {
   const payer = privateKeyToAccount(generatePrivateKey());
   await chain.mint(payer.address, 10_000n);
-  const now = Math.floor(Date.now() / 1000);
-  const authorization = {
-    from: payer.address,
-    to: payTo,
-    value: '10000',
-    validAfter: String(now - 60),
-    validBefore: String(now + 600),
-    nonce: generatePrivateKey() as Hex,
-  };
-  const signature = await payer.signTypedData({
-    domain: { name: 'USD Coin', version: '2', chainId: CHAIN_ID, verifyingContract: BASE_USDC },
-    types: transferWithAuthorizationTypes,
-    primaryType: 'TransferWithAuthorization',
-    message: { ...authorization, value: 10_000n, validAfter: BigInt(authorization.validAfter), validBefore: BigInt(authorization.validBefore) },
-  });
-  return { authorization, signature };
+  return signUsdcAuthorization(payer, payTo, 10_000n);
 }
 
 it('resends a transfer refused for a nonce another sender took, with the account nonce read again', async () => {

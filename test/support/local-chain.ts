@@ -99,8 +99,12 @@ export interface LocalChain {
   stop(): Promise<void>;
 }
 
-/** Blocks per eth_getLogs call (Hardhat mines a block per transaction). */
-const LOG_BLOCKS_PER_CALL = 10_000n;
+/**
+ * Blocks per eth_getLogs call (Hardhat mines a block per transaction): a soak's settlements, up to 10
+ * transfers a transaction, keep each answer under the RPC client's 10 MB body limit (10,000 blocks of ten
+ * transfers each passed it).
+ */
+const LOG_BLOCKS_PER_CALL = 1_000n;
 
 async function waitForRpc(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
