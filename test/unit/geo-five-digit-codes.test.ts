@@ -116,6 +116,19 @@ describe('a code whose town the gazetteer does not hold', () => {
     expect(locate('Amance 10140').components).toMatchObject({ state: 'Grand Est', country_code: 'FR' });
   });
 
+  it('written before that town with the country named, is that region, not a house number and its street', () => {
+    for (const [q, state, country] of [
+      ['89275 Elchingen, Germany', 'Bavaria', 'DE'],
+      ['10140 Amance, France', 'Grand Est', 'FR'],
+    ] as const) {
+      const r = locate(q);
+      expect(r.precision).toBe('region');
+      expect(r.components).toMatchObject({ state, country_code: country, postal_code: q.slice(0, 5), street: null, house_number: null });
+    }
+    // A street word keeps the number a house number ("12 Hauptstraße" is no code and town), and so does the US.
+    expect(locate('1234 Hauptstraße, Germany').components.postal_code).toBeNull();
+  });
+
   it('comes after a code of another country placed at a town, whatever that town’s size', () => {
     // 32440: Loimaa, Finland (no population in the data) and a French village the gazetteer lacks.
     const matches = placePostalCodes(shippedGazetteer(), shippedGazetteer().postal.lookup('32440', null));

@@ -721,6 +721,9 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
       townAtEnd = !known.areaNameAsLocality;
     } else if (townAndDistrictNumber(only, known, lex)) {
       placeToks = only;
+    } else if (codeBeforeUnknownTown(only, known)) {
+      // Read as the code and the town below (the numbers before a place are moved out of it).
+      placeToks = only;
     } else if (HOUSE_NUMBER.test(only[0]!.text) || hasStreetWord(only) || only.some((t) => /\d/.test(t.text))) {
       // A house number, a street word, or numbers anywhere ("Cra 18#63-64 B Chapinero"): no town's name.
       streetToks = only;
@@ -772,6 +775,18 @@ function postalCodeBeforeTown(reading: AddressReading, code: string): void {
   reading.postalCode = code;
   const written = reading.country ?? reading.region?.country ?? null;
   if (US_ZIP.test(code) && (written === null || written === 'US')) reading.zip5 = code;
+}
+
+/**
+ * "89275 Elchingen, Germany", "10140 Amance, France": in a country other than the US, a postal code's digits
+ * and then words with no street word and no number are the code and a town, even one the data does not know
+ * (the postal table may: its region is then answered), rather than a house number and its street.
+ */
+function codeBeforeUnknownTown(toks: Tok[], known: Known): boolean {
+  const country = known.country ?? known.region?.country ?? null;
+  if (country === null || country === 'US' || toks.length < 2 || !NUMERIC_POSTCODE.test(toks[0]!.text)) return false;
+  const rest = toks.slice(1);
+  return !rest.some((t) => /\d/.test(t.text)) && !hasStreetWord(rest);
 }
 
 /** "Paris 8e", "Praha 2": a known town and a district's number, not a street with its house number. */
