@@ -32,8 +32,10 @@ export async function runServe(baseConfig: Config, args: string[]): Promise<'run
   const server = await startHttpServer(rt, await doors.httpOptions(rt));
   onShutdown(log, async () => {
     await server.close();
-    await rt.close();
+    // The doors first: x402 settlement ends its transfers under way, records them and hands its lease back
+    // through the store, so the store must still be open (closed first, the lease stayed held until its TTL).
     await doors.close();
+    await rt.close();
   });
   // Logged once the signal handlers are in: whoever waits for this line may stop the service at once.
   log.info('agent-utility is serving', {
