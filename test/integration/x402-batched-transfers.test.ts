@@ -3,7 +3,8 @@
 // local Hardhat chain with Base's USDC (FiatToken) and Multicall3: one hash for all, each payer's transfer
 // in it, each authorization used. One authorization that would revert (already used) does not take the
 // others down: the group's gas estimate fails, each transfer is then sent alone, and only that one fails,
-// with the token's own reason, before anything of it is sent.
+// with the token's own reason, before anything of it is sent. A group whose send failed otherwise (an answer
+// lost) fails each transfer, none resent alone: the batch may be on chain.
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { eip3009Abi } from '../../src/billing/x402/token-abi.js';
 import { BaseError, ContractFunctionRevertedError } from '../../src/billing/x402/viem.js';
 import type { Authorization } from '../../src/billing/x402/wire.js';
 import { BASE_USDC, CHAIN_ID, SETTLER_KEY, startLocalChain, type LocalChain } from '../support/local-chain.js';
+import { startRpcRelay } from '../support/rpc-relay.js';
 import { signUsdcAuthorization, type SignedAuthorization } from '../support/usdc-authorization.js';
 
 let chain: LocalChain;
@@ -110,4 +112,22 @@ it('sends the transfers asked for while a send is under way together in the next
   expect(hashes[0]).not.toBe(hashes[1]);
   expect(await chain.client.getTransactionCount({ address: settler })).toBe(sent + 2);
   expect(await chain.usdcBalance(payTo)).toBe(6_000n);
+});
+
+it('fails every transfer of a group whose send failed, without sending them alone (the batch may be on chain)', async () => {
+  const relay = await startRpcRelay(chain.rpcUrl);
+  try {
+    const payTo = privateKeyToAccount(generatePrivateKey()).address;
+    const signed = await signedTransfers(payTo, [1_000n, 2_000n, 3_000n]);
+    const lossy = new ChainAccess({ ...options, rpcUrl: relay.url });
+    relay.dropped.add('eth_sendRawTransaction');
+    relay.counting = true;
+    const results = await Promise.allSettled(signed.map((t) => lossy.submitTransfer(BASE_USDC, t.authorization, t.signature)));
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    // One gas estimate, the group's: none for lone sends after it.
+    expect(relay.calls.get('eth_estimateGas')).toBe(1);
+    expect(await chain.usdcBalance(payTo)).toBe(0n);
+  } finally {
+    await relay.close();
+  }
 });

@@ -3,6 +3,8 @@
 // while a send is under way go together as one Multicall3 transaction), and what is needed to reconcile a
 // settlement whose answer was lost.
 import {
+  BaseError,
+  ContractFunctionRevertedError,
   createPublicClient,
   createWalletClient,
   defineChain,
@@ -259,11 +261,12 @@ export class ChainAccess {
   }
 
   /**
-   * One transaction for a group of transfers of one token where Multicall3 is deployed. When the group's gas
-   * estimate fails (one authorization would revert: used, cancelled, or its payer's balance spent), or its
-   * send does, each transfer is sent alone, so only that one fails and with its own reason. A batch whose
-   * send failed after the node took it is harmless: the token accepts each authorization once, so the lone
-   * sends revert at their estimate and settlement finds the batch's transfer on chain.
+   * One transaction for a group of transfers of one token where Multicall3 is deployed. When the node refuses
+   * the group before it is sent (its gas estimate reverts: one authorization used, cancelled, or its payer's
+   * balance spent), each transfer is sent alone, so only that one fails and with its own reason. Any other
+   * failure (the node unreachable, a send whose answer was lost) is each transfer's, as for one sent alone:
+   * whether the batch is on chain is not known, and a transfer sent alone after it would be refused as
+   * used, which would read as refused a payment the batch may have made.
    */
   private async sendGroup(group: Transfer[]): Promise<PromiseSettledResult<Hash>[]> {
     const alone = () => Promise.allSettled(group.map((t) => this.sendAlone(t)));
@@ -272,8 +275,9 @@ export class ChainAccess {
     try {
       const hash = await this.sendBatch(group);
       return group.map(() => ({ status: 'fulfilled', value: hash }));
-    } catch {
-      return alone();
+    } catch (err) {
+      if (revertedBeforeSending(err)) return alone();
+      return group.map(() => ({ status: 'rejected', reason: err }));
     }
   }
 
@@ -382,6 +386,11 @@ export class ChainAccess {
     }
     return null;
   }
+}
+
+/** The node ran the transaction for its gas estimate and it reverted: nothing was sent. */
+function revertedBeforeSending(err: unknown): boolean {
+  return err instanceof BaseError && err.walk((e) => e instanceof ContractFunctionRevertedError) !== null;
 }
 
 /** transferWithAuthorization's arguments: an EOA's 65-byte signature as (v, r, s), anything else (ERC-1271 wallets) as bytes. */
