@@ -98,9 +98,9 @@ const NONCE_CACHE_MS = 2_000;
 /**
  * The most transfers one transaction carries. Sends are one at a time (each takes the next account nonce),
  * so one transfer per send capped settlement at one per two round trips to the node (the estimate and the
- * send): some 10 a second against a node 50 ms away, however many tasks complete. The transfers asked for
- * while a send is under way go together in the next (call-groups.ts), which lifts that cap tenfold and costs
- * nothing when they come one at a time. Ten transfers in one transaction take 53,000 gas each against
+ * send): 8 a second against a node 50 ms away (bench/x402-settle), however many tasks complete. The
+ * transfers asked for while a send is under way go together in the next (call-groups.ts), which lifts that
+ * to 64 a second and costs nothing when they come one at a time. Ten transfers in one transaction take 53,000 gas each against
  * 78,500 alone (one 21,000-gas base and one warm token contract for all; fifty would save only 3,000 more
  * each). Not more: a node runs the batch at once, twice (the estimate, then the block), and on a local
  * Hardhat chain sharing the service's two cores fifty took 80 ms of its one thread, holding paid requests'
