@@ -104,6 +104,11 @@ it('settles every paid task a separate worker completed, promptly and once, with
   const settledBy = api.map((a) => Number(/x402_settlements_total\{outcome="settled"\} (\d+)/.exec(a.x402.metrics.render())![1]));
   expect(api.map((a) => a.x402.settler.leading)).toEqual(settledBy.map((n) => n > 0));
   expect(settledBy.filter((n) => n === 0)).toHaveLength(1);
+  // /metrics counts the transactions the holder sent and the transfers in them: one per task, in as many
+  // transactions as the chain holds (transfers asked for during a send went together).
+  const counter = (name: string) => api.map((a) => Number(new RegExp(`${name} (\\d+)`).exec(a.x402.metrics.render())![1]));
+  expect(counter('agent_utility_x402_transfers_sent_total').reduce((a, b) => a + b)).toBe(TASKS);
+  expect(counter('agent_utility_x402_transactions_total').reduce((a, b) => a + b)).toBe(new Set(transfers.map((t) => t.transactionHash)).size);
   // The leases: the settler account's, and the key-purchase reconciliation's (one per store).
   const leases = await schema.query<{ name: string }>('SELECT name FROM leader_leases ORDER BY name');
   expect(leases.map((l) => l.name)).toEqual(['x402-key-purchases', `x402-settlement:eip155:8453:${privateKeyToAccount(SETTLER_KEY).address.toLowerCase()}`]);

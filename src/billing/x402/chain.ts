@@ -139,6 +139,7 @@ export class ChainAccess {
   private readonly transfers: CallGroups<Transfer, Hash>;
   /** Receipts being waited for: the transfers of one transaction share one wait. */
   private readonly receipts = new Map<Hash, Promise<SettlementReceipt>>();
+  private readonly onSent: ((transfers: number) => void) | undefined;
 
   constructor(opts: {
     rpcUrl: string;
@@ -150,6 +151,8 @@ export class ChainAccess {
     nonceCacheMs?: number;
     /** The most transfers sent as one transaction (1: each alone). */
     transfersPerTransaction?: number;
+    /** Called for each transaction sent, with how many transfers it carries (/metrics). */
+    onSent?: (transfers: number) => void;
   }) {
     this.chain = defineChain({
       id: opts.chainId,
@@ -168,6 +171,7 @@ export class ChainAccess {
     this.fees = new TimedValue(opts.feeCacheMs ?? FEE_CACHE_MS);
     this.nonce = new TimedValue(opts.nonceCacheMs ?? NONCE_CACHE_MS);
     this.transfers = new CallGroups({ maxSize: opts.transfersPerTransaction ?? TRANSFERS_PER_TRANSACTION, run: (group) => this.sendGroup(group) });
+    this.onSent = opts.onSent;
   }
 
   /**
@@ -281,18 +285,22 @@ export class ChainAccess {
     }
   }
 
-  private sendAlone({ token, auth, signature }: Transfer): Promise<Hash> {
+  private async sendAlone({ token, auth, signature }: Transfer): Promise<Hash> {
     const args = transferArgs(auth, signature);
-    return this.sendCountingNonce(({ wallet, ...common }) =>
+    const hash = await this.sendCountingNonce(({ wallet, ...common }) =>
       wallet.writeContract({ ...common, address: token, abi: eip3009Abi, functionName: 'transferWithAuthorization', args }),
     );
+    this.onSent?.(1);
+    return hash;
   }
 
-  private sendBatch(group: Transfer[]): Promise<Hash> {
+  private async sendBatch(group: Transfer[]): Promise<Hash> {
     const calls = group.map(({ token, auth, signature }) => ({ target: token, allowFailure: false, callData: transferCallData(auth, signature) }));
-    return this.sendCountingNonce(({ wallet, ...common }) =>
+    const hash = await this.sendCountingNonce(({ wallet, ...common }) =>
       wallet.writeContract({ ...common, address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: 'aggregate3', args: [calls] }),
     );
+    this.onSent?.(group.length);
+    return hash;
   }
 
   /**

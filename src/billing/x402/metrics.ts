@@ -8,6 +8,8 @@ export class X402Metrics {
   private readonly outcomes = new Map<SettlementOutcome, number>();
   private retries = 0;
   private unpaidMicros = 0n;
+  private transactions = 0;
+  private transfersSent = 0;
 
   paymentAccepted(): void {
     this.accepted++;
@@ -19,6 +21,12 @@ export class X402Metrics {
 
   settlementRetried(): void {
     this.retries++;
+  }
+
+  /** The settler account sent a transaction carrying `transfers` transfers (several when sent together). */
+  transactionSent(transfers: number): void {
+    this.transactions++;
+    this.transfersSent += transfers;
   }
 
   settlementEnded(outcome: SettlementOutcome, amountAtomic: bigint): void {
@@ -40,6 +48,12 @@ export class X402Metrics {
       '# HELP agent_utility_x402_settlement_retries_total Settlement attempts that failed and were retried.',
       '# TYPE agent_utility_x402_settlement_retries_total counter',
       `agent_utility_x402_settlement_retries_total ${this.retries}`,
+      '# HELP agent_utility_x402_transactions_total Transactions the settler account sent (transfers asked for during a send go together).',
+      '# TYPE agent_utility_x402_transactions_total counter',
+      `agent_utility_x402_transactions_total ${this.transactions}`,
+      '# HELP agent_utility_x402_transfers_sent_total Transfers in those transactions (over transactions_total: transfers per transaction).',
+      '# TYPE agent_utility_x402_transfers_sent_total counter',
+      `agent_utility_x402_transfers_sent_total ${this.transfersSent}`,
       '# HELP agent_utility_x402_unpaid_atomic_total Asset units (USDC: micro-USD) of completed tasks never collected.',
       '# TYPE agent_utility_x402_unpaid_atomic_total counter',
       `agent_utility_x402_unpaid_atomic_total ${this.unpaidMicros}`,

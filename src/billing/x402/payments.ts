@@ -68,6 +68,7 @@ export async function startX402(
       'x402 is on (X402_PAY_TO is set) but payments cannot be settled: set X402_RPC_URL and X402_SETTLER_KEY to settle yourself, or X402_FACILITATOR_URL to use a facilitator.',
     );
   }
+  const metrics = new X402Metrics();
   const chain = x.rpcUrl
     ? new ChainAccess({
         rpcUrl: x.rpcUrl,
@@ -77,6 +78,7 @@ export async function startX402(
         ...(opts.pollingIntervalMs ? { pollingIntervalMs: opts.pollingIntervalMs } : {}),
         ...(opts.feeCacheMs !== undefined ? { feeCacheMs: opts.feeCacheMs } : {}),
         ...(opts.nonceCacheMs !== undefined ? { nonceCacheMs: opts.nonceCacheMs } : {}),
+        onSent: (transfers) => metrics.transactionSent(transfers),
       })
     : undefined;
   if (chain) {
@@ -102,7 +104,6 @@ export async function startX402(
     log.warn('x402: libsecp256k1 (tiny-secp256k1) did not load; signatures are checked and made by viem (more CPU)', { err }),
   );
   const facilitator = x.facilitatorUrl ? new FacilitatorClient(x.facilitatorUrl) : undefined;
-  const metrics = new X402Metrics();
   const signIn = new WalletSignIn({
     secret: resolveSecret(config),
     publicUrl: config.publicUrl,
