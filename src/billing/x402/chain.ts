@@ -285,29 +285,27 @@ export class ChainAccess {
     }
   }
 
-  private async sendAlone({ token, auth, signature }: Transfer): Promise<Hash> {
+  private sendAlone({ token, auth, signature }: Transfer): Promise<Hash> {
     const args = transferArgs(auth, signature);
-    const hash = await this.sendCountingNonce(({ wallet, ...common }) =>
+    return this.sendCountingNonce(1, ({ wallet, ...common }) =>
       wallet.writeContract({ ...common, address: token, abi: eip3009Abi, functionName: 'transferWithAuthorization', args }),
     );
-    this.onSent?.(1);
-    return hash;
   }
 
-  private async sendBatch(group: Transfer[]): Promise<Hash> {
+  private sendBatch(group: Transfer[]): Promise<Hash> {
     const calls = group.map(({ token, auth, signature }) => ({ target: token, allowFailure: false, callData: transferCallData(auth, signature) }));
-    const hash = await this.sendCountingNonce(({ wallet, ...common }) =>
+    return this.sendCountingNonce(group.length, ({ wallet, ...common }) =>
       wallet.writeContract({ ...common, address: MULTICALL3_ADDRESS, abi: multicall3Abi, functionName: 'aggregate3', args: [calls] }),
     );
-    this.onSent?.(group.length);
-    return hash;
   }
 
   /**
-   * One transaction from the settler account, after those before it in this process: the next account nonce
-   * (counted here), the fees of the window, and a bounded resend when another sender took the nonce.
+   * One transaction of `transfers` transfers from the settler account, after those before it in this process:
+   * the next account nonce (counted here), the fees of the window, and a bounded resend when another sender
+   * took the nonce. Counted for /metrics once the node took it.
    */
   private sendCountingNonce(
+    transfers: number,
     write: (w: { wallet: NonNullable<ChainAccess['wallet']>; account: PrivateKeyAccount; chain: Chain; nonce: number } & Partial<Fees>) => Promise<Hash>,
   ): Promise<Hash> {
     const { wallet, settler: account } = this;
@@ -317,6 +315,7 @@ export class ChainAccess {
       try {
         const hash = await write({ wallet, account, chain: this.chain, nonce, ...fees });
         this.nonce.update(nonce + 1);
+        this.onSent?.(transfers);
         return hash;
       } catch (err) {
         // Whether the node took the nonce is unknown (a conflict, a lost answer): the next send asks it.

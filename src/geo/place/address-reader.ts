@@ -270,7 +270,7 @@ export function namesArea(part: string): boolean {
 
 function isAreaSegment(toks: Tok[]): boolean {
   if (toks.length < 2) return false;
-  const word = (t: Tok) => foldText(t.text).replace(/[^a-z]/g, '');
+  const word = (t: Tok) => wordKey(t.text);
   return AREA_KIND_WORDS.has(word(toks[0]!)) || AREA_KIND_WORDS.has(word(toks[toks.length - 1]!));
 }
 
@@ -299,7 +299,7 @@ function withAreaTown(tokens: Tok[], known: Known, lex: AddressLexicon): Tok[] |
   const segs = groupBySegment(tokens);
   const last = segs[segs.length - 1]!;
   if (segs.length < 2 || last.length < 3) return null;
-  const word = (t: Tok) => foldText(t.text).replace(/[^a-z]/g, '');
+  const word = (t: Tok) => wordKey(t.text);
   if (!AREA_KIND_WORDS.has(word(last[0]!)) || !AREA_OF.has(word(last[1]!))) return null;
   const town = last.slice(2);
   if (!lex.hasLocality(joined(town), known.country ?? known.region?.country ?? null, known.region?.admin1 ?? null)) return null;
@@ -658,7 +658,7 @@ function withDistrictSplit(r: AddressReading, lex: AddressLexicon): AddressReadi
   const hyphened = !/\s/.test(r.locality.trim());
   const words = r.locality.split(/\s+|(?<=\p{L})-(?=\p{L})/u).filter(Boolean);
   // "Dallas County", "Co. Cork": an area's kind and name, read past as a whole elsewhere.
-  if (words.length < 2 || words.some((w) => AREA_KIND_WORDS.has(foldText(w).replace(/[^a-z]/g, '')))) return null;
+  if (words.length < 2 || words.some((w) => AREA_KIND_WORDS.has(wordKey(w)))) return null;
   const split = (town: string[], district: string[]): AddressReading => ({
     ...r,
     locality: town.join(' '),
@@ -810,7 +810,7 @@ function localitySuffix(toks: Tok[], known: Known, lex: AddressLexicon): number 
     if (k < toks.length && /^\d/.test(toks[toks.length - k]!.text)) continue;
     // "10 Downing Street", "Baker Street": a street's kind word after its name ends the street; it is no town
     // (Street, Somerset) however well the data knows one by that word.
-    if (k === 1 && toks.length > 1 && STREET_WORDS.has(foldText(toks[toks.length - 1]!.text).replace(/[^a-z]/g, ''))) continue;
+    if (k === 1 && toks.length > 1 && STREET_WORDS.has(wordKey(toks[toks.length - 1]!.text))) continue;
     if (lex.hasLocality(joined(toks.slice(-k)), known.country ?? known.region?.country ?? null, known.region?.admin1 ?? null)) return k;
   }
   return null;
@@ -852,9 +852,14 @@ function readStreet(toks: Tok[], reading: AddressReading): void {
   }
 }
 
+/** A word as the word lists hold it: folded to ASCII lower case, letters only ("St." → "st"). */
+function wordKey(text: string): string {
+  return foldText(text).replace(/[^a-z]/g, '');
+}
+
 function hasStreetWord(toks: Tok[]): boolean {
   return toks.some((t) => {
-    const w = foldText(t.text).replace(/[^a-z]/g, '');
+    const w = wordKey(t.text);
     return STREET_WORDS.has(w) || STREET_SUFFIXES.some((s) => w.length > s.length + 2 && w.endsWith(s));
   });
 }

@@ -814,10 +814,10 @@ function writtenApostrophesFirst(candidates: Locality[], written: string): Local
   return kept.length === 0 || kept.length === candidates.length ? candidates : [...kept, ...candidates.filter((c) => !APOSTROPHE.test(c.name))];
 }
 
-/** The British town a UK postcode's area is named after, the largest of that name in the UK. */
+/** The British town a UK postcode's area is named after, the largest of that name in the UK (localities() sorts by importance). */
 function postTownOf(g: Gazetteer, postcode: string): Locality | undefined {
   const name = ukPostTownOfPostcode(postcode);
-  return name === undefined ? undefined : g.localities(name, { country: 'GB' }).sort((a, b) => b.population - a.population)[0];
+  return name === undefined ? undefined : g.localities(name, { country: 'GB' })[0];
 }
 
 function localityResolution(g: Gazetteer, r: AddressReading, all: Locality[], factor: number, notes: string[]): Resolution {
