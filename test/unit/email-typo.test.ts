@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance, suggestDomain } from '../../src/email/typo.js';
+import { editDistance } from '../../src/edit-distance.js';
+import { suggestDomain } from '../../src/email/typo.js';
 
 describe('edit distance (optimal string alignment)', () => {
   it.each([

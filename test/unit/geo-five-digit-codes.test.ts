@@ -3,6 +3,7 @@
 // country written, that decides, whichever side of the code it is written on. Examples are public places and
 // their published codes, chosen for the test.
 import { describe, expect, it } from 'vitest';
+import { distanceKm } from '../../src/geo/place/gazetteer.js';
 import { placePostalCodes } from '../../src/geo/place/postal-match.js';
 import { locate, shippedGazetteer, useShippedGazetteer } from '../support/embedded-geocoder.js';
 
@@ -103,26 +104,28 @@ describe('ZIPs of the freely associated states', () => {
 });
 
 describe('a code whose town the gazetteer does not hold', () => {
-  it('alone, is its region, at region precision and below 0.5, saying why (not no match)', () => {
-    // Elchingen's code: the German table has it, the gazetteer has no Elchingen.
+  it('alone, is a neighbouring code’s town in its region, below 0.5, saying why (not no match)', () => {
+    // Elchingen's code: the German table has it, the gazetteer has no Elchingen (48.45 N, 10.10 E); its
+    // neighbours 8927x serve the towns around it.
     const r = locate('89275');
-    expect(r.precision).toBe('region');
+    expect(r.precision).toBe('locality');
     expect(r.components).toMatchObject({ state: 'Bavaria', country_code: 'DE' });
+    expect(distanceKm(r, { lat: 48.45, lng: 10.1 })).toBeLessThan(30);
     expect(r.confidence).toBeLessThan(0.5);
-    expect(r.notes.join(' ')).toMatch(/serves Elchingen, which the embedded data does not place/);
+    expect(r.notes.join(' ')).toMatch(/serves Elchingen, which the embedded data does not place: answered at .+, the largest town of the codes beginning 8927/);
   });
 
   it('beside the town the table names for it, is that region', () => {
     expect(locate('Amance 10140').components).toMatchObject({ state: 'Grand Est', country_code: 'FR' });
   });
 
-  it('written before that town with the country named, is that region, not a house number and its street', () => {
+  it('written before that town with the country named, is in that region, not a house number and its street', () => {
     for (const [q, state, country] of [
       ['89275 Elchingen, Germany', 'Bavaria', 'DE'],
       ['10140 Amance, France', 'Grand Est', 'FR'],
     ] as const) {
       const r = locate(q);
-      expect(r.precision).toBe('region');
+      expect(r.precision).toBe('locality');
       expect(r.components).toMatchObject({ state, country_code: country, postal_code: q.slice(0, 5), street: null, house_number: null });
     }
     // A street word keeps the number a house number ("12 Hauptstraße" is no code and town), and so does the US.

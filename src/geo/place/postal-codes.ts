@@ -41,7 +41,18 @@ const KEY_OF: Record<string, (code: string) => string | null> = {
 /** Codes that stand for a district rather than one delivery area, by country. */
 const DISTRICT_CODES = new Set(['CA']);
 
+/**
+ * The shortest leading run of digits two codes must share to be taken as neighbours, by country: in these
+ * countries a code's leading digits name the sorting area it belongs to (a German Leitbereich, a French
+ * département and the office under it, an Indian sorting district), so the codes of one run lie together.
+ * A country missing here has no such order (Canada's tables are keyed by district already).
+ */
+const NEIGHBOUR_PREFIX: Record<string, number> = { AU: 2, DE: 2, FR: 2, FI: 2, NO: 2, IN: 3 };
+
 export class PostalCodes {
+  /** Each country's codes in order, built when first asked for neighbours. */
+  private readonly sorted = new Map<string, string[]>();
+
   constructor(private readonly table: PostalTable) {}
 
   static empty(): PostalCodes {
@@ -68,6 +79,47 @@ export class PostalCodes {
     }
     return out;
   }
+
+  /**
+   * The codes of `country` that share the longest leading run of digits with `code` (at least the country's
+   * NEIGHBOUR_PREFIX), nearest first; `code` itself is left out. For a code the table lacks (a firm's own
+   * code, "76089": the employment agency in Karlsruhe) or whose town the data does not place, its
+   * neighbours say where it lies. Each call also returns the shared run (`prefix`).
+   */
+  *neighbourRuns(code: string, country: string): Generator<{ prefix: string; codes: PostalCode[] }> {
+    const min = NEIGHBOUR_PREFIX[country];
+    const key = KEY_OF[country]?.(code.trim());
+    const rows = this.table[country];
+    if (min === undefined || !key || !rows) return;
+    const keys = this.sortedKeys(country, rows);
+    for (let len = key.length - 1; len >= min; len--) {
+      const prefix = key.slice(0, len);
+      const found: string[] = [];
+      for (let i = lowerBound(keys, prefix); i < keys.length && keys[i]!.startsWith(prefix); i++) if (keys[i] !== key) found.push(keys[i]!);
+      if (found.length === 0) continue;
+      const n = Number(key);
+      found.sort((a, b) => Math.abs(Number(a) - n) - Math.abs(Number(b) - n));
+      yield { prefix, codes: found.map((k) => toPostalCode(country, k, rows[k]!)) };
+    }
+  }
+
+  private sortedKeys(country: string, rows: Record<string, PostalEntry>): string[] {
+    let keys = this.sorted.get(country);
+    if (!keys) this.sorted.set(country, (keys = Object.keys(rows).sort()));
+    return keys;
+  }
+}
+
+/** The first index of sorted `keys` whose key is not below `prefix`. */
+function lowerBound(keys: readonly string[], prefix: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function toPostalCode(country: string, code: string, [names, region, lat, lng]: PostalEntry): PostalCode {

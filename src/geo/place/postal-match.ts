@@ -2,6 +2,7 @@
 // the most populous one near the code's own centroid when it has one), its region, and the point to answer
 // with (the code's centroid, else its town's).
 import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
+import { median } from '../shared/point-math.js';
 import { normaliseName } from '../shared/text.js';
 import { ZIP_CITY_KM } from './confidence.js';
 import { distanceKm, type Gazetteer, type Locality } from './gazetteer.js';
@@ -34,9 +35,49 @@ export function placePostalCodes(g: Gazetteer, codes: PostalCode[]): PostalMatch
   );
 }
 
+/** A town standing for a code: the largest placed town among the code's nearest neighbours, and their shared leading digits. */
+export interface NeighbourTown {
+  town: Locality;
+  prefix: string;
+}
+
+/** How far from the middle of a run of neighbouring codes their town may lie. */
+const NEIGHBOUR_MAX_KM = 4 * ZIP_CITY_KM;
+
+/**
+ * The largest town the data places among the codes that share the longest leading run of digits with `code`
+ * (PostalCodes.neighbourRuns), in `region` when one is known: where a code the table lacks, or one whose own
+ * town the data does not place, most likely lies. A neighbour's town is found by name, and a village's name
+ * may be a bigger namesake's elsewhere in the region ("Au" near Freiburg, Au am Rhein near Rastatt), so only
+ * towns near the middle of the run's towns (their median point) count. Null when none is placed.
+ */
+export function neighbourTown(g: Gazetteer, code: string, country: string, region: Subdivision | null): NeighbourTown | null {
+  for (const run of g.postal.neighbourRuns(code, country)) {
+    const towns = new Set<Locality>();
+    for (const c of run.codes) {
+      const m = placeOne(g, c);
+      if (m?.town && (!region || m.town.admin1 === region.admin1)) towns.add(m.town);
+    }
+    if (towns.size === 0) continue;
+    const middle = { lat: median([...towns].map((t) => t.lat)), lng: median([...towns].map((t) => t.lng)) };
+    // Near: within twice the towns' median distance from the middle (a run of two digits spans a region), up
+    // to NEIGHBOUR_MAX_KM; two towns say nothing of which is the outlier, so there only a town's own reach counts.
+    const spread = towns.size < 3 ? 0 : 2 * median([...towns].map((t) => distanceKm(t, middle)));
+    const near = Math.min(NEIGHBOUR_MAX_KM, Math.max(ZIP_CITY_KM, spread));
+    let best: Locality | null = null;
+    for (const t of towns) if (distanceKm(t, middle) <= near && (!best || t.population > best.population)) best = t;
+    if (best) return { town: best, prefix: run.prefix };
+  }
+  return null;
+}
+
 function placeOne(g: Gazetteer, code: PostalCode): PostalMatch | null {
   const written = code.region
-    ? (subdivisionByCode(code.country, code.region) ?? g.regions(code.region, false, code.country)[0] ?? g.regionOfIsoCode(code.country, code.region) ?? null)
+    ? (subdivisionByCode(code.country, code.region) ??
+      g.regions(code.region, false, code.country)[0] ??
+      g.regionOfIsoCode(code.country, code.region) ??
+      g.regionNamedNearly(code.country, code.region) ??
+      null)
     : null;
   const town = townOf(g, code, written);
   const region = written ?? (town ? (g.region(town.country, town.admin1) ?? null) : null);
