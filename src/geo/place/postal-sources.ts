@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { installedPackageVersion, packageDir } from '../../package-dir.js';
 import { median, roundTo4 } from '../shared/point-math.js';
+import { AccentRestorer } from './lost-accents.js';
 
 /** One postal code: the place names it serves (most typical first), its region as written, and its own
  * centroid when the source has one (otherwise the town's point is used). */
@@ -38,8 +39,11 @@ interface Collected {
 class TableBuilder {
   private readonly byCountry = new Map<string, Map<string, Collected>>();
 
+  /** `accents` restores letters a source lost (its names hold U+FFFD). */
+  constructor(private readonly accents: AccentRestorer) {}
+
   add(country: string, code: string, name: string, region: string | null, lat?: number | null, lng?: number | null): void {
-    const clean = name.trim();
+    const clean = this.accents.restore(name).trim();
     if (!code || !clean) return;
     let codes = this.byCountry.get(country);
     if (!codes) this.byCountry.set(country, (codes = new Map()));
@@ -71,7 +75,7 @@ class TableBuilder {
 /** The packages this table is built from that are installed, with their versions (the cache's fingerprint). */
 export function postalSourceVersions(): Record<string, string> {
   // The table's own layout and build rules: bump when buildPostalTable changes, so caches are rebuilt.
-  const out: Record<string, string> = { table: '3' };
+  const out: Record<string, string> = { table: '4' };
   for (const name of POSTAL_PACKAGES) {
     const version = installedPackageVersion(name);
     // not installed: that country has no postal table
@@ -94,9 +98,13 @@ export const POSTAL_PACKAGES = [
 export function buildPostalTable(): PostalTable {
   const require = createRequire(import.meta.url);
   const { table: _layout, ...installed } = postalSourceVersions();
-  const t = new TableBuilder();
   const readFile = (name: string, file: string): string => fs.readFileSync(path.join(packageDir(name), file), 'utf8');
   const readJson = <T>(name: string, file: string): T => JSON.parse(readFile(name, file)) as T;
+  type FrenchRow = { codePostal: string; codeCommune: string; nomCommune: string; libelleAcheminement: string };
+  const french = installed['codes-postaux'] ? readJson<FrenchRow[]>('codes-postaux', 'codes-postaux.json') : [];
+  // Sources lost some accented letters on the way ("Rivi�re-du-Loup" in the Canadian table): France's
+  // commune names are the vocabulary they are restored from.
+  const t = new TableBuilder(new AccentRestorer(french.map((r) => r.nomCommune)));
 
   if (installed['zipcodes']) {
     const { codes } = require('zipcodes/lib/codesCanada.js') as {
@@ -116,14 +124,10 @@ export function buildPostalTable(): PostalTable {
     for (const r of data) t.add('DE', String(r.plz).padStart(5, '0'), r.ort, r.bundesland);
   }
   if (installed['codes-postaux']) {
-    const rows = readJson<{ codePostal: string; codeCommune: string; nomCommune: string; libelleAcheminement: string }[]>(
-      'codes-postaux',
-      'codes-postaux.json',
-    );
     // The commune, then the mail routing label: the town a letter goes to ("PARIS" for "Paris 8e Arrondissement").
     // The commune's INSEE code opens with its département's ISO 3166-2 code ("57" Moselle, "2A", "971"), so a
     // town name shared across France ("Fleury") is looked for in the right part of it.
-    for (const r of rows) {
+    for (const r of french) {
       const departement = r.codeCommune.startsWith('97') ? r.codeCommune.slice(0, 3) : r.codeCommune.slice(0, 2);
       t.add('FR', r.codePostal, r.nomCommune, departement);
       t.add('FR', r.codePostal, r.libelleAcheminement, departement);
@@ -160,7 +164,11 @@ export function buildPostalTable(): PostalTable {
   return t.table();
 }
 
-/** "Downtown Toronto (cn Tower / King And Spadina …)" → "Downtown Toronto": the area's name before its list. */
+/** "Downtown Toronto (cn Tower / King And Spadina …)" → "Downtown Toronto": the area's name before its list; a
+ * hyphen the source spaced after ("Abitibi- Témiscamingue- Est") joined up again. */
 function canadianAreaName(text: string): string {
-  return text.replace(/\s*\(.*$/, '').trim();
+  return text
+    .replace(/\s*\(.*$/, '')
+    .replace(/-\s+/g, '-')
+    .trim();
 }
