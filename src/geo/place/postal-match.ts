@@ -44,34 +44,51 @@ export interface NeighbourTown {
 /** How far from the middle of a run of neighbouring codes their town may lie. */
 const NEIGHBOUR_MAX_KM = 4 * ZIP_CITY_KM;
 
+/** Where a code's neighbours lie: their placed towns, the middle of those, and how far from it counts as near. */
+interface NeighbourArea {
+  prefix: string;
+  towns: Set<Locality>;
+  middle: { lat: number; lng: number };
+  nearKm: number;
+}
+
 /**
- * The largest town the data places among the codes that share the longest leading run of digits with `code`
- * (PostalCodes.neighbourRuns), in `region` when one is known: where a code the table lacks, or one whose own
- * town the data does not place, most likely lies. A neighbour's town is found by name, and a village's name
- * may be a bigger namesake's elsewhere in the region ("Au" near Freiburg, Au am Rhein near Rastatt), so only
- * towns near the middle of the run's towns (their median point) count. Null when none is placed.
+ * The towns the data places for the codes that share the longest leading run of digits with `code`
+ * (PostalCodes.neighbourRuns), in `region` when one is known, and their middle (median point). A town is found
+ * by name, and a village's name may be a bigger namesake's elsewhere in the region ("Au" near Freiburg, Au am
+ * Rhein near Rastatt), so only towns within twice their median distance from the middle count as near (a run
+ * of two digits spans a region), at least ZIP_CITY_KM and at most NEIGHBOUR_MAX_KM; two towns say nothing of
+ * which is the outlier, so there only a town's own reach counts. Null when no neighbour's town is placed.
  */
-export function neighbourTown(g: Gazetteer, code: string, country: string, region: Subdivision | null): NeighbourTown | null {
+function neighbourArea(g: Gazetteer, code: string, country: string, region: Subdivision | null): NeighbourArea | null {
   for (const run of g.postal.neighbourRuns(code, country)) {
     const towns = new Set<Locality>();
     for (const c of run.codes) {
-      const m = placeOne(g, c);
+      const m = placeOne(g, c, false);
       if (m?.town && (!region || m.town.admin1 === region.admin1)) towns.add(m.town);
     }
     if (towns.size === 0) continue;
     const middle = { lat: median([...towns].map((t) => t.lat)), lng: median([...towns].map((t) => t.lng)) };
-    // Near: within twice the towns' median distance from the middle (a run of two digits spans a region), up
-    // to NEIGHBOUR_MAX_KM; two towns say nothing of which is the outlier, so there only a town's own reach counts.
     const spread = towns.size < 3 ? 0 : 2 * median([...towns].map((t) => distanceKm(t, middle)));
-    const near = Math.min(NEIGHBOUR_MAX_KM, Math.max(ZIP_CITY_KM, spread));
-    let best: Locality | null = null;
-    for (const t of towns) if (distanceKm(t, middle) <= near && (!best || t.population > best.population)) best = t;
-    if (best) return { town: best, prefix: run.prefix };
+    return { prefix: run.prefix, towns, middle, nearKm: Math.min(NEIGHBOUR_MAX_KM, Math.max(ZIP_CITY_KM, spread)) };
   }
   return null;
 }
 
-function placeOne(g: Gazetteer, code: PostalCode): PostalMatch | null {
+/**
+ * The largest town near the middle of a code's neighbours (neighbourArea): where a code the table lacks, or
+ * one whose own town the data does not place, most likely lies. Null when none is placed.
+ */
+export function neighbourTown(g: Gazetteer, code: string, country: string, region: Subdivision | null): NeighbourTown | null {
+  const area = neighbourArea(g, code, country, region);
+  if (!area) return null;
+  let best: Locality | null = null;
+  for (const t of area.towns) if (distanceKm(t, area.middle) <= area.nearKm && (!best || t.population > best.population)) best = t;
+  return best && { town: best, prefix: area.prefix };
+}
+
+/** `withNeighbours`: whether a town found by name may be checked against the code's neighbours (townOf). */
+function placeOne(g: Gazetteer, code: PostalCode, withNeighbours = true): PostalMatch | null {
   const written = code.region
     ? (subdivisionByCode(code.country, code.region) ??
       g.regions(code.region, false, code.country)[0] ??
@@ -79,7 +96,7 @@ function placeOne(g: Gazetteer, code: PostalCode): PostalMatch | null {
       g.regionNamedNearly(code.country, code.region) ??
       null)
     : null;
-  const town = townOf(g, code, written);
+  const town = townOf(g, code, written, withNeighbours);
   const region = written ?? (town ? (g.region(town.country, town.admin1) ?? null) : null);
   // A code whose small town the gazetteer lacks still names its region ("12625 Waldesruh": Brandenburg).
   const regionPoint = region ? g.regionPoint(region) : undefined;
@@ -89,21 +106,29 @@ function placeOne(g: Gazetteer, code: PostalCode): PostalMatch | null {
   return { code, town, townName: town?.name ?? displayName(code.names[0]!), region, ...point, ownPoint: code.point !== null, regionOnly };
 }
 
-function townOf(g: Gazetteer, code: PostalCode, region: Subdivision | null): Locality | null {
-  const find = (names: string[]): Locality | null => {
-    let best: Locality | null = null;
+function townOf(g: Gazetteer, code: PostalCode, region: Subdivision | null, withNeighbours: boolean): Locality | null {
+  const find = (names: string[]): Locality[] => {
+    const found: Locality[] = [];
     for (const name of names) {
       for (const l of g.localities(name, { country: code.country })) {
         // With its own centroid the code says where its town is; without, its region does (if the source has one).
         if (code.point ? distanceKm(l, code.point) > ZIP_CITY_KM : region !== null && l.admin1 !== region.admin1) continue;
-        if (!best || l.population > best.population) best = l;
+        if (!found.includes(l)) found.push(l);
       }
     }
-    return best;
+    return found.sort((a, b) => b.population - a.population);
   };
+  const byName = find(code.names);
+  // Without a centroid, the places of its names may lie far apart: a part of a town named like a city
+  // elsewhere in the region ("82041": Oberhaching's Furth, not Fürth). The code lies among its neighbours, so
+  // a place far from them is a namesake; with none near, the data does not place the code's town.
+  if (!code.point && withNeighbours && byName.length > 1 && distanceKm(byName[0]!, byName[byName.length - 1]!) > ZIP_CITY_KM) {
+    const area = neighbourArea(g, code.code, code.country, region);
+    if (area && area.towns.size >= 3) return byName.find((l) => distanceKm(l, area.middle) <= area.nearKm) ?? null;
+  }
   // A district's name often holds its town's ("Downtown Toronto"): its shorter runs of words are tried next,
   // only near the code's own centroid (a word alone is too weak a clue without one).
-  return find(code.names) ?? (code.point ? find(code.names.flatMap(wordRuns)) : null);
+  return byName[0] ?? (code.point ? (find(code.names.flatMap(wordRuns))[0] ?? null) : null);
 }
 
 /** The runs of one to three consecutive words of a name of several words. */
