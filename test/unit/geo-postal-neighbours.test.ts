@@ -76,3 +76,19 @@ describe('a region name the postal source misspells', () => {
     expect(g.regionNamedNearly('DE', 'Bayernn')).toBeUndefined();
   });
 });
+
+describe('a code written before a town only the postal table knows, with no country', () => {
+  // Suinula is a village of Kangasala (Finland) the gazetteer does not hold; Posti's table gives 36120 to both.
+  it('is read as the code and the town as well as a house number and its street, and answered at the code’s town below 0.7', () => {
+    for (const q of ['36120 Suinula', 'Suinula 36120']) {
+      const r = locate(q);
+      expect(r.components).toMatchObject({ city: 'Kangasala', country_code: 'FI' });
+      expect(r.confidence).toBeLessThan(0.7);
+      expect(r.notes.join(' ')).toMatch(/Suinula is not in the embedded data: answered at Kangasala, the town its postal code 36120 serves/);
+    }
+  });
+
+  it('leaves a town the data knows at its usual confidence', () => {
+    expect(locate('75008 Paris').confidence).toBeGreaterThanOrEqual(0.7);
+  });
+});

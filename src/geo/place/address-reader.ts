@@ -632,6 +632,10 @@ function readPlaceAndStreet(tokens: Tok[], known: Known, lex: AddressLexicon): A
     lex.countryCodeByName(joined(tail!)) === undefined
   )
     out.push({ ...readPlaceAt(tokens, known, lex, 0), lastPartUnknown: true });
+  // "36120 Suinula", "63430 Kätkänjoki": with no country written, a code's digits and then words with no
+  // street word and no number may be a code and a town the data does not know (a postal table may), as much
+  // as a house number and its street; both are read, and the resolver keeps the one that matches.
+  if (segs.length === 1 && known.country === null && known.region === null && codeThenWords(tokens)) out.push(readPlaceAt(tokens, known, lex, null, true));
   return out.flatMap((r) => {
     const split = withDistrictSplit(r, lex);
     return split ? [r, split] : [r];
@@ -680,7 +684,8 @@ function withDistrictSplit(r: AddressReading, lex: AddressLexicon): AddressReadi
   return null;
 }
 
-function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegment: number | null): AddressReading {
+/** `codeFirst`: a comma-less part that opens with a code's digits is read as the code and a town (codeThenWords). */
+function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegment: number | null, codeFirst = false): AddressReading {
   const reading: AddressReading = {
     houseNumber: null,
     street: null,
@@ -721,7 +726,7 @@ function readPlaceAt(tokens: Tok[], known: Known, lex: AddressLexicon, placeSegm
       townAtEnd = !known.areaNameAsLocality;
     } else if (townAndDistrictNumber(only, known, lex)) {
       placeToks = only;
-    } else if (codeBeforeUnknownTown(only, known)) {
+    } else if (codeBeforeUnknownTown(only, known) || (codeFirst && codeThenWords(only))) {
       // Read as the code and the town below (the numbers before a place are moved out of it).
       placeToks = only;
     } else if (HOUSE_NUMBER.test(only[0]!.text) || hasStreetWord(only) || only.some((t) => /\d/.test(t.text))) {
@@ -784,7 +789,12 @@ function postalCodeBeforeTown(reading: AddressReading, code: string): void {
  */
 function codeBeforeUnknownTown(toks: Tok[], known: Known): boolean {
   const country = known.country ?? known.region?.country ?? null;
-  if (country === null || country === 'US' || toks.length < 2 || !NUMERIC_POSTCODE.test(toks[0]!.text)) return false;
+  return country !== null && country !== 'US' && codeThenWords(toks);
+}
+
+/** A postal code's digits, then words with no street word and no number. */
+function codeThenWords(toks: Tok[]): boolean {
+  if (toks.length < 2 || !NUMERIC_POSTCODE.test(toks[0]!.text)) return false;
   const rest = toks.slice(1);
   return !rest.some((t) => /\d/.test(t.text)) && !hasStreetWord(rest);
 }

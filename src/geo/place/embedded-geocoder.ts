@@ -632,6 +632,12 @@ function postalResolution(g: Gazetteer, r: AddressReading, country: string | nul
       if (namesUnplacedTown(m, r.locality)) return postalCodeResolution(g, r, m, null, factor, notes);
       const town = servesTown(g, m, r.locality);
       if (!town) continue;
+      // "36120 Suinula": the code's table names the town, the data does not place it; the code's main town
+      // stands for it, which is near but not the place written.
+      if (!g.hasLocality(r.locality, m.code.country, null)) {
+        factor *= FACTOR.unmatchedPart;
+        notes.push(`${r.locality} is not in the embedded data: answered at ${town.name}, the town its postal code ${m.code.code} serves`);
+      }
       return m.ownPoint ? postalCodeResolution(g, r, m, town, factor, notes) : localityResolution(g, r, [town], factor, notes);
     }
     return null;
