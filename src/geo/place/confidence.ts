@@ -49,6 +49,9 @@ export const FACTOR = {
   /** A postal code answered at the largest town among the codes sharing its leading digits (the code itself is
    * not in the table, or its town is not placed): near, but another town's point. */
   neighbourCodeTown: 0.6,
+  /** A town written by its initials ("SF, CA"): the region's big city of those initials, likely but read
+   * from two letters. */
+  cityInitials: 0.8,
   /** Five digits and nothing else: a US ZIP, or the postal code of one of the many other countries with
    * five-digit codes (Germany, France, Italy, Spain, Mexico…), most of them without a table here. Below 0.7
    * at postal_code level: the country is a guess, however well the code is known. */

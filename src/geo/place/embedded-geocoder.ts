@@ -469,6 +469,14 @@ export function resolveReading(g: Gazetteer, r: AddressReading): Resolution | nu
       notes.push(`"${r.locality}" is also the name of a region or country; the city was chosen`);
     }
     if (candidates.length > 0) return { ...localityResolution(g, r, candidates, factor, notes), unmatched };
+    // "SF, CA", "S.F., California", "SLC, UT": capitals, one a word, with the region written, no place of
+    // that name: the initials of a big city of the region.
+    const initials = r.region && r.street === null ? cityInitials(r.locality) : null;
+    const initialled = initials && r.region ? g.townByInitials(initials, r.region) : undefined;
+    if (initialled) {
+      notes.push(`"${r.locality}" was read as the initials of ${initialled.name}`);
+      return { ...localityResolution(g, r, [initialled], factor * FACTOR.cityInitials, notes), unmatched };
+    }
     // "Cook County, Illinois", "Regierungsbezirk Köln, Germany": no town of that name, but a unit below the
     // region (or in the country) is: that unit is the answer, not the region around it. Not with a street,
     // whose town it would only be the area of.
@@ -670,6 +678,12 @@ function neighbourResolution(g: Gazetteer, r: AddressReading, country: string, f
     `postal code ${code} is not in the embedded data: answered at ${neighbour.town.name}, the largest town of the codes beginning ${neighbour.prefix}`,
   );
   return { ...localityResolution(g, r, [neighbour.town], factor * FACTOR.neighbourCodeTown, notes), zip: code };
+}
+
+/** "SF", "S.F.", "SLC": two to four capitals, each with or without its full stop; the letters, or null. */
+function cityInitials(text: string): string | null {
+  const m = /^(?:[A-Z]\.?){2,4}$/.exec(text.trim());
+  return m ? text.replace(/[.\s]/g, '') : null;
 }
 
 /** A postal code's place as a candidate (its town, or its region's point when the town is not placed). */

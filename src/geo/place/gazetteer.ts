@@ -5,7 +5,7 @@
 import { editDistance } from '../../edit-distance.js';
 import { alpha2FromAlpha3, countryName, countryNameIndex } from '../shared/countries.js';
 import { subdivisionByCode, type Subdivision } from '../shared/subdivisions.js';
-import { normaliseName, umlautsWrittenOut } from '../shared/text.js';
+import { foldText, normaliseName, umlautsWrittenOut } from '../shared/text.js';
 import { loadAlternateNames, type PlaceNames } from './alternate-names.js';
 import { loadMinorRegions, secondLevelRegions, type MinorRegion } from './minor-regions.js';
 import { loadPostalCodes, PostalCodes } from './postal-codes.js';
@@ -64,6 +64,9 @@ const FEATURE_RANK: Record<string, number> = { PPLC: 6, PPLA: 5, PPLG: 5, PPLA2:
 /** Other names are kept for towns this big: smaller towns' other names are mostly spellings that collide with
  * other towns' own names. */
 export const ALT_NAME_MIN_POPULATION = 10_000;
+
+/** A city this big may be written by its initials ("SF, CA"). */
+export const INITIALS_MIN_POPULATION = 100_000;
 
 /** A place found by another of its names is offered beside places of that very name only when it is this many
  * times as populous ("Milano": Milan, not only Milano, TX; "Cologne": Köln before Cologne in Lombardy). */
@@ -415,6 +418,33 @@ export class Gazetteer {
     const i = this.largestTownByRegion.get(`${s.country}|${s.admin1}`);
     return i === undefined ? undefined : this.locality(i);
   }
+
+  /**
+   * The most populous city of `s` whose name's words begin with `letters`, in order, one letter a word ("SF":
+   * San Francisco, "SLC": Salt Lake City), among cities of INITIALS_MIN_POPULATION or more: initials stand
+   * for big cities only, and only where the region is written ("SF, CA").
+   */
+  townByInitials(letters: string, s: Subdivision): Locality | undefined {
+    if (this.townsByInitials === null) {
+      const index = new Map<string, number>();
+      const p = this.places;
+      for (let i = 0; i < p.count; i++) {
+        if (p.population[i]! < INITIALS_MIN_POPULATION) continue;
+        const words = foldText(p.name[i]!)
+          .split(/[^a-z0-9]+/)
+          .filter(Boolean);
+        if (words.length < 2) continue;
+        const key = `${p.country[i]}|${p.admin1[i]}|${words.map((w) => w[0]).join('')}`;
+        const best = index.get(key);
+        if (best === undefined || p.population[i]! > p.population[best]!) index.set(key, i);
+      }
+      this.townsByInitials = index;
+    }
+    const i = this.townsByInitials.get(`${s.country}|${s.admin1}|${letters.toLowerCase()}`);
+    return i === undefined ? undefined : this.locality(i);
+  }
+
+  private townsByInitials: Map<string, number> | null = null;
 
   /** The place that stands for a country: its capital, else its most populous place ("Willemstad" in Curaçao). */
   countryTown(country: string): Locality | undefined {
