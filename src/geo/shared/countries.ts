@@ -1,6 +1,7 @@
 // Country names from the ICU data built into Node (Intl.DisplayNames, CLDR), so no table of names is
 // shipped. English is the display name; names in the world's main languages (native names), the English
-// variants and ISO alpha-3 codes of i18n-iso-countries (MIT) and a few everyday abbreviations are accepted
+// variants and ISO alpha-3 codes of i18n-iso-countries (MIT), the names countries give themselves
+// (countries-list, MIT) and a few everyday abbreviations are accepted
 // when reading addresses ("Deutschland", "DEU", "Bosnia & Herzegovina", "USA", "UK").
 import { createRequire } from 'node:module';
 import { umlautsWrittenOut } from './text.js';
@@ -9,6 +10,12 @@ interface IsoCountries {
   alpha3ToAlpha2(code: string): string | undefined;
   getNames(lang: string, options: { select: 'all' }): Record<string, string[]>;
   langs(): string[];
+}
+
+let nativeList: Record<string, { native: string }> | null = null;
+function nativeNames(): Record<string, { native: string }> {
+  nativeList ??= (createRequire(import.meta.url)('countries-list') as { countries: Record<string, { native: string }> }).countries;
+  return nativeList;
 }
 
 let isoCountries: IsoCountries | null = null;
@@ -175,6 +182,9 @@ export function countryNameIndex(codes: Iterable<string>, normalise: (s: string)
   // Each country's name in its own language ("Føroyar", "Kalaallit Nunaat", "Madagasikara", "Lëtzebuerg").
   for (const [locale, code] of nativeLocales())
     if (codeSet.has(code)) add(displayName(new Intl.DisplayNames([locale], { type: 'region', fallback: 'none' }), code), code);
+  // The name a country gives itself where it differs from CLDR's in its main language ("Shqipëria",
+  // "ประเทศไทย", "臺灣", "Papua Niugini"), from countries-list (MIT).
+  for (const [code, country] of Object.entries(nativeNames())) if (codeSet.has(code)) add(country.native, code);
   for (const lang of iso()
     .langs()
     .filter((l) => l !== 'en')) {
