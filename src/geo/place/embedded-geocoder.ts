@@ -736,7 +736,7 @@ function postalCodeResolution(
   others: PostalMatch[] = [],
 ): Resolution {
   // A town the source names but the data does not place: a neighbouring code's town is nearer than the
-  // region's middle ("90160 Denney": Belfort's codes, not the middle of Bourgogne-Franche-Comté).
+  // region's middle ("89275", Elchingen: Nersingen, 3 km away, not the middle of Bavaria).
   const neighbour = m.regionOnly && others.length === 0 ? neighbourTown(g, m.code.code, m.code.country, m.region) : null;
   if (neighbour) {
     notes.push(

@@ -54,7 +54,8 @@ export class AccentRestorer {
   }
 
   private commonest(lower: string): string | undefined {
-    const seen = this.bySkeleton.get(lower);
+    // (Keyed by skeleton, so that letters the word kept do not stop it being found.)
+    const seen = this.bySkeleton.get(skeleton(lower));
     return seen ? [...seen].sort((a, b) => b[1] - a[1])[0]![0] : undefined;
   }
 

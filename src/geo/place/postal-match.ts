@@ -119,10 +119,11 @@ function townOf(g: Gazetteer, code: PostalCode, region: Subdivision | null, with
     return found.sort((a, b) => b.population - a.population);
   };
   const byName = find(code.names);
-  // Without a centroid, the places of its names may lie far apart: a part of a town named like a city
-  // elsewhere in the region ("82041": Oberhaching's Furth, not Fürth). The code lies among its neighbours, so
-  // a place far from them is a namesake; with none near, the data does not place the code's town.
-  if (!code.point && withNeighbours && byName.length > 1 && distanceKm(byName[0]!, byName[byName.length - 1]!) > ZIP_CITY_KM) {
+  // Without a centroid, the places of its names may lie far apart: a village named like a bigger town
+  // elsewhere in the region ("46600": Gignac in the Lot, not the Hérault's). The code lies among its
+  // neighbours, so a place far from them is a namesake; with none near, the data does not place the code's town.
+  const largest = byName[0];
+  if (!code.point && withNeighbours && largest && byName.some((l) => distanceKm(l, largest) > ZIP_CITY_KM)) {
     const area = neighbourArea(g, code.code, code.country, region);
     if (area && area.towns.size >= 3) return byName.find((l) => distanceKm(l, area.middle) <= area.nearKm) ?? null;
   }
