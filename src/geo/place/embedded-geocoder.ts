@@ -685,18 +685,32 @@ function neighbourRegionResolution(g: Gazetteer, r: AddressReading, code: string
   const area = neighbourRegion(g, code, country);
   if (!area) return null;
   notes.push(`postal code ${code} is not in the embedded data: answered at ${area.region.name}, the region of the codes beginning ${area.prefix}`);
+  return postalRegionResolution(r, area.region, area, country, factor * FACTOR.neighbourCodeTown, code, [], notes);
+}
+
+/** A postal code answered at its region's point (`region` precision), with the code kept as written. */
+function postalRegionResolution(
+  r: AddressReading,
+  region: Subdivision,
+  point: { lat: number; lng: number },
+  country: string,
+  factor: number,
+  zip: string,
+  candidates: Locality[],
+  notes: string[],
+): Resolution {
   return {
     reading: r,
     precision: 'region',
-    lat: area.lat,
-    lng: area.lng,
-    confidence: LEVEL_CONFIDENCE.region * factor * FACTOR.neighbourCodeTown,
+    lat: point.lat,
+    lng: point.lng,
+    confidence: LEVEL_CONFIDENCE.region * factor,
     city: null,
-    region: area.region,
+    region,
     country,
-    candidates: [],
-    chosen: null,
-    zip: code,
+    candidates,
+    chosen: candidates[0] ?? null,
+    zip,
     unmatched: false,
     districts: [],
     notes,
@@ -769,23 +783,8 @@ function postalCodeResolution(
   }
   if (m.regionOnly && m.region) {
     notes.push(`postal code ${m.code.code} serves ${m.townName}, which the embedded data does not place: answered at its region, ${m.region.name}`);
-    const place = postalPlace(g, m);
-    return {
-      reading: r,
-      precision: 'region',
-      lat: m.lat,
-      lng: m.lng,
-      confidence: LEVEL_CONFIDENCE.region * factor * FACTOR.unmatchedPart,
-      city: null,
-      region: m.region,
-      country: m.code.country,
-      candidates: [place, ...others.map((o) => postalPlace(g, o))],
-      chosen: place,
-      zip: m.code.code,
-      unmatched: false,
-      districts: [],
-      notes,
-    };
+    const candidates = [postalPlace(g, m), ...others.map((o) => postalPlace(g, o))];
+    return postalRegionResolution(r, m.region, m, m.code.country, factor * FACTOR.unmatchedPart, m.code.code, candidates, notes);
   }
   if (!m.ownPoint && town && others.length === 0) {
     notes.push(`the embedded data has no centroid for postal code ${m.code.code}: answered at ${town.name}, the town it serves`);
