@@ -46,7 +46,8 @@ const DISTRICT_CODES = new Set(['CA']);
 /**
  * The shortest leading run of digits two codes must share to be taken as neighbours, by country: in these
  * countries a code's leading digits name the sorting area it belongs to (a German Leitbereich, a French
- * département and the office under it, an Indian sorting district), so the codes of one run lie together.
+ * département and the office under it, an Indian sorting district, a Turkish province's plate number, a
+ * Malaysian delivery area), so the codes of one run lie together.
  * A country missing here has no such order (Canada's tables are keyed by district already).
  */
 const NEIGHBOUR_PREFIX: Record<string, number> = { AU: 2, DE: 2, FR: 2, FI: 2, NO: 2, IN: 3, TR: 2, MY: 2 };

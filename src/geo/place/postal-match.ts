@@ -62,16 +62,20 @@ interface NeighbourArea {
  * Runs whose codes place no town are skipped.
  */
 function* neighbourAreas(g: Gazetteer, code: string, country: string, region: Subdivision | null): Generator<NeighbourArea> {
-  for (const run of g.postal.neighbourRuns(code, country)) {
+  for (const run of placedRuns(g, code, country)) {
     const towns = new Set<Locality>();
-    for (const c of run.codes) {
-      const m = placeOne(g, c, false);
-      if (m?.town && (!region || m.town.admin1 === region.admin1)) towns.add(m.town);
-    }
+    for (const m of run.placed) if (m.town && (!region || m.town.admin1 === region.admin1)) towns.add(m.town);
     if (towns.size === 0) continue;
     const middle = { lat: median([...towns].map((t) => t.lat)), lng: median([...towns].map((t) => t.lng)) };
     const spread = towns.size < 3 ? 0 : 2 * median([...towns].map((t) => distanceKm(t, middle)));
     yield { prefix: run.prefix, towns, middle, nearKm: Math.min(NEIGHBOUR_MAX_KM, Math.max(ZIP_CITY_KM, spread)) };
+  }
+}
+
+/** The runs of `code`'s neighbouring codes (PostalCodes.neighbourRuns), longest first, each code placed as itself. */
+function* placedRuns(g: Gazetteer, code: string, country: string): Generator<{ prefix: string; placed: PostalMatch[] }> {
+  for (const run of g.postal.neighbourRuns(code, country)) {
+    yield { prefix: run.prefix, placed: run.codes.map((c) => placeOne(g, c, false)).filter((m): m is PostalMatch => m !== null) };
   }
 }
 
@@ -100,8 +104,8 @@ export function neighbourTown(g: Gazetteer, code: string, country: string, regio
  * holds as the state, not as a town. Null when the run's codes lie in several regions or in none.
  */
 export function neighbourRegion(g: Gazetteer, code: string, country: string): { region: Subdivision; prefix: string; lat: number; lng: number } | null {
-  for (const run of g.postal.neighbourRuns(code, country)) {
-    const placed = run.codes.map((c) => placeOne(g, c, false)).filter((m): m is PostalMatch => m !== null && m.region !== null);
+  for (const run of placedRuns(g, code, country)) {
+    const placed = run.placed.filter((m) => m.region !== null);
     if (placed.length === 0) continue;
     const region = placed[0]!.region!;
     if (placed.some((m) => m.region !== region)) return null;
@@ -122,8 +126,8 @@ function placeOne(g: Gazetteer, code: PostalCode, withNeighbours = true): Postal
     : null;
   const town = townOf(g, code, written, withNeighbours);
   const region = written ?? (town ? (g.region(town.country, town.admin1) ?? null) : null);
-  // A code named by a district the gazetteer holds as a second-level unit, not as a town ("34406",
-  // Kağıthane: one of İstanbul's districts) is placed at that unit, within the code's region.
+  // A code named by a district the gazetteer holds as a second-level unit, not as a town ("34022",
+  // Beşiktaş: one of İstanbul's districts) is placed at that unit, within the code's region.
   const district = !code.point && !town && region ? districtOf(g, code, region) : null;
   if (district) return { code, town: district, townName: district.name, region, lat: district.lat, lng: district.lng, ownPoint: false, regionOnly: false };
   // A code whose small town the gazetteer lacks still names its region ("12625 Waldesruh": Brandenburg).
